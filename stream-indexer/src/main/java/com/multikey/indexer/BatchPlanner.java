@@ -1,0 +1,106 @@
+package com.multikey.indexer;
+
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
+import com.multikey.common.ChangeKind;
+import com.multikey.common.ChangeRecord;
+import com.multikey.common.EntityIds;
+import com.multikey.common.MalformedRecordException;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Turns a batch of stream records into the net index writes. Each record's change is the diff of its old
+ * and new image; the changes of all records are applied in stream order and only the last change per
+ * index key is kept, so a replayed, partial or retried batch converges on the index of the latest images.
+ */
+public final class BatchPlanner {
+
+    private final IndexerConfig config;
+    private final IssueIndexer issueIndexer;
+
+    public BatchPlanner(IndexerConfig config) {
+        this.config = config;
+        this.issueIndexer = new IssueIndexer(config);
+    }
+
+    public BatchPlan plan(List<DynamodbStreamRecord> records) {
+        Map<IndexKey, IndexChange> changes = new LinkedHashMap<>();
+        Map<IndexKey, String> issueOfKey = new HashMap<>();
+        Map<String, RecordRef> firstRecord = new LinkedHashMap<>();
+        List<BatchPlan.SkippedRecord> skipped = new ArrayList<>();
+        List<Rejection> rejections = new ArrayList<>();
+        int ignored = 0;
+
+        for (DynamodbStreamRecord raw : records) {
+            ChangeRecord record;
+            try {
+                record = ChangeRecord.from(raw);
+            } catch (MalformedRecordException e) {
+                skipped.add(new BatchPlan.SkippedRecord(refOf(raw), keyOf(raw), e.getMessage()));
+                continue;
+            }
+            RecordRef ref = new RecordRef(record.eventId(), record.sequenceNumber());
+            Optional<String> id = record.stringKey(config.keyAttribute());
+            if (id.isEmpty() || !EntityIds.typeOf(id.get()).equals(config.issueEntityType())) {
+                ignored++;
+                continue;
+            }
+            String issueId = id.get();
+            Optional<String> missing = missingImage(record);
+            if (missing.isPresent()) {
+                skipped.add(new BatchPlan.SkippedRecord(ref, issueId, missing.get()));
+                continue;
+            }
+            IssueProjection before = record.oldImage().map(image -> issueIndexer.project(issueId, image))
+                    .orElse(IssueProjection.EMPTY);
+            IssueProjection after = record.newImage().map(image -> issueIndexer.project(issueId, image))
+                    .orElse(IssueProjection.EMPTY);
+            rejections.addAll(after.rejections());
+
+            for (IndexChange change : IndexDiff.between(before.items(), after.items())) {
+                changes.remove(change.key());
+                changes.put(change.key(), change);
+                issueOfKey.put(change.key(), issueId);
+                firstRecord.putIfAbsent(issueId, ref);
+            }
+        }
+        return new BatchPlan(List.copyOf(changes.values()), issueOfKey, firstRecord, skipped, rejections,
+                records.size(), ignored);
+    }
+
+    private static Optional<String> missingImage(ChangeRecord record) {
+        boolean needsOld = record.kind() != ChangeKind.INSERT;
+        boolean needsNew = record.kind() != ChangeKind.REMOVE;
+        if (needsOld && record.oldImage().isEmpty()) {
+            return Optional.of(record.kind() + " record has no OldImage; the stream view type must be NEW_AND_OLD_IMAGES");
+        }
+        if (needsNew && record.newImage().isEmpty()) {
+            return Optional.of(record.kind() + " record has no NewImage; the stream view type must be NEW_AND_OLD_IMAGES");
+        }
+        return Optional.empty();
+    }
+
+    private static RecordRef refOf(DynamodbStreamRecord raw) {
+        if (raw == null) {
+            return RecordRef.UNKNOWN;
+        }
+        String sequence = raw.getDynamodb() == null ? null : raw.getDynamodb().getSequenceNumber();
+        return new RecordRef(String.valueOf(raw.getEventID()), Optional.ofNullable(sequence));
+    }
+
+    /** The item key of a record that could not be read, for the log line: key attribute names and string values only. */
+    private String keyOf(DynamodbStreamRecord raw) {
+        if (raw == null || raw.getDynamodb() == null || raw.getDynamodb().getKeys() == null) {
+            return "(unknown)";
+        }
+        com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue id =
+                raw.getDynamodb().getKeys().get(config.keyAttribute());
+        return id != null && id.getS() != null ? id.getS() : "(unknown)";
+    }
+
+}

@@ -1,0 +1,12 @@
+package com.multikey.indexer;
+
+/** Where the indexer reports what a batch did. */
+public interface IndexerMetrics {
+
+    void batchProcessed(BatchSummary summary);
+
+    /** Counts of one batch. */
+    record BatchSummary(int records, int ignoredRecords, int skippedRecords, int rejectedFields,
+                        long puts, long deletes, int failedWrites, int failedRecords) {
+    }
+}

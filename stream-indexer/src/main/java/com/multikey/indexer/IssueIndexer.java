@@ -1,0 +1,123 @@
+package com.multikey.indexer;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Derives the index items of one issue image: one item per (custom field, distinct value); a list or a
+ * string/number set gives one item per distinct element.
+ *
+ * <p>The index of an issue is a function of its latest image alone, so what cannot be indexed is left
+ * out the same way every time: a field holding an unsupported type (a map, binary, a nested list) gets no
+ * items and a rejection; an image without a string {@code project} or a number {@code num}, or whose
+ * {@code custom_fields} is not a map, gets no items at all. {@code NULL} values and empty lists or sets
+ * simply have no items.
+ */
+public final class IssueIndexer {
+
+    private final IndexerConfig config;
+
+    public IssueIndexer(IndexerConfig config) {
+        this.config = config;
+    }
+
+    public IssueProjection project(String issueId, Map<String, AttributeValue> image) {
+        AttributeValue fields = image.get(config.customFieldsAttribute());
+        if (fields == null || fields.type() == AttributeValue.Type.NUL) {
+            return IssueProjection.EMPTY;
+        }
+        if (fields.type() != AttributeValue.Type.M) {
+            return rejected(issueId, config.customFieldsAttribute() + " is of type " + fields.type() + ", not a map");
+        }
+        if (!fields.hasM() || fields.m().isEmpty()) {
+            return IssueProjection.EMPTY;
+        }
+        AttributeValue project = image.get(config.projectAttribute());
+        if (project == null || project.s() == null) {
+            return rejected(issueId, config.projectAttribute() + " is missing or not a string");
+        }
+        AttributeValue num = image.get(config.numAttribute());
+        if (num == null || num.n() == null) {
+            return rejected(issueId, config.numAttribute() + " is missing or not a number");
+        }
+        BigDecimal issueNum;
+        try {
+            issueNum = new BigDecimal(num.n());
+            SortKeyCodec.encodeNumber(issueNum);
+        } catch (NumberFormatException | UnindexableValueException e) {
+            return rejected(issueId, config.numAttribute() + " is not a valid DynamoDB number");
+        }
+
+        Map<IndexKey, IndexItem> items = new LinkedHashMap<>();
+        List<Rejection> rejections = new ArrayList<>();
+        for (Map.Entry<String, AttributeValue> field : fields.m().entrySet()) {
+            String attribId = field.getKey();
+            if (attribId.isEmpty()) {
+                rejections.add(Rejection.ofField(issueId, attribId, "field id is empty; it cannot be a partition key"));
+                continue;
+            }
+            try {
+                for (IndexValue value : values(field.getValue())) {
+                    IndexItem item = IndexItem.of(attribId, value, issueId, project.s(), issueNum);
+                    items.put(item.key(), item);
+                }
+            } catch (UnindexableValueException e) {
+                items.keySet().removeIf(key -> key.attribId().equals(attribId));
+                rejections.add(Rejection.ofField(issueId, attribId, e.getMessage()));
+            }
+        }
+        return new IssueProjection(Set.copyOf(items.values()), rejections);
+    }
+
+    private static IssueProjection rejected(String issueId, String reason) {
+        return new IssueProjection(Set.of(), List.of(Rejection.ofImage(issueId, reason)));
+    }
+
+    /** The values a field's attribute holds: none, one, or one per element of a list or set. */
+    static List<IndexValue> values(AttributeValue attribute) {
+        return switch (attribute.type()) {
+            case S, N, BOOL -> List.of(scalar(attribute));
+            case NUL -> List.of();
+            case SS -> attribute.ss().stream().<IndexValue>map(IndexValue.Text::new).toList();
+            case NS -> attribute.ns().stream().map(IssueIndexer::number).toList();
+            case L -> {
+                List<IndexValue> values = new ArrayList<>();
+                for (AttributeValue element : attribute.l()) {
+                    switch (element.type()) {
+                        case S, N, BOOL -> values.add(scalar(element));
+                        case NUL -> { }
+                        default -> throw new UnindexableValueException(
+                                "list element of unsupported type " + element.type());
+                    }
+                }
+                yield values;
+            }
+            default -> throw new UnindexableValueException("value of unsupported type " + attribute.type());
+        };
+    }
+
+    private static IndexValue scalar(AttributeValue attribute) {
+        return switch (attribute.type()) {
+            case S -> new IndexValue.Text(attribute.s());
+            case N -> number(attribute.n());
+            case BOOL -> new IndexValue.Bool(attribute.bool());
+            default -> throw new IllegalArgumentException("not a scalar: " + attribute.type());
+        };
+    }
+
+    private static IndexValue number(String text) {
+        try {
+            IndexValue.Num number = IndexValue.Num.parse(text);
+            SortKeyCodec.encodeNumber(number.value());
+            return number;
+        } catch (NumberFormatException e) {
+            throw new UnindexableValueException("number that does not parse");
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package com.multikey.indexer;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * The order-preserving index sort key: {@code value SEP num SEP issueId}, where DynamoDB's ascending
+ * order of the keys (by UTF-8 bytes) is the order of (value, num, issueId).
+ *
+ * <h2>Layout</h2>
+ * <ul>
+ *   <li>{@code SEP} is U+0001 and sorts below every character an encoded value or number contains.</li>
+ *   <li>A value starts with a type tag, which gives the order across types: {@code N} number &lt;
+ *       {@code S} string &lt; {@code T} boolean.</li>
+ *   <li>String: {@code S} then the text, readable as it is; the characters U+0000, U+0001 and U+0002
+ *       become the two-character escapes U+0002 U+0002, U+0002 U+0003 and U+0002 U+0004, which keep their
+ *       order, sort above {@code SEP} and below every unescaped character. So an encoded value never
+ *       contains {@code SEP} or U+0000, and a string sorts below its extensions.</li>
+ *   <li>Number ({@code N}, and the bare {@code num} part): {@code n} negative &lt; {@code o} zero &lt;
+ *       {@code p} positive. A positive number {@code 0.d1d2.. x 10^E} (d1 non-zero, no trailing zeros) is
+ *       {@code p}, {@code E+130} in three digits, then the digits; a negative number is {@code n},
+ *       {@code 999-(E+130)}, the nines' complement of each digit, then {@code ~}, so a longer magnitude
+ *       sorts first. This covers DynamoDB's whole range (38 significant digits, 1E-130 to 9.99..E+125),
+ *       and equal numbers in any spelling encode identically.</li>
+ *   <li>Boolean: {@code Tfalse} or {@code Ttrue}.</li>
+ *   <li>The issue id comes last, unescaped: nothing follows it.</li>
+ * </ul>
+ *
+ * <h2>Length</h2>
+ * A key is at most {@value #MAX_KEY_BYTES} UTF-8 bytes. A string too long for the room left by num and
+ * issue id is cut at a character boundary and ends with U+0002 {@code ~} and 32 hex digits of the SHA-256
+ * of the whole string: order is kept between strings that differ before the cut, distinct strings keep
+ * distinct keys, and the whole value stays in the item's {@code value} attribute.
+ */
+public final class SortKeyCodec {
+
+    public static final char SEPARATOR = '\u0001';
+    public static final int MAX_KEY_BYTES = 1024;
+
+    static final char ESCAPE = '\u0002';
+    static final String TRUNCATION_MARK = "\u0002~";
+    static final int DIGEST_HEX_CHARS = 32;
+
+    private static final int EXPONENT_BIAS = 130;
+    private static final int MIN_EXPONENT = -129;
+    private static final int MAX_EXPONENT = 126;
+    private static final int MAX_DIGITS = 38;
+    /** Room a cut string needs at least: tag, a few characters, the mark and the digest. */
+    private static final int MIN_VALUE_BYTES = 1 + 16 + TRUNCATION_MARK.length() + DIGEST_HEX_CHARS;
+
+    private SortKeyCodec() {
+    }
+
+    /**
+     * The sort key of one index item.
+     *
+     * @throws UnindexableValueException when a number is outside DynamoDB's range, or the issue id leaves
+     *                                   no room for a value within {@value #MAX_KEY_BYTES} bytes
+     */
+    public static String encode(IndexValue value, BigDecimal num, String issueId) {
+        String tail = SEPARATOR + encodeNumber(num) + SEPARATOR + issueId;
+        int room = MAX_KEY_BYTES - utf8Length(tail);
+        if (room < MIN_VALUE_BYTES) {
+            throw new UnindexableValueException("issue id or num too long for a " + MAX_KEY_BYTES + "-byte sort key");
+        }
+        return encodeValue(value, room) + tail;
+    }
+
+    /** The encoded value alone, as it starts every key of that value: a prefix for key conditions. */
+    public static String encodeValue(IndexValue value) {
+        return encodeValue(value, Integer.MAX_VALUE);
+    }
+
+    static String encodeValue(IndexValue value, int maxBytes) {
+        return switch (value) {
+            case IndexValue.Num n -> "N" + encodeNumber(n.value());
+            case IndexValue.Text t -> encodeText(t.value(), maxBytes);
+            case IndexValue.Bool b -> b.value() ? "Ttrue" : "Tfalse";
+        };
+    }
+
+    /** The order-preserving form of a DynamoDB number (also used for {@code num}). */
+    public static String encodeNumber(BigDecimal number) {
+        if (number.signum() == 0) {
+            return "o";
+        }
+        BigDecimal stripped = number.stripTrailingZeros();
+        String digits = stripped.unscaledValue().abs().toString();
+        int exponent = digits.length() - stripped.scale();
+        if (digits.length() > MAX_DIGITS) {
+            throw new UnindexableValueException("number has more than " + MAX_DIGITS + " significant digits");
+        }
+        if (exponent < MIN_EXPONENT || exponent > MAX_EXPONENT) {
+            throw new UnindexableValueException("number is outside DynamoDB's range");
+        }
+        int biased = exponent + EXPONENT_BIAS;
+        if (number.signum() > 0) {
+            return "p" + threeDigits(biased) + digits;
+        }
+        StringBuilder out = new StringBuilder(digits.length() + 5).append('n').append(threeDigits(999 - biased));
+        for (int i = 0; i < digits.length(); i++) {
+            out.append((char) ('9' - digits.charAt(i) + '0'));
+        }
+        return out.append('~').toString();
+    }
+
+    private static String threeDigits(int value) {
+        return String.format("%03d", value);
+    }
+
+    private static String encodeText(String text, int maxBytes) {
+        StringBuilder out = new StringBuilder(text.length() + 1).append('S');
+        int bytes = 1;
+        int cutAt = maxBytes - TRUNCATION_MARK.length() - DIGEST_HEX_CHARS;
+        int lengthAtCut = -1;
+        for (int i = 0; i < text.length(); ) {
+            int codePoint = text.codePointAt(i);
+            i += Character.charCount(codePoint);
+            int before = out.length();
+            if (codePoint <= ESCAPE) {
+                out.append(ESCAPE).append((char) (codePoint + 2));
+            } else {
+                out.appendCodePoint(codePoint);
+            }
+            int added = codePoint <= ESCAPE ? 2 : utf8Length(codePoint);
+            if (lengthAtCut < 0 && bytes + added > cutAt) {
+                lengthAtCut = before;
+            }
+            bytes += added;
+        }
+        if (bytes <= maxBytes) {
+            return out.toString();
+        }
+        out.setLength(lengthAtCut);
+        return out.append(TRUNCATION_MARK).append(digest(text)).toString();
+    }
+
+    private static String digest(String text) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(hash, 0, DIGEST_HEX_CHARS / 2);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JVM", e);
+        }
+    }
+
+    private static int utf8Length(int codePoint) {
+        if (codePoint < 0x80) {
+            return 1;
+        }
+        if (codePoint < 0x800) {
+            return 2;
+        }
+        return codePoint < 0x10000 ? 3 : 4;
+    }
+
+    static int utf8Length(String text) {
+        int bytes = 0;
+        for (int i = 0; i < text.length(); ) {
+            int codePoint = text.codePointAt(i);
+            bytes += utf8Length(codePoint);
+            i += Character.charCount(codePoint);
+        }
+        return bytes;
+    }
+}

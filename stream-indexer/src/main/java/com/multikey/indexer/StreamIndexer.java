@@ -1,0 +1,88 @@
+package com.multikey.indexer;
+
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse.BatchItemFailure;
+import com.multikey.common.Deadline;
+import com.multikey.common.StructuredLog;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Keeps the index in step with one batch of app table stream records: plans the net writes, applies them,
+ * reports poison records and unindexable fields, and answers with the records Lambda must deliver again.
+ */
+public final class StreamIndexer {
+
+    private final BatchPlanner planner;
+    private final IndexWriter writer;
+    private final IndexerMetrics metrics;
+    private final StructuredLog log;
+
+    public StreamIndexer(BatchPlanner planner, IndexWriter writer, IndexerMetrics metrics, StructuredLog log) {
+        this.planner = planner;
+        this.writer = writer;
+        this.metrics = metrics;
+        this.log = log;
+    }
+
+    /**
+     * @return the batch item failures: for every issue with an unwritten change, the first of its records
+     *         in this batch, so Lambda restarts at or before it and the replay converges
+     * @throws IndexWriteException when a failed record has no sequence number to report
+     */
+    public StreamsEventResponse process(List<DynamodbStreamRecord> records, Deadline deadline) {
+        BatchPlan plan = planner.plan(records == null ? List.of() : records);
+        for (BatchPlan.SkippedRecord skipped : plan.skipped()) {
+            log.warn("stream record skipped", Map.of(
+                    "itemKey", skipped.itemKey(),
+                    "eventId", skipped.record().eventId(),
+                    "sequenceNumber", skipped.record().sequenceNumber().orElse(""),
+                    "reason", skipped.reason()));
+        }
+        for (Rejection rejection : plan.rejections()) {
+            Map<String, Object> fields = new LinkedHashMap<>();
+            fields.put("itemKey", rejection.issueId());
+            rejection.attribId().ifPresent(attribId -> fields.put("attribId", attribId));
+            fields.put("reason", rejection.reason());
+            log.warn(rejection.attribId().isPresent() ? "custom field not indexed" : "issue not indexed", fields);
+        }
+
+        Set<IndexKey> failedKeys = plan.changes().isEmpty() ? Set.of() : writer.write(plan.changes(), deadline);
+        Set<String> failedIssues = new LinkedHashSet<>();
+        for (IndexKey key : failedKeys) {
+            failedIssues.add(plan.issueOfKey().get(key));
+        }
+        List<BatchItemFailure> failures = new ArrayList<>();
+        for (String issueId : failedIssues) {
+            RecordRef first = plan.firstRecord().get(issueId);
+            String sequenceNumber = first.sequenceNumber().orElseThrow(() -> new IndexWriteException(
+                    "index writes failed for a record without a sequence number (eventId=" + first.eventId() + ")"));
+            failures.add(new BatchItemFailure(sequenceNumber));
+        }
+
+        metrics.batchProcessed(new IndexerMetrics.BatchSummary(plan.recordCount(), plan.ignoredCount(),
+                plan.skipped().size(), plan.rejections().size(), plan.puts(), plan.deletes(), failedKeys.size(),
+                failures.size()));
+        if (!failures.isEmpty()) {
+            log.warn("index writes failed; records reported for redelivery", Map.of(
+                    "failedWrites", failedKeys.size(), "failedIssues", failedIssues.size(),
+                    "lowestSequenceNumber", lowest(failures)));
+        }
+        log.info("batch indexed", Map.of("records", plan.recordCount(), "puts", plan.puts(),
+                "deletes", plan.deletes(), "failedRecords", failures.size()));
+        return new StreamsEventResponse(failures);
+    }
+
+    private static String lowest(List<BatchItemFailure> failures) {
+        return failures.stream().map(BatchItemFailure::getItemIdentifier)
+                .min(Comparator.comparing(String::length).thenComparing(Comparator.naturalOrder()))
+                .orElse("");
+    }
+}

@@ -1,0 +1,45 @@
+package com.multikey.indexer;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import com.multikey.common.Backoff;
+import com.multikey.common.ClientFactory;
+import com.multikey.common.Deadline;
+import com.multikey.common.Sleeper;
+import com.multikey.common.StructuredLog;
+
+import java.time.Duration;
+import java.util.Map;
+
+/** Lambda entry point: app table stream records in, index writes out, partial batch response back. */
+public final class StreamIndexerHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse> {
+
+    /** Time kept back from the invocation timeout to answer with batch item failures. */
+    static final Duration RESPONSE_RESERVE = Duration.ofSeconds(2);
+
+    private final StreamIndexer indexer;
+
+    public StreamIndexerHandler() {
+        this(fromEnvironment(System.getenv()));
+    }
+
+    StreamIndexerHandler(StreamIndexer indexer) {
+        this.indexer = indexer;
+    }
+
+    @Override
+    public StreamsEventResponse handleRequest(DynamodbEvent event, Context context) {
+        return indexer.process(event.getRecords(), Deadline.forInvocation(context.getRemainingTimeInMillis(), RESPONSE_RESERVE));
+    }
+
+    static StreamIndexer fromEnvironment(Map<String, String> env) {
+        IndexerConfig config = IndexerConfig.fromEnvironment(env);
+        StructuredLog log = StructuredLog.forClass(StreamIndexer.class);
+        IndexWriter writer = new DynamoDbIndexWriter(new ClientFactory(env).dynamoDb(), config.indexTableName(),
+                Backoff.standard(), Sleeper.SYSTEM, log);
+        IndexerMetrics metrics = new PowertoolsIndexerMetrics(env.getOrDefault("POWERTOOLS_METRICS_NAMESPACE", "Multikey"));
+        return new StreamIndexer(new BatchPlanner(config), writer, metrics, log);
+    }
+}
