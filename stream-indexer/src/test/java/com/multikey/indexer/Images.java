@@ -1,0 +1,40 @@
+package com.multikey.indexer;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Issue images for tests. */
+final class Images {
+
+    private Images() {
+    }
+
+    static Map<String, AttributeValue> issue(String id, String project, int num, Map<String, AttributeValue> fields) {
+        Map<String, AttributeValue> image = new LinkedHashMap<>();
+        image.put("id", AttributeValue.fromS(id));
+        image.put("project", AttributeValue.fromS(project));
+        image.put("num", AttributeValue.fromN(Integer.toString(num)));
+        image.put("name", AttributeValue.fromS("an issue"));
+        image.put("state", AttributeValue.fromS("open"));
+        if (fields != null) {
+            image.put("custom_fields", AttributeValue.fromM(fields));
+        }
+        return image;
+    }
+
+    static Map<String, AttributeValue> with(Map<String, AttributeValue> image, String attribute, AttributeValue value) {
+        Map<String, AttributeValue> copy = new LinkedHashMap<>(image);
+        copy.put(attribute, value);
+        return copy;
+    }
+
+    static AttributeValue s(String value) {
+        return AttributeValue.fromS(value);
+    }
+
+    static AttributeValue n(String value) {
+        return AttributeValue.fromN(value);
+    }
+}
