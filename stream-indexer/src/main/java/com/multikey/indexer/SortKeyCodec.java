@@ -30,10 +30,13 @@ import java.util.HexFormat;
  * </ul>
  *
  * <h2>Length</h2>
- * A key is at most {@value #MAX_KEY_BYTES} UTF-8 bytes. A string too long for the room left by num and
- * issue id is cut at a character boundary and ends with U+0002 {@code ~} and 32 hex digits of the SHA-256
- * of the whole string: order is kept between strings that differ before the cut, distinct strings keep
- * distinct keys, and the whole value stays in the item's {@code value} attribute.
+ * A key is at most {@value #MAX_KEY_BYTES} UTF-8 bytes. The encoded value gets a fixed
+ * {@value #MAX_VALUE_BYTES} bytes of it, whatever the num and issue id (which get the rest: an issue id
+ * of at most {@value #MAX_ISSUE_ID_BYTES} bytes), so equal values always encode alike and stay ordered by
+ * num and issue id. A longer string is cut at a character boundary and ends with U+0002 {@code ~} and 32
+ * hex digits of the SHA-256 of the whole string: order is kept between strings that differ before the
+ * cut, distinct strings keep distinct keys, and the whole value stays in the item's {@code value}
+ * attribute.
  */
 public final class SortKeyCodec {
 
@@ -44,12 +47,15 @@ public final class SortKeyCodec {
     static final String TRUNCATION_MARK = "\u0002~";
     static final int DIGEST_HEX_CHARS = 32;
 
+    public static final int MAX_ISSUE_ID_BYTES = 256;
+    /** The longest encoded number: sign class, three exponent digits, 38 digits and the terminator. */
+    private static final int MAX_NUMBER_CHARS = 1 + 3 + 38 + 1;
+    public static final int MAX_VALUE_BYTES = MAX_KEY_BYTES - 2 - MAX_NUMBER_CHARS - MAX_ISSUE_ID_BYTES;
+
     private static final int EXPONENT_BIAS = 130;
     private static final int MIN_EXPONENT = -129;
     private static final int MAX_EXPONENT = 126;
     private static final int MAX_DIGITS = 38;
-    /** Room a cut string needs at least: tag, a few characters, the mark and the digest. */
-    private static final int MIN_VALUE_BYTES = 1 + 16 + TRUNCATION_MARK.length() + DIGEST_HEX_CHARS;
 
     private SortKeyCodec() {
     }
@@ -57,16 +63,14 @@ public final class SortKeyCodec {
     /**
      * The sort key of one index item.
      *
-     * @throws UnindexableValueException when a number is outside DynamoDB's range, or the issue id leaves
-     *                                   no room for a value within {@value #MAX_KEY_BYTES} bytes
+     * @throws UnindexableValueException when a number is outside DynamoDB's range, or the issue id is
+     *                                   longer than {@value #MAX_ISSUE_ID_BYTES} bytes
      */
     public static String encode(IndexValue value, BigDecimal num, String issueId) {
-        String tail = SEPARATOR + encodeNumber(num) + SEPARATOR + issueId;
-        int room = MAX_KEY_BYTES - utf8Length(tail);
-        if (room < MIN_VALUE_BYTES) {
-            throw new UnindexableValueException("issue id or num too long for a " + MAX_KEY_BYTES + "-byte sort key");
+        if (utf8Length(issueId) > MAX_ISSUE_ID_BYTES) {
+            throw new UnindexableValueException("issue id longer than " + MAX_ISSUE_ID_BYTES + " bytes");
         }
-        return encodeValue(value, room) + tail;
+        return encodeValue(value, MAX_VALUE_BYTES) + SEPARATOR + encodeNumber(num) + SEPARATOR + issueId;
     }
 
     /** The encoded value alone, as it starts every key of that value: a prefix for key conditions. */

@@ -33,12 +33,20 @@ public final class LambdaEvents {
 
     public static <T> T read(String json, Class<T> type) {
         PojoSerializer<T> serializer = LambdaEventSerializers.serializerFor(type, LambdaEvents.class.getClassLoader());
-        return serializer.fromJson(stripByteOrderMark(json));
+        try {
+            return serializer.fromJson(stripByteOrderMark(json));
+        } catch (RuntimeException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            String detail = String.valueOf(cause.getMessage()).lines().findFirst().orElse("");
+            throw new IllegalArgumentException("not a valid " + type.getSimpleName() + " event: " + detail, e);
+        }
     }
 
     public static <T> T read(Path file, Class<T> type) {
         try {
             return read(Files.readString(file, StandardCharsets.UTF_8), type);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(file.getFileName() + ": " + e.getMessage(), e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
         }

@@ -59,10 +59,11 @@ public final class SamTemplate {
         return load(findUp("template.yaml"));
     }
 
+    /** A file or folder of that name in the working directory or the nearest folder above it that has one. */
     public static Path findUp(String fileName) {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             Path candidate = dir.resolve(fileName);
-            if (Files.isRegularFile(candidate)) {
+            if (Files.exists(candidate)) {
                 return candidate;
             }
         }

@@ -1,0 +1,144 @@
+package com.multikey.indexer;
+
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import com.multikey.common.Backoff;
+import com.multikey.common.Sleeper;
+import com.multikey.local.support.LambdaEvents;
+import com.multikey.local.support.LocalContext;
+import com.multikey.local.support.LocalDynamoDb;
+import com.multikey.local.support.SamTemplate;
+import com.multikey.local.support.StreamTail;
+import com.multikey.local.support.TemplateEnvironment;
+import com.multikey.local.support.TemplateTables;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * The template's tables in embedded DynamoDB Local, the indexer handler configured from the template's
+ * environment, and the app table's stream delivered to it in Lambda events.
+ */
+final class IndexerStack implements AutoCloseable {
+
+    static final String FUNCTION = "StreamIndexerFunction";
+
+    final LocalDynamoDb dynamoDbLocal;
+    final DynamoDbClient dynamoDb;
+    final DynamoDbStreamsClient streams;
+    final SamTemplate template = SamTemplate.ofRepository();
+    final RecordingMetrics metrics = new RecordingMetrics();
+    Map<String, String> tables;
+    IndexerConfig config;
+    StreamTail tail;
+
+    IndexerStack() {
+        dynamoDbLocal = LocalDynamoDb.start();
+        dynamoDb = dynamoDbLocal.client();
+        streams = dynamoDbLocal.streamsClient();
+    }
+
+    /** Drops every table and creates the template's tables anew. */
+    void reset() {
+        dynamoDb.listTables().tableNames().forEach(name -> dynamoDb.deleteTable(b -> b.tableName(name)));
+        tables = TemplateTables.create(template, dynamoDb);
+        config = IndexerConfig.fromEnvironment(TemplateEnvironment.of(template, FUNCTION, tables));
+        tail = new StreamTail(dynamoDb, streams, tables.get("AppTable"));
+    }
+
+    String appTable() {
+        return tables.get("AppTable");
+    }
+
+    StreamIndexerHandler handler(DynamoDbClient client, Duration backoffBase, Sleeper sleeper) {
+        IndexWriter writer = new DynamoDbIndexWriter(client, config.indexTableName(),
+                new Backoff(backoffBase, backoffBase.multipliedBy(20), new Random(7)), sleeper, IndexDiffPropertiesTest.quietLog());
+        return new StreamIndexerHandler(new StreamIndexer(new BatchPlanner(config), writer, metrics, IndexDiffPropertiesTest.quietLog()));
+    }
+
+    StreamIndexerHandler handler() {
+        return handler(dynamoDb, Duration.ofMillis(10), Sleeper.SYSTEM);
+    }
+
+    /** Stream records written since the last call. */
+    List<Record> newRecords() {
+        return tail.poll();
+    }
+
+    /** Delivers the records in batches; every batch must succeed. */
+    void deliver(StreamIndexerHandler handler, List<Record> records, int batchSize) {
+        for (int from = 0; from < records.size(); from += batchSize) {
+            StreamsEventResponse response = invoke(handler, records.subList(from, Math.min(records.size(), from + batchSize)));
+            if (!response.getBatchItemFailures().isEmpty()) {
+                throw new AssertionError("batch reported failures: " + response.getBatchItemFailures());
+            }
+        }
+    }
+
+    StreamsEventResponse invoke(StreamIndexerHandler handler, List<Record> batch) {
+        return handler.handleRequest(LambdaEvents.dynamodbEvent(batch, tail.streamArn()), LocalContext.of(FUNCTION));
+    }
+
+    void pump() {
+        deliver(handler(), newRecords(), 100);
+    }
+
+    void put(Map<String, AttributeValue> item) {
+        dynamoDb.putItem(b -> b.tableName(appTable()).item(item));
+    }
+
+    void delete(String id) {
+        dynamoDb.deleteItem(b -> b.tableName(appTable()).key(Map.of("id", AttributeValue.fromS(id))));
+    }
+
+    /** Issue ids of one attribute's index items in Query order. */
+    List<String> query(String attribId, boolean ascending) {
+        return queryItems(attribId, ascending).stream().map(IndexItem::issueId).toList();
+    }
+
+    /** One attribute's index items in Query order. */
+    List<IndexItem> queryItems(String attribId, boolean ascending) {
+        List<IndexItem> items = new ArrayList<>();
+        dynamoDb.queryPaginator(b -> b.tableName(config.indexTableName())
+                        .keyConditionExpression("attribId = :a")
+                        .expressionAttributeValues(Map.of(":a", AttributeValue.fromS(attribId)))
+                        .scanIndexForward(ascending))
+                .items().forEach(item -> items.add(IndexItem.fromItem(item)));
+        return items;
+    }
+
+    Set<IndexItem> indexItems() {
+        Set<IndexItem> items = new HashSet<>();
+        dynamoDb.scanPaginator(b -> b.tableName(config.indexTableName())).items()
+                .forEach(item -> items.add(IndexItem.fromItem(item)));
+        return items;
+    }
+
+    /** The index the app table's current items imply. */
+    Set<IndexItem> expectedIndex() {
+        IssueIndexer issueIndexer = new IssueIndexer(config);
+        Set<IndexItem> items = new HashSet<>();
+        dynamoDb.scanPaginator(b -> b.tableName(appTable())).items().forEach(item -> {
+            String id = item.get("id").s();
+            if (id.startsWith("issue#")) {
+                items.addAll(issueIndexer.project(id, item).items());
+            }
+        });
+        return items;
+    }
+
+    @Override
+    public void close() {
+        dynamoDb.close();
+        streams.close();
+        dynamoDbLocal.close();
+    }
+}
