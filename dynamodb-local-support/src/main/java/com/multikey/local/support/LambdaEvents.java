@@ -85,11 +85,15 @@ public final class LambdaEvents {
         if (stream.hasOldImage()) {
             dynamodb.set("OldImage", DynamoDbJson.image(stream.oldImage()));
         }
-        dynamodb.put("SequenceNumber", stream.sequenceNumber());
+        if (stream.sequenceNumber() != null) {
+            dynamodb.put("SequenceNumber", stream.sequenceNumber());
+        }
         if (stream.sizeBytes() != null) {
             dynamodb.put("SizeBytes", stream.sizeBytes());
         }
-        dynamodb.put("StreamViewType", stream.streamViewTypeAsString());
+        if (stream.streamViewTypeAsString() != null) {
+            dynamodb.put("StreamViewType", stream.streamViewTypeAsString());
+        }
         node.put("eventSourceARN", streamArn);
         if (record.userIdentity() != null) {
             ObjectNode identity = node.putObject("userIdentity");

@@ -1,0 +1,161 @@
+package com.multikey.indexer;
+
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.local.support.LambdaEvents;
+import com.multikey.local.support.LocalContext;
+import com.multikey.local.support.SamTemplate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Every real DynamoDB stream event in fixtures/external, through the real handler on DynamoDB Local. */
+class ExternalFixturesIntegrationTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String MALFORMED = "awslambdago-dynamodb-event-malformed.json";
+    private static IndexerStack stack;
+
+    @BeforeAll
+    static void start() {
+        stack = new IndexerStack();
+    }
+
+    @AfterAll
+    static void stop() {
+        stack.close();
+    }
+
+    @BeforeEach
+    void freshTables() {
+        stack.reset();
+    }
+
+    static Stream<Path> streamFixtures() throws IOException {
+        Path external = SamTemplate.findUp("fixtures").resolve("external");
+        try (Stream<Path> files = Files.walk(external)) {
+            List<Path> all = files.filter(f -> f.toString().endsWith(".json"))
+                    .filter(f -> !f.getFileName().toString().equals(MALFORMED))
+                    .filter(f -> isStreamEvent(f))
+                    .sorted().toList();
+            assertThat(all).hasSizeGreaterThanOrEqualTo(20);
+            return all.stream();
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("streamFixtures")
+    void fixture_asDelivered_isHandledAndItsOtherEntityRecordsIgnored(Path fixture) throws IOException {
+        DynamodbEvent event = LambdaEvents.read(wrapped(fixture), DynamodbEvent.class);
+
+        StreamsEventResponse response = stack.handler().handleRequest(event, LocalContext.of(IndexerStack.FUNCTION));
+
+        assertThat(response.getBatchItemFailures()).isEmpty();
+        IndexerMetrics.BatchSummary summary = stack.metrics.last();
+        assertThat(summary.records()).isEqualTo(event.getRecords().size()).isPositive();
+        assertThat(summary.ignoredRecords() + summary.skippedRecords()).isEqualTo(summary.records());
+        assertThat(summary.puts() + summary.deletes()).isZero();
+        assertThat(stack.indexItems()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @MethodSource("streamFixtures")
+    void fixture_withItsImagesAsIssueCustomFields_indexesWhatItCanAndRejectsTheRest(Path fixture) throws IOException {
+        DynamodbEvent event = LambdaEvents.read(asIssueRecords(wrapped(fixture)), DynamodbEvent.class);
+
+        StreamsEventResponse response = stack.handler().handleRequest(event, LocalContext.of(IndexerStack.FUNCTION));
+
+        assertThat(response.getBatchItemFailures()).isEmpty();
+        IndexerMetrics.BatchSummary summary = stack.metrics.last();
+        assertThat(summary.ignoredRecords()).isZero();
+        assertThat(summary.failedWrites()).isZero();
+        assertThat(stack.indexItems()).allSatisfy(item -> assertThat(item.issueId()).startsWith("issue#fixture-"));
+    }
+
+    @Test
+    void allAttributeTypesFixture_indexesScalarsListsAndSets_andRejectsMapsAndBinary() throws IOException {
+        Path fixture = SamTemplate.findUp("fixtures").resolve("external/awslambdago-dynamodb-event-all-types.json");
+        DynamodbEvent event = LambdaEvents.read(asIssueRecords(wrapped(fixture)), DynamodbEvent.class);
+
+        stack.handler().handleRequest(event, LocalContext.of(IndexerStack.FUNCTION));
+
+        assertThat(stack.metrics.last().rejectedFields()).isPositive();
+        assertThat(stack.indexItems()).extracting(IndexItem::value).isNotEmpty()
+                .allMatch(v -> v instanceof IndexValue.Text || v instanceof IndexValue.Num || v instanceof IndexValue.Bool);
+    }
+
+    @Test
+    void malformedFixture_isRefusedWithAClearMessage() {
+        Path fixture = SamTemplate.findUp("fixtures").resolve("external").resolve(MALFORMED);
+
+        assertThatThrownBy(() -> LambdaEvents.read(fixture, DynamodbEvent.class))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(MALFORMED + ": not a valid DynamodbEvent event: ");
+    }
+
+    private static boolean isStreamEvent(Path fixture) {
+        try {
+            JsonNode root = JSON.readTree(stripBom(Files.readString(fixture, StandardCharsets.UTF_8)));
+            return root.has("Records") ? root.get("Records").path(0).has("dynamodb") : root.has("dynamodb");
+        } catch (IOException e) {
+            throw new IllegalStateException(fixture + " is not JSON", e);
+        }
+    }
+
+    /** Some fixtures are one record without the {@code Records} envelope Lambda always sends: add it. */
+    private static String wrapped(Path fixture) throws IOException {
+        JsonNode root = JSON.readTree(stripBom(Files.readString(fixture, StandardCharsets.UTF_8)));
+        if (root.has("Records")) {
+            return root.toString();
+        }
+        ObjectNode event = JSON.createObjectNode();
+        event.putArray("Records").add(root);
+        return event.toString();
+    }
+
+    /**
+     * The fixture's records turned into issue records: each record's key becomes an issue id and each image
+     * becomes the custom fields of an issue, so every attribute shape the fixtures hold meets the indexer.
+     */
+    private static String asIssueRecords(String eventJson) throws IOException {
+        ObjectNode event = (ObjectNode) JSON.readTree(eventJson);
+        int n = 0;
+        for (JsonNode node : (ArrayNode) event.get("Records")) {
+            ObjectNode dynamodb = (ObjectNode) node.get("dynamodb");
+            String id = "issue#fixture-" + n++;
+            dynamodb.set("Keys", JSON.createObjectNode().set("id", JSON.createObjectNode().put("S", id)));
+            for (String image : List.of("NewImage", "OldImage")) {
+                if (dynamodb.has(image)) {
+                    ObjectNode issue = JSON.createObjectNode();
+                    issue.set("id", JSON.createObjectNode().put("S", id));
+                    issue.set("project", JSON.createObjectNode().put("S", "project#fixtures"));
+                    issue.set("num", JSON.createObjectNode().put("N", Integer.toString(n)));
+                    issue.set("custom_fields", JSON.createObjectNode().set("M", dynamodb.get(image)));
+                    dynamodb.set(image, issue);
+                }
+            }
+        }
+        return event.toString();
+    }
+
+    private static String stripBom(String text) {
+        return text.startsWith("\uFEFF") ? text.substring(1) : text;
+    }
+}

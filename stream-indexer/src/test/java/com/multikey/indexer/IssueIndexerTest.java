@@ -1,0 +1,104 @@
+package com.multikey.indexer;
+
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+
+import static com.multikey.indexer.Images.n;
+import static com.multikey.indexer.Images.s;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class IssueIndexerTest {
+
+    private final IssueIndexer indexer = new IssueIndexer(IndexerConfig.withDefaults("index"));
+
+    private IssueProjection project(Map<String, AttributeValue> fields) {
+        return indexer.project("issue#1", Images.issue("issue#1", "project#1", 7, fields));
+    }
+
+    @Test
+    void project_whenScalarFields_givesOneItemEachWithProjectedAttributes() {
+        IssueProjection projection = project(Map.of("3812", s("2023-05-01"), "3fe6", n("42"), "done", AttributeValue.fromBool(true)));
+
+        assertThat(projection.rejections()).isEmpty();
+        assertThat(projection.items()).containsExactlyInAnyOrder(
+                IndexItem.of("3812", new IndexValue.Text("2023-05-01"), "issue#1", "project#1", BigDecimal.valueOf(7)),
+                IndexItem.of("3fe6", new IndexValue.Num(BigDecimal.valueOf(42)), "issue#1", "project#1", BigDecimal.valueOf(7)),
+                IndexItem.of("done", new IndexValue.Bool(true), "issue#1", "project#1", BigDecimal.valueOf(7)));
+    }
+
+    @Test
+    void project_whenMultiValuedField_givesOneItemPerDistinctElement() {
+        IssueProjection projection = project(Map.of(
+                "tags", AttributeValue.fromL(List.of(s("red"), s("blue"), s("red"), n("1"), n("1.0"), AttributeValue.fromNul(true))),
+                "labels", AttributeValue.fromSs(List.of("a", "b")),
+                "sizes", AttributeValue.fromNs(List.of("10", "2"))));
+
+        assertThat(projection.items()).extracting(IndexItem::attribId, IndexItem::value).containsExactlyInAnyOrder(
+                org.assertj.core.groups.Tuple.tuple("tags", new IndexValue.Text("red")),
+                org.assertj.core.groups.Tuple.tuple("tags", new IndexValue.Text("blue")),
+                org.assertj.core.groups.Tuple.tuple("tags", new IndexValue.Num(BigDecimal.ONE)),
+                org.assertj.core.groups.Tuple.tuple("labels", new IndexValue.Text("a")),
+                org.assertj.core.groups.Tuple.tuple("labels", new IndexValue.Text("b")),
+                org.assertj.core.groups.Tuple.tuple("sizes", new IndexValue.Num(BigDecimal.TEN)),
+                org.assertj.core.groups.Tuple.tuple("sizes", new IndexValue.Num(BigDecimal.valueOf(2))));
+    }
+
+    @Test
+    void project_whenTwoLongElementsAgreeWithinTheCut_keepsBothAsDistinctItems() {
+        String common = "z".repeat(2000);
+        IssueProjection projection = project(Map.of("notes", AttributeValue.fromSs(List.of(common + "1", common + "2"))));
+
+        assertThat(projection.items()).hasSize(2).extracting(IndexItem::value)
+                .containsExactlyInAnyOrder(new IndexValue.Text(common + "1"), new IndexValue.Text(common + "2"));
+    }
+
+    @Test
+    void project_whenUnsupportedTypes_rejectsOnlyThoseFields() {
+        IssueProjection projection = project(Map.of(
+                "ok", s("fine"),
+                "nested", AttributeValue.fromM(Map.of("a", s("b"))),
+                "blob", AttributeValue.fromB(SdkBytes.fromUtf8String("x")),
+                "blobs", AttributeValue.fromBs(List.of(SdkBytes.fromUtf8String("x"))),
+                "deep", AttributeValue.fromL(List.of(s("x"), AttributeValue.fromL(List.of(s("y"))))),
+                "huge", n("1E+126"),
+                "empty", AttributeValue.fromL(List.of()),
+                "none", AttributeValue.fromNul(true)));
+
+        assertThat(projection.items()).extracting(IndexItem::attribId).containsExactly("ok");
+        assertThat(projection.rejections()).extracting(r -> r.attribId().orElseThrow())
+                .containsExactlyInAnyOrder("nested", "blob", "blobs", "deep", "huge");
+        assertThat(projection.rejections()).extracting(Rejection::reason)
+                .contains("value of unsupported type M", "list element of unsupported type L", "number is outside DynamoDB's range");
+    }
+
+    @Test
+    void project_whenCustomFieldsIsNotAMap_rejectsTheImage() {
+        var image = Images.with(Images.issue("issue#1", "p", 1, null), "custom_fields", s("oops"));
+
+        IssueProjection projection = indexer.project("issue#1", image);
+
+        assertThat(projection.items()).isEmpty();
+        assertThat(projection.rejections()).singleElement().satisfies(r -> {
+            assertThat(r.attribId()).isEmpty();
+            assertThat(r.reason()).isEqualTo("custom_fields is of type S, not a map");
+        });
+    }
+
+    @Test
+    void project_whenNumIsMissingOrNotANumber_rejectsTheImage() {
+        var image = Images.with(Images.issue("issue#1", "p", 1, Map.of("f", s("v"))), "num", s("one"));
+
+        assertThat(indexer.project("issue#1", image).rejections()).extracting(Rejection::reason)
+                .containsExactly("num is missing or not a number");
+    }
+
+    @Test
+    void project_whenNoCustomFields_givesNothingAndRejectsNothing() {
+        assertThat(indexer.project("issue#1", Images.issue("issue#1", "p", 1, null))).isEqualTo(IssueProjection.EMPTY);
+    }
+}
