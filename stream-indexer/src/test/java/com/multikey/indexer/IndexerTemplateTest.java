@@ -1,0 +1,175 @@
+package com.multikey.indexer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.local.support.SamTemplate;
+import org.junit.jupiter.api.Test;
+import software.amazon.event.ruler.Machine;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static com.multikey.local.support.SamTemplate.map;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The indexer's part of template.yaml: tables, event source mapping, filter, permissions and alarms. */
+class IndexerTemplateTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final SamTemplate template = SamTemplate.ofRepository();
+
+    private Map<String, Object> streamEvent() {
+        Map<String, Object> events = map(template.properties("StreamIndexerFunction").get("Events"), "Events");
+        Map<String, Object> event = map(events.get("AppTableStream"), "AppTableStream");
+        assertThat(event.get("Type")).isEqualTo("DynamoDB");
+        return map(event.get("Properties"), "AppTableStream.Properties");
+    }
+
+    @Test
+    void eventSourceMapping_reportsPartialFailures_bisects_boundsRetries_andKeepsWhatFails() {
+        Map<String, Object> source = streamEvent();
+
+        assertThat(source.get("Stream")).isEqualTo(Map.of("Fn::GetAtt", List.of("AppTable", "StreamArn")));
+        assertThat(source.get("FunctionResponseTypes")).isEqualTo(List.of("ReportBatchItemFailures"));
+        assertThat(source.get("BisectBatchOnFunctionError")).isEqualTo(true);
+        assertThat(source.get("StartingPosition")).isEqualTo("TRIM_HORIZON");
+        assertThat(parameterDefault(source.get("MaximumRetryAttempts"))).isBetween(1, 10000);
+        assertThat(parameterDefault(source.get("MaximumRecordAgeInSeconds"))).isBetween(60, 604800);
+        Map<String, Object> onFailure = map(map(source.get("DestinationConfig"), "DestinationConfig").get("OnFailure"), "OnFailure");
+        assertThat(onFailure.get("Type")).isEqualTo("SQS");
+        @SuppressWarnings("unchecked")
+        List<String> queue = (List<String>) map(onFailure.get("Destination"), "Destination").get("Fn::GetAtt");
+        assertThat(template.typeOf(queue.get(0))).isEqualTo("AWS::SQS::Queue");
+    }
+
+    @Test
+    void filterCriteria_passesIssueRecordsOnly_checkedWithEventRuler() throws Exception {
+        Machine machine = new Machine();
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> filters = (List<Map<String, Object>>) map(streamEvent().get("FilterCriteria"), "FilterCriteria").get("Filters");
+        for (Map<String, Object> filter : filters) {
+            machine.addRule("indexer", (String) filter.get("Pattern"));
+        }
+
+        List<JsonNode> records = new ArrayList<>(externalRecords());
+        records.add(record("issue#020e"));
+        records.add(record("issue#"));
+        records.add(record("layer#us-east-1#requests#12"));
+        records.add(record("issues#1"));
+        records.add(record("project#35e9"));
+        records.add(record("Issue#1"));
+
+        int issues = 0;
+        for (JsonNode record : records) {
+            String id = record.path("dynamodb").path("Keys").path("id").path("S").asText(null);
+            boolean isIssue = id != null && id.startsWith("issue#");
+            issues += isIssue ? 1 : 0;
+            assertThat(!machine.rulesForJSONEvent(record.toString()).isEmpty()).as("%s", record.path("dynamodb").path("Keys"))
+                    .isEqualTo(isIssue);
+        }
+        assertThat(issues).isEqualTo(2);
+        assertThat(records).hasSizeGreaterThan(30);
+    }
+
+    @Test
+    void tables_matchTheDataModel() {
+        Map<String, Object> app = template.properties("AppTable");
+        assertThat(app.get("KeySchema")).isEqualTo(List.of(Map.of("AttributeName", "id", "KeyType", "HASH")));
+        assertThat(map(app.get("StreamSpecification"), "s").get("StreamViewType")).isEqualTo("NEW_AND_OLD_IMAGES");
+        assertThat(app.get("TimeToLiveSpecification")).isEqualTo(Map.of("AttributeName", "expiresAt", "Enabled", true));
+        assertThat(app.get("GlobalSecondaryIndexes").toString()).contains("IndexName=ByProject",
+                "{AttributeName=project, KeyType=HASH}", "{AttributeName=num, KeyType=RANGE}");
+        Map<String, Object> index = template.properties("IssueAttribIndexTable");
+        assertThat(index.get("KeySchema")).isEqualTo(List.of(Map.of("AttributeName", "attribId", "KeyType", "HASH"),
+                Map.of("AttributeName", "sortKey", "KeyType", "RANGE")));
+        for (Map<String, Object> table : List.of(app, index)) {
+            assertThat(table.get("BillingMode")).isEqualTo("PAY_PER_REQUEST");
+            assertThat(table.get("PointInTimeRecoverySpecification")).isEqualTo(Map.of("PointInTimeRecoveryEnabled", true));
+            assertThat(table.get("SSESpecification")).isEqualTo(Map.of("SSEEnabled", true));
+        }
+    }
+
+    @Test
+    void role_readsOnlyTheAppStream_andWritesOnlyTheIndexTable() {
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> policies = (List<Map<String, Object>>) template.properties("StreamIndexerRole").get("Policies");
+        List<Map<String, Object>> statements = new ArrayList<>();
+        for (Map<String, Object> policy : policies) {
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> s = (List<Map<String, Object>>) map(policy.get("PolicyDocument"), "doc").get("Statement");
+            statements.addAll(s);
+        }
+        assertThat(statements).allSatisfy(statement -> {
+            assertThat(statement.get("Resource")).isNotEqualTo("*");
+            assertThat(String.valueOf(statement.get("Action"))).doesNotContain("*");
+        });
+        Map<String, Object> write = statements.stream().filter(s -> "WriteIndexTable".equals(s.get("Sid"))).findFirst().orElseThrow();
+        assertThat(write.get("Resource")).isEqualTo(Map.of("Fn::GetAtt", List.of("IssueAttribIndexTable", "Arn")));
+        assertThat(statements).filteredOn(s -> String.valueOf(s.get("Action")).contains("dynamodb:"))
+                .extracting(s -> s.get("Sid")).containsExactlyInAnyOrder("ReadAppTableStream", "WriteIndexTable");
+        assertThat(template.properties("StreamIndexerFunction").get("Role"))
+                .isEqualTo(Map.of("Fn::GetAtt", List.of("StreamIndexerRole", "Arn")));
+    }
+
+    @Test
+    void alarms_watchTheFailureQueue_theIteratorAge_andErrors() {
+        List<String> alarms = template.resourcesOfType("AWS::CloudWatch::Alarm");
+        List<String> watched = alarms.stream().map(a -> template.properties(a).get("MetricName") + " "
+                + template.properties(a).get("Dimensions")).toList();
+
+        assertThat(watched).anySatisfy(w -> assertThat(w).startsWith("ApproximateNumberOfMessagesVisible").contains("StreamIndexerFailureQueue"));
+        assertThat(watched).anySatisfy(w -> assertThat(w).startsWith("IteratorAge").contains("StreamIndexerFunction"));
+        assertThat(watched).anySatisfy(w -> assertThat(w).startsWith("Errors").contains("StreamIndexerFunction"));
+    }
+
+    @Test
+    void handler_namesThisModulesHandlerClass() throws Exception {
+        String handler = (String) template.properties("StreamIndexerFunction").get("Handler");
+
+        assertThat(Class.forName(handler.substring(0, handler.indexOf("::")))).isEqualTo(StreamIndexerHandler.class);
+        assertThat(template.properties("StreamIndexerFunction").get("CodeUri")).isEqualTo("stream-indexer/target/stream-indexer.jar");
+    }
+
+    private int parameterDefault(Object value) {
+        String name = (String) map(value, "ref").get("Ref");
+        Map<String, Object> parameter = map(template.parameters().get(name), name);
+        return ((Number) parameter.get("Default")).intValue();
+    }
+
+    private static ObjectNode record(String id) {
+        ObjectNode record = JSON.createObjectNode();
+        record.put("eventName", "INSERT");
+        record.putObject("dynamodb").putObject("Keys").putObject("id").put("S", id);
+        return record;
+    }
+
+    static List<JsonNode> externalRecords() throws IOException {
+        Path external = SamTemplate.findUp("fixtures").resolve("external");
+        List<JsonNode> records = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(external)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+                String text = Files.readString(file, StandardCharsets.UTF_8).replaceFirst("^\uFEFF", "");
+                JsonNode root;
+                try {
+                    root = JSON.readTree(text);
+                } catch (IOException malformed) {
+                    continue;
+                }
+                if (root.has("Records")) {
+                    root.get("Records").forEach(records::add);
+                } else if (root.has("dynamodb")) {
+                    records.add(root);
+                }
+            }
+        }
+        return records;
+    }
+
+}
