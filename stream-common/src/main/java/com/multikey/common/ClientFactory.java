@@ -1,27 +1,38 @@
 package com.multikey.common;
 
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The one place that builds AWS SDK clients for the functions.
  *
- * <p>Clients use the lightweight url-connection HTTP client, take the region from {@code AWS_REGION}
- * and keep the SDK's own handling of the standard endpoint overrides ({@code AWS_ENDPOINT_URL},
- * {@code AWS_ENDPOINT_URL_DYNAMODB}, ...), so one jar runs against AWS, DynamoDB Local and
+ * <p>Clients use the lightweight url-connection HTTP client and take from the environment they are given
+ * the region ({@code AWS_REGION}), the standard endpoint overrides ({@code AWS_ENDPOINT_URL_<SERVICE>},
+ * then {@code AWS_ENDPOINT_URL}) and, when present, the credentials ({@code AWS_ACCESS_KEY_ID}, ...; the
+ * Lambda runtime sets them), so one jar runs against AWS, DynamoDB Local and
  * {@code sam local invoke --env-vars}. Build them once per container and reuse them.
  */
 public final class ClientFactory {
 
+    private final Map<String, String> environment;
     private final Region region;
 
     public ClientFactory(Map<String, String> environment) {
+        this.environment = Map.copyOf(environment);
         String name = environment.get("AWS_REGION");
         if (name == null || name.isBlank()) {
             throw new IllegalStateException("AWS_REGION is not set; the Lambda runtime sets it, locally export it");
@@ -38,11 +49,38 @@ public final class ClientFactory {
     }
 
     public DynamoDbClient dynamoDb() {
-        return DynamoDbClient.builder()
-                .region(region)
-                .httpClient(httpClient())
-                .overrideConfiguration(overrides())
-                .build();
+        return configure(DynamoDbClient.builder(), "DYNAMODB").httpClient(httpClient()).build();
+    }
+
+    /**
+     * Applies region, credentials, endpoint override and timeouts to any SDK client builder.
+     *
+     * @param serviceId the service's id in {@code AWS_ENDPOINT_URL_<ID>}, e.g. {@code DYNAMODB}, {@code EVENTBRIDGE}
+     */
+    public <B extends AwsClientBuilder<B, ?>> B configure(B builder, String serviceId) {
+        builder.region(region).credentialsProvider(credentials()).overrideConfiguration(overrides());
+        endpoint(serviceId).ifPresent(builder::endpointOverride);
+        return builder;
+    }
+
+    /** {@code AWS_ENDPOINT_URL_<SERVICE>}, else {@code AWS_ENDPOINT_URL}, else none (the service's own). */
+    public Optional<URI> endpoint(String serviceId) {
+        String specific = environment.get("AWS_ENDPOINT_URL_" + serviceId);
+        String general = environment.get("AWS_ENDPOINT_URL");
+        String chosen = specific != null && !specific.isBlank() ? specific : general;
+        return chosen == null || chosen.isBlank() ? Optional.empty() : Optional.of(URI.create(chosen));
+    }
+
+    private AwsCredentialsProvider credentials() {
+        String key = environment.get("AWS_ACCESS_KEY_ID");
+        String secret = environment.get("AWS_SECRET_ACCESS_KEY");
+        if (key == null || secret == null) {
+            return DefaultCredentialsProvider.builder().build();
+        }
+        String token = environment.get("AWS_SESSION_TOKEN");
+        return StaticCredentialsProvider.create(token == null
+                ? AwsBasicCredentials.create(key, secret)
+                : AwsSessionCredentials.create(key, secret, token));
     }
 
     /** An HTTP client for further SDK clients built elsewhere with the same settings. */

@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.multikey.common.Backoff;
 import com.multikey.common.ClientFactory;
 import com.multikey.common.Deadline;
+import com.multikey.common.EmfMetrics;
 import com.multikey.common.Sleeper;
 import com.multikey.common.StructuredLog;
 
@@ -22,7 +23,12 @@ public final class StreamIndexerHandler implements RequestHandler<DynamodbEvent,
     private final StreamIndexer indexer;
 
     public StreamIndexerHandler() {
-        this(fromEnvironment(System.getenv()));
+        this(System.getenv());
+    }
+
+    /** Configured from the given environment instead of the process's (local runners). */
+    public StreamIndexerHandler(Map<String, String> environment) {
+        this(fromEnvironment(environment));
     }
 
     StreamIndexerHandler(StreamIndexer indexer) {
@@ -39,7 +45,8 @@ public final class StreamIndexerHandler implements RequestHandler<DynamodbEvent,
         StructuredLog log = StructuredLog.forClass(StreamIndexer.class);
         IndexWriter writer = new DynamoDbIndexWriter(new ClientFactory(env).dynamoDb(), config.indexTableName(),
                 Backoff.standard(), Sleeper.SYSTEM, log);
-        IndexerMetrics metrics = new PowertoolsIndexerMetrics(env.getOrDefault("POWERTOOLS_METRICS_NAMESPACE", "Multikey"));
+        IndexerMetrics metrics = new EmfIndexerMetrics(
+                EmfMetrics.toStandardOutput(env.getOrDefault("METRICS_NAMESPACE", "Multikey"), "stream-indexer"));
         return new StreamIndexer(new BatchPlanner(config), writer, metrics, log);
     }
 }

@@ -103,13 +103,24 @@ public final class LocalDynamoDb implements AutoCloseable {
         if (configured != null && hasNativeLibrary(Path.of(configured))) {
             return;
         }
-        Optional<Path> found = findNativeLibraryDir(Path.of("").toAbsolutePath());
+        Optional<Path> found = besideThisJar().or(() -> findNativeLibraryDir(Path.of("").toAbsolutePath()));
         if (found.isEmpty()) {
             throw new IllegalStateException("DynamoDB Local needs sqlite4java's native library (" + NATIVE_LIBRARY
                     + "*.so): set -Dsqlite4java.library.path to a folder holding it, or run 'mvn package' which"
                     + " copies it to target/native-libs");
         }
         System.setProperty("sqlite4java.library.path", found.get().toString());
+    }
+
+    /** A runner's {@code lib/} folder holds this jar and, copied with it, the native library. */
+    private static Optional<Path> besideThisJar() {
+        try {
+            Path source = Path.of(LocalDynamoDb.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path dir = Files.isDirectory(source) ? source : source.getParent();
+            return hasNativeLibrary(dir) ? Optional.of(dir) : Optional.empty();
+        } catch (Exception e) {
+            return Optional.empty();
+        }
     }
 
     private static Optional<Path> findNativeLibraryDir(Path from) {
