@@ -39,6 +39,15 @@ public final class LocalMain {
     }
 
     static int run(List<String> args, PrintStream out, PrintStream err) {
+        try {
+            return dispatch(args, out, err);
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            return 2;
+        }
+    }
+
+    private static int dispatch(List<String> args, PrintStream out, PrintStream err) {
         String command = args.isEmpty() ? "demo" : args.get(0);
         switch (command) {
             case "demo" -> {

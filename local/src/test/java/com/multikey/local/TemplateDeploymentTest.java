@@ -1,0 +1,122 @@
+package com.multikey.local;
+
+import com.multikey.local.support.SamTemplate;
+import com.multikey.local.support.TemplateEnvironment;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static com.multikey.local.support.SamTemplate.map;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What can be checked of the deployment without AWS: the template parses, every reference resolves,
+ * every function's artifact exists where its CodeUri points and names a handler class that exists, and
+ * every stream event source keeps the failure semantics. Run after 'mvn package' (the README's
+ * 'mvn verify' does), since CodeUri points at built jars.
+ */
+class TemplateDeploymentTest {
+
+    private static final Set<String> PSEUDO_PARAMETERS = Set.of("AWS::AccountId", "AWS::NotificationARNs", "AWS::NoValue",
+            "AWS::Partition", "AWS::Region", "AWS::StackId", "AWS::StackName", "AWS::URLSuffix");
+    private static final Pattern SUB_VARIABLE = Pattern.compile("\\$\\{([^}!]+)}");
+
+    private final SamTemplate template = SamTemplate.ofRepository();
+
+    @Test
+    void everyReference_namesAResourceParameterOrPseudoParameter() {
+        Set<String> known = new java.util.HashSet<>(template.resources().keySet());
+        known.addAll(template.parameters().keySet());
+        known.addAll(PSEUDO_PARAMETERS);
+        List<String> references = new ArrayList<>();
+        collect(template.root(), references);
+
+        assertThat(references).isNotEmpty();
+        assertThat(references).allSatisfy(ref -> assertThat(known).as("reference %s", ref).contains(ref));
+    }
+
+    @Test
+    void everyFunction_hasItsArtifactAndHandlerClass() throws Exception {
+        List<String> functions = template.resourcesOfType("AWS::Serverless::Function");
+        assertThat(functions).contains(LocalPipeline.INDEXER);
+        for (String function : functions) {
+            Map<String, Object> properties = template.properties(function);
+            Path artifact = template.path().getParent().resolve((String) properties.get("CodeUri"));
+            assertThat(Files.isRegularFile(artifact)).as("%s CodeUri %s exists (run 'mvn verify' or 'mvn package' first)",
+                    function, artifact).isTrue();
+            String handler = (String) properties.get("Handler");
+            Class<?> type = Class.forName(handler.substring(0, handler.indexOf("::")));
+            assertThat(type.getConstructor()).as("%s no-arg constructor for Lambda", function).isNotNull();
+            assertThat(type.getConstructor(Map.class)).as("%s environment constructor for local runs", function).isNotNull();
+            try (var jar = new java.util.jar.JarFile(artifact.toFile())) {
+                assertThat(jar.getEntry(type.getName().replace('.', '/') + ".class")).as("%s in %s", type, artifact).isNotNull();
+                assertThat(jar.stream().map(java.util.zip.ZipEntry::getName))
+                        .as("only the url-connection HTTP client is packaged")
+                        .noneMatch(name -> name.startsWith("software/amazon/awssdk/http/apache/")
+                                || name.startsWith("software/amazon/awssdk/http/nio/netty/") || name.startsWith("io/netty/"));
+            }
+            assertThat(TemplateEnvironment.of(template, function, tableNames())).isNotEmpty();
+        }
+        Map<String, Object> globals = map(map(template.root().get("Globals"), "Globals").get("Function"), "Globals.Function");
+        assertThat(globals.get("Runtime")).isEqualTo("java21");
+    }
+
+    @Test
+    void everyStreamEventSource_reportsPartialFailures_andBoundsRetries() {
+        int sources = 0;
+        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
+            Object events = template.properties(function).get("Events");
+            if (events == null) {
+                continue;
+            }
+            for (Object value : map(events, "Events").values()) {
+                Map<String, Object> event = map(value, "event");
+                if (!"DynamoDB".equals(event.get("Type"))) {
+                    continue;
+                }
+                sources++;
+                Map<String, Object> properties = map(event.get("Properties"), "Properties");
+                assertThat(properties.get("FunctionResponseTypes")).isEqualTo(List.of("ReportBatchItemFailures"));
+                assertThat(properties.get("BisectBatchOnFunctionError")).isEqualTo(true);
+                assertThat(properties).containsKeys("MaximumRetryAttempts", "MaximumRecordAgeInSeconds", "DestinationConfig",
+                        "FilterCriteria");
+            }
+        }
+        assertThat(sources).isBetween(1, 2).as("a stream shard serves at most two readers");
+    }
+
+    private Map<String, String> tableNames() {
+        Map<String, String> names = new HashMap<>();
+        template.resources().keySet().forEach(id -> names.put(id, id));
+        return names;
+    }
+
+    private static void collect(Object node, List<String> references) {
+        if (node instanceof Map<?, ?> map) {
+            map.forEach((key, value) -> {
+                if ("Ref".equals(key) && value instanceof String ref) {
+                    references.add(ref);
+                } else if ("Fn::GetAtt".equals(key) && value instanceof List<?> parts) {
+                    references.add((String) parts.get(0));
+                } else if ("Fn::Sub".equals(key)) {
+                    String text = value instanceof List<?> list ? (String) list.get(0) : (String) value;
+                    Matcher matcher = SUB_VARIABLE.matcher(text);
+                    while (matcher.find()) {
+                        references.add(matcher.group(1).split("\\.")[0]);
+                    }
+                }
+                collect(value, references);
+            });
+        } else if (node instanceof List<?> list) {
+            list.forEach(element -> collect(element, references));
+        }
+    }
+}
