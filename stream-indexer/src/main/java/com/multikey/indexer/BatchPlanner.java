@@ -56,13 +56,10 @@ public final class BatchPlanner {
                 skipped.add(new BatchPlan.SkippedRecord(ref, issueId, missing.get()));
                 continue;
             }
-            IssueProjection before = record.oldImage().map(image -> issueIndexer.project(issueId, image))
-                    .orElse(IssueProjection.EMPTY);
-            IssueProjection after = record.newImage().map(image -> issueIndexer.project(issueId, image))
-                    .orElse(IssueProjection.EMPTY);
-            rejections.addAll(after.rejections());
+            IssueIndexer.Pair versions = issueIndexer.changed(issueId, record.oldImage().orElse(null), record.newImage().orElse(null));
+            rejections.addAll(versions.after().rejections());
 
-            for (IndexChange change : IndexDiff.between(before.items(), after.items())) {
+            for (IndexChange change : IndexDiff.between(versions.before().items(), versions.after().items())) {
                 changes.remove(change.key());
                 changes.put(change.key(), change);
                 issueOfKey.put(change.key(), issueId);

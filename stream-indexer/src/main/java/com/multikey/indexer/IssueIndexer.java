@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -25,6 +26,56 @@ public final class IssueIndexer {
 
     public IssueIndexer(IndexerConfig config) {
         this.config = config;
+    }
+
+    /**
+     * The projections of two versions of one issue, restricted to what can differ between them: when
+     * project and num are the same, custom fields with equal values give equal items and are left out
+     * of both, so a one-field change costs one field's work however many fields the issue has.
+     */
+    public Pair changed(String issueId, Map<String, AttributeValue> before, Map<String, AttributeValue> after) {
+        if (before == null || after == null || !sameKeyParts(before, after)) {
+            return new Pair(projectOrEmpty(issueId, before), projectOrEmpty(issueId, after));
+        }
+        Map<String, AttributeValue> oldFields = before.get(config.customFieldsAttribute()).m();
+        Map<String, AttributeValue> newFields = after.get(config.customFieldsAttribute()).m();
+        Map<String, AttributeValue> oldChanged = new LinkedHashMap<>();
+        Map<String, AttributeValue> newChanged = new LinkedHashMap<>();
+        oldFields.forEach((field, value) -> {
+            if (!value.equals(newFields.get(field))) {
+                oldChanged.put(field, value);
+            }
+        });
+        newFields.forEach((field, value) -> {
+            if (!value.equals(oldFields.get(field))) {
+                newChanged.put(field, value);
+            }
+        });
+        return new Pair(project(issueId, withFields(before, oldChanged)), project(issueId, withFields(after, newChanged)));
+    }
+
+    /** The projections of an issue's old and new image. */
+    public record Pair(IssueProjection before, IssueProjection after) {
+    }
+
+    private IssueProjection projectOrEmpty(String issueId, Map<String, AttributeValue> image) {
+        return image == null ? IssueProjection.EMPTY : project(issueId, image);
+    }
+
+    /** Both images index fields (custom fields are maps) under the same project and num. */
+    private boolean sameKeyParts(Map<String, AttributeValue> before, Map<String, AttributeValue> after) {
+        AttributeValue oldFields = before.get(config.customFieldsAttribute());
+        AttributeValue newFields = after.get(config.customFieldsAttribute());
+        return oldFields != null && newFields != null && oldFields.type() == AttributeValue.Type.M
+                && newFields.type() == AttributeValue.Type.M
+                && Objects.equals(before.get(config.projectAttribute()), after.get(config.projectAttribute()))
+                && Objects.equals(before.get(config.numAttribute()), after.get(config.numAttribute()));
+    }
+
+    private Map<String, AttributeValue> withFields(Map<String, AttributeValue> image, Map<String, AttributeValue> fields) {
+        Map<String, AttributeValue> copy = new LinkedHashMap<>(image);
+        copy.put(config.customFieldsAttribute(), AttributeValue.fromM(fields));
+        return copy;
     }
 
     public IssueProjection project(String issueId, Map<String, AttributeValue> image) {

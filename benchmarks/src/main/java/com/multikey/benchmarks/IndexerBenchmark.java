@@ -1,0 +1,305 @@
+package com.multikey.benchmarks;
+
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
+import com.multikey.indexer.BatchPlanner;
+import com.multikey.indexer.IndexChange;
+import com.multikey.indexer.IndexerConfig;
+import com.multikey.indexer.IssueIndexer;
+import com.multikey.indexer.StreamIndexerHandler;
+import com.multikey.local.support.LambdaEvents;
+import com.multikey.local.support.LocalContext;
+import com.multikey.local.support.LocalDynamoDb;
+import com.multikey.local.support.SamTemplate;
+import com.multikey.local.support.StreamTail;
+import com.multikey.local.support.TemplateEnvironment;
+import com.multikey.local.support.TemplateTables;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.OperationType;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.StreamRecord;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * Measures the stream indexer: (1) records per second of diff + encode for issues with 20 and 400 custom
+ * fields and one field changed; (2) index writes per stream record against a naive indexer that deletes
+ * every old item and puts every new one; (3) records per second through the real handler on embedded
+ * DynamoDB Local, as a ratio to raw BatchWriteItem of the same index items on the same DynamoDB Local.
+ *
+ * <p>Results are ratios of numbers measured in one run: absolute rates depend on the machine.
+ */
+public final class IndexerBenchmark {
+
+    private static final IndexerConfig CONFIG = IndexerConfig.withDefaults("IssueAttribIndexTable");
+    private static final String ARN = "arn:aws:dynamodb:us-east-1:000000000000:table/AppTable/stream/bench";
+
+    private IndexerBenchmark() {
+    }
+
+    public static void main(String[] args) {
+        PrintStream out = System.out;
+        PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
+        out.printf("multikey indexer benchmark (Java %s, %d cores)%n%n", Runtime.version(), Runtime.getRuntime().availableProcessors());
+
+        out.println("(1) diff + encode: records per second, one custom field changed per record");
+        double rate20 = diffEncodeRate(20);
+        double rate400 = diffEncodeRate(400);
+        out.printf("| custom fields | records/s | index items per issue |%n|---|---|---|%n");
+        out.printf("| 20 | %,.0f | 20 |%n| 400 | %,.0f | 400 |%n", rate20, rate400);
+        out.printf("400 fields / 20 fields throughput ratio: %.3f (items per issue ratio %.3f)%n%n", rate400 / rate20, 20.0 / 400);
+
+        out.println("(2) index writes per stream record: this indexer vs naive delete-all + put-all");
+        out.printf("| custom fields | what changed | this indexer | naive | naive / this |%n|---|---|---|---|---|%n");
+        for (int fields : new int[] {20, 400}) {
+            for (WriteCounts counts : writeCounts(fields)) {
+                out.printf("| %d | %s | %.2f | %.1f | %s |%n", fields, counts.change(), counts.perRecord(), counts.naivePerRecord(),
+                        counts.perRecord() == 0 ? "no writes at all" : String.format("%.0fx", counts.naivePerRecord() / counts.perRecord()));
+            }
+        }
+        out.println();
+
+        out.println("(3) real handler vs raw BatchWriteItem on embedded DynamoDB Local");
+        System.setOut(quiet);
+        HandlerResult result;
+        try {
+            result = handlerVersusRaw(1000, 10);
+        } finally {
+            System.setOut(out);
+        }
+        out.printf("| path | records | index items | seconds | index items/s |%n|---|---|---|---|---|%n");
+        out.printf("| handler (stream events of 100 records) | %d | %d | %.2f | %,.0f |%n", result.records, result.items,
+                result.handlerSeconds, result.items / result.handlerSeconds);
+        out.printf("| raw BatchWriteItem of the same items | - | %d | %.2f | %,.0f |%n", result.items, result.rawSeconds,
+                result.items / result.rawSeconds);
+        out.printf("handler / raw throughput ratio: %.2f%n", result.rawSeconds / result.handlerSeconds);
+        out.flush();
+        // DynamoDB Local leaves non-daemon threads behind after shutdown
+        System.exit(0);
+    }
+
+    // ------------------------------------------------------------------ (1)
+
+    static double diffEncodeRate(int fields) {
+        Random random = new Random(fields);
+        List<DynamodbStreamRecord> records = new ArrayList<>();
+        List<Record> raw = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            Map<String, AttributeValue> before = issue("issue#" + i, i, fieldsOf(fields, random));
+            Map<String, AttributeValue> after = withField(before, "f" + random.nextInt(fields), value(random));
+            raw.add(record(i, "issue#" + i, before, after));
+        }
+        for (int from = 0; from < raw.size(); from += 100) {
+            records.addAll(LambdaEvents.dynamodbEvent(raw.subList(from, from + 100), ARN).getRecords());
+        }
+        BatchPlanner planner = new BatchPlanner(CONFIG);
+        List<List<DynamodbStreamRecord>> batches = new ArrayList<>();
+        for (int from = 0; from < records.size(); from += 100) {
+            batches.add(records.subList(from, from + 100));
+        }
+        long sink = 0;
+        long warmupEnd = System.nanoTime() + 3_000_000_000L;
+        while (System.nanoTime() < warmupEnd) {
+            for (List<DynamodbStreamRecord> batch : batches) {
+                sink += planner.plan(batch).changes().size();
+            }
+        }
+        double[] rates = new double[5];
+        for (int round = 0; round < rates.length; round++) {
+            long start = System.nanoTime();
+            long processed = 0;
+            while (System.nanoTime() - start < 1_000_000_000L) {
+                for (List<DynamodbStreamRecord> batch : batches) {
+                    sink += planner.plan(batch).changes().size();
+                    processed += batch.size();
+                }
+            }
+            rates[round] = processed / ((System.nanoTime() - start) / 1e9);
+        }
+        if (sink == 42) {
+            System.out.print("");
+        }
+        Arrays.sort(rates);
+        return rates[rates.length / 2];
+    }
+
+    // ------------------------------------------------------------------ (2)
+
+    /** Average writes per record of one kind of change. */
+    record WriteCounts(String change, double perRecord, double naivePerRecord) {
+    }
+
+    /** Per kind of change, then for the whole mixed workload in batches of 1 and of 100. */
+    static List<WriteCounts> writeCounts(int fields) {
+        Random random = new Random(7 * fields);
+        Map<String, Map<String, AttributeValue>> current = new LinkedHashMap<>();
+        for (int i = 0; i < 50; i++) {
+            current.put("issue#" + i, issue("issue#" + i, i, fieldsOf(fields, random)));
+        }
+        List<String> kinds = List.of("one custom field", "num (part of every sort key)", "an unindexed attribute");
+        List<Record> records = new ArrayList<>();
+        List<Integer> kindOf = new ArrayList<>();
+        for (int step = 0; step < 2000; step++) {
+            String id = "issue#" + random.nextInt(50);
+            Map<String, AttributeValue> before = current.get(id);
+            int kind = random.nextInt(10) < 7 ? 0 : random.nextBoolean() ? 1 : 2;
+            Map<String, AttributeValue> after = switch (kind) {
+                case 0 -> withField(before, "f" + random.nextInt(fields), value(random));
+                case 1 -> withAttribute(before, "num", AttributeValue.fromN(Integer.toString(100 + step)));
+                default -> withAttribute(before, "state", AttributeValue.fromS("state " + step));
+            };
+            records.add(record(step, id, before, after));
+            kindOf.add(kind);
+            current.put(id, after);
+        }
+        BatchPlanner planner = new BatchPlanner(CONFIG);
+        IssueIndexer projection = new IssueIndexer(CONFIG);
+        List<DynamodbStreamRecord> lambdaRecords = LambdaEvents.dynamodbEvent(records, ARN).getRecords();
+        long[] ours = new long[kinds.size()];
+        long[] naive = new long[kinds.size()];
+        long[] count = new long[kinds.size()];
+        for (int i = 0; i < records.size(); i++) {
+            int kind = kindOf.get(i);
+            count[kind]++;
+            ours[kind] += planner.plan(List.of(lambdaRecords.get(i))).changes().size();
+            naive[kind] += projection.project("x", records.get(i).dynamodb().oldImage()).items().size()
+                    + projection.project("x", records.get(i).dynamodb().newImage()).items().size();
+        }
+        List<WriteCounts> result = new ArrayList<>();
+        for (int kind = 0; kind < kinds.size(); kind++) {
+            result.add(new WriteCounts(kinds.get(kind), (double) ours[kind] / count[kind], (double) naive[kind] / count[kind]));
+        }
+        long batched = 0;
+        for (int from = 0; from < lambdaRecords.size(); from += 100) {
+            batched += planner.plan(lambdaRecords.subList(from, Math.min(lambdaRecords.size(), from + 100))).changes().size();
+        }
+        double n = records.size();
+        double allOurs = Arrays.stream(ours).sum() / n;
+        double allNaive = Arrays.stream(naive).sum() / n;
+        result.add(new WriteCounts("mixed (70/15/15), batches of 1", allOurs, allNaive));
+        result.add(new WriteCounts("mixed (70/15/15), batches of 100", batched / n, allNaive));
+        return result;
+    }
+
+    // ------------------------------------------------------------------ (3)
+
+    record HandlerResult(int records, long items, double handlerSeconds, double rawSeconds) {
+    }
+
+    static HandlerResult handlerVersusRaw(int issues, int fields) {
+        SamTemplate template = SamTemplate.ofRepository();
+        try (LocalDynamoDb local = LocalDynamoDb.start(); DynamoDbClient dynamoDb = local.client()) {
+            Map<String, String> tables = TemplateTables.create(template, dynamoDb);
+            Map<String, String> env = new LinkedHashMap<>(TemplateEnvironment.of(template, "StreamIndexerFunction", tables));
+            env.put("AWS_REGION", LocalDynamoDb.REGION.id());
+            env.put("AWS_ENDPOINT_URL_DYNAMODB", local.endpoint().toString());
+            env.put("AWS_ACCESS_KEY_ID", "local");
+            env.put("AWS_SECRET_ACCESS_KEY", "local");
+            StreamIndexerHandler handler = new StreamIndexerHandler(env);
+            StreamTail tail = new StreamTail(dynamoDb, local.streamsClient(), tables.get("AppTable"));
+
+            Random random = new Random(3);
+            // warm-up round on other ids, then the measured round
+            List<HandlerResult> rounds = new ArrayList<>();
+            for (int round = 0; round < 2; round++) {
+                for (int i = 0; i < issues; i++) {
+                    Map<String, AttributeValue> item = issue("issue#r" + round + "-" + i, i, fieldsOf(fields, random));
+                    dynamoDb.putItem(b -> b.tableName(tables.get("AppTable")).item(item));
+                }
+                List<Record> records = tail.poll();
+                List<DynamodbEvent> events = new ArrayList<>();
+                for (int from = 0; from < records.size(); from += 100) {
+                    events.add(LambdaEvents.dynamodbEvent(records.subList(from, Math.min(records.size(), from + 100)), tail.streamArn()));
+                }
+                List<IndexChange> changes = new ArrayList<>();
+                BatchPlanner planner = new BatchPlanner(IndexerConfig.fromEnvironment(env));
+                events.forEach(e -> changes.addAll(planner.plan(e.getRecords()).changes()));
+
+                long start = System.nanoTime();
+                for (DynamodbEvent event : events) {
+                    if (!handler.handleRequest(event, LocalContext.of("StreamIndexerFunction")).getBatchItemFailures().isEmpty()) {
+                        throw new IllegalStateException("the handler reported failures");
+                    }
+                }
+                double handlerSeconds = (System.nanoTime() - start) / 1e9;
+
+                String rawTable = tables.get("IssueAttribIndexTable");
+                List<WriteRequest> requests = changes.stream()
+                        .map(c -> WriteRequest.builder().putRequest(PutRequest.builder()
+                                .item(withAttribute(((IndexChange.Put) c).item().toItem(), "attribId",
+                                        AttributeValue.fromS("raw-" + ((IndexChange.Put) c).item().attribId()))).build()).build())
+                        .toList();
+                start = System.nanoTime();
+                for (int from = 0; from < requests.size(); from += 25) {
+                    List<WriteRequest> chunk = requests.subList(from, Math.min(requests.size(), from + 25));
+                    dynamoDb.batchWriteItem(b -> b.requestItems(Map.of(rawTable, chunk)));
+                }
+                double rawSeconds = (System.nanoTime() - start) / 1e9;
+                rounds.add(new HandlerResult(records.size(), changes.size(), handlerSeconds, rawSeconds));
+            }
+            return rounds.get(rounds.size() - 1);
+        }
+    }
+
+    // ------------------------------------------------------------------ data
+
+    private static Map<String, AttributeValue> fieldsOf(int count, Random random) {
+        Map<String, AttributeValue> fields = new LinkedHashMap<>();
+        for (int i = 0; i < count; i++) {
+            fields.put("f" + i, value(random));
+        }
+        return fields;
+    }
+
+    /** Dates, numbers, text and multi-select values, as an issue tracker's custom fields hold. */
+    private static AttributeValue value(Random random) {
+        return switch (random.nextInt(4)) {
+            case 0 -> AttributeValue.fromS(String.format("2026-%02d-%02d", 1 + random.nextInt(12), 1 + random.nextInt(28)));
+            case 1 -> AttributeValue.fromN(Integer.toString(random.nextInt(100_000)));
+            case 2 -> AttributeValue.fromS("text value " + random.nextInt(1000));
+            default -> AttributeValue.fromSs(List.of("option-" + random.nextInt(5), "option-" + (5 + random.nextInt(5))));
+        };
+    }
+
+    private static Map<String, AttributeValue> issue(String id, int num, Map<String, AttributeValue> fields) {
+        Map<String, AttributeValue> item = new LinkedHashMap<>();
+        item.put("id", AttributeValue.fromS(id));
+        item.put("project", AttributeValue.fromS("project#bench"));
+        item.put("num", AttributeValue.fromN(Integer.toString(num)));
+        item.put("name", AttributeValue.fromS("benchmark issue"));
+        item.put("state", AttributeValue.fromS("open"));
+        item.put("custom_fields", AttributeValue.fromM(fields));
+        return item;
+    }
+
+    private static Map<String, AttributeValue> withField(Map<String, AttributeValue> issue, String field, AttributeValue value) {
+        Map<String, AttributeValue> fields = new LinkedHashMap<>(issue.get("custom_fields").m());
+        fields.put(field, value);
+        return withAttribute(issue, "custom_fields", AttributeValue.fromM(fields));
+    }
+
+    private static Map<String, AttributeValue> withAttribute(Map<String, AttributeValue> item, String name, AttributeValue value) {
+        Map<String, AttributeValue> copy = new LinkedHashMap<>(item);
+        copy.put(name, value);
+        return copy;
+    }
+
+    private static Record record(long sequence, String id, Map<String, AttributeValue> before, Map<String, AttributeValue> after) {
+        return Record.builder().eventID("bench-" + sequence).eventName(OperationType.MODIFY).eventVersion("1.1").awsRegion("us-east-1")
+                .dynamodb(StreamRecord.builder().keys(Map.of("id", AttributeValue.fromS(id)))
+                        .oldImage(before).newImage(after).sequenceNumber(Long.toString(1_000_000 + sequence))
+                        .streamViewType(StreamViewType.NEW_AND_OLD_IMAGES).build())
+                .build();
+    }
+}
