@@ -1,0 +1,48 @@
+package com.multikey.deletelayer;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * delete-layer's settings, from the function's environment (set in {@code template.yaml}).
+ *
+ * @param appTableName     {@code APP_TABLE_NAME}: where the tombstone is written
+ * @param eventSource      {@code EVENT_SOURCE}: the only source whose events are acted on
+ * @param allowedAccountId {@code ALLOWED_ACCOUNT_ID}: layers of other accounts are refused
+ * @param layerNamePrefix  {@code LAYER_NAME_PREFIX}: layers whose name does not start with it are refused
+ * @param keyAttribute     {@code KEY_ATTRIBUTE} (default {@code id})
+ * @param arnAttribute     {@code ARN_ATTRIBUTE} (default {@code arn}): the layer version ARN in the record
+ * @param ttlAttribute     {@code TTL_ATTRIBUTE} (default {@code expiresAt}): left out of the tombstone
+ */
+public record DeleteLayerConfig(String appTableName, String eventSource, String allowedAccountId, String layerNamePrefix,
+                                String keyAttribute, String arnAttribute, String ttlAttribute) {
+
+    public DeleteLayerConfig {
+        Objects.requireNonNull(appTableName, "appTableName");
+        Objects.requireNonNull(eventSource, "eventSource");
+        Objects.requireNonNull(allowedAccountId, "allowedAccountId");
+        Objects.requireNonNull(layerNamePrefix, "layerNamePrefix");
+        Objects.requireNonNull(keyAttribute, "keyAttribute");
+        Objects.requireNonNull(arnAttribute, "arnAttribute");
+        Objects.requireNonNull(ttlAttribute, "ttlAttribute");
+    }
+
+    public static DeleteLayerConfig fromEnvironment(Map<String, String> env) {
+        return new DeleteLayerConfig(
+                required(env, "APP_TABLE_NAME"),
+                env.getOrDefault("EVENT_SOURCE", "multikey.app-table"),
+                required(env, "ALLOWED_ACCOUNT_ID"),
+                env.getOrDefault("LAYER_NAME_PREFIX", ""),
+                env.getOrDefault("KEY_ATTRIBUTE", "id"),
+                env.getOrDefault("ARN_ATTRIBUTE", "arn"),
+                env.getOrDefault("TTL_ATTRIBUTE", "expiresAt"));
+    }
+
+    private static String required(Map<String, String> env, String name) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            throw new IllegalStateException(name + " is not set");
+        }
+        return value;
+    }
+}

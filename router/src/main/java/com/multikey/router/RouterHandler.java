@@ -1,0 +1,54 @@
+package com.multikey.router;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import com.multikey.common.Backoff;
+import com.multikey.common.ClientFactory;
+import com.multikey.common.Deadline;
+import com.multikey.common.EmfMetrics;
+import com.multikey.common.Sleeper;
+import com.multikey.common.StructuredLog;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
+
+import java.time.Duration;
+import java.util.Map;
+
+/** Lambda entry point: app table stream records in, typed events on the bus, partial batch response back. */
+public final class RouterHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse> {
+
+    static final Duration RESPONSE_RESERVE = Duration.ofSeconds(2);
+
+    private final Router router;
+
+    public RouterHandler() {
+        this(System.getenv());
+    }
+
+    /** Configured from the given environment instead of the process's (local runners). */
+    public RouterHandler(Map<String, String> environment) {
+        this(fromEnvironment(environment));
+    }
+
+    RouterHandler(Router router) {
+        this.router = router;
+    }
+
+    @Override
+    public StreamsEventResponse handleRequest(DynamodbEvent event, Context context) {
+        return router.process(event.getRecords(), Deadline.forInvocation(context.getRemainingTimeInMillis(), RESPONSE_RESERVE));
+    }
+
+    static Router fromEnvironment(Map<String, String> env) {
+        RouterConfig config = RouterConfig.fromEnvironment(env);
+        ClientFactory clients = new ClientFactory(env);
+        EventBridgeClient eventBridge = clients.configure(EventBridgeClient.builder(), "EVENTBRIDGE")
+                .httpClient(ClientFactory.httpClient()).build();
+        StructuredLog log = StructuredLog.forClass(Router.class);
+        OrderedEventSender sender = new OrderedEventSender(new EventBridgePublisher(eventBridge), config.eventBusName(),
+                config.maxEntryBytes(), Backoff.standard(), Sleeper.SYSTEM, log);
+        RouterMetrics metrics = RouterMetrics.emf(EmfMetrics.toStandardOutput(env.getOrDefault("METRICS_NAMESPACE", "Multikey"), "router"));
+        return new Router(new ChangeEventFactory(config), sender, metrics, log);
+    }
+}

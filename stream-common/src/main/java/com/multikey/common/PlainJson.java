@@ -1,0 +1,67 @@
+package com.multikey.common;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.math.BigDecimal;
+import java.util.Base64;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * DynamoDB attribute values as plain JSON: numbers exact (as JSON numbers with every digit), sets as
+ * arrays, binary as base64 strings, NULL as null; map keys in sorted order so equal items give equal JSON.
+ */
+public final class PlainJson {
+
+    private static final JsonNodeFactory NODES = JsonNodeFactory.withExactBigDecimals(true);
+
+    private PlainJson() {
+    }
+
+    public static ObjectNode of(Map<String, AttributeValue> item) {
+        ObjectNode node = NODES.objectNode();
+        new TreeMap<>(item).forEach((name, value) -> node.set(name, of(value)));
+        return node;
+    }
+
+    public static JsonNode of(AttributeValue value) {
+        return switch (value.type()) {
+            case S -> NODES.textNode(value.s());
+            case N -> NODES.numberNode(new BigDecimal(value.n()));
+            case BOOL -> NODES.booleanNode(value.bool());
+            case NUL -> NODES.nullNode();
+            case B -> NODES.textNode(base64(value.b()));
+            case SS -> {
+                ArrayNode array = NODES.arrayNode();
+                value.ss().forEach(array::add);
+                yield array;
+            }
+            case NS -> {
+                ArrayNode array = NODES.arrayNode();
+                value.ns().forEach(n -> array.add(new BigDecimal(n)));
+                yield array;
+            }
+            case BS -> {
+                ArrayNode array = NODES.arrayNode();
+                value.bs().forEach(b -> array.add(base64(b)));
+                yield array;
+            }
+            case L -> {
+                ArrayNode array = NODES.arrayNode();
+                value.l().forEach(element -> array.add(of(element)));
+                yield array;
+            }
+            case M -> of(value.m());
+            default -> throw new MalformedRecordException("attribute value of a type this SDK does not know");
+        };
+    }
+
+    private static String base64(SdkBytes bytes) {
+        return Base64.getEncoder().encodeToString(bytes.asByteArray());
+    }
+}
