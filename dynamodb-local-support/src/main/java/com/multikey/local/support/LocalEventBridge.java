@@ -1,0 +1,163 @@
+package com.multikey.local.support;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * An HTTP endpoint on loopback that speaks EventBridge's PutEvents (JSON 1.1 protocol), records what it
+ * accepts, and rejects entries or whole calls as a test tells it to.
+ */
+public final class LocalEventBridge implements AutoCloseable {
+
+    /** Decides, per call and entry, whether to reject: an error code, or empty to accept. */
+    @FunctionalInterface
+    public interface Faults {
+        Optional<String> reject(int call, JsonNode entry);
+
+        Faults NONE = (call, entry) -> Optional.empty();
+    }
+
+    /** An accepted event as a rule sees it: the EventBridge envelope. */
+    public record Received(int call, ObjectNode envelope) {
+        public String detailType() {
+            return envelope.get("detail-type").asText();
+        }
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final HttpServer server;
+    private final List<Received> received = new CopyOnWriteArrayList<>();
+    private final List<Integer> callSizes = new CopyOnWriteArrayList<>();
+    private volatile Faults faults = Faults.NONE;
+    private volatile int throttledCallsLeft;
+
+    private LocalEventBridge(HttpServer server) {
+        this.server = server;
+    }
+
+    public static LocalEventBridge start() {
+        try {
+            HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            LocalEventBridge bus = new LocalEventBridge(server);
+            server.createContext("/", bus::handle);
+            server.start();
+            return bus;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the local EventBridge endpoint", e);
+        }
+    }
+
+    public URI endpoint() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    public void faults(Faults faults) {
+        this.faults = faults;
+    }
+
+    /** The next {@code calls} PutEvents calls fail as a whole with ThrottlingException. */
+    public void throttleCalls(int calls) {
+        this.throttledCallsLeft = calls;
+    }
+
+    /** Accepted events, in the order they arrived. */
+    public List<Received> received() {
+        return List.copyOf(received);
+    }
+
+    /** The number of entries of every PutEvents call that reached the endpoint, throttled ones included. */
+    public List<Integer> callSizes() {
+        return List.copyOf(callSizes);
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+
+    private synchronized void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
+            JsonNode request = JSON.readTree(exchange.getRequestBody());
+            if (!"AWSEvents.PutEvents".equals(target)) {
+                respond(exchange, 400, error("UnknownOperationException", "only PutEvents is served here"));
+                return;
+            }
+            int call = callSizes.size();
+            callSizes.add(request.path("Entries").size());
+            if (throttledCallsLeft > 0) {
+                throttledCallsLeft--;
+                respond(exchange, 400, error("ThrottlingException", "Rate exceeded"));
+                return;
+            }
+            ObjectNode response = JSON.createObjectNode();
+            ArrayNode results = response.putArray("Entries");
+            int failed = 0;
+            for (JsonNode entry : request.path("Entries")) {
+                Optional<String> rejection = faults.reject(call, entry);
+                if (rejection.isPresent()) {
+                    failed++;
+                    results.addObject().put("ErrorCode", rejection.get()).put("ErrorMessage", "rejected by the local endpoint");
+                } else {
+                    ObjectNode envelope = envelope(entry);
+                    received.add(new Received(call, envelope));
+                    results.addObject().put("EventId", envelope.get("id").asText());
+                }
+            }
+            response.put("FailedEntryCount", failed);
+            respond(exchange, 200, response);
+        }
+    }
+
+    /** The event as EventBridge delivers it to rules and targets. */
+    static ObjectNode envelope(JsonNode entry) throws IOException {
+        ObjectNode envelope = JSON.createObjectNode();
+        envelope.put("version", "0");
+        envelope.put("id", UUID.randomUUID().toString());
+        envelope.put("detail-type", entry.path("DetailType").asText());
+        envelope.put("source", entry.path("Source").asText());
+        envelope.put("account", "000000000000");
+        envelope.put("time", time(entry.path("Time")).toString());
+        envelope.put("region", "us-east-1");
+        envelope.set("resources", entry.has("Resources") ? entry.get("Resources") : JSON.createArrayNode());
+        envelope.set("detail", JSON.readTree(entry.path("Detail").asText("{}")));
+        return envelope;
+    }
+
+    private static Instant time(JsonNode time) {
+        if (time.isNumber()) {
+            BigDecimal seconds = time.decimalValue();
+            return Instant.ofEpochSecond(seconds.longValue(), seconds.remainder(BigDecimal.ONE).movePointRight(9).longValue());
+        }
+        return time.isTextual() ? Instant.parse(time.asText()) : Instant.now();
+    }
+
+    private static ObjectNode error(String type, String message) {
+        return JSON.createObjectNode().put("__type", type).put("message", message);
+    }
+
+    private static void respond(HttpExchange exchange, int status, JsonNode body) throws IOException {
+        byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/x-amz-json-1.1");
+        exchange.sendResponseHeaders(status, bytes.length);
+        exchange.getResponseBody().write(bytes);
+    }
+
+}

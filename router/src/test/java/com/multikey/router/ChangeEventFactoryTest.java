@@ -1,0 +1,123 @@
+package com.multikey.router;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.multikey.common.ChangeRecord;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Identity;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ChangeEventFactoryTest {
+
+    static final String TABLE_ARN = "arn:aws:dynamodb:us-east-1:123456789012:table/AppTable";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final ChangeEventFactory factory = new ChangeEventFactory(
+            new RouterConfig("bus", "multikey.app-table", TABLE_ARN, "id", true, RouterConfig.DEFAULT_MAX_ENTRY_BYTES));
+
+    static ChangeRecord changeRecord(Record record) {
+        return ChangeRecord.from(Records.event(List.of(record)).getRecords().get(0));
+    }
+
+    private ChangeEvent event(Record record) {
+        return factory.toEvent(changeRecord(record));
+    }
+
+    @Test
+    void toEvent_namesTypeAndChange_fromKeyPrefixAndEventName() {
+        var issue = Records.item("issue#020e", "a");
+        var layer = Records.layer("layer#us-east-1#requests#12", "arn:aws:lambda:us-east-1:123456789012:layer:multikey-x:1");
+
+        assertThat(event(Records.change(1, "issue#020e", null, issue)).detailType()).isEqualTo("Issue Created");
+        assertThat(event(Records.change(2, "issue#020e", issue, Records.item("issue#020e", "b"))).detailType()).isEqualTo("Issue Updated");
+        assertThat(event(Records.change(3, "issue#020e", issue, null)).detailType()).isEqualTo("Issue Removed");
+        assertThat(event(Records.change(4, "issue#020e", issue, null, Records.TTL)).detailType()).isEqualTo("Issue Expired");
+        assertThat(event(Records.change(5, "layer#us-east-1#requests#12", layer, null, Records.TTL)).detailType()).isEqualTo("Layer Expired");
+        assertThat(event(Records.change(6, "custom-field#9", null, Records.item("custom-field#9", "x"))).detailType())
+                .isEqualTo("CustomField Created");
+    }
+
+    @Test
+    void toEvent_whenDeletedByAnyoneButTheTtlProcess_isRemovedNotExpired() {
+        var layer = Records.layer("layer#1", "arn:aws:lambda:us-east-1:123456789012:layer:multikey-x:1");
+        Identity otherService = Identity.builder().type("Service").principalId("lambda.amazonaws.com").build();
+        Identity user = Identity.builder().type("User").principalId("dynamodb.amazonaws.com").build();
+
+        assertThat(event(Records.change(1, "layer#1", layer, null)).detailType()).isEqualTo("Layer Removed");
+        assertThat(event(Records.change(2, "layer#1", layer, null, otherService)).detailType()).isEqualTo("Layer Removed");
+        assertThat(event(Records.change(3, "layer#1", layer, null, user)).detailType()).isEqualTo("Layer Removed");
+    }
+
+    @Test
+    void toEvent_detailCarriesPlainJsonImagesKeysAndChangedAttributes() throws Exception {
+        Map<String, AttributeValue> before = Map.of("id", AttributeValue.fromS("issue#1"), "num", AttributeValue.fromN("1.50"),
+                "big", AttributeValue.fromN("-12345678901234567890123456789012345678E+100"),
+                "tags", AttributeValue.fromSs(List.of("b", "a")), "blob", AttributeValue.fromB(SdkBytes.fromUtf8String("hi")),
+                "same", AttributeValue.fromBool(true));
+        Map<String, AttributeValue> after = Map.of("id", AttributeValue.fromS("issue#1"), "num", AttributeValue.fromN("2"),
+                "same", AttributeValue.fromBool(true), "added", AttributeValue.fromNul(true));
+
+        ChangeEvent event = event(Records.change(42, "issue#1", before, after));
+
+        JsonNode detail = JSON.readTree(event.detail());
+        assertThat(event.source()).isEqualTo("multikey.app-table");
+        assertThat(event.resources()).containsExactly(TABLE_ARN);
+        assertThat(event.time()).contains(java.time.Instant.ofEpochSecond(1_793_577_642L));
+        assertThat(detail.get("entityType").asText()).isEqualTo("issue");
+        assertThat(detail.get("change").asText()).isEqualTo("Updated");
+        assertThat(detail.get("eventName").asText()).isEqualTo("MODIFY");
+        assertThat(detail.get("keys").toString()).isEqualTo("{\"id\":\"issue#1\"}");
+        assertThat(event.detail()).contains("\"num\":1.50", "\"big\":-1.2345678901234567890123456789012345678E+137");
+        assertThat(detail.get("oldImage").get("tags").toString()).isEqualTo("[\"b\",\"a\"]");
+        assertThat(detail.get("oldImage").get("blob").asText()).isEqualTo("aGk=");
+        assertThat(detail.get("newImage").get("added").isNull()).isTrue();
+        assertThat(detail.get("changedAttributes").toString()).isEqualTo("[\"added\",\"big\",\"blob\",\"num\",\"tags\"]");
+        assertThat(detail.get("eventId").asText()).isEqualTo("event-42");
+        assertThat(detail.get("sequenceNumber").asText()).isEqualTo(String.format("%021d", 42));
+        assertThat(detail.get("approximateCreationDateTime").asText()).isEqualTo(java.time.Instant.ofEpochSecond(1_793_577_642L).toString());
+        assertThat(detail.get("imagesIncluded").asBoolean()).isTrue();
+        assertThat(detail.get("imagesDropped").asBoolean()).isFalse();
+    }
+
+    @Test
+    void toEvent_whenEntryWouldExceedTheLimit_sendsItWithoutImagesAndSaysSo() throws Exception {
+        ChangeEventFactory small = new ChangeEventFactory(new RouterConfig("bus", "src", TABLE_ARN, "id", true, 4096));
+        var big = Map.of("id", AttributeValue.fromS("issue#1"), "text", AttributeValue.fromS("x".repeat(10_000)));
+
+        ChangeEvent event = small.toEvent(changeRecord(Records.change(1, "issue#1", null, big)));
+
+        JsonNode detail = JSON.readTree(event.detail());
+        assertThat(event.size()).isLessThanOrEqualTo(4096);
+        assertThat(detail.has("newImage")).isFalse();
+        assertThat(detail.get("imagesDropped").asBoolean()).isTrue();
+        assertThat(detail.get("changedAttributes").toString()).isEqualTo("[\"id\",\"text\"]");
+        assertThat(detail.get("keys").toString()).isEqualTo("{\"id\":\"issue#1\"}");
+    }
+
+    @Test
+    void toEvent_whenImagesAreSwitchedOff_sendsKeysAndChangedNamesOnly() throws Exception {
+        ChangeEventFactory keysOnly = new ChangeEventFactory(new RouterConfig("bus", "src", TABLE_ARN, "id", false, 262144));
+
+        JsonNode detail = JSON.readTree(keysOnly.toEvent(changeRecord(Records.change(1, "issue#1", null, Records.item("issue#1", "n")))).detail());
+
+        assertThat(detail.has("newImage")).isFalse();
+        assertThat(detail.get("imagesIncluded").asBoolean()).isFalse();
+        assertThat(detail.get("imagesDropped").asBoolean()).isFalse();
+    }
+
+    @Test
+    void size_countsAsEventBridgeDoes() {
+        ChangeEvent event = new ChangeEvent("k", java.util.Optional.empty(), "src", "Issue Created", "{\"é\":1}",
+                java.util.Optional.of(java.time.Instant.EPOCH), List.of("arn"));
+
+        // time 14, "src" 3, "Issue Created" 13, {"é":1} 8 bytes (é is two), "arn" 3
+        assertThat(event.size()).isEqualTo(14 + 3 + 13 + 8 + 3);
+    }
+}
