@@ -92,6 +92,55 @@ class TemplateDeploymentTest {
         assertThat(sources).as("a stream shard serves at most two readers: the indexer and the router").isEqualTo(2);
     }
 
+    @Test
+    void everyRole_grantsNamedActionsOnNamedResources_only() {
+        for (String role : template.resourcesOfType("AWS::IAM::Role")) {
+            List<Map<String, Object>> statements = statements(role);
+            assertThat(statements).as(role).isNotEmpty().allSatisfy(statement -> {
+                assertThat(statement.get("Resource")).as("%s %s", role, statement.get("Sid")).isNotEqualTo("*");
+                assertThat(String.valueOf(statement.get("Action"))).as("%s %s", role, statement.get("Sid")).doesNotContain("*");
+            });
+        }
+        assertThat(statement("RouterRole", "PutEventsOnTheAppBus").get("Resource"))
+                .isEqualTo(Map.of("Fn::GetAtt", List.of("AppEventBus", "Arn")));
+        assertThat(statements("RouterRole")).extracting(s -> s.get("Sid"))
+                .containsExactlyInAnyOrder("Logs", "ReadAppTableStream", "PutEventsOnTheAppBus", "OnFailureDestination");
+        assertThat(statement("DeleteLayerRole", "DeleteOwnLayerVersions").get("Resource")).isEqualTo(
+                Map.of("Fn::Sub", "arn:${AWS::Partition}:lambda:*:${AWS::AccountId}:layer:${LayerNamePrefix}*:*"));
+        Map<String, Object> tombstones = statement("DeleteLayerRole", "WriteLayerTombstones");
+        assertThat(tombstones.get("Action")).isEqualTo("dynamodb:PutItem");
+        assertThat(tombstones.get("Condition").toString()).contains("dynamodb:LeadingKeys=[layer#*]");
+    }
+
+    @Test
+    void layerExpiredRule_targetsDeleteLayer_withRetriesADeadLetterQueueAndAnAlarm() {
+        Map<String, Object> rule = template.properties("LayerExpiredRule");
+        assertThat(rule.get("EventBusName")).isEqualTo(Map.of("Ref", "AppEventBus"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> target = ((List<Map<String, Object>>) rule.get("Targets")).get(0);
+        assertThat(target.get("Arn")).isEqualTo(Map.of("Fn::GetAtt", List.of("DeleteLayerFunction", "Arn")));
+        assertThat(map(target.get("RetryPolicy"), "RetryPolicy")).containsKeys("MaximumRetryAttempts", "MaximumEventAgeInSeconds");
+        assertThat(map(target.get("DeadLetterConfig"), "DeadLetterConfig").get("Arn"))
+                .isEqualTo(Map.of("Fn::GetAtt", List.of("DeleteLayerDeadLetterQueue", "Arn")));
+        assertThat(template.resourcesOfType("AWS::CloudWatch::Alarm")).anySatisfy(alarm ->
+                assertThat(String.valueOf(template.properties(alarm).get("Dimensions"))).contains("DeleteLayerDeadLetterQueue"));
+        assertThat(template.properties("DeleteLayerInvokePermission").get("SourceArn"))
+                .isEqualTo(Map.of("Fn::GetAtt", List.of("LayerExpiredRule", "Arn")));
+    }
+
+    private Map<String, Object> statement(String role, String sid) {
+        return statements(role).stream().filter(s -> sid.equals(s.get("Sid"))).findFirst().orElseThrow();
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<Map<String, Object>> statements(String role) {
+        List<Map<String, Object>> statements = new ArrayList<>();
+        for (Map<String, Object> policy : (List<Map<String, Object>>) template.properties(role).get("Policies")) {
+            statements.addAll((List<Map<String, Object>>) map(policy.get("PolicyDocument"), "PolicyDocument").get("Statement"));
+        }
+        return statements;
+    }
+
     private Map<String, String> tableNames() {
         Map<String, String> names = new HashMap<>();
         template.resources().keySet().forEach(id -> names.put(id, id));

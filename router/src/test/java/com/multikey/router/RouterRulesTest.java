@@ -1,0 +1,161 @@
+package com.multikey.router;
+
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.local.support.LambdaEvents;
+import com.multikey.local.support.LocalContext;
+import com.multikey.local.support.LocalEventBridge;
+import com.multikey.local.support.SamTemplate;
+import com.multikey.local.support.TemplateEnvironment;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.event.ruler.Machine;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The rules of template.yaml, matched with event-ruler (EventBridge's own matching engine) against the
+ * router's real output for the sample events and every external stream fixture.
+ */
+class RouterRulesTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final SamTemplate template = SamTemplate.ofRepository();
+    private final Path samEvents = SamTemplate.findUp("sam").resolve("events");
+    private LocalEventBridge bus;
+    private RouterHandler router;
+
+    @BeforeEach
+    void start() {
+        bus = LocalEventBridge.start();
+        Map<String, String> env = new HashMap<>(TemplateEnvironment.of(template, "RouterFunction", localNames()));
+        env.put("AWS_REGION", "us-east-1");
+        env.put("AWS_ACCESS_KEY_ID", "local");
+        env.put("AWS_SECRET_ACCESS_KEY", "local");
+        env.put("AWS_ENDPOINT_URL_EVENTBRIDGE", bus.endpoint().toString());
+        router = new RouterHandler(env);
+    }
+
+    @AfterEach
+    void stop() {
+        bus.close();
+    }
+
+    private Map<String, String> localNames() {
+        Map<String, String> names = new HashMap<>();
+        template.resources().keySet().forEach(id -> names.put(id, id));
+        return names;
+    }
+
+    private Machine rules() throws Exception {
+        Machine machine = new Machine();
+        for (String rule : template.resourcesOfType("AWS::Events::Rule")) {
+            Object pattern = TemplateEnvironment.resolveAll(template.properties(rule).get("EventPattern"), template, localNames(), rule);
+            machine.addRule(rule, JSON.writeValueAsString(pattern));
+        }
+        return machine;
+    }
+
+    private List<ObjectNode> routed(DynamodbEvent event) {
+        int before = bus.received().size();
+        assertThat(router.handleRequest(event, LocalContext.of("RouterFunction")).getBatchItemFailures()).isEmpty();
+        return bus.received().subList(before, bus.received().size()).stream().map(LocalEventBridge.Received::envelope).toList();
+    }
+
+    @Test
+    void layerExpiredRule_matchesTheRoutersTtlExpiryOfALayer_only() throws Exception {
+        Machine rules = rules();
+
+        List<ObjectNode> expiry = routed(LambdaEvents.read(samEvents.resolve("layer-ttl-expiry.json"), DynamodbEvent.class));
+        List<ObjectNode> userDelete = routed(LambdaEvents.read(samEvents.resolve("layer-user-delete.json"), DynamodbEvent.class));
+        List<ObjectNode> issueExpiry = routed(Records.event(List.of(
+                Records.change(7, "issue#1", Records.item("issue#1", "x"), null, Records.TTL))));
+        List<ObjectNode> issueChanges = new ArrayList<>();
+        for (String sample : List.of("issue-insert.json", "issue-update.json", "issue-remove.json")) {
+            issueChanges.addAll(routed(LambdaEvents.read(samEvents.resolve(sample), DynamodbEvent.class)));
+        }
+
+        assertThat(expiry).singleElement().satisfies(e -> assertThat(rules.rulesForJSONEvent(e.toString())).containsExactly("LayerExpiredRule"));
+        assertThat(userDelete).singleElement().satisfies(e -> {
+            assertThat(e.get("detail-type").asText()).isEqualTo("Layer Removed");
+            assertThat(rules.rulesForJSONEvent(e.toString())).isEmpty();
+        });
+        assertThat(issueExpiry).singleElement().satisfies(e -> {
+            assertThat(e.get("detail-type").asText()).isEqualTo("Issue Expired");
+            assertThat(rules.rulesForJSONEvent(e.toString())).isEmpty();
+        });
+        assertThat(issueChanges).hasSize(3).allSatisfy(e -> assertThat(rules.rulesForJSONEvent(e.toString())).isEmpty());
+    }
+
+    @Test
+    void noRule_matchesAnyEventBuiltFromTheExternalStreamFixtures() throws Exception {
+        Machine rules = rules();
+        List<ObjectNode> events = new ArrayList<>();
+        for (Path fixture : streamFixtures()) {
+            events.addAll(routed(LambdaEvents.read(wrapped(fixture), DynamodbEvent.class)));
+        }
+
+        assertThat(events).hasSizeGreaterThan(25);
+        assertThat(events).extracting(e -> e.get("detail-type").asText()).contains("Item Expired", "Item Removed", "Item Created");
+        for (ObjectNode event : events) {
+            assertThat(rules.rulesForJSONEvent(event.toString())).as(event.get("detail-type").asText()).isEmpty();
+        }
+    }
+
+    @Test
+    void samLayerExpiredEvent_isWhatTheRouterSendsForTheSampleExpiry() throws Exception {
+        ObjectNode routedExpiry = routed(LambdaEvents.read(samEvents.resolve("layer-ttl-expiry.json"), DynamodbEvent.class)).get(0);
+        Path sample = samEvents.resolve("layer-expired-event.json");
+        if (Boolean.getBoolean("sam.events.write")) {
+            ObjectNode event = routedExpiry.deepCopy();
+            event.put("id", "7bf73129-1428-4cd3-a780-95db273d1602");
+            event.put("account", "123456789012");
+            Files.writeString(sample, JSON.enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(event) + "\n");
+        }
+
+        JsonNode written = JSON.readTree(sample.toFile());
+        for (String field : List.of("source", "detail-type", "resources", "detail", "time")) {
+            assertThat(written.get(field)).as(field + " (regenerate with -Dsam.events.write=true)").isEqualTo(routedExpiry.get(field));
+        }
+    }
+
+    static List<Path> streamFixtures() throws IOException {
+        Path external = SamTemplate.findUp("fixtures").resolve("external");
+        try (Stream<Path> files = Files.walk(external)) {
+            return files.filter(f -> f.toString().endsWith(".json")).sorted().filter(RouterRulesTest::isStreamEvent).toList();
+        }
+    }
+
+    private static boolean isStreamEvent(Path fixture) {
+        try {
+            JsonNode root = JSON.readTree(Files.readString(fixture, StandardCharsets.UTF_8).replaceFirst("^\uFEFF", ""));
+            return root.has("Records") ? root.get("Records").path(0).has("dynamodb") : root.has("dynamodb");
+        } catch (IOException malformed) {
+            return false;
+        }
+    }
+
+    static String wrapped(Path fixture) throws IOException {
+        JsonNode root = JSON.readTree(Files.readString(fixture, StandardCharsets.UTF_8).replaceFirst("^\uFEFF", ""));
+        if (root.has("Records")) {
+            return root.toString();
+        }
+        ObjectNode event = JSON.createObjectNode();
+        event.putArray("Records").add(root);
+        return event.toString();
+    }
+}
