@@ -2,100 +2,294 @@ package com.multikey.local;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.multikey.common.PlainJson;
 import com.multikey.local.support.LambdaEvents;
+import com.multikey.local.support.LocalEventBridge;
+import com.multikey.local.support.LocalLambdaApi;
 import com.multikey.local.support.SamTemplate;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 
 /**
- * Runs the pipeline on this machine, with embedded DynamoDB Local and the tables and functions of
- * {@code template.yaml}; no Docker, no AWS account.
- *
- * <pre>
- * demo                 load the grid sample, index it, change it, check the order of every attribute
- * replay EVENT.json... deliver stream events (e.g. sam/events/*.json) to the indexer and print the index
- * </pre>
+ * Runs template.yaml on this machine, with no Docker and no AWS account: tables in embedded DynamoDB
+ * Local, functions in this JVM, stream event source mappings, the bus and its rules, TTL.
  */
-public final class LocalMain {
+@Command(name = "local.jar", mixinStandardHelpOptions = true,
+        description = "Runs template.yaml on this machine: DynamoDB Local, the functions, their stream event sources, the bus and its rules.",
+        subcommands = {LocalMain.Demo.class, LocalMain.Invoke.class, LocalMain.Start.class, LocalMain.Replay.class})
+public final class LocalMain implements Callable<Integer> {
 
-    private LocalMain() {
+    @Option(names = "--template", description = "the SAM template (default: template.yaml here or above)")
+    Path template;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    private final PrintStream out;
+
+    LocalMain(PrintStream out) {
+        this.out = out;
     }
 
-    public static void main(String[] args) {
-        int status;
-        try {
-            status = run(Arrays.asList(args), System.out, System.err);
-        } catch (RuntimeException e) {
-            System.err.println("error: " + e.getMessage());
-            status = 2;
-        }
-        System.out.flush();
+    public static void main(String[] args) throws IOException {
+        PrintStream console = System.out;
+        // the functions log JSON lines and metrics to standard output, as on Lambda; keep them out of the way
+        Path functionLogs = Files.createTempFile("multikey-functions-", ".log");
+        System.setOut(new PrintStream(Files.newOutputStream(functionLogs), true, StandardCharsets.UTF_8));
+        int status = run(args, console, System.err);
+        console.println("(function logs: " + functionLogs + ")");
+        console.flush();
         // DynamoDB Local leaves non-daemon threads behind after shutdown
         System.exit(status);
     }
 
-    static int run(List<String> args, PrintStream out, PrintStream err) {
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        CommandLine commandLine = new CommandLine(new LocalMain(out));
+        commandLine.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
+        commandLine.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+        commandLine.setExecutionExceptionHandler((e, line, parsed) -> {
+            line.getErr().println("error: " + e.getMessage());
+            return e instanceof IllegalArgumentException || e instanceof TemplateException ? 2 : 1;
+        });
+        return commandLine.execute(args.length == 0 ? new String[] {"demo"} : args);
+    }
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(out);
+        return 2;
+    }
+
+    SamTemplate loadTemplate() {
+        Path path = template != null ? template : SamTemplate.findUp("template.yaml");
+        if (!Files.isRegularFile(path)) {
+            throw new IllegalArgumentException("no template at " + path);
+        }
+        return SamTemplate.load(path);
+    }
+
+    @Command(name = "demo", description = "Runs the whole pipeline on the grid sample and layer records and checks every outcome.")
+    static final class Demo implements Callable<Integer> {
+        @CommandLine.ParentCommand
+        LocalMain parent;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            PrintStream out = parent.out;
+            SamTemplate template = parent.loadTemplate();
+            try (TemplateRuntime runtime = new TemplateRuntime(template, 0, line -> out.println("  . " + line))) {
+                runtime.startPolling();
+                List<PipelineDemo.Check> checks = new PipelineDemo(runtime, out)
+                        .run(SamTemplate.findUp("fixtures").resolve("grid/sample-issues.json"));
+                long failed = checks.stream().filter(c -> !c.passed()).count();
+                out.printf("%n%d of %d checks passed.%n", checks.size() - failed, checks.size());
+                checks.stream().filter(c -> !c.passed()).forEach(c ->
+                        out.printf("FAILED %s: expected %s, got %s%n", c.description(), c.expected(), c.actual()));
+                return failed == 0 ? 0 : 1;
+            }
+        }
+    }
+
+    @Command(name = "invoke", description = "Invokes one function of the template with an event file, like 'sam local invoke', without Docker.")
+    static final class Invoke implements Callable<Integer> {
+        @CommandLine.ParentCommand
+        LocalMain parent;
+
+        @Parameters(index = "0", paramLabel = "FunctionLogicalId")
+        String function;
+
+        @Option(names = {"-e", "--event"}, required = true, paramLabel = "EVENT.json", description = "the event to invoke it with")
+        Path event;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            PrintStream out = parent.out;
+            if (!Files.isRegularFile(event)) {
+                throw new IllegalArgumentException("no such event file: " + event);
+            }
+            SamTemplate template = parent.loadTemplate();
+            try (TemplateRuntime runtime = new TemplateRuntime(template, 0, out::println)) {
+                LocalFunction target = runtime.function(function);
+                Object input = readEvent(target, event);
+                Map<String, Map<String, String>> before = snapshot(runtime);
+                Object response = target.invoke(input);
+                runtime.awaitDispatch(Duration.ofSeconds(30));
+                out.println(function + " answered: " + json(response));
+                printChanges(runtime, before, out);
+                return 0;
+            }
+        }
+
+        private static Object readEvent(LocalFunction target, Path file) {
+            try {
+                return target.readEvent(Files.readString(file, StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + file, e);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(file.getFileName() + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    @Command(name = "start", description = "Starts the local stack and keeps it running: DynamoDB Local on a port, the stream event sources, the bus, TTL.")
+    static final class Start implements Callable<Integer> {
+        @CommandLine.ParentCommand
+        LocalMain parent;
+
+        @Option(names = "--port", defaultValue = "8000", description = "DynamoDB Local's port (default ${DEFAULT-VALUE})")
+        int port;
+
+        @Option(names = "--seconds", description = "stop after this many seconds (default: run until interrupted)")
+        Integer seconds;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            PrintStream out = parent.out;
+            SamTemplate template = parent.loadTemplate();
+            try (TemplateRuntime runtime = new TemplateRuntime(template, port, out::println)) {
+                runtime.startPolling();
+                out.printf("DynamoDB Local: %s  tables: %s%n", runtime.dynamoDbLocal.endpoint(),
+                        String.join(", ", runtime.names.entrySet().stream()
+                                .filter(e -> template.typeOf(e.getKey()).equals("AWS::DynamoDB::Table")).map(Map.Entry::getValue).toList()));
+                out.printf("EventBridge (PutEvents): %s  Lambda API: %s%n", runtime.bus.endpoint(), runtime.lambdaApi.endpoint());
+                out.printf("functions: %s; write to the tables with any client, e.g.%n", String.join(", ", runtime.functions.keySet()));
+                out.printf("  aws dynamodb put-item --endpoint-url %s --table-name %s --item '{\"id\":{\"S\":\"issue#1\"},\"project\":{\"S\":\"project#1\"},\"num\":{\"N\":\"1\"},\"custom_fields\":{\"M\":{\"f1\":{\"S\":\"hello\"}}}}'%n",
+                        runtime.dynamoDbLocal.endpoint(), runtime.table("AppTable"));
+                CountDownLatch stop = new CountDownLatch(1);
+                Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
+                if (seconds == null) {
+                    stop.await();
+                } else {
+                    stop.await(seconds, java.util.concurrent.TimeUnit.SECONDS);
+                }
+                return 0;
+            }
+        }
+    }
+
+    @Command(name = "replay", description = "Delivers stream event files (e.g. sam/events/*.json) to the stream indexer and prints the index.")
+    static final class Replay implements Callable<Integer> {
+        @CommandLine.ParentCommand
+        LocalMain parent;
+
+        @Parameters(arity = "1..*", paramLabel = "EVENT.json")
+        List<Path> files;
+
+        @Override
+        public Integer call() {
+            PrintStream out = parent.out;
+            for (Path file : files) {
+                if (!Files.isRegularFile(file)) {
+                    throw new IllegalArgumentException("no such event file: " + file);
+                }
+            }
+            SamTemplate template = parent.loadTemplate();
+            try (TemplateRuntime runtime = new TemplateRuntime(template, 0, line -> { })) {
+                LocalFunction indexer = runtime.function("StreamIndexerFunction");
+                for (Path file : files) {
+                    DynamodbEvent event = LambdaEvents.read(file, DynamodbEvent.class);
+                    StreamsEventResponse response = (StreamsEventResponse) indexer.invoke(event);
+                    out.printf("%s: %d record(s), batch item failures %s%n", file,
+                            event.getRecords() == null ? 0 : event.getRecords().size(), response.getBatchItemFailures());
+                }
+                out.println();
+                IndexTablePrinter.print(out, IndexTablePrinter.scan(runtime.dynamoDb, runtime.table("IssueAttribIndexTable")));
+                return 0;
+            }
+        }
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    static String json(Object value) {
         try {
-            return dispatch(args, out, err);
-        } catch (IllegalArgumentException e) {
-            err.println("error: " + e.getMessage());
-            return 2;
+            return value instanceof String text ? text : JSON.writeValueAsString(value);
+        } catch (IOException e) {
+            return String.valueOf(value);
         }
     }
 
-    private static int dispatch(List<String> args, PrintStream out, PrintStream err) {
-        String command = args.isEmpty() ? "demo" : args.get(0);
-        switch (command) {
-            case "demo" -> {
-                return demo(out);
+    /** Every table's items, as plain JSON by key. */
+    static Map<String, Map<String, String>> snapshot(TemplateRuntime runtime) {
+        Map<String, Map<String, String>> tables = new LinkedHashMap<>();
+        for (String table : runtime.dynamoDb.listTables().tableNames()) {
+            List<String> keys = runtime.dynamoDb.describeTable(b -> b.tableName(table)).table().keySchema().stream()
+                    .map(k -> k.attributeName()).toList();
+            Map<String, String> items = new LinkedHashMap<>();
+            for (Map<String, AttributeValue> item : runtime.dynamoDb.scanPaginator(b -> b.tableName(table)).items()) {
+                Map<String, AttributeValue> key = new LinkedHashMap<>();
+                keys.forEach(k -> key.put(k, item.get(k)));
+                items.put(PlainJson.of(key).toString(), PlainJson.of(item).toString());
             }
-            case "replay" -> {
-                return replay(args.subList(1, args.size()), out, err);
-            }
-            default -> {
-                err.println("usage: local.jar [demo | replay EVENT.json...]   (unknown command '" + command + "')");
-                return 2;
-            }
+            tables.put(table, items);
         }
+        return tables;
     }
 
-    static int demo(PrintStream out) {
-        try (LocalPipeline pipeline = new LocalPipeline(SamTemplate.ofRepository())) {
-            List<GridDemo.Check> checks = new GridDemo(pipeline, out)
-                    .run(SamTemplate.findUp("fixtures").resolve("grid/sample-issues.json"));
-            long failed = checks.stream().filter(c -> !c.passed()).count();
-            out.printf("%n%d of %d checks passed.%n", checks.size() - failed, checks.size());
-            checks.stream().filter(c -> !c.passed()).forEach(c ->
-                    out.printf("FAILED %s: expected %s, got %s%n", c.description(), c.expected(), c.actual()));
-            return failed == 0 ? 0 : 1;
+    static void printChanges(TemplateRuntime runtime, Map<String, Map<String, String>> before, PrintStream out) {
+        Map<String, Map<String, String>> after = snapshot(runtime);
+        out.println("\nItems written:");
+        boolean none = true;
+        for (String table : after.keySet()) {
+            Map<String, String> was = before.getOrDefault(table, Map.of());
+            Map<String, String> now = after.get(table);
+            for (String key : now.keySet()) {
+                if (!was.containsKey(key)) {
+                    out.printf("  + %s %s%n", table, shorten(now.get(key)));
+                    none = false;
+                } else if (!was.get(key).equals(now.get(key))) {
+                    out.printf("  ~ %s %s%n", table, shorten(now.get(key)));
+                    none = false;
+                }
+            }
+            for (String key : was.keySet()) {
+                if (!now.containsKey(key)) {
+                    out.printf("  - %s %s%n", table, key);
+                    none = false;
+                }
+            }
         }
+        if (none) {
+            out.println("  (none)");
+        }
+        out.println("Events published:");
+        List<LocalEventBridge.Received> events = runtime.bus.received();
+        if (events.isEmpty()) {
+            out.println("  (none)");
+        }
+        for (int i = 0; i < events.size(); i++) {
+            List<String> rules = i < runtime.routed.size() ? runtime.routed.get(i).rules() : List.of();
+            out.printf("  %s %s -> %s%n", events.get(i).detailType(), events.get(i).envelope().path("detail").path("keys"),
+                    rules.isEmpty() ? "no rule matched" : String.join(", ", rules));
+        }
+        runtime.targetCalls.forEach(call -> out.printf("  rule %s invoked %s: %s%n", call.rule(), call.function(), call.result()));
+        out.println("External calls:");
+        List<LocalLambdaApi.Call> calls = runtime.lambdaApi.calls();
+        if (calls.isEmpty()) {
+            out.println("  (none)");
+        }
+        calls.forEach(call -> out.printf("  Lambda %s %s (%s) -> %d%n", call.method(), call.path(), call.region(), call.status()));
     }
 
-    static int replay(List<String> files, PrintStream out, PrintStream err) {
-        if (files.isEmpty()) {
-            err.println("usage: local.jar replay EVENT.json...");
-            return 2;
-        }
-        for (String file : files) {
-            if (!Files.isRegularFile(Path.of(file))) {
-                err.println("error: no such event file: " + file);
-                return 2;
-            }
-        }
-        try (LocalPipeline pipeline = new LocalPipeline(SamTemplate.ofRepository())) {
-            for (String file : files) {
-                DynamodbEvent event = LambdaEvents.read(Path.of(file), DynamodbEvent.class);
-                StreamsEventResponse response = pipeline.invokeIndexer(event);
-                out.printf("%s: %d record(s), batch item failures %s%n", file,
-                        event.getRecords() == null ? 0 : event.getRecords().size(), response.getBatchItemFailures());
-            }
-            out.println();
-            IndexTablePrinter.print(out, IndexTablePrinter.scan(pipeline.dynamoDb, pipeline.table("IssueAttribIndexTable")));
-            return 0;
-        }
+    private static String shorten(String json) {
+        return json.length() > 160 ? json.substring(0, 157) + "..." : json;
     }
 }

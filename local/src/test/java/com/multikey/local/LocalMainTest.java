@@ -1,11 +1,10 @@
 package com.multikey.local;
 
-import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
-import com.multikey.local.support.LambdaEvents;
 import com.multikey.local.support.SamTemplate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,7 +12,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,72 +19,96 @@ class LocalMainTest {
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final Path samEvents = SamTemplate.findUp("sam").resolve("events");
 
     private int run(String... args) {
-        return LocalMain.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return LocalMain.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private String printed() {
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     @Test
-    void demo_buildsTheGridIndex_andEveryOrderCheckPasses() {
+    void demo_runsTheWholePipeline_andEveryExpectedOutcomeIsObserved() {
         int status = run("demo");
 
-        String printed = out.toString(StandardCharsets.UTF_8);
-        assertThat(status).as(printed).isZero();
-        assertThat(printed).contains("16 of 16 checks passed.")
+        assertThat(status).as(printed()).isZero();
+        assertThat(printed()).contains("26 of 26 checks passed.")
                 .contains("3812     | S2023-05-01\u2401p1311\u2401issue#020e | issue#020e | project#35e9 | 1   | 2023-05-01")
                 .contains("3812  issue#67d1, issue#020e         ok (descending too)")
+                .contains("Layer Expired   x1  -> LayerExpiredRule")
+                .contains("DELETE /2018-10-31/layers/multikey-requests/versions/12 (us-east-1) -> 204")
                 .doesNotContain("FAILED");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"issue-insert.json", "issue-update.json", "issue-remove.json"})
+    void invoke_indexerWithEverySample_succeeds(String sample) {
+        assertThat(run("invoke", "StreamIndexerFunction", "-e", samEvents.resolve(sample).toString())).as(printed()).isZero();
+        assertThat(printed()).contains("StreamIndexerFunction answered: {\"batchItemFailures\":[]}");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"issue-insert.json", "issue-update.json", "issue-remove.json", "layer-ttl-expiry.json", "layer-user-delete.json"})
+    void invoke_routerWithEveryStreamSample_succeeds(String sample) {
+        assertThat(run("invoke", "RouterFunction", "-e", samEvents.resolve(sample).toString())).as(printed()).isZero();
+        assertThat(printed()).contains("RouterFunction answered: {\"batchItemFailures\":[]}").contains("Events published:");
+    }
+
     @Test
-    void samEvents_replayedInOrder_leaveTheIndexOfEachIssueVersion() {
-        Path events = SamTemplate.findUp("sam").resolve("events");
-        try (LocalPipeline pipeline = new LocalPipeline(SamTemplate.ofRepository())) {
-            pipeline.invokeIndexer(LambdaEvents.read(events.resolve("issue-insert.json"), DynamodbEvent.class));
-            assertThat(values(pipeline)).containsExactlyInAnyOrder("3fe6=42", "47e5=Approved", "9c1d=steel", "9c1d=urgent");
+    void invoke_routerWithTheTtlExpiry_publishesLayerExpired_whoseRuleInvokesDeleteLayer() {
+        assertThat(run("invoke", "RouterFunction", "-e", samEvents.resolve("layer-ttl-expiry.json").toString())).isZero();
 
-            pipeline.invokeIndexer(LambdaEvents.read(events.resolve("issue-update.json"), DynamodbEvent.class));
-            assertThat(values(pipeline)).containsExactlyInAnyOrder("3fe6=40", "47e5=Approved", "9c1d=steel", "3812=2023-05-03");
+        assertThat(printed()).contains("Layer Expired {\"id\":\"layer#us-east-1#requests#12\"} -> LayerExpiredRule")
+                .contains("rule LayerExpiredRule invoked DeleteLayerFunction: deleted arn:aws:lambda:us-east-1:123456789012:layer:multikey-requests:12")
+                .contains("Lambda DELETE /2018-10-31/layers/multikey-requests/versions/12 (us-east-1) -> 204");
+    }
 
-            pipeline.invokeIndexer(LambdaEvents.read(events.resolve("issue-remove.json"), DynamodbEvent.class));
-            assertThat(values(pipeline)).isEmpty();
-        }
+    @Test
+    void invoke_deleteLayerWithTheSample_deletesAndWritesTheTombstone() {
+        assertThat(run("invoke", "DeleteLayerFunction", "-e", samEvents.resolve("layer-expired-event.json").toString())).as(printed()).isZero();
+
+        assertThat(printed()).contains("DeleteLayerFunction answered: deleted arn:aws:lambda:us-east-1:123456789012:layer:multikey-requests:12 (tombstone WRITTEN)")
+                .contains("+ AppTable {\"arn\":\"arn:aws:lambda:us-east-1:123456789012:layer:multikey-requests:12\",\"deletedAt\":")
+                .contains("Lambda DELETE /2018-10-31/layers/multikey-requests/versions/12 (us-east-1) -> 204");
+    }
+
+    @Test
+    void invoke_whenFileMissing_unknownFunction_orMalformedEvent_failsClearly(@TempDir Path dir) throws IOException {
+        assertThat(run("invoke", "StreamIndexerFunction", "-e", dir.resolve("nope.json").toString())).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("error: no such event file: ").contains("nope.json");
+
+        assertThat(run("invoke", "NoSuchFunction", "-e", samEvents.resolve("issue-insert.json").toString())).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("error: template.yaml has no function 'NoSuchFunction' (functions: StreamIndexerFunction, RouterFunction, DeleteLayerFunction)");
+
+        Path broken = Files.writeString(dir.resolve("broken.json"), "{\"Records\": [ {\"eventName\": ");
+        assertThat(run("invoke", "StreamIndexerFunction", "-e", broken.toString())).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("error: broken.json: not a valid DynamodbEvent event: ");
     }
 
     @Test
     void replay_printsTheIndexRows() {
-        Path insert = SamTemplate.findUp("sam").resolve("events/issue-insert.json");
-
-        assertThat(run("replay", insert.toString())).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("1 record(s), batch item failures []")
-                .contains("9c1d     | Surgent\u2401p1313\u2401issue#af34");
+        assertThat(run("replay", samEvents.resolve("issue-insert.json").toString())).isZero();
+        assertThat(printed()).contains("1 record(s), batch item failures []").contains("9c1d     | Surgent\u2401p1313\u2401issue#af34");
     }
 
     @Test
-    void replay_whenFileMissingOrMalformed_failsWithAClearMessage(@TempDir Path dir) throws IOException {
-        assertThat(run("replay", dir.resolve("nope.json").toString())).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("error: no such event file: ").contains("nope.json");
+    void aTemplateTheRunnerCannotInterpret_isNamed(@TempDir Path dir) throws IOException {
+        String template = Files.readString(SamTemplate.findUp("template.yaml"))
+                .replace("          Type: DynamoDB\n          Properties:\n            Stream: !GetAtt AppTable.StreamArn",
+                        "          Type: Kinesis\n          Properties:\n            Stream: !GetAtt AppTable.StreamArn");
+        Path changed = Files.writeString(dir.resolve("template.yaml"), template);
 
-        Path broken = Files.writeString(dir.resolve("broken.json"), "{\"Records\": [ {\"eventName\": ");
-        assertThat(run("replay", broken.toString())).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("error: broken.json: not a valid DynamodbEvent event: ");
+        assertThat(run("--template", changed.toString(), "invoke", "StreamIndexerFunction", "-e",
+                samEvents.resolve("issue-insert.json").toString())).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("error: StreamIndexerFunction.Events.AppTableStream: event type Kinesis is not emulated");
     }
 
     @Test
     void unknownCommand_printsUsage() {
         assertThat(run("deploy")).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("usage:").contains("unknown command 'deploy'");
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("Unmatched argument at index 0: 'deploy'");
     }
-
-    private static List<String> values(LocalPipeline pipeline) {
-        return IndexTablePrinter.scan(pipeline.dynamoDb, pipeline.table("IssueAttribIndexTable")).stream()
-                .map(item -> item.get("attribId").s() + "=" + show(item.get("value")))
-                .toList();
-    }
-
-    private static String show(AttributeValue value) {
-        return value.s() != null ? value.s() : value.n();
-    }
-
 }

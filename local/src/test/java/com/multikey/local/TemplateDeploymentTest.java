@@ -46,7 +46,7 @@ class TemplateDeploymentTest {
     @Test
     void everyFunction_hasItsArtifactAndHandlerClass() throws Exception {
         List<String> functions = template.resourcesOfType("AWS::Serverless::Function");
-        assertThat(functions).contains(LocalPipeline.INDEXER);
+        assertThat(functions).contains("StreamIndexerFunction", "RouterFunction", "DeleteLayerFunction");
         for (String function : functions) {
             Map<String, Object> properties = template.properties(function);
             Path artifact = template.path().getParent().resolve((String) properties.get("CodeUri"));

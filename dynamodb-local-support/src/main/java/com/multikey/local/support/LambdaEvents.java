@@ -66,7 +66,8 @@ public final class LambdaEvents {
         return read(dynamodbEventJson(records, streamArn), DynamodbEvent.class);
     }
 
-    static ObjectNode recordJson(Record record, String streamArn) {
+    /** One record as Lambda puts it in the event (and as event source filters see it). */
+    public static ObjectNode recordJson(Record record, String streamArn) {
         ObjectNode node = JSON.createObjectNode();
         node.put("eventID", record.eventID());
         node.put("eventName", record.eventNameAsString());

@@ -46,6 +46,7 @@ public final class LocalEventBridge implements AutoCloseable {
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private final List<Integer> callSizes = new CopyOnWriteArrayList<>();
     private volatile Faults faults = Faults.NONE;
+    private final List<java.util.function.Consumer<Received>> listeners = new CopyOnWriteArrayList<>();
     private volatile int throttledCallsLeft;
 
     private LocalEventBridge(HttpServer server) {
@@ -72,6 +73,11 @@ public final class LocalEventBridge implements AutoCloseable {
         this.faults = faults;
     }
 
+    /** Called, on the endpoint's thread, with every accepted event before the call is answered; keep it quick. */
+    public void onAccepted(java.util.function.Consumer<Received> listener) {
+        listeners.add(listener);
+    }
+
     /** The next {@code calls} PutEvents calls fail as a whole with ThrottlingException. */
     public void throttleCalls(int calls) {
         this.throttledCallsLeft = calls;
@@ -93,6 +99,7 @@ public final class LocalEventBridge implements AutoCloseable {
     }
 
     private synchronized void handle(HttpExchange exchange) throws IOException {
+        int before = received.size();
         try (exchange) {
             String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
             JsonNode request = JSON.readTree(exchange.getRequestBody());
@@ -122,6 +129,10 @@ public final class LocalEventBridge implements AutoCloseable {
                 }
             }
             response.put("FailedEntryCount", failed);
+            // listeners learn of the events before the caller gets its answer, so nothing races past them
+            for (Received event : received.subList(before, received.size())) {
+                listeners.forEach(listener -> listener.accept(event));
+            }
             respond(exchange, 200, response);
         }
     }

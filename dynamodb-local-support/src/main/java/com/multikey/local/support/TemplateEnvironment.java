@@ -13,8 +13,8 @@ import java.util.regex.Pattern;
  */
 public final class TemplateEnvironment {
 
-    /** The account id local ARNs use. */
-    public static final String LOCAL_ACCOUNT = "000000000000";
+    /** The account id local ARNs use: the one SAM CLI puts in generated events and the samples use. */
+    public static final String LOCAL_ACCOUNT = "123456789012";
     private static final Pattern SUB_VARIABLE = Pattern.compile("\\$\\{([^}!]+)}");
 
     private TemplateEnvironment() {

@@ -1,0 +1,207 @@
+package com.multikey.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.multikey.local.support.LocalLambdaApi;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The main job: the whole pipeline on this machine. Loads the design's grid sample and two layer records
+ * (one whose TTL has passed, one a user deletes) into the running template, lets the stream consumers and
+ * the bus do their work, changes and removes an issue, and checks every expected outcome: the index order
+ * of every attribute, the events routed and the rules they matched, and the one DeleteLayerVersion call.
+ */
+final class PipelineDemo {
+
+    static final String EXPIRED_LAYER_ID = "layer#us-east-1#requests#12";
+    static final String EXPIRED_LAYER_ARN = "arn:aws:lambda:us-east-1:123456789012:layer:multikey-requests:12";
+    static final String DELETED_LAYER_ID = "layer#us-east-1#requests#11";
+
+    /** One expectation and what was observed. */
+    record Check(String description, Object expected, Object actual) {
+        boolean passed() {
+            return expected.equals(actual);
+        }
+    }
+
+    private final TemplateRuntime runtime;
+    private final PrintStream out;
+    private final List<Check> checks = new ArrayList<>();
+
+    PipelineDemo(TemplateRuntime runtime, PrintStream out) {
+        this.runtime = runtime;
+        this.out = out;
+    }
+
+    List<Check> run(Path gridSample) throws InterruptedException {
+        JsonNode grid = read(gridSample);
+        out.println("== Writing the grid sample and two layer records to " + runtime.table("AppTable"));
+        for (JsonNode issue : grid.get("issues")) {
+            put(issueItem(issue));
+        }
+        long past = Instant.now().getEpochSecond() - 60;
+        put(Map.of("id", s(EXPIRED_LAYER_ID), "arn", s(EXPIRED_LAYER_ARN), "status", s("active"),
+                "expiresAt", AttributeValue.fromN(Long.toString(past))));
+        put(Map.of("id", s(DELETED_LAYER_ID), "arn", s("arn:aws:lambda:us-east-1:123456789012:layer:multikey-requests:11"),
+                "status", s("retired")));
+        runtime.dynamoDb.deleteItem(b -> b.tableName(runtime.table("AppTable")).key(Map.of("id", s(DELETED_LAYER_ID))));
+        settle();
+
+        printIndex();
+        Map<String, List<String>> expected = new LinkedHashMap<>();
+        grid.get("expectedIndexOrder").fields().forEachRemaining(e -> {
+            List<String> ids = new ArrayList<>();
+            e.getValue().forEach(id -> ids.add(id.asText()));
+            expected.put(e.getKey(), ids);
+        });
+        checkOrder("grid sample", expected);
+
+        out.println("\n== issue#67d1 moves its Start (3812) to 2023-04-30; issue#af34 is removed");
+        Map<String, AttributeValue> moved = issueItem(find(grid, "issue#67d1"));
+        Map<String, AttributeValue> fields = new LinkedHashMap<>(moved.get("custom_fields").m());
+        fields.put("3812", s("2023-04-30"));
+        moved.put("custom_fields", AttributeValue.fromM(fields));
+        put(moved);
+        runtime.dynamoDb.deleteItem(b -> b.tableName(runtime.table("AppTable")).key(Map.of("id", s("issue#af34"))));
+        settle();
+        printIndex();
+        expected.put("3812", List.of("issue#67d1", "issue#020e"));
+        expected.put("3fe6", List.of());
+        expected.put("47e5", List.of());
+        checkOrder("after the change", expected);
+
+        printEvents();
+        return checks;
+    }
+
+    private void settle() throws InterruptedException {
+        if (!runtime.awaitQuiet(Duration.ofSeconds(60))) {
+            checks.add(new Check("pipeline settled within 60 s", true, false));
+        }
+    }
+
+    private void printEvents() {
+        Map<String, Integer> byType = new TreeMap<>();
+        Map<String, List<String>> rulesByType = new TreeMap<>();
+        for (TemplateRuntime.RoutedEvent event : runtime.routed) {
+            byType.merge(event.detailType(), 1, Integer::sum);
+            rulesByType.put(event.detailType(), event.rules());
+        }
+        out.println("\n== Events routed to the bus, and the rules they matched");
+        byType.forEach((type, count) -> out.printf("  %-15s x%d  %s%n", type, count,
+                rulesByType.get(type).isEmpty() ? "(no rule)" : "-> " + String.join(", ", rulesByType.get(type))));
+        out.println("\n== Calls to the Lambda API");
+        runtime.lambdaApi.calls().forEach(call -> out.printf("  %s %s (%s) -> %d%n", call.method(), call.path(), call.region(), call.status()));
+
+        checks.add(new Check("events: Issue Created", 5, byType.getOrDefault("Issue Created", 0)));
+        checks.add(new Check("events: Issue Updated", 1, byType.getOrDefault("Issue Updated", 0)));
+        checks.add(new Check("events: Issue Removed", 1, byType.getOrDefault("Issue Removed", 0)));
+        checks.add(new Check("events: Layer Created (two written, then the tombstone)", 3, byType.getOrDefault("Layer Created", 0)));
+        checks.add(new Check("events: Layer Removed (a user delete)", 1, byType.getOrDefault("Layer Removed", 0)));
+        checks.add(new Check("events: Layer Expired (TTL)", 1, byType.getOrDefault("Layer Expired", 0)));
+        checks.add(new Check("rules matched by Layer Expired", List.of("LayerExpiredRule"), rulesByType.getOrDefault("Layer Expired", List.of())));
+        checks.add(new Check("rules matched by Layer Removed", List.of(), rulesByType.getOrDefault("Layer Removed", List.of())));
+        checks.add(new Check("DeleteLayerVersion calls", List.of(
+                new LocalLambdaApi.Call("DELETE", "/2018-10-31/layers/multikey-requests/versions/12", "us-east-1", 204)),
+                runtime.lambdaApi.calls()));
+        Map<String, AttributeValue> tombstone = runtime.dynamoDb.getItem(b -> b.tableName(runtime.table("AppTable"))
+                .key(Map.of("id", s(EXPIRED_LAYER_ID)))).item();
+        checks.add(new Check("tombstone of the expired layer (deletedAt, no expiresAt)", true,
+                tombstone.containsKey("deletedAt") && !tombstone.containsKey("expiresAt")));
+    }
+
+    private void checkOrder(String when, Map<String, List<String>> expected) {
+        out.printf("%nAscending Query per attribute (%s):%n", when);
+        expected.forEach((attribId, ids) -> {
+            List<String> ascending = query(attribId, true);
+            List<String> descending = query(attribId, false);
+            Check up = new Check(when + ": " + attribId + " ascending", ids, ascending);
+            Check down = new Check(when + ": " + attribId + " descending", ids.reversed(), descending);
+            checks.add(up);
+            checks.add(down);
+            out.printf("  %-5s %-30s %s%n", attribId, String.join(", ", ascending),
+                    up.passed() && down.passed() ? "ok (descending too)" : "EXPECTED " + String.join(", ", ids));
+        });
+    }
+
+    private void printIndex() {
+        String table = runtime.table("IssueAttribIndexTable");
+        var items = IndexTablePrinter.scan(runtime.dynamoDb, table);
+        out.printf("%n%s (%d items; ␁ is the sort key separator):%n", table, items.size());
+        IndexTablePrinter.print(out, items);
+    }
+
+    private List<String> query(String attribId, boolean ascending) {
+        List<String> ids = new ArrayList<>();
+        runtime.dynamoDb.queryPaginator(b -> b.tableName(runtime.table("IssueAttribIndexTable"))
+                        .keyConditionExpression("attribId = :a")
+                        .expressionAttributeValues(Map.of(":a", s(attribId)))
+                        .scanIndexForward(ascending))
+                .items().forEach(item -> ids.add(item.get("issueId").s()));
+        return ids;
+    }
+
+    private void put(Map<String, AttributeValue> item) {
+        runtime.dynamoDb.putItem(b -> b.tableName(runtime.table("AppTable")).item(item));
+    }
+
+    private static AttributeValue s(String value) {
+        return AttributeValue.fromS(value);
+    }
+
+    private static JsonNode find(JsonNode grid, String id) {
+        for (JsonNode issue : grid.get("issues")) {
+            if (issue.get("id").asText().equals(id)) {
+                return issue;
+            }
+        }
+        throw new IllegalArgumentException("grid sample has no " + id);
+    }
+
+    /** A grid issue as an app table item: strings as S, numbers as N, custom fields as a map. */
+    static Map<String, AttributeValue> issueItem(JsonNode issue) {
+        Map<String, AttributeValue> item = new LinkedHashMap<>();
+        issue.fields().forEachRemaining(field -> item.put(field.getKey(), attribute(field.getValue())));
+        return item;
+    }
+
+    private static AttributeValue attribute(JsonNode value) {
+        if (value.isObject()) {
+            Map<String, AttributeValue> map = new LinkedHashMap<>();
+            value.fields().forEachRemaining(f -> map.put(f.getKey(), attribute(f.getValue())));
+            return AttributeValue.fromM(map);
+        }
+        if (value.isArray()) {
+            List<AttributeValue> list = new ArrayList<>();
+            value.forEach(v -> list.add(attribute(v)));
+            return AttributeValue.fromL(list);
+        }
+        if (value.isNumber()) {
+            return AttributeValue.fromN(value.asText());
+        }
+        if (value.isBoolean()) {
+            return AttributeValue.fromBool(value.asBoolean());
+        }
+        return s(value.asText());
+    }
+
+    private static JsonNode read(Path file) {
+        try {
+            return new ObjectMapper().readTree(file.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+    }
+}
