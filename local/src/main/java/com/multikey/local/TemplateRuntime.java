@@ -167,7 +167,8 @@ final class TemplateRuntime implements AutoCloseable {
         quietCycles = 0;
         Instant end = Instant.now().plus(timeout);
         while (Instant.now().isBefore(end)) {
-            if (quietCycles >= 4 && dispatching.get() == 0) {
+            // 7 polls of 200 ms span more than the 1 s TTL sweep, so a quiet spell has seen a sweep
+            if (quietCycles >= 7 && dispatching.get() == 0) {
                 return true;
             }
             Thread.sleep(100);
