@@ -78,6 +78,38 @@ public final class SortKeyCodec {
         return encodeValue(value, Integer.MAX_VALUE);
     }
 
+    /** What every key of items with exactly this value starts with: the encoded value and the separator. */
+    public static String valuePrefix(IndexValue value) {
+        return encodeValue(value, MAX_VALUE_BYTES) + SEPARATOR;
+    }
+
+    /** What every key of a string value starting with {@code text} starts with (text escaped, never cut). */
+    public static String textPrefix(String text) {
+        String encoded = encodeValue(new IndexValue.Text(text), Integer.MAX_VALUE);
+        if (utf8Length(encoded) > MAX_VALUE_BYTES - TRUNCATION_MARK.length() - DIGEST_HEX_CHARS) {
+            throw new UnindexableValueException("prefix longer than the part of a value a sort key keeps");
+        }
+        return encoded;
+    }
+
+    /** The lowest string any key of a value of this value's type can start with. */
+    public static String typeLow(IndexValue value) {
+        return switch (value) {
+            case IndexValue.Num n -> "N";
+            case IndexValue.Text t -> "S";
+            case IndexValue.Bool b -> "T";
+        };
+    }
+
+    /** A string above every key of a value of this value's type, and below every key of the next type. */
+    public static String typeHigh(IndexValue value) {
+        return switch (value) {
+            case IndexValue.Num n -> "N\u007f";
+            case IndexValue.Text t -> "S" + "\uDBFF\uDFFF".repeat((MAX_KEY_BYTES - 1) / 4);
+            case IndexValue.Bool b -> "T\u007f";
+        };
+    }
+
     static String encodeValue(IndexValue value, int maxBytes) {
         return switch (value) {
             case IndexValue.Num n -> "N" + encodeNumber(n.value());

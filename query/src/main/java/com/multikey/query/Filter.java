@@ -1,0 +1,119 @@
+package com.multikey.query;
+
+import com.multikey.indexer.IndexValue;
+import com.multikey.indexer.SortKeyCodec;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * A condition on a custom field's value, translated to a key condition on the index's {@code sortKey}
+ * (never to a scan). Ranges stay within the bound's type: {@code > 5} matches numbers only.
+ */
+public sealed interface Filter {
+
+    /** The key condition: {@code begins_with(sortKey, prefix)} or {@code sortKey BETWEEN low AND high}. */
+    KeyRange keyRange();
+
+    /** Whether a value satisfies the filter, decided on its sort key exactly as DynamoDB does. */
+    default boolean matches(IndexValue value) {
+        String key = SortKeyCodec.valuePrefix(value) + "p131" + SortKeyCodec.SEPARATOR;
+        KeyRange range = keyRange();
+        if (range.prefix() != null) {
+            return key.startsWith(range.prefix());
+        }
+        return compare(key, range.low()) >= 0 && compare(key, range.high()) <= 0;
+    }
+
+    /** A key condition: a prefix, or an inclusive range. */
+    record KeyRange(String prefix, String low, String high) {
+        static KeyRange prefix(String prefix) {
+            return new KeyRange(prefix, null, null);
+        }
+
+        static KeyRange between(String low, String high) {
+            return new KeyRange(null, low, high);
+        }
+    }
+
+    /** value = v */
+    record Equals(IndexValue value) implements Filter {
+        public Equals {
+            Objects.requireNonNull(value, "value");
+        }
+
+        @Override
+        public KeyRange keyRange() {
+            return KeyRange.prefix(SortKeyCodec.valuePrefix(value));
+        }
+    }
+
+    /** text value starts with {@code prefix} */
+    record BeginsWith(String prefix) implements Filter {
+        public BeginsWith {
+            Objects.requireNonNull(prefix, "prefix");
+        }
+
+        @Override
+        public KeyRange keyRange() {
+            return KeyRange.prefix(SortKeyCodec.textPrefix(prefix));
+        }
+    }
+
+    /**
+     * A range of one type; a missing bound is open. {@code lowInclusive}/{@code highInclusive} say whether
+     * the bound itself matches.
+     */
+    record Range(IndexValue low, boolean lowInclusive, IndexValue high, boolean highInclusive) implements Filter {
+        public Range {
+            if (low == null && high == null) {
+                throw new IllegalArgumentException("a range needs at least one bound");
+            }
+            if (low != null && high != null && !SortKeyCodec.typeLow(low).equals(SortKeyCodec.typeLow(high))) {
+                throw new IllegalArgumentException("range bounds must be of one type");
+            }
+        }
+
+        public static Range between(IndexValue low, IndexValue high) {
+            return new Range(low, true, high, true);
+        }
+
+        public static Range lessThan(IndexValue high) {
+            return new Range(null, false, high, false);
+        }
+
+        public static Range atMost(IndexValue high) {
+            return new Range(null, false, high, true);
+        }
+
+        public static Range greaterThan(IndexValue low) {
+            return new Range(low, false, null, false);
+        }
+
+        public static Range atLeast(IndexValue low) {
+            return new Range(low, true, null, false);
+        }
+
+        @Override
+        public KeyRange keyRange() {
+            IndexValue any = low != null ? low : high;
+            // Keys of value v are valuePrefix(v) + num + id; values above v encode to valuePrefix(v) without
+            // its separator followed by a character >= U+0002, or differ earlier.
+            String from = low == null ? SortKeyCodec.typeLow(any)
+                    : lowInclusive ? SortKeyCodec.valuePrefix(low) : withoutSeparator(low) + "\u0002";
+            String to = high == null ? SortKeyCodec.typeHigh(any)
+                    : highInclusive ? SortKeyCodec.valuePrefix(high) + "\u007f" : SortKeyCodec.valuePrefix(high);
+            return KeyRange.between(from, to);
+        }
+
+        private static String withoutSeparator(IndexValue value) {
+            String prefix = SortKeyCodec.valuePrefix(value);
+            return prefix.substring(0, prefix.length() - 1);
+        }
+    }
+
+    private static int compare(String a, String b) {
+        return Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+    }
+}
