@@ -1,0 +1,118 @@
+package com.multikey.reindex;
+
+import com.multikey.indexer.IndexChange;
+import com.multikey.indexer.IndexerConfig;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
+import software.amazon.awssdk.services.dynamodb.model.Delete;
+import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes the index changes of one issue only while the issue is still the version they were derived from:
+ * each TransactWriteItems call carries a condition check on the issue (same project, num and custom
+ * fields; or, for an issue read as absent, still absent) and up to 99 index writes. So a backfill or a
+ * repair that read an issue before the stream indexer handled a later change of it can never write the
+ * older version's index items after the newer ones: it finds the issue changed, and reads it again.
+ */
+public final class ConditionalIndexWriter {
+
+    /** What became of the writes. */
+    public enum Outcome { WRITTEN, ISSUE_CHANGED }
+
+    static final int MAX_WRITES_PER_TRANSACTION = 99;
+
+    private final DynamoDbClient dynamoDb;
+    private final String appTable;
+    private final String indexTable;
+    private final IndexerConfig config;
+
+    public ConditionalIndexWriter(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexerConfig config) {
+        this.dynamoDb = dynamoDb;
+        this.appTable = appTable;
+        this.indexTable = indexTable;
+        this.config = config;
+    }
+
+    /**
+     * @param issueId the issue's id
+     * @param version the issue as read (consistently), or null when it was absent
+     */
+    public Outcome write(String issueId, Map<String, AttributeValue> version, List<IndexChange> changes) {
+        ConditionCheck check = condition(issueId, version);
+        for (int from = 0; from < Math.max(1, changes.size()); from += MAX_WRITES_PER_TRANSACTION) {
+            if (changes.isEmpty()) {
+                return Outcome.WRITTEN;
+            }
+            List<TransactWriteItem> items = new ArrayList<>();
+            items.add(TransactWriteItem.builder().conditionCheck(check).build());
+            for (IndexChange change : changes.subList(from, Math.min(changes.size(), from + MAX_WRITES_PER_TRANSACTION))) {
+                items.add(switch (change) {
+                    case IndexChange.Put put -> TransactWriteItem.builder()
+                            .put(Put.builder().tableName(indexTable).item(put.item().toItem()).build()).build();
+                    case IndexChange.Delete delete -> TransactWriteItem.builder()
+                            .delete(Delete.builder().tableName(indexTable).key(delete.key().toKey()).build()).build();
+                });
+            }
+            try {
+                dynamoDb.transactWriteItems(b -> b.transactItems(items));
+            } catch (TransactionCanceledException e) {
+                if (conditionFailed(e)) {
+                    return Outcome.ISSUE_CHANGED;
+                }
+                throw e;
+            }
+        }
+        return Outcome.WRITTEN;
+    }
+
+    private ConditionCheck condition(String issueId, Map<String, AttributeValue> version) {
+        Map<String, AttributeValue> key = Map.of(config.keyAttribute(), AttributeValue.fromS(issueId));
+        Map<String, String> names = new HashMap<>(Map.of("#id", config.keyAttribute()));
+        if (version == null) {
+            return ConditionCheck.builder().tableName(appTable).key(key).conditionExpression("attribute_not_exists(#id)")
+                    .expressionAttributeNames(names).build();
+        }
+        List<String> terms = new ArrayList<>(List.of("attribute_exists(#id)"));
+        Map<String, AttributeValue> values = new HashMap<>();
+        int n = 0;
+        for (String attribute : List.of(config.projectAttribute(), config.numAttribute(), config.customFieldsAttribute())) {
+            String name = "#a" + n;
+            names.put(name, attribute);
+            AttributeValue value = version.get(attribute);
+            if (value == null) {
+                terms.add("attribute_not_exists(" + name + ")");
+            } else {
+                terms.add(name + " = :v" + n);
+                values.put(":v" + n, value);
+            }
+            n++;
+        }
+        ConditionCheck.Builder check = ConditionCheck.builder().tableName(appTable).key(key)
+                .conditionExpression(String.join(" AND ", terms)).expressionAttributeNames(names);
+        if (!values.isEmpty()) {
+            check.expressionAttributeValues(values);
+        }
+        return check.build();
+    }
+
+    private static boolean conditionFailed(TransactionCanceledException e) {
+        if (!e.hasCancellationReasons()) {
+            return false;
+        }
+        for (CancellationReason reason : e.cancellationReasons()) {
+            if ("ConditionalCheckFailed".equals(reason.code())) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

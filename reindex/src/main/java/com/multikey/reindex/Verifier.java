@@ -1,0 +1,137 @@
+package com.multikey.reindex;
+
+import com.multikey.common.EntityIds;
+import com.multikey.indexer.IndexChange;
+import com.multikey.indexer.IndexDiff;
+import com.multikey.indexer.IndexItem;
+import com.multikey.indexer.IndexKey;
+import com.multikey.indexer.IndexerConfig;
+import com.multikey.indexer.IssueIndexer;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Compares the index with what the app table implies and, when asked, repairs it: missing items (the table
+ * implies them, the index lacks them), stale items (the issue exists but implies another item at that key,
+ * or none), orphaned items (their issue no longer exists). Repairs go through {@link ConditionalIndexWriter}
+ * from a fresh consistent read of each issue, so they are safe while the stream indexer runs.
+ */
+public final class Verifier {
+
+    /** One wrong index entry. */
+    public record Discrepancy(String issueId, IndexKey key) {
+    }
+
+    /** What a verification found, with up to {@value #SAMPLES} samples of each kind, and what it repaired. */
+    public record Report(long issues, long indexItems, long missingCount, long staleCount, long orphanedCount,
+                         List<Discrepancy> missing, List<Discrepancy> stale, List<Discrepancy> orphaned, long repairedIssues) {
+        public boolean clean() {
+            return missingCount == 0 && staleCount == 0 && orphanedCount == 0;
+        }
+    }
+
+    static final int SAMPLES = 5;
+    private static final int MAX_ATTEMPTS_PER_ISSUE = 5;
+
+    private final DynamoDbClient dynamoDb;
+    private final String appTable;
+    private final String indexTable;
+    private final IndexerConfig config;
+    private final IssueIndexer issues;
+    private final ConditionalIndexWriter writer;
+
+    public Verifier(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexerConfig config) {
+        this.dynamoDb = dynamoDb;
+        this.appTable = appTable;
+        this.indexTable = indexTable;
+        this.config = config;
+        this.issues = new IssueIndexer(config);
+        this.writer = new ConditionalIndexWriter(dynamoDb, appTable, indexTable, config);
+    }
+
+    public Report verify(boolean repair) {
+        Map<String, Map<IndexKey, IndexItem>> actual = new HashMap<>();
+        long[] indexItems = {0};
+        dynamoDb.scanPaginator(b -> b.tableName(indexTable).consistentRead(true)).items().forEach(stored -> {
+            IndexItem item = IndexItem.fromItem(stored);
+            actual.computeIfAbsent(item.issueId(), k -> new LinkedHashMap<>()).put(item.key(), item);
+            indexItems[0]++;
+        });
+        Map<String, Map<IndexKey, IndexItem>> expected = new HashMap<>();
+        dynamoDb.scanPaginator(b -> b.tableName(appTable).consistentRead(true)).items().forEach(item -> {
+            AttributeValue id = item.get(config.keyAttribute());
+            if (id != null && id.s() != null && EntityIds.typeOf(id.s()).equals(config.issueEntityType())) {
+                expected.put(id.s(), byKey(issues.project(id.s(), item).items()));
+            }
+        });
+
+        List<Discrepancy> missing = new ArrayList<>();
+        List<Discrepancy> stale = new ArrayList<>();
+        List<Discrepancy> orphaned = new ArrayList<>();
+        Set<String> wrong = new LinkedHashSet<>();
+        Set<String> all = new LinkedHashSet<>(expected.keySet());
+        all.addAll(actual.keySet());
+        for (String issueId : all) {
+            Map<IndexKey, IndexItem> want = expected.get(issueId);
+            Map<IndexKey, IndexItem> have = actual.getOrDefault(issueId, Map.of());
+            if (want == null) {
+                have.keySet().forEach(key -> orphaned.add(new Discrepancy(issueId, key)));
+                wrong.add(issueId);
+                continue;
+            }
+            want.forEach((key, item) -> {
+                if (!have.containsKey(key)) {
+                    missing.add(new Discrepancy(issueId, key));
+                    wrong.add(issueId);
+                }
+            });
+            have.forEach((key, item) -> {
+                if (!item.equals(want.get(key))) {
+                    stale.add(new Discrepancy(issueId, key));
+                    wrong.add(issueId);
+                }
+            });
+        }
+        long repaired = 0;
+        if (repair) {
+            for (String issueId : wrong) {
+                repaired += repairIssue(issueId, actual.getOrDefault(issueId, Map.of()).values()) ? 1 : 0;
+            }
+        }
+        return new Report(expected.size(), indexItems[0], missing.size(), stale.size(), orphaned.size(),
+                sample(missing), sample(stale), sample(orphaned), repaired);
+    }
+
+    private boolean repairIssue(String issueId, Collection<IndexItem> current) {
+        for (int attempt = 0; attempt < MAX_ATTEMPTS_PER_ISSUE; attempt++) {
+            Map<String, AttributeValue> fresh = dynamoDb.getItem(b -> b.tableName(appTable).consistentRead(true)
+                    .key(Map.of(config.keyAttribute(), AttributeValue.fromS(issueId)))).item();
+            Map<String, AttributeValue> version = fresh == null || fresh.isEmpty() ? null : fresh;
+            Collection<IndexItem> want = version == null ? List.of() : issues.project(issueId, version).items();
+            List<IndexChange> changes = IndexDiff.between(current, want);
+            if (writer.write(issueId, version, changes) == ConditionalIndexWriter.Outcome.WRITTEN) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Map<IndexKey, IndexItem> byKey(Collection<IndexItem> items) {
+        Map<IndexKey, IndexItem> map = new LinkedHashMap<>();
+        items.forEach(item -> map.put(item.key(), item));
+        return map;
+    }
+
+    private static List<Discrepancy> sample(List<Discrepancy> all) {
+        return List.copyOf(all.subList(0, Math.min(SAMPLES, all.size())));
+    }
+}

@@ -1,0 +1,260 @@
+package com.multikey.reindex;
+
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import com.multikey.common.Backoff;
+import com.multikey.common.Deadline;
+import com.multikey.common.Sleeper;
+import com.multikey.common.StructuredLog;
+import com.multikey.indexer.BatchPlanner;
+import com.multikey.indexer.DynamoDbIndexWriter;
+import com.multikey.indexer.IndexItem;
+import com.multikey.indexer.IndexValue;
+import com.multikey.indexer.IndexerConfig;
+import com.multikey.indexer.IndexerMetrics;
+import com.multikey.indexer.IssueIndexer;
+import com.multikey.indexer.StreamIndexer;
+import com.multikey.local.support.LambdaEvents;
+import com.multikey.local.support.LocalDynamoDb;
+import com.multikey.local.support.SamTemplate;
+import com.multikey.local.support.StreamTail;
+import com.multikey.local.support.TemplateTables;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Backfill, verify and repair against embedded DynamoDB Local with the template's tables. */
+class ReindexIntegrationTest {
+
+    private static final IndexerConfig CONFIG = IndexerConfig.withDefaults("IssueAttribIndexTable");
+    private static final StructuredLog QUIET = new StructuredLog("t", new PrintStream(OutputStream.nullOutputStream()), Clock.systemUTC());
+    private static LocalDynamoDb local;
+    private static DynamoDbClient dynamoDb;
+
+    @BeforeAll
+    static void start() {
+        local = LocalDynamoDb.start();
+        dynamoDb = local.client();
+    }
+
+    @AfterAll
+    static void stop() {
+        dynamoDb.close();
+        local.close();
+    }
+
+    @BeforeEach
+    void freshTables() {
+        dynamoDb.listTables().tableNames().forEach(name -> dynamoDb.deleteTable(b -> b.tableName(name)));
+        TemplateTables.create(SamTemplate.ofRepository(), dynamoDb);
+    }
+
+    private static Map<String, AttributeValue> issue(String id, int num, Random random, int fieldCount) {
+        Map<String, AttributeValue> fields = new LinkedHashMap<>();
+        for (int f = 0; f < fieldCount; f++) {
+            fields.put("f" + f, switch (random.nextInt(3)) {
+                case 0 -> AttributeValue.fromN(Integer.toString(random.nextInt(1000)));
+                case 1 -> AttributeValue.fromS("v" + random.nextInt(50));
+                default -> AttributeValue.fromSs(List.of("a" + random.nextInt(3), "b" + random.nextInt(3)));
+            });
+        }
+        return Map.of("id", AttributeValue.fromS(id), "project", AttributeValue.fromS("project#" + (num % 3)),
+                "num", AttributeValue.fromN(Integer.toString(num)), "custom_fields", AttributeValue.fromM(fields));
+    }
+
+    private static void populate(int issues, Random random) {
+        for (int i = 0; i < issues; i++) {
+            Map<String, AttributeValue> item = issue("issue#" + i, i, random, i == 0 ? 150 : random.nextInt(6));
+            dynamoDb.putItem(b -> b.tableName("AppTable").item(item));
+        }
+        dynamoDb.putItem(b -> b.tableName("AppTable").item(Map.of("id", AttributeValue.fromS("project#0"),
+                "name", AttributeValue.fromS("not an issue"))));
+    }
+
+    private static Set<IndexItem> index() {
+        Set<IndexItem> items = new HashSet<>();
+        dynamoDb.scanPaginator(b -> b.tableName("IssueAttribIndexTable")).items().forEach(i -> items.add(IndexItem.fromItem(i)));
+        return items;
+    }
+
+    private static Set<IndexItem> expected() {
+        IssueIndexer indexer = new IssueIndexer(CONFIG);
+        Set<IndexItem> items = new HashSet<>();
+        dynamoDb.scanPaginator(b -> b.tableName("AppTable")).items().forEach(item -> {
+            if (item.get("id").s().startsWith("issue#")) {
+                items.addAll(indexer.project(item.get("id").s(), item).items());
+            }
+        });
+        return items;
+    }
+
+    private static Backfill backfill() {
+        return new Backfill(dynamoDb, "AppTable", "IssueAttribIndexTable", CONFIG, 100_000);
+    }
+
+    private static Verifier verifier() {
+        return new Verifier(dynamoDb, "AppTable", "IssueAttribIndexTable", CONFIG);
+    }
+
+    @Test
+    void backfill_ofATablePopulatedBeforeTheStream_buildsTheWholeIndex_withProgress(@TempDir Path dir) throws Exception {
+        populate(300, new Random(1));
+        List<Backfill.Progress> progress = new ArrayList<>();
+
+        Backfill.Progress done = backfill().run(CheckpointStore.open(dir.resolve("checkpoint.json"), 4), 4, progress::add,
+                Duration.ofMillis(200));
+
+        assertThat(index()).isEqualTo(expected()).hasSizeGreaterThan(150);
+        assertThat(done.itemsScanned()).isEqualTo(301);
+        assertThat(done.issuesIndexed()).isEqualTo(300);
+        assertThat(done.itemsPerSecond()).isPositive();
+        assertThat(progress).isNotEmpty();
+        assertThat(CheckpointStore.open(dir.resolve("checkpoint.json"), 4).allDone()).isTrue();
+        assertThat(verifier().verify(false).clean()).isTrue();
+    }
+
+    @Test
+    void backfill_resumesFromItsCheckpoints(@TempDir Path dir) throws Exception {
+        populate(120, new Random(2));
+        Path file = dir.resolve("checkpoint.json");
+        CheckpointStore interrupted = CheckpointStore.open(file, 3);
+        interrupted.save(1, new CheckpointStore.Position(true, Map.of()));
+
+        backfill().run(CheckpointStore.open(file, 3), 3, p -> { }, Duration.ofSeconds(1));
+        Verifier.Report partial = verifier().verify(false);
+
+        assertThat(partial.missingCount()).as("segment 1 was recorded as done, so it was not scanned again").isPositive();
+        Files.delete(file);
+        backfill().run(CheckpointStore.open(file, 3), 3, p -> { }, Duration.ofSeconds(1));
+        assertThat(verifier().verify(false).clean()).isTrue();
+        assertThatThrownBy(() -> CheckpointStore.open(file, 5)).hasMessageContaining("is for 3 segments, not 5");
+    }
+
+    @Test
+    void verify_findsMissingStaleAndOrphanedItems_andRepairFixesThem(@TempDir Path dir) throws Exception {
+        populate(80, new Random(3));
+        backfill().run(CheckpointStore.open(null, 2), 2, p -> { }, Duration.ofSeconds(1));
+        List<IndexItem> items = new ArrayList<>(expected());
+        items.sort(java.util.Comparator.comparing(IndexItem::sortKey));
+        IndexItem removed = items.get(0);
+        IndexItem changed = items.get(1);
+        dynamoDb.deleteItem(b -> b.tableName("IssueAttribIndexTable").key(removed.key().toKey()));
+        Map<String, AttributeValue> wrongProject = new LinkedHashMap<>(changed.toItem());
+        wrongProject.put("project", AttributeValue.fromS("project#elsewhere"));
+        dynamoDb.putItem(b -> b.tableName("IssueAttribIndexTable").item(wrongProject));
+        IndexItem orphan = IndexItem.of("f1", new IndexValue.Text("ghost"), "issue#gone", "project#0", BigDecimal.ONE);
+        IndexItem extra = IndexItem.of("f9", new IndexValue.Text("extra"), "issue#5", "project#2", BigDecimal.valueOf(5));
+        dynamoDb.putItem(b -> b.tableName("IssueAttribIndexTable").item(orphan.toItem()));
+        dynamoDb.putItem(b -> b.tableName("IssueAttribIndexTable").item(extra.toItem()));
+
+        Verifier.Report found = verifier().verify(true);
+
+        assertThat(found.missingCount()).isEqualTo(1);
+        assertThat(found.missing()).containsExactly(new Verifier.Discrepancy(removed.issueId(), removed.key()));
+        assertThat(found.staleCount()).isEqualTo(2);
+        assertThat(found.stale()).containsExactlyInAnyOrder(new Verifier.Discrepancy(changed.issueId(), changed.key()),
+                new Verifier.Discrepancy("issue#5", extra.key()));
+        assertThat(found.orphanedCount()).isEqualTo(1);
+        assertThat(found.orphaned()).containsExactly(new Verifier.Discrepancy("issue#gone", orphan.key()));
+        Set<String> wrongIssues = new HashSet<>();
+        java.util.stream.Stream.of(found.missing(), found.stale(), found.orphaned()).flatMap(List::stream)
+                .forEach(d -> wrongIssues.add(d.issueId()));
+        assertThat(found.repairedIssues()).isEqualTo(wrongIssues.size());
+        assertThat(verifier().verify(false).clean()).isTrue();
+        assertThat(index()).isEqualTo(expected());
+    }
+
+    @Test
+    void backfill_concurrentWithRandomStreamUpdates_converges() throws Exception {
+        populate(150, new Random(4));
+        StreamTail tail = new StreamTail(dynamoDb, local.streamsClient(), "AppTable");
+        tail.poll(); // written before the stream indexer existed: only a backfill can index these
+        StreamIndexer streamIndexer = new StreamIndexer(new BatchPlanner(CONFIG),
+                new DynamoDbIndexWriter(dynamoDb, "IssueAttribIndexTable", Backoff.standard(), Sleeper.SYSTEM, QUIET),
+                summary -> { }, QUIET);
+        AtomicBoolean writing = new AtomicBoolean(true);
+
+        Thread updates = new Thread(() -> {
+            Random random = new Random(5);
+            for (int i = 0; i < 400; i++) {
+                String id = "issue#" + random.nextInt(170);
+                if (random.nextInt(8) == 0) {
+                    dynamoDb.deleteItem(b -> b.tableName("AppTable").key(Map.of("id", AttributeValue.fromS(id))));
+                } else {
+                    Map<String, AttributeValue> item = issue(id, random.nextInt(40), random, random.nextInt(5));
+                    dynamoDb.putItem(b -> b.tableName("AppTable").item(item));
+                }
+            }
+            writing.set(false);
+        });
+        Thread stream = new Thread(() -> {
+            while (writing.get()) {
+                deliver(streamIndexer, tail.poll());
+            }
+        });
+        updates.start();
+        stream.start();
+        backfill().run(CheckpointStore.open(null, 3), 3, p -> { }, Duration.ofSeconds(1));
+        updates.join();
+        stream.join();
+        deliver(streamIndexer, tail.poll());
+
+        assertThat(index()).isEqualTo(expected());
+        assertThat(verifier().verify(false).clean()).isTrue();
+    }
+
+    @Test
+    void aWriteDerivedFromAVersionTheStreamHasSinceReplaced_isRefused_andLeavesNothingStale() {
+        StreamTail tail = new StreamTail(dynamoDb, local.streamsClient(), "AppTable");
+        StreamIndexer streamIndexer = new StreamIndexer(new BatchPlanner(CONFIG),
+                new DynamoDbIndexWriter(dynamoDb, "IssueAttribIndexTable", Backoff.standard(), Sleeper.SYSTEM, QUIET),
+                summary -> { }, QUIET);
+        Map<String, AttributeValue> v1 = issue("issue#1", 1, new Random(6), 4);
+        dynamoDb.putItem(b -> b.tableName("AppTable").item(v1));
+        tail.poll();
+        // a backfill has read v1; then the issue changes and the stream indexer handles the change
+        Map<String, AttributeValue> v2 = issue("issue#1", 2, new Random(7), 3);
+        dynamoDb.putItem(b -> b.tableName("AppTable").item(v2));
+        deliver(streamIndexer, tail.poll());
+
+        ConditionalIndexWriter.Outcome outcome = new ConditionalIndexWriter(dynamoDb, "AppTable", "IssueAttribIndexTable", CONFIG)
+                .write("issue#1", v1, new IssueIndexer(CONFIG).project("issue#1", v1).items().stream()
+                        .<com.multikey.indexer.IndexChange>map(com.multikey.indexer.IndexChange.Put::new).toList());
+
+        assertThat(outcome).isEqualTo(ConditionalIndexWriter.Outcome.ISSUE_CHANGED);
+        assertThat(index()).isEqualTo(new HashSet<>(new IssueIndexer(CONFIG).project("issue#1", v2).items()));
+    }
+
+    private static void deliver(StreamIndexer indexer, List<Record> records) {
+        for (int from = 0; from < records.size(); from += 100) {
+            List<Record> batch = records.subList(from, Math.min(records.size(), from + 100));
+            StreamsEventResponse response = indexer.process(LambdaEvents.dynamodbEvent(batch, "arn:stream").getRecords(),
+                    Deadline.after(Duration.ofMinutes(1)));
+            assertThat(response.getBatchItemFailures()).isEmpty();
+        }
+    }
+
+}
