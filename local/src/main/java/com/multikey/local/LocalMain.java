@@ -34,7 +34,8 @@ import java.util.concurrent.CountDownLatch;
  */
 @Command(name = "local.jar", mixinStandardHelpOptions = true,
         description = "Runs template.yaml on this machine: DynamoDB Local, the functions, their stream event sources, the bus and its rules.",
-        subcommands = {LocalMain.Demo.class, LocalMain.Invoke.class, LocalMain.Start.class, LocalMain.Replay.class})
+        subcommands = {LocalMain.Demo.class, LocalMain.Invoke.class, LocalMain.Start.class, LocalMain.Replay.class,
+                TableCommands.Query.class, TableCommands.BackfillCommand.class, TableCommands.VerifyCommand.class})
 public final class LocalMain implements Callable<Integer> {
 
     @Option(names = "--template", description = "the SAM template (default: template.yaml here or above)")
@@ -43,7 +44,7 @@ public final class LocalMain implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    private final PrintStream out;
+    final PrintStream out;
 
     LocalMain(PrintStream out) {
         this.out = out;

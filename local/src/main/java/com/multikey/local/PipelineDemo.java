@@ -2,7 +2,13 @@ package com.multikey.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.multikey.indexer.IndexerConfig;
 import com.multikey.local.support.LocalLambdaApi;
+import com.multikey.query.GridQuery;
+import com.multikey.query.Order;
+import com.multikey.query.Page;
+import com.multikey.query.PageRequest;
+import com.multikey.reindex.Verifier;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.io.IOException;
@@ -48,6 +54,11 @@ final class PipelineDemo {
     List<Check> run(Path gridSample) throws InterruptedException {
         JsonNode grid = read(gridSample);
         out.println("== Writing the grid sample and two layer records to " + runtime.table("AppTable"));
+        grid.get("projects").fields().forEachRemaining(project -> {
+            Map<String, AttributeValue> item = issueItem(project.getValue());
+            item.put("id", s(project.getKey()));
+            put(item);
+        });
         for (JsonNode issue : grid.get("issues")) {
             put(issueItem(issue));
         }
@@ -67,6 +78,7 @@ final class PipelineDemo {
             expected.put(e.getKey(), ids);
         });
         checkOrder("grid sample", expected);
+        pageThrough();
 
         out.println("\n== issue#67d1 moves its Start (3812) to 2023-04-30; issue#af34 is removed");
         Map<String, AttributeValue> moved = issueItem(find(grid, "issue#67d1"));
@@ -83,6 +95,11 @@ final class PipelineDemo {
         checkOrder("after the change", expected);
 
         printEvents();
+        Verifier.Report report = new Verifier(runtime.dynamoDb, runtime.table("AppTable"), runtime.table("IssueAttribIndexTable"),
+                IndexerConfig.withDefaults(runtime.table("IssueAttribIndexTable"))).verify(false);
+        out.printf("%n== verify: %d issues, %d index items: %d missing, %d stale, %d orphaned%n", report.issues(),
+                report.indexItems(), report.missingCount(), report.staleCount(), report.orphanedCount());
+        checks.add(new Check("verify finds the index equal to what the table implies", true, report.clean()));
         return checks;
     }
 
@@ -90,6 +107,28 @@ final class PipelineDemo {
         if (!runtime.awaitQuiet(Duration.ofSeconds(60))) {
             checks.add(new Check("pipeline settled within 60 s", true, false));
         }
+    }
+
+    /** The read side: project#35e9 sorted by Start (3812), two issues a page, then its issues without a Start. */
+    private void pageThrough() {
+        out.println("\n== Grid pages: project#35e9 by Start (3812), 2 a page, then the issues without a Start");
+        GridQuery query = GridQuery.of(runtime.dynamoDb, runtime.table("AppTable"), runtime.table("IssueAttribIndexTable"));
+        PageRequest request = PageRequest.first("project#35e9", "3812", Order.ASC, 2).withMissing();
+        List<String> ids = new ArrayList<>();
+        int maxCalls = 0;
+        for (int n = 1; n <= 10; n++) {
+            Page page = query.page(request);
+            List<String> pageIds = page.issues().stream().map(i -> i.get("id").s()).toList();
+            out.printf("  page %d: %-28s %d API call(s)%n", n, String.join(", ", pageIds), page.apiCalls());
+            ids.addAll(pageIds);
+            maxCalls = Math.max(maxCalls, page.apiCalls());
+            if (page.nextCursor().isEmpty()) {
+                break;
+            }
+            request = request.after(page.nextCursor().get());
+        }
+        checks.add(new Check("grid pages by 3812, then issues without it", List.of("issue#020e", "issue#67d1", "issue#af34"), ids));
+        checks.add(new Check("at most 2 API calls a page", true, maxCalls <= 2));
     }
 
     private void printEvents() {

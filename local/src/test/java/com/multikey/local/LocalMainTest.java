@@ -34,11 +34,13 @@ class LocalMainTest {
         int status = run("demo");
 
         assertThat(status).as(printed()).isZero();
-        assertThat(printed()).contains("26 of 26 checks passed.")
+        assertThat(printed()).contains("29 of 29 checks passed.")
                 .contains("3812     | S2023-05-01\u2401p1311\u2401issue#020e | issue#020e | project#35e9 | 1   | 2023-05-01")
                 .contains("3812  issue#67d1, issue#020e         ok (descending too)")
                 .contains("Layer Expired   x1  -> LayerExpiredRule")
                 .contains("DELETE /2018-10-31/layers/multikey-requests/versions/12 (us-east-1) -> 204")
+                .contains("page 1: issue#020e, issue#67d1")
+                .contains("== verify: 4 issues, 4 index items: 0 missing, 0 stale, 0 orphaned")
                 .doesNotContain("FAILED");
     }
 
