@@ -48,10 +48,8 @@ public final class IndexerBenchmark {
     private IndexerBenchmark() {
     }
 
-    public static void main(String[] args) {
-        PrintStream out = System.out;
+    static void run(PrintStream out) {
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
-        out.printf("multikey indexer benchmark (Java %s, %d cores)%n%n", Runtime.version(), Runtime.getRuntime().availableProcessors());
 
         out.println("(1) diff + encode: records per second, one custom field changed per record");
         double rate20 = diffEncodeRate(20);
@@ -85,8 +83,6 @@ public final class IndexerBenchmark {
                 result.items / result.rawSeconds);
         out.printf("handler / raw throughput ratio: %.2f%n", result.rawSeconds / result.handlerSeconds);
         out.flush();
-        // DynamoDB Local leaves non-daemon threads behind after shutdown
-        System.exit(0);
     }
 
     // ------------------------------------------------------------------ (1)
