@@ -1,5 +1,7 @@
 package com.multikey.deletelayer;
 
+import com.multikey.common.Environment;
+
 import java.util.Map;
 import java.util.Objects;
 
@@ -29,20 +31,12 @@ public record DeleteLayerConfig(String appTableName, String eventSource, String 
 
     public static DeleteLayerConfig fromEnvironment(Map<String, String> env) {
         return new DeleteLayerConfig(
-                required(env, "APP_TABLE_NAME"),
+                Environment.required(env, "APP_TABLE_NAME"),
                 env.getOrDefault("EVENT_SOURCE", "multikey.app-table"),
-                required(env, "ALLOWED_ACCOUNT_ID"),
+                Environment.required(env, "ALLOWED_ACCOUNT_ID"),
                 env.getOrDefault("LAYER_NAME_PREFIX", ""),
                 env.getOrDefault("KEY_ATTRIBUTE", "id"),
                 env.getOrDefault("ARN_ATTRIBUTE", "arn"),
                 env.getOrDefault("TTL_ATTRIBUTE", "expiresAt"));
-    }
-
-    private static String required(Map<String, String> env, String name) {
-        String value = env.get(name);
-        if (value == null || value.isBlank()) {
-            throw new IllegalStateException(name + " is not set");
-        }
-        return value;
     }
 }

@@ -98,8 +98,7 @@ public final class LocalMain implements Callable<Integer> {
             SamTemplate template = parent.loadTemplate();
             try (TemplateRuntime runtime = new TemplateRuntime(template, 0, line -> out.println("  . " + line))) {
                 runtime.startPolling();
-                List<PipelineDemo.Check> checks = new PipelineDemo(runtime, out)
-                        .run(SamTemplate.findUp("fixtures").resolve("grid/sample-issues.json"));
+                List<PipelineDemo.Check> checks = new PipelineDemo(runtime, out).run();
                 long failed = checks.stream().filter(c -> !c.passed()).count();
                 out.printf("%n%d of %d checks passed.%n", checks.size() - failed, checks.size());
                 checks.stream().filter(c -> !c.passed()).forEach(c ->

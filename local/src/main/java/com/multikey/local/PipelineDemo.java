@@ -1,8 +1,7 @@
 package com.multikey.local;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.indexer.IndexerConfig;
+import com.multikey.local.support.Fixtures;
 import com.multikey.local.support.LocalLambdaApi;
 import com.multikey.query.GridQuery;
 import com.multikey.query.Order;
@@ -11,10 +10,7 @@ import com.multikey.query.PageRequest;
 import com.multikey.reindex.Verifier;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -51,17 +47,11 @@ final class PipelineDemo {
         this.out = out;
     }
 
-    List<Check> run(Path gridSample) throws InterruptedException {
-        JsonNode grid = read(gridSample);
+    List<Check> run() throws InterruptedException {
+        Fixtures.GridSample grid = Fixtures.grid();
         out.println("== Writing the grid sample and two layer records to " + runtime.table("AppTable"));
-        grid.get("projects").fields().forEachRemaining(project -> {
-            Map<String, AttributeValue> item = issueItem(project.getValue());
-            item.put("id", s(project.getKey()));
-            put(item);
-        });
-        for (JsonNode issue : grid.get("issues")) {
-            put(issueItem(issue));
-        }
+        grid.projects().forEach(this::put);
+        grid.issues().forEach(this::put);
         long past = Instant.now().getEpochSecond() - 60;
         put(Map.of("id", s(EXPIRED_LAYER_ID), "arn", s(EXPIRED_LAYER_ARN), "status", s("active"),
                 "expiresAt", AttributeValue.fromN(Long.toString(past))));
@@ -71,17 +61,13 @@ final class PipelineDemo {
         settle();
 
         printIndex();
-        Map<String, List<String>> expected = new LinkedHashMap<>();
-        grid.get("expectedIndexOrder").fields().forEachRemaining(e -> {
-            List<String> ids = new ArrayList<>();
-            e.getValue().forEach(id -> ids.add(id.asText()));
-            expected.put(e.getKey(), ids);
-        });
+        Map<String, List<String>> expected = new LinkedHashMap<>(grid.expectedIndexOrder());
         checkOrder("grid sample", expected);
         pageThrough();
 
         out.println("\n== issue#67d1 moves its Start (3812) to 2023-04-30; issue#af34 is removed");
-        Map<String, AttributeValue> moved = issueItem(find(grid, "issue#67d1"));
+        Map<String, AttributeValue> moved = new LinkedHashMap<>(grid.issues().stream()
+                .filter(issue -> issue.get("id").s().equals("issue#67d1")).findFirst().orElseThrow());
         Map<String, AttributeValue> fields = new LinkedHashMap<>(moved.get("custom_fields").m());
         fields.put("3812", s("2023-04-30"));
         moved.put("custom_fields", AttributeValue.fromM(fields));
@@ -198,49 +184,5 @@ final class PipelineDemo {
 
     private static AttributeValue s(String value) {
         return AttributeValue.fromS(value);
-    }
-
-    private static JsonNode find(JsonNode grid, String id) {
-        for (JsonNode issue : grid.get("issues")) {
-            if (issue.get("id").asText().equals(id)) {
-                return issue;
-            }
-        }
-        throw new IllegalArgumentException("grid sample has no " + id);
-    }
-
-    /** A grid issue as an app table item: strings as S, numbers as N, custom fields as a map. */
-    static Map<String, AttributeValue> issueItem(JsonNode issue) {
-        Map<String, AttributeValue> item = new LinkedHashMap<>();
-        issue.fields().forEachRemaining(field -> item.put(field.getKey(), attribute(field.getValue())));
-        return item;
-    }
-
-    private static AttributeValue attribute(JsonNode value) {
-        if (value.isObject()) {
-            Map<String, AttributeValue> map = new LinkedHashMap<>();
-            value.fields().forEachRemaining(f -> map.put(f.getKey(), attribute(f.getValue())));
-            return AttributeValue.fromM(map);
-        }
-        if (value.isArray()) {
-            List<AttributeValue> list = new ArrayList<>();
-            value.forEach(v -> list.add(attribute(v)));
-            return AttributeValue.fromL(list);
-        }
-        if (value.isNumber()) {
-            return AttributeValue.fromN(value.asText());
-        }
-        if (value.isBoolean()) {
-            return AttributeValue.fromBool(value.asBoolean());
-        }
-        return s(value.asText());
-    }
-
-    private static JsonNode read(Path file) {
-        try {
-            return new ObjectMapper().readTree(file.toFile());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
-        }
     }
 }

@@ -1,7 +1,5 @@
 package com.multikey.query;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.common.Backoff;
 import com.multikey.common.Deadline;
 import com.multikey.common.Sleeper;
@@ -12,6 +10,7 @@ import com.multikey.indexer.IndexItem;
 import com.multikey.indexer.IndexValue;
 import com.multikey.indexer.IndexerConfig;
 import com.multikey.indexer.IssueIndexer;
+import com.multikey.local.support.Fixtures;
 import com.multikey.local.support.LocalDynamoDb;
 import com.multikey.local.support.SamTemplate;
 import com.multikey.local.support.TemplateTables;
@@ -53,29 +52,14 @@ class GridQueryIntegrationTest {
     private static final Map<String, Map<String, AttributeValue>> ISSUES = new LinkedHashMap<>();
 
     @BeforeAll
-    static void load() throws Exception {
+    static void load() {
         local = LocalDynamoDb.start();
         dynamoDb = local.client();
         TemplateTables.create(SamTemplate.ofRepository(), dynamoDb);
-        JsonNode grid = new ObjectMapper().readTree(SamTemplate.findUp("fixtures").resolve("grid/sample-issues.json").toFile());
-        grid.get("projects").fields().forEachRemaining(p -> {
-            Map<String, AttributeValue> attributes = new LinkedHashMap<>();
-            p.getValue().get("attributes").fieldNames().forEachRemaining(a -> attributes.put(a, AttributeValue.fromS(a)));
-            put(Map.of("id", s(p.getKey()), "name", s(p.getValue().get("name").asText()), "attributes", AttributeValue.fromM(attributes)));
-        });
-        for (JsonNode issue : grid.get("issues")) {
-            Map<String, AttributeValue> item = new LinkedHashMap<>();
-            item.put("id", s(issue.get("id").asText()));
-            item.put("project", s(issue.get("project").asText()));
-            item.put("num", AttributeValue.fromN(issue.get("num").asText()));
-            if (issue.has("custom_fields")) {
-                Map<String, AttributeValue> fields = new LinkedHashMap<>();
-                issue.get("custom_fields").fields().forEachRemaining(f -> fields.put(f.getKey(),
-                        f.getValue().isNumber() ? AttributeValue.fromN(f.getValue().asText()) : s(f.getValue().asText())));
-                item.put("custom_fields", AttributeValue.fromM(fields));
-            }
-            putIssue(item);
-        }
+        Fixtures.GridSample grid = Fixtures.grid();
+        // the project items carry the attributes map the catalog reads attribute ids from
+        grid.projects().forEach(GridQueryIntegrationTest::put);
+        grid.issues().forEach(GridQueryIntegrationTest::putIssue);
         Random random = new Random(5);
         for (int i = 0; i < 160; i++) {
             Map<String, AttributeValue> fields = new LinkedHashMap<>();

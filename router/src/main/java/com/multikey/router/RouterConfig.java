@@ -1,5 +1,7 @@
 package com.multikey.router;
 
+import com.multikey.common.Environment;
+
 import java.util.Map;
 import java.util.Objects;
 
@@ -31,19 +33,11 @@ public record RouterConfig(String eventBusName, String eventSource, String table
 
     public static RouterConfig fromEnvironment(Map<String, String> env) {
         return new RouterConfig(
-                required(env, "EVENT_BUS_NAME"),
+                Environment.required(env, "EVENT_BUS_NAME"),
                 env.getOrDefault("EVENT_SOURCE", "multikey.app-table"),
-                required(env, "TABLE_ARN"),
+                Environment.required(env, "TABLE_ARN"),
                 env.getOrDefault("KEY_ATTRIBUTE", "id"),
                 Boolean.parseBoolean(env.getOrDefault("INCLUDE_IMAGES", "true")),
                 Integer.parseInt(env.getOrDefault("MAX_ENTRY_BYTES", Integer.toString(DEFAULT_MAX_ENTRY_BYTES))));
-    }
-
-    private static String required(Map<String, String> env, String name) {
-        String value = env.get(name);
-        if (value == null || value.isBlank()) {
-            throw new IllegalStateException(name + " is not set");
-        }
-        return value;
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.local.support.Fixtures;
 import com.multikey.local.support.LambdaEvents;
 import com.multikey.local.support.LocalContext;
 import com.multikey.local.support.LocalEventBridge;
@@ -15,15 +16,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.event.ruler.Machine;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -105,8 +103,8 @@ class RouterRulesTest {
     void noRule_matchesAnyEventBuiltFromTheExternalStreamFixtures() throws Exception {
         Machine rules = rules();
         List<ObjectNode> events = new ArrayList<>();
-        for (Path fixture : streamFixtures()) {
-            events.addAll(routed(LambdaEvents.read(wrapped(fixture), DynamodbEvent.class)));
+        for (Path fixture : Fixtures.externalStreamEvents()) {
+            events.addAll(routed(LambdaEvents.read(Fixtures.asLambdaEvent(fixture), DynamodbEvent.class)));
         }
 
         assertThat(events).hasSizeGreaterThan(25);
@@ -131,31 +129,5 @@ class RouterRulesTest {
         for (String field : List.of("source", "detail-type", "resources", "detail", "time")) {
             assertThat(written.get(field)).as(field + " (regenerate with -Dsam.events.write=true)").isEqualTo(routedExpiry.get(field));
         }
-    }
-
-    static List<Path> streamFixtures() throws IOException {
-        Path external = SamTemplate.findUp("fixtures").resolve("external");
-        try (Stream<Path> files = Files.walk(external)) {
-            return files.filter(f -> f.toString().endsWith(".json")).sorted().filter(RouterRulesTest::isStreamEvent).toList();
-        }
-    }
-
-    private static boolean isStreamEvent(Path fixture) {
-        try {
-            JsonNode root = JSON.readTree(Files.readString(fixture, StandardCharsets.UTF_8).replaceFirst("^\uFEFF", ""));
-            return root.has("Records") ? root.get("Records").path(0).has("dynamodb") : root.has("dynamodb");
-        } catch (IOException malformed) {
-            return false;
-        }
-    }
-
-    static String wrapped(Path fixture) throws IOException {
-        JsonNode root = JSON.readTree(Files.readString(fixture, StandardCharsets.UTF_8).replaceFirst("^\uFEFF", ""));
-        if (root.has("Records")) {
-            return root.toString();
-        }
-        ObjectNode event = JSON.createObjectNode();
-        event.putArray("Records").add(root);
-        return event.toString();
     }
 }

@@ -1,5 +1,7 @@
 package com.multikey.indexer;
 
+import com.multikey.common.Environment;
+
 import java.util.Map;
 import java.util.Objects;
 
@@ -35,12 +37,8 @@ public record IndexerConfig(
     }
 
     public static IndexerConfig fromEnvironment(Map<String, String> env) {
-        String table = env.get("INDEX_TABLE_NAME");
-        if (table == null || table.isBlank()) {
-            throw new IllegalStateException("INDEX_TABLE_NAME is not set");
-        }
         return new IndexerConfig(
-                table,
+                Environment.required(env, "INDEX_TABLE_NAME"),
                 env.getOrDefault("KEY_ATTRIBUTE", "id"),
                 env.getOrDefault("ISSUE_ENTITY_TYPE", "issue"),
                 env.getOrDefault("CUSTOM_FIELDS_ATTRIBUTE", "custom_fields"),

@@ -6,9 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.local.support.Fixtures;
 import com.multikey.local.support.LambdaEvents;
 import com.multikey.local.support.LocalContext;
-import com.multikey.local.support.SamTemplate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -17,8 +17,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
@@ -48,16 +46,10 @@ class ExternalFixturesIntegrationTest {
         stack.reset();
     }
 
-    static Stream<Path> streamFixtures() throws IOException {
-        Path external = SamTemplate.findUp("fixtures").resolve("external");
-        try (Stream<Path> files = Files.walk(external)) {
-            List<Path> all = files.filter(f -> f.toString().endsWith(".json"))
-                    .filter(f -> !f.getFileName().toString().equals(MALFORMED))
-                    .filter(f -> isStreamEvent(f))
-                    .sorted().toList();
-            assertThat(all).hasSizeGreaterThanOrEqualTo(20);
-            return all.stream();
-        }
+    static Stream<Path> streamFixtures() {
+        List<Path> all = Fixtures.externalStreamEvents();
+        assertThat(all).hasSizeGreaterThanOrEqualTo(20).noneMatch(f -> f.getFileName().toString().equals(MALFORMED));
+        return all.stream();
     }
 
     @ParameterizedTest
@@ -91,7 +83,7 @@ class ExternalFixturesIntegrationTest {
 
     @Test
     void allAttributeTypesFixture_indexesScalarsListsAndSets_andRejectsMapsAndBinary() throws IOException {
-        Path fixture = SamTemplate.findUp("fixtures").resolve("external/awslambdago-dynamodb-event-all-types.json");
+        Path fixture = Fixtures.root().resolve("external/awslambdago-dynamodb-event-all-types.json");
         DynamodbEvent event = LambdaEvents.read(asIssueRecords(wrapped(fixture)), DynamodbEvent.class);
 
         stack.handler().handleRequest(event, LocalContext.of(IndexerStack.FUNCTION));
@@ -103,31 +95,15 @@ class ExternalFixturesIntegrationTest {
 
     @Test
     void malformedFixture_isRefusedWithAClearMessage() {
-        Path fixture = SamTemplate.findUp("fixtures").resolve("external").resolve(MALFORMED);
+        Path fixture = Fixtures.root().resolve("external").resolve(MALFORMED);
 
         assertThatThrownBy(() -> LambdaEvents.read(fixture, DynamodbEvent.class))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith(MALFORMED + ": not a valid DynamodbEvent event: ");
     }
 
-    private static boolean isStreamEvent(Path fixture) {
-        try {
-            JsonNode root = JSON.readTree(stripBom(Files.readString(fixture, StandardCharsets.UTF_8)));
-            return root.has("Records") ? root.get("Records").path(0).has("dynamodb") : root.has("dynamodb");
-        } catch (IOException e) {
-            throw new IllegalStateException(fixture + " is not JSON", e);
-        }
-    }
-
-    /** Some fixtures are one record without the {@code Records} envelope Lambda always sends: add it. */
-    private static String wrapped(Path fixture) throws IOException {
-        JsonNode root = JSON.readTree(stripBom(Files.readString(fixture, StandardCharsets.UTF_8)));
-        if (root.has("Records")) {
-            return root.toString();
-        }
-        ObjectNode event = JSON.createObjectNode();
-        event.putArray("Records").add(root);
-        return event.toString();
+    private static String wrapped(Path fixture) {
+        return Fixtures.asLambdaEvent(fixture);
     }
 
     /**
@@ -155,7 +131,4 @@ class ExternalFixturesIntegrationTest {
         return event.toString();
     }
 
-    private static String stripBom(String text) {
-        return text.startsWith("\uFEFF") ? text.substring(1) : text;
-    }
 }

@@ -3,18 +3,14 @@ package com.multikey.indexer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.local.support.Fixtures;
 import com.multikey.local.support.SamTemplate;
 import org.junit.jupiter.api.Test;
 import software.amazon.event.ruler.Machine;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import static com.multikey.local.support.SamTemplate.map;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -58,7 +54,7 @@ class IndexerTemplateTest {
             machine.addRule("indexer", (String) filter.get("Pattern"));
         }
 
-        List<JsonNode> records = new ArrayList<>(externalRecords());
+        List<JsonNode> records = new ArrayList<>(Fixtures.externalStreamRecords());
         records.add(record("issue#020e"));
         records.add(record("issue#"));
         records.add(record("layer#us-east-1#requests#12"));
@@ -149,27 +145,4 @@ class IndexerTemplateTest {
         record.putObject("dynamodb").putObject("Keys").putObject("id").put("S", id);
         return record;
     }
-
-    static List<JsonNode> externalRecords() throws IOException {
-        Path external = SamTemplate.findUp("fixtures").resolve("external");
-        List<JsonNode> records = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(external)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
-                String text = Files.readString(file, StandardCharsets.UTF_8).replaceFirst("^\uFEFF", "");
-                JsonNode root;
-                try {
-                    root = JSON.readTree(text);
-                } catch (IOException malformed) {
-                    continue;
-                }
-                if (root.has("Records")) {
-                    root.get("Records").forEach(records::add);
-                } else if (root.has("dynamodb")) {
-                    records.add(root);
-                }
-            }
-        }
-        return records;
-    }
-
 }

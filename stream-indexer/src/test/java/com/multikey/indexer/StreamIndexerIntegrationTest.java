@@ -1,16 +1,12 @@
 package com.multikey.indexer;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.multikey.local.support.SamTemplate;
+import com.multikey.local.support.Fixtures;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -41,20 +37,15 @@ class StreamIndexerIntegrationTest {
     }
 
     @Test
-    void gridSample_queriesInTheExpectedOrder_bothDirections() throws IOException {
-        JsonNode grid = new ObjectMapper().readTree(SamTemplate.findUp("fixtures").resolve("grid/sample-issues.json").toFile());
-        for (JsonNode issue : grid.get("issues")) {
-            stack.put(gridIssue(issue));
-        }
+    void gridSample_queriesInTheExpectedOrder_bothDirections() {
+        Fixtures.GridSample grid = Fixtures.grid();
+        grid.issues().forEach(stack::put);
 
         stack.pump();
 
-        grid.get("expectedIndexOrder").fields().forEachRemaining(attribute -> {
-            List<String> expected = new ArrayList<>();
-            attribute.getValue().forEach(id -> expected.add(id.asText()));
-            assertThat(stack.query(attribute.getKey(), true)).as("ascending %s", attribute.getKey()).isEqualTo(expected);
-            assertThat(stack.query(attribute.getKey(), false)).as("descending %s", attribute.getKey())
-                    .isEqualTo(expected.reversed());
+        grid.expectedIndexOrder().forEach((attribId, expected) -> {
+            assertThat(stack.query(attribId, true)).as("ascending %s", attribId).isEqualTo(expected);
+            assertThat(stack.query(attribId, false)).as("descending %s", attribId).isEqualTo(expected.reversed());
         });
         assertThat(stack.indexItems()).hasSize(6).isEqualTo(stack.expectedIndex());
     }
@@ -136,21 +127,5 @@ class StreamIndexerIntegrationTest {
             // longer than a sort key can hold, but different before the cut, so the Query order is the value order
             default -> AttributeValue.fromS("long " + random.nextInt(3) + "y".repeat(1500));
         };
-    }
-
-    private static Map<String, AttributeValue> gridIssue(JsonNode issue) {
-        Map<String, AttributeValue> item = new LinkedHashMap<>();
-        item.put("id", AttributeValue.fromS(issue.get("id").asText()));
-        item.put("name", AttributeValue.fromS(issue.get("name").asText()));
-        item.put("project", AttributeValue.fromS(issue.get("project").asText()));
-        item.put("num", AttributeValue.fromN(issue.get("num").asText()));
-        item.put("state", AttributeValue.fromS(issue.get("state").asText()));
-        if (issue.has("custom_fields")) {
-            Map<String, AttributeValue> fields = new LinkedHashMap<>();
-            issue.get("custom_fields").fields().forEachRemaining(f -> fields.put(f.getKey(),
-                    f.getValue().isNumber() ? AttributeValue.fromN(f.getValue().asText()) : AttributeValue.fromS(f.getValue().asText())));
-            item.put("custom_fields", AttributeValue.fromM(fields));
-        }
-        return item;
     }
 }

@@ -1,0 +1,141 @@
+package com.multikey.local.support;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/** The repository's {@code fixtures/}: the design's grid sample and the external stream and EventBridge events. */
+public final class Fixtures {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Fixtures() {
+    }
+
+    public static Path root() {
+        return SamTemplate.findUp("fixtures");
+    }
+
+    /** The grid sample: its projects and issues as app table items, and the order its index must give. */
+    public record GridSample(List<Map<String, AttributeValue>> projects, List<Map<String, AttributeValue>> issues,
+                             Map<String, List<String>> expectedIndexOrder) {
+    }
+
+    public static GridSample grid() {
+        JsonNode grid = read(root().resolve("grid/sample-issues.json"));
+        List<Map<String, AttributeValue>> projects = new ArrayList<>();
+        grid.get("projects").fields().forEachRemaining(project -> {
+            Map<String, AttributeValue> item = item(project.getValue());
+            item.put("id", AttributeValue.fromS(project.getKey()));
+            projects.add(item);
+        });
+        List<Map<String, AttributeValue>> issues = new ArrayList<>();
+        grid.get("issues").forEach(issue -> issues.add(item(issue)));
+        Map<String, List<String>> order = new LinkedHashMap<>();
+        grid.get("expectedIndexOrder").fields().forEachRemaining(e -> {
+            List<String> ids = new ArrayList<>();
+            e.getValue().forEach(id -> ids.add(id.asText()));
+            order.put(e.getKey(), List.copyOf(ids));
+        });
+        return new GridSample(projects, issues, order);
+    }
+
+    /** JSON as an item: strings as S, numbers as N, booleans as BOOL, objects as M, arrays as L. */
+    public static Map<String, AttributeValue> item(JsonNode object) {
+        Map<String, AttributeValue> item = new LinkedHashMap<>();
+        object.fields().forEachRemaining(field -> item.put(field.getKey(), attribute(field.getValue())));
+        return item;
+    }
+
+    private static AttributeValue attribute(JsonNode value) {
+        if (value.isObject()) {
+            return AttributeValue.fromM(item(value));
+        }
+        if (value.isArray()) {
+            List<AttributeValue> list = new ArrayList<>();
+            value.forEach(v -> list.add(attribute(v)));
+            return AttributeValue.fromL(list);
+        }
+        if (value.isNumber()) {
+            return AttributeValue.fromN(value.asText());
+        }
+        if (value.isBoolean()) {
+            return AttributeValue.fromBool(value.asBoolean());
+        }
+        return AttributeValue.fromS(value.asText());
+    }
+
+    /** The external DynamoDB stream events that parse as JSON (the malformed one is left out), in name order. */
+    public static List<Path> externalStreamEvents() {
+        try (Stream<Path> files = Files.walk(root().resolve("external"))) {
+            return files.filter(f -> f.toString().endsWith(".json")).sorted().filter(Fixtures::isStreamEvent).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A fixture as the event Lambda delivers: a UTF-8 byte order mark dropped, and a single record (as some
+     * fixtures hold) put in the {@code Records} envelope Lambda always sends.
+     */
+    public static String asLambdaEvent(Path fixture) {
+        JsonNode root = readLenient(fixture);
+        if (root.has("Records")) {
+            return root.toString();
+        }
+        ObjectNode event = JSON.createObjectNode();
+        event.putArray("Records").add(root);
+        return event.toString();
+    }
+
+    /** Every record of every external stream event. */
+    public static List<JsonNode> externalStreamRecords() {
+        List<JsonNode> records = new ArrayList<>();
+        for (Path fixture : externalStreamEvents()) {
+            JsonNode root = readLenient(fixture);
+            if (root.has("Records")) {
+                root.get("Records").forEach(records::add);
+            } else {
+                records.add(root);
+            }
+        }
+        return records;
+    }
+
+    private static boolean isStreamEvent(Path fixture) {
+        try {
+            JsonNode root = readLenient(fixture);
+            return root.has("Records") ? root.get("Records").path(0).has("dynamodb") : root.has("dynamodb");
+        } catch (UncheckedIOException malformed) {
+            return false;
+        }
+    }
+
+    private static JsonNode readLenient(Path file) {
+        try {
+            return JSON.readTree(Files.readString(file, StandardCharsets.UTF_8).replaceFirst("^\uFEFF", ""));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+    }
+
+    private static JsonNode read(Path file) {
+        try {
+            return JSON.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+    }
+}
