@@ -12,9 +12,10 @@ import java.util.Optional;
  *
  * @param itemKey        the item's key as canonical JSON: events of one item keep their order
  * @param sequenceNumber the record's, reported as a batch item failure when the event cannot be sent
+ * @param imagesDropped  the images were left out because the entry would have exceeded the size limit
  */
 public record ChangeEvent(String itemKey, Optional<String> sequenceNumber, String source, String detailType,
-                          String detail, Optional<Instant> time, List<String> resources) {
+                          String detail, Optional<Instant> time, List<String> resources, boolean imagesDropped) {
 
     public PutEventsRequestEntry toEntry(String eventBusName) {
         PutEventsRequestEntry.Builder entry = PutEventsRequestEntry.builder()

@@ -60,7 +60,7 @@ public final class ChangeEventFactory {
         detail.put("imagesDropped", imagesDropped);
         return new ChangeEvent(keys.toString(), record.sequenceNumber(), config.eventSource(),
                 typeName(entityType) + " " + change, detail.toString(), record.approximateCreationTime(),
-                List.of(config.tableArn()));
+                List.of(config.tableArn()), imagesDropped);
     }
 
     /** The entity type: the key attribute's prefix before {@code #}; {@code item} when the key has none. */

@@ -56,7 +56,7 @@ public final class Router {
             failed.add(event.sequenceNumber().orElseThrow(() -> new RoutingException(
                     "an event could not be sent and its record has no sequence number to report")));
         }
-        int withoutImages = (int) events.stream().filter(e -> e.detail().contains("\"imagesDropped\":true")).count();
+        int withoutImages = (int) events.stream().filter(ChangeEvent::imagesDropped).count();
         metrics.batchProcessed(new RouterMetrics.BatchSummary(batch.size(), skipped, events.size() - unsent.size(),
                 withoutImages, failed.size()));
         log.info("batch routed", Map.of("records", batch.size(), "events", events.size() - unsent.size(),

@@ -97,6 +97,7 @@ class ChangeEventFactoryTest {
         assertThat(event.size()).isLessThanOrEqualTo(4096);
         assertThat(detail.has("newImage")).isFalse();
         assertThat(detail.get("imagesDropped").asBoolean()).isTrue();
+        assertThat(event.imagesDropped()).isTrue();
         assertThat(detail.get("changedAttributes").toString()).isEqualTo("[\"id\",\"text\"]");
         assertThat(detail.get("keys").toString()).isEqualTo("{\"id\":\"issue#1\"}");
     }
@@ -115,7 +116,7 @@ class ChangeEventFactoryTest {
     @Test
     void size_countsAsEventBridgeDoes() {
         ChangeEvent event = new ChangeEvent("k", java.util.Optional.empty(), "src", "Issue Created", "{\"é\":1}",
-                java.util.Optional.of(java.time.Instant.EPOCH), List.of("arn"));
+                java.util.Optional.of(java.time.Instant.EPOCH), List.of("arn"), false);
 
         // time 14, "src" 3, "Issue Created" 13, {"é":1} 8 bytes (é is two), "arn" 3
         assertThat(event.size()).isEqualTo(14 + 3 + 13 + 8 + 3);
