@@ -157,6 +157,15 @@ public final class LocalMain implements Callable<Integer> {
         @Option(names = "--port", defaultValue = "8000", description = "DynamoDB Local's port (default ${DEFAULT-VALUE})")
         int port;
 
+        @Option(names = "--eventbridge-port", defaultValue = "4010", description = "the local PutEvents endpoint's port (default ${DEFAULT-VALUE}, as in sam/env.json)")
+        int eventBridgePort;
+
+        @Option(names = "--lambda-port", defaultValue = "4011", description = "the local Lambda API endpoint's port (default ${DEFAULT-VALUE}, as in sam/env.json)")
+        int lambdaPort;
+
+        @Option(names = "--host", defaultValue = "127.0.0.1", description = "address the PutEvents and Lambda API endpoints listen on; 0.0.0.0 to reach them from containers (sam local invoke)")
+        String host;
+
         @Option(names = "--seconds", description = "stop after this many seconds (default: run until interrupted)")
         Integer seconds;
 
@@ -164,7 +173,8 @@ public final class LocalMain implements Callable<Integer> {
         public Integer call() throws InterruptedException {
             PrintStream out = parent.out;
             SamTemplate template = parent.loadTemplate();
-            try (TemplateRuntime runtime = new TemplateRuntime(template, port, out::println)) {
+            try (TemplateRuntime runtime = new TemplateRuntime(template,
+                    new TemplateRuntime.Ports(host, port, eventBridgePort, lambdaPort), out::println)) {
                 runtime.startPolling();
                 out.printf("DynamoDB Local: %s  tables: %s%n", runtime.dynamoDbLocal.endpoint(),
                         String.join(", ", runtime.names.entrySet().stream()

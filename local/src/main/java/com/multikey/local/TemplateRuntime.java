@@ -83,15 +83,24 @@ final class TemplateRuntime implements AutoCloseable {
     private volatile int quietCycles;
     private Instant lastSweep = Instant.EPOCH;
 
+    /** Ports of the local endpoints (0: any free one) and the address they listen on. */
+    record Ports(String host, int dynamoDb, int eventBridge, int lambda) {
+    }
+
     TemplateRuntime(SamTemplate template, int port, Consumer<String> out) {
+        this(template, new Ports("127.0.0.1", port, 0, 0), out);
+    }
+
+    TemplateRuntime(SamTemplate template, Ports ports, Consumer<String> out) {
+        int port = ports.dynamoDb();
         this.template = template;
         this.out = out;
         this.dynamoDbLocal = port == 0 ? LocalDynamoDb.start() : LocalDynamoDb.start(port);
         try {
             this.dynamoDb = dynamoDbLocal.client();
             this.streams = dynamoDbLocal.streamsClient();
-            this.bus = LocalEventBridge.start();
-            this.lambdaApi = LocalLambdaApi.start();
+            this.bus = LocalEventBridge.start(ports.host(), ports.eventBridge());
+            this.lambdaApi = LocalLambdaApi.start(ports.host(), ports.lambda());
             template.resources().keySet().forEach(id -> names.put(id, id));
             names.putAll(TemplateTables.create(template, dynamoDb));
             for (String busId : template.resourcesOfType("AWS::Events::EventBus")) {

@@ -54,8 +54,13 @@ public final class LocalEventBridge implements AutoCloseable {
     }
 
     public static LocalEventBridge start() {
+        return start("127.0.0.1", 0);
+    }
+
+    /** On {@code host} (an address to bind, e.g. 0.0.0.0 to be reachable from containers) and {@code port} (0: any free one). */
+    public static LocalEventBridge start(String host, int port) {
         try {
-            HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
             LocalEventBridge bus = new LocalEventBridge(server);
             server.createContext("/", bus::handle);
             server.start();
@@ -66,7 +71,8 @@ public final class LocalEventBridge implements AutoCloseable {
     }
 
     public URI endpoint() {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+        String host = server.getAddress().getAddress().isAnyLocalAddress() ? "127.0.0.1" : server.getAddress().getHostString();
+        return URI.create("http://" + host + ":" + server.getAddress().getPort());
     }
 
     public void faults(Faults faults) {

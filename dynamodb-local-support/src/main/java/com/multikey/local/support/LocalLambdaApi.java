@@ -39,8 +39,13 @@ public final class LocalLambdaApi implements AutoCloseable {
     }
 
     public static LocalLambdaApi start() {
+        return start("127.0.0.1", 0);
+    }
+
+    /** On {@code host} (an address to bind, e.g. 0.0.0.0 to be reachable from containers) and {@code port} (0: any free one). */
+    public static LocalLambdaApi start(String host, int port) {
         try {
-            HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
             LocalLambdaApi api = new LocalLambdaApi(server);
             server.createContext("/", api::handle);
             server.start();
@@ -51,7 +56,8 @@ public final class LocalLambdaApi implements AutoCloseable {
     }
 
     public URI endpoint() {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+        String host = server.getAddress().getAddress().isAnyLocalAddress() ? "127.0.0.1" : server.getAddress().getHostString();
+        return URI.create("http://" + host + ":" + server.getAddress().getPort());
     }
 
     public List<Call> calls() {
