@@ -114,6 +114,17 @@ class ChangeEventFactoryTest {
     }
 
     @Test
+    void toEvent_whenAFixtureCarriesTheTimeInMilliseconds_sendsTheRightTime() {
+        var fixture = com.multikey.local.support.Fixtures.root().resolve("external/dotnet-dynamodb-event-millis-timestamp.json");
+        var records = com.multikey.local.support.LambdaEvents.read(fixture, com.amazonaws.services.lambda.runtime.events.DynamodbEvent.class)
+                .getRecords();
+
+        List<ChangeEvent> events = records.stream().map(r -> factory.toEvent(ChangeRecord.from(r))).toList();
+
+        assertThat(events).extracting(e -> e.time().orElseThrow().toString().substring(0, 4)).containsOnly("2016");
+    }
+
+    @Test
     void size_countsAsEventBridgeDoes() {
         ChangeEvent event = new ChangeEvent("k", java.util.Optional.empty(), "src", "Issue Created", "{\"é\":1}",
                 java.util.Optional.of(java.time.Instant.EPOCH), List.of("arn"), false);

@@ -69,8 +69,15 @@ public record ChangeRecord(
                 Optional.ofNullable(convert(stream.getOldImage(), "OldImage")),
                 Optional.ofNullable(convert(stream.getNewImage(), "NewImage")),
                 Optional.ofNullable(identity).map(i -> new UserIdentity(i.getType(), i.getPrincipalId())),
-                Optional.ofNullable(stream.getApproximateCreationDateTime()).map(d -> d.toInstant()));
+                Optional.ofNullable(stream.getApproximateCreationDateTime()).map(d -> plausible(d.toInstant())));
     }
+
+    /** Epoch values past the year 5000 were milliseconds read as seconds (some producers, DynamoDB Local); read them as such. */
+    static Instant plausible(Instant time) {
+        return time.getEpochSecond() > MILLIS_READ_AS_SECONDS ? Instant.ofEpochMilli(time.getEpochSecond()) : time;
+    }
+
+    private static final long MILLIS_READ_AS_SECONDS = 100_000_000_000L;
 
     /** The string value of a key attribute, when the key has that attribute as a string. */
     public Optional<String> stringKey(String attribute) {

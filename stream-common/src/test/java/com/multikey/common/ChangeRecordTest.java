@@ -39,6 +39,17 @@ class ChangeRecordTest {
     }
 
     @Test
+    void from_whenCreationTimeWasMillisecondsReadAsSeconds_readsItAsMilliseconds() {
+        DynamodbStreamRecord record = record("INSERT", null);
+        record.getDynamodb().setApproximateCreationDateTime(new java.util.Date(1_480_642_020_000L * 1000));
+        DynamodbStreamRecord normal = record("INSERT", null);
+        normal.getDynamodb().setApproximateCreationDateTime(new java.util.Date(1_480_642_020_000L));
+
+        assertThat(ChangeRecord.from(record).approximateCreationTime()).contains(java.time.Instant.ofEpochMilli(1_480_642_020_000L));
+        assertThat(ChangeRecord.from(normal).approximateCreationTime()).contains(java.time.Instant.ofEpochMilli(1_480_642_020_000L));
+    }
+
+    @Test
     void from_whenOtherIdentityOrNone_isNoExpiry() {
         assertThat(ChangeRecord.from(record("REMOVE", new Identity().withType("Service").withPrincipalId("someone.amazonaws.com")))
                 .userIdentity().orElseThrow().isTimeToLiveExpiry()).isFalse();
