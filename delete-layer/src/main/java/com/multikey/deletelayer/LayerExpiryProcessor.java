@@ -3,6 +3,7 @@ package com.multikey.deletelayer;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.multikey.common.PlainJson;
 import com.multikey.common.StructuredLog;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -91,9 +92,9 @@ public final class LayerExpiryProcessor {
     }
 
     private Map<String, AttributeValue> tombstone(JsonNode oldImage, JsonNode keys) {
-        Map<String, AttributeValue> item = new LinkedHashMap<>(PlainJsonItems.item(oldImage));
+        Map<String, AttributeValue> item = new LinkedHashMap<>(PlainJson.toItem(oldImage));
         if (keys.isObject()) {
-            item.putAll(PlainJsonItems.item(keys));
+            item.putAll(PlainJson.toItem(keys));
         }
         item.remove(config.ttlAttribute());
         item.put("deletedAt", AttributeValue.fromS(clock.instant().toString()));

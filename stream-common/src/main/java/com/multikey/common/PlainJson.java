@@ -8,13 +8,18 @@ import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * DynamoDB attribute values as plain JSON: numbers exact (as JSON numbers with every digit), sets as
  * arrays, binary as base64 strings, NULL as null; map keys in sorted order so equal items give equal JSON.
+ * And back: strings, numbers, booleans, null, arrays (as lists) and objects (as maps); sets and binary do
+ * not survive the round trip, they come back as lists and strings.
  */
 public final class PlainJson {
 
@@ -59,6 +64,34 @@ public final class PlainJson {
             case M -> of(value.m());
             default -> throw new MalformedRecordException("attribute value of a type this SDK does not know");
         };
+    }
+
+    /** A JSON object as an item. */
+    public static Map<String, AttributeValue> toItem(JsonNode object) {
+        Map<String, AttributeValue> item = new LinkedHashMap<>();
+        object.fields().forEachRemaining(field -> item.put(field.getKey(), toAttributeValue(field.getValue())));
+        return item;
+    }
+
+    public static AttributeValue toAttributeValue(JsonNode node) {
+        if (node.isObject()) {
+            return AttributeValue.fromM(toItem(node));
+        }
+        if (node.isArray()) {
+            List<AttributeValue> list = new ArrayList<>();
+            node.forEach(element -> list.add(toAttributeValue(element)));
+            return AttributeValue.fromL(list);
+        }
+        if (node.isNumber()) {
+            return AttributeValue.fromN(node.decimalValue().toString());
+        }
+        if (node.isBoolean()) {
+            return AttributeValue.fromBool(node.booleanValue());
+        }
+        if (node.isNull()) {
+            return AttributeValue.fromNul(true);
+        }
+        return AttributeValue.fromS(node.asText());
     }
 
     private static String base64(SdkBytes bytes) {

@@ -3,6 +3,7 @@ package com.multikey.local.support;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.common.PlainJson;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.io.IOException;
@@ -54,27 +55,7 @@ public final class Fixtures {
 
     /** JSON as an item: strings as S, numbers as N, booleans as BOOL, objects as M, arrays as L. */
     public static Map<String, AttributeValue> item(JsonNode object) {
-        Map<String, AttributeValue> item = new LinkedHashMap<>();
-        object.fields().forEachRemaining(field -> item.put(field.getKey(), attribute(field.getValue())));
-        return item;
-    }
-
-    private static AttributeValue attribute(JsonNode value) {
-        if (value.isObject()) {
-            return AttributeValue.fromM(item(value));
-        }
-        if (value.isArray()) {
-            List<AttributeValue> list = new ArrayList<>();
-            value.forEach(v -> list.add(attribute(v)));
-            return AttributeValue.fromL(list);
-        }
-        if (value.isNumber()) {
-            return AttributeValue.fromN(value.asText());
-        }
-        if (value.isBoolean()) {
-            return AttributeValue.fromBool(value.asBoolean());
-        }
-        return AttributeValue.fromS(value.asText());
+        return PlainJson.toItem(object);
     }
 
     /** The external DynamoDB stream events that parse as JSON (the malformed one is left out), in name order. */
