@@ -61,6 +61,10 @@ final class TemplateRuntime implements AutoCloseable {
     private record Rule(String logicalId, List<String> targets) {
     }
 
+    /** A table with TTL on: its name, TTL attribute and key attributes. */
+    private record TtlTable(String name, String ttlAttribute, List<String> keyAttributes) {
+    }
+
     final SamTemplate template;
     final LocalDynamoDb dynamoDbLocal;
     final DynamoDbClient dynamoDb;
@@ -75,7 +79,7 @@ final class TemplateRuntime implements AutoCloseable {
     private final List<Source> sources = new ArrayList<>();
     private final List<Rule> rules = new ArrayList<>();
     private final Machine ruleMachine = new Machine();
-    private final Map<String, String> ttlAttributeByTable = new LinkedHashMap<>();
+    private final List<TtlTable> ttlTables = new ArrayList<>();
     private final Map<String, String> expiredKeys = new ConcurrentHashMap<>();
     private final ExecutorService dispatcher = Executors.newSingleThreadExecutor(daemon("local-bus"));
     private final AtomicInteger dispatching = new AtomicInteger();
@@ -112,7 +116,7 @@ final class TemplateRuntime implements AutoCloseable {
             for (String table : template.resourcesOfType(TemplateTables.TABLE_TYPE)) {
                 if (template.properties(table).get("TimeToLiveSpecification") instanceof Map<?, ?> ttl
                         && Boolean.TRUE.equals(ttl.get("Enabled"))) {
-                    ttlAttributeByTable.put(names.get(table), (String) ttl.get("AttributeName"));
+                    ttlTables.add(new TtlTable(names.get(table), (String) ttl.get("AttributeName"), keyAttributes(names.get(table))));
                 }
             }
             for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
@@ -232,21 +236,20 @@ final class TemplateRuntime implements AutoCloseable {
     int sweepExpired() {
         int expired = 0;
         long now = Instant.now().getEpochSecond();
-        for (Map.Entry<String, String> table : ttlAttributeByTable.entrySet()) {
-            List<String> keyNames = keyAttributes(table.getKey());
-            Map<String, String> names = Map.of("#ttl", table.getValue());
+        for (TtlTable table : ttlTables) {
+            Map<String, String> ttlName = Map.of("#ttl", table.ttlAttribute());
             Map<String, AttributeValue> values = Map.of(":now", AttributeValue.fromN(Long.toString(now)));
-            for (Map<String, AttributeValue> item : dynamoDb.scanPaginator(b -> b.tableName(table.getKey())
-                    .filterExpression("#ttl < :now").expressionAttributeNames(names).expressionAttributeValues(values)).items()) {
+            for (Map<String, AttributeValue> item : dynamoDb.scanPaginator(b -> b.tableName(table.name())
+                    .filterExpression("#ttl < :now").expressionAttributeNames(ttlName).expressionAttributeValues(values)).items()) {
                 Map<String, AttributeValue> key = new LinkedHashMap<>();
-                keyNames.forEach(k -> key.put(k, item.get(k)));
-                String keyJson = table.getKey() + " " + PlainJson.of(key);
+                table.keyAttributes().forEach(k -> key.put(k, item.get(k)));
+                String keyJson = table.name() + " " + PlainJson.of(key);
                 expiredKeys.put(keyJson, "");
                 try {
-                    dynamoDb.deleteItem(b -> b.tableName(table.getKey()).key(key).conditionExpression("#ttl < :now")
-                            .expressionAttributeNames(names).expressionAttributeValues(values));
+                    dynamoDb.deleteItem(b -> b.tableName(table.name()).key(key).conditionExpression("#ttl < :now")
+                            .expressionAttributeNames(ttlName).expressionAttributeValues(values));
                     expired++;
-                    out.accept("TTL: expired " + PlainJson.of(key) + " in " + table.getKey());
+                    out.accept("TTL: expired " + PlainJson.of(key) + " in " + table.name());
                 } catch (ConditionalCheckFailedException changed) {
                     expiredKeys.remove(keyJson);
                 }
