@@ -197,11 +197,8 @@ public final class IndexerBenchmark {
         SamTemplate template = SamTemplate.ofRepository();
         try (LocalDynamoDb local = LocalDynamoDb.start(); DynamoDbClient dynamoDb = local.client()) {
             Map<String, String> tables = TemplateTables.create(template, dynamoDb);
-            Map<String, String> env = new LinkedHashMap<>(TemplateEnvironment.of(template, "StreamIndexerFunction", tables));
-            env.put("AWS_REGION", LocalDynamoDb.REGION.id());
-            env.put("AWS_ENDPOINT_URL_DYNAMODB", local.endpoint().toString());
-            env.put("AWS_ACCESS_KEY_ID", "local");
-            env.put("AWS_SECRET_ACCESS_KEY", "local");
+            Map<String, String> env = TemplateEnvironment.forLocalRun(template, "StreamIndexerFunction", tables,
+                    Map.of("DYNAMODB", local.endpoint()));
             StreamIndexerHandler handler = new StreamIndexerHandler(env);
             StreamTail tail = new StreamTail(dynamoDb, local.streamsClient(), tables.get("AppTable"));
 

@@ -65,13 +65,9 @@ class DeleteLayerIntegrationTest {
         dynamoDb.listTables().tableNames().forEach(name -> dynamoDb.deleteTable(b -> b.tableName(name)));
         Map<String, String> names = TemplateTables.create(TEMPLATE, dynamoDb);
         lambdaApi = LocalLambdaApi.start();
-        Map<String, String> env = new HashMap<>(TemplateEnvironment.of(TEMPLATE, "DeleteLayerFunction", allNames(names)));
+        Map<String, String> env = new HashMap<>(TemplateEnvironment.forLocalRun(TEMPLATE, "DeleteLayerFunction", allNames(names),
+                Map.of("DYNAMODB", dynamoDbLocal.endpoint(), "LAMBDA", lambdaApi.endpoint())));
         env.put("ALLOWED_ACCOUNT_ID", "123456789012");
-        env.put("AWS_REGION", "us-east-1");
-        env.put("AWS_ACCESS_KEY_ID", "local");
-        env.put("AWS_SECRET_ACCESS_KEY", "local");
-        env.put("AWS_ENDPOINT_URL_DYNAMODB", dynamoDbLocal.endpoint().toString());
-        env.put("AWS_ENDPOINT_URL_LAMBDA", lambdaApi.endpoint().toString());
         handler = new DeleteLayerHandler(env);
     }
 

@@ -146,14 +146,8 @@ final class TemplateRuntime implements AutoCloseable {
 
     /** A function's environment as deployed, its AWS endpoints pointed at the local ones. */
     Map<String, String> environment(String function) {
-        Map<String, String> env = new LinkedHashMap<>(TemplateEnvironment.of(template, function, names));
-        env.put("AWS_REGION", LocalDynamoDb.REGION.id());
-        env.put("AWS_ACCESS_KEY_ID", "local");
-        env.put("AWS_SECRET_ACCESS_KEY", "local");
-        env.put("AWS_ENDPOINT_URL_DYNAMODB", dynamoDbLocal.endpoint().toString());
-        env.put("AWS_ENDPOINT_URL_EVENTBRIDGE", bus.endpoint().toString());
-        env.put("AWS_ENDPOINT_URL_LAMBDA", lambdaApi.endpoint().toString());
-        return env;
+        return TemplateEnvironment.forLocalRun(template, function, names, Map.of(
+                "DYNAMODB", dynamoDbLocal.endpoint(), "EVENTBRIDGE", bus.endpoint(), "LAMBDA", lambdaApi.endpoint()));
     }
 
     String table(String logicalId) {

@@ -40,11 +40,8 @@ class RouterRulesTest {
     @BeforeEach
     void start() {
         bus = LocalEventBridge.start();
-        Map<String, String> env = new HashMap<>(TemplateEnvironment.of(template, "RouterFunction", localNames()));
-        env.put("AWS_REGION", "us-east-1");
-        env.put("AWS_ACCESS_KEY_ID", "local");
-        env.put("AWS_SECRET_ACCESS_KEY", "local");
-        env.put("AWS_ENDPOINT_URL_EVENTBRIDGE", bus.endpoint().toString());
+        Map<String, String> env = TemplateEnvironment.forLocalRun(template, "RouterFunction", localNames(),
+                Map.of("EVENTBRIDGE", bus.endpoint()));
         router = new RouterHandler(env);
     }
 

@@ -39,6 +39,20 @@ public final class TemplateEnvironment {
         variables.forEach((name, value) -> env.put((String) name, resolve(value, template, localNames, where + "." + name)));
     }
 
+    /**
+     * A function's environment for a run on this machine: the template's variables, the local region and
+     * credentials, and {@code AWS_ENDPOINT_URL_<SERVICE>} for each local endpoint (e.g. {@code DYNAMODB}).
+     */
+    public static Map<String, String> forLocalRun(SamTemplate template, String functionLogicalId, Map<String, String> localNames,
+                                                  Map<String, java.net.URI> endpointsByService) {
+        Map<String, String> env = new LinkedHashMap<>(of(template, functionLogicalId, localNames));
+        env.put("AWS_REGION", LocalDynamoDb.REGION.id());
+        env.put("AWS_ACCESS_KEY_ID", "local");
+        env.put("AWS_SECRET_ACCESS_KEY", "local");
+        endpointsByService.forEach((service, endpoint) -> env.put("AWS_ENDPOINT_URL_" + service, endpoint.toString()));
+        return env;
+    }
+
     /** Local values of the pseudo parameters. */
     public static final Map<String, String> PSEUDO_PARAMETERS = Map.of(
             "AWS::AccountId", LOCAL_ACCOUNT, "AWS::Region", "us-east-1", "AWS::Partition", "aws",
