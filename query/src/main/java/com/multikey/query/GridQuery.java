@@ -33,6 +33,10 @@ import java.util.Set;
  */
 public final class GridQuery {
 
+    /** DynamoDB's order of string keys: their UTF-8 bytes, unsigned. */
+    private static final Comparator<String> KEY_ORDER = Comparator.comparing(
+            (String key) -> key.getBytes(java.nio.charset.StandardCharsets.UTF_8), java.util.Arrays::compareUnsigned);
+
     private final DynamoDbClient dynamoDb;
     private final String appTable;
     private final String indexTable;
@@ -135,13 +139,11 @@ public final class GridQuery {
 
     /** Whether this index item is the one its issue is listed under: it matches the issue, and is its first matching value. */
     private boolean isListedUnder(IndexItem entry, Map<String, AttributeValue> issue, PageRequest request) {
-        Comparator<String> order = Comparator.comparing(k -> k.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                java.util.Arrays::compareUnsigned);
         Optional<String> first = issues.project(entry.issueId(), issue).items().stream()
                 .filter(item -> item.attribId().equals(entry.attribId()) && item.project().equals(request.project()))
                 .filter(item -> request.filter().map(f -> f.matches(item.value())).orElse(true))
                 .map(IndexItem::sortKey)
-                .min(request.order() == Order.ASC ? order : order.reversed());
+                .min(request.order() == Order.ASC ? KEY_ORDER : KEY_ORDER.reversed());
         return first.isPresent() && first.get().equals(entry.sortKey());
     }
 
