@@ -6,6 +6,7 @@ import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -91,8 +92,18 @@ public final class ClientFactory {
                 .build();
     }
 
+    /**
+     * Attempts per API call, the first included. The SDK owns retrying a whole call that was throttled or
+     * failed with a 5xx or an I/O error (standard strategy: exponential backoff with jitter, AWS's
+     * retryable error codes); what an API hands back unprocessed is re-sent by {@link RetryBudget}. Calls
+     * made for a stream batch also carry an {@code apiCallTimeout} from the invocation's {@link Deadline}.
+     */
+    public static final int MAX_ATTEMPTS_PER_CALL = 4;
+
     public static ClientOverrideConfiguration overrides() {
         return ClientOverrideConfiguration.builder()
+                .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                        .maxAttempts(MAX_ATTEMPTS_PER_CALL).build())
                 .apiCallAttemptTimeout(Duration.ofSeconds(10))
                 .build();
     }

@@ -1,5 +1,7 @@
 package com.multikey.common;
 
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+
 import java.time.Duration;
 import java.util.function.LongSupplier;
 
@@ -38,6 +40,18 @@ public final class Deadline {
 
     public Duration remaining() {
         return Duration.ofNanos(Math.max(0, deadlineNanos - nanoClock.getAsLong()));
+    }
+
+    /**
+     * A request override whose {@code apiCallTimeout} (the whole call, the SDK's own retries included) ends
+     * at this deadline, so a slow or throttled call gives up in time to answer a partial batch response.
+     * At least one millisecond: a call made with no time left fails at once instead of waiting forever.
+     */
+    public AwsRequestOverrideConfiguration callOverride() {
+        Duration left = remaining();
+        return AwsRequestOverrideConfiguration.builder()
+                .apiCallTimeout(left.compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : left)
+                .build();
     }
 
     public boolean hasRoomFor(Duration wait) {
