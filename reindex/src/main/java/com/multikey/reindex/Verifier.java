@@ -59,11 +59,10 @@ public final class Verifier {
     }
 
     public Report verify(boolean repair) {
-        Map<String, Map<IndexKey, IndexItem>> actual = new HashMap<>();
+        Map<String, Map<IndexKey, Map<String, AttributeValue>>> actual = new HashMap<>();
         long[] indexItems = {0};
         dynamoDb.scanPaginator(b -> b.tableName(indexTable).consistentRead(true)).items().forEach(stored -> {
-            IndexItem item = IndexItem.fromItem(stored);
-            actual.computeIfAbsent(item.issueId(), k -> new LinkedHashMap<>()).put(item.key(), item);
+            actual.computeIfAbsent(IndexItem.issueIdOf(stored), k -> new LinkedHashMap<>()).put(IndexKey.of(stored), IndexItem.normalized(stored));
             indexItems[0]++;
         });
         Map<String, Map<IndexKey, IndexItem>> expected = new HashMap<>();
@@ -82,7 +81,7 @@ public final class Verifier {
         all.addAll(actual.keySet());
         for (String issueId : all) {
             Map<IndexKey, IndexItem> want = expected.get(issueId);
-            Map<IndexKey, IndexItem> have = actual.getOrDefault(issueId, Map.of());
+            Map<IndexKey, Map<String, AttributeValue>> have = actual.getOrDefault(issueId, Map.of());
             if (want == null) {
                 have.keySet().forEach(key -> orphaned.add(new Discrepancy(issueId, key)));
                 wrong.add(issueId);
@@ -94,8 +93,8 @@ public final class Verifier {
                     wrong.add(issueId);
                 }
             });
-            have.forEach((key, item) -> {
-                if (!item.equals(want.get(key))) {
+            have.forEach((key, stored) -> {
+                if (!want.containsKey(key) || !stored.equals(want.get(key).toItem())) {
                     stale.add(new Discrepancy(issueId, key));
                     wrong.add(issueId);
                 }
@@ -104,25 +103,39 @@ public final class Verifier {
         long repaired = 0;
         if (repair) {
             for (String issueId : wrong) {
-                repaired += repairIssue(issueId, actual.getOrDefault(issueId, Map.of()).values()) ? 1 : 0;
+                repaired += repairIssue(issueId, actual.getOrDefault(issueId, Map.of())) ? 1 : 0;
             }
         }
         return new Report(expected.size(), indexItems[0], missing.size(), stale.size(), orphaned.size(),
                 sample(missing), sample(stale), sample(orphaned), repaired);
     }
 
-    private boolean repairIssue(String issueId, Collection<IndexItem> current) {
+    private boolean repairIssue(String issueId, Map<IndexKey, Map<String, AttributeValue>> current) {
         for (int attempt = 0; attempt < MAX_ATTEMPTS_PER_ISSUE; attempt++) {
             Map<String, AttributeValue> fresh = dynamoDb.getItem(b -> b.tableName(appTable).consistentRead(true)
                     .key(Map.of(config.keyAttribute(), AttributeValue.fromS(issueId)))).item();
             Map<String, AttributeValue> version = fresh == null || fresh.isEmpty() ? null : fresh;
             Collection<IndexItem> want = version == null ? List.of() : issues.project(issueId, version).items();
-            List<IndexChange> changes = IndexDiff.between(current, want);
+            List<IndexChange> changes = changes(current, want);
             if (writer.write(issueId, version, changes) == ConditionalIndexWriter.Outcome.WRITTEN) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** The writes that turn the stored items of an issue into the expected ones, compared as stored. */
+    private static List<IndexChange> changes(Map<IndexKey, Map<String, AttributeValue>> stored, Collection<IndexItem> want) {
+        List<IndexChange> changes = new ArrayList<>();
+        Set<IndexKey> wanted = new java.util.HashSet<>();
+        for (IndexItem item : want) {
+            wanted.add(item.key());
+            if (!item.toItem().equals(stored.get(item.key()))) {
+                changes.add(new IndexChange.Put(item));
+            }
+        }
+        stored.keySet().stream().filter(key -> !wanted.contains(key)).forEach(key -> changes.add(new IndexChange.Delete(key)));
+        return changes;
     }
 
     private static Map<IndexKey, IndexItem> byKey(Collection<IndexItem> items) {

@@ -10,7 +10,9 @@ import java.time.Duration;
  * retry (its retry strategy is set once in {@link ClientFactory}); this budget counts only the attempts that
  * came back with something left over, waits with backoff between them, and stops when the attempts or the
  * invocation's time run out. Every call made under it carries an {@code apiCallTimeout} bounded by the
- * remaining time, so one slow call cannot run past the deadline.
+ * remaining time, so one slow call cannot run past the deadline. The budget counts failed attempts in a
+ * row: an attempt that got part of the work through ({@link #progressed()}) starts the count again, so a
+ * long run of partial successes is never cut short while a run of plain failures is.
  *
  * <p>Not thread-safe: one budget per unit of work (a chunk, a batch of events, a page).
  */
@@ -40,7 +42,7 @@ public final class RetryBudget {
     }
 
     /**
-     * Counts one failed attempt and, when the budget and the deadline allow another, waits the backoff.
+     * Counts one failed attempt (one that left work over) and, when the budget and the deadline allow another, waits the backoff.
      *
      * @return whether to try again; {@code false} means give up and report what is left
      */
@@ -60,6 +62,11 @@ public final class RetryBudget {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    /** The last attempt got some of the work through: the count of failures in a row starts again. */
+    public void progressed() {
+        failedAttempts = 0;
     }
 
     /** Whether there is time left for a call at all. */

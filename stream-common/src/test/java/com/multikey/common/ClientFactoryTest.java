@@ -38,4 +38,13 @@ class ClientFactoryTest {
             assertThat(client.serviceClientConfiguration().region().id()).isEqualTo("us-east-1");
         }
     }
+
+    @Test
+    void overrides_giveTheSdkTheRetriesOfWholeCalls_withABoundedNumberOfAttempts() {
+        var overrides = ClientFactory.overrides();
+
+        assertThat(overrides.retryStrategy()).hasValueSatisfying(strategy ->
+                assertThat(strategy.maxAttempts()).isEqualTo(ClientFactory.MAX_ATTEMPTS_PER_CALL));
+        assertThat(overrides.apiCallAttemptTimeout()).isPresent();
+    }
 }

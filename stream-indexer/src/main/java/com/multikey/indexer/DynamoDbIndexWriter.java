@@ -2,6 +2,7 @@ package com.multikey.indexer;
 
 import com.multikey.common.Backoff;
 import com.multikey.common.Deadline;
+import com.multikey.common.RetryBudget;
 import com.multikey.common.Sleeper;
 import com.multikey.common.StructuredLog;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
@@ -13,21 +14,27 @@ import software.amazon.awssdk.services.dynamodb.model.DeleteRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
-import java.time.Duration;
-import java.util.HashSet;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Writes index changes with BatchWriteItem, 25 requests a call. Unprocessed items, throttling and
- * server errors are retried with exponential backoff and full jitter while the deadline leaves room;
- * what is still unwritten is returned so the caller reports it as batch item failures.
+ * Writes index changes with BatchWriteItem: at most 25 requests and 16 MB a call.
+ *
+ * <p>Retries have one owner each: the SDK client retries a throttled or failed call (its retry strategy);
+ * {@link RetryBudget} re-sends {@code UnprocessedItems}, and a call that still failed transiently, with
+ * backoff, a bounded number of failed attempts and an {@code apiCallTimeout} within the invocation's
+ * deadline. What is still unwritten is returned so the caller reports it as batch item failures.
+ *
+ * <p>A call DynamoDB refuses as invalid ({@code ValidationException}) is split in halves until the
+ * offending requests stand alone; they are returned as refused and the rest is written, so one item AWS
+ * will never accept costs none of its neighbours.
  */
 public final class DynamoDbIndexWriter implements IndexWriter {
 
-    public static final int MAX_BATCH = 25;
+    public static final int MAX_BATCH = DynamoDbLimits.MAX_BATCH_WRITE_REQUESTS;
 
     private final DynamoDbClient dynamoDb;
     private final String tableName;
@@ -44,47 +51,91 @@ public final class DynamoDbIndexWriter implements IndexWriter {
     }
 
     @Override
-    public Set<IndexKey> write(List<IndexChange> changes, Deadline deadline) {
-        Set<IndexKey> failed = new LinkedHashSet<>();
-        for (int from = 0; from < changes.size(); from += MAX_BATCH) {
-            List<IndexChange> chunk = changes.subList(from, Math.min(changes.size(), from + MAX_BATCH));
-            failed.addAll(writeChunk(chunk, deadline));
+    public WriteResult write(List<IndexChange> changes, Deadline deadline) {
+        Set<IndexKey> unwritten = new LinkedHashSet<>();
+        List<Refused> refused = new ArrayList<>();
+        for (List<WriteRequest> call : calls(changes)) {
+            writeCall(call, deadline, unwritten, refused);
         }
-        return failed;
+        return new WriteResult(unwritten, refused);
     }
 
-    private Set<IndexKey> writeChunk(List<IndexChange> chunk, Deadline deadline) {
-        List<WriteRequest> pending = chunk.stream().map(DynamoDbIndexWriter::request).toList();
-        for (int attempt = 0; ; attempt++) {
-            if (deadline.remaining().isZero()) {
-                return keysOf(pending);
+    /** Packs the changes into calls within BatchWriteItem's request count and size limits. */
+    static List<List<WriteRequest>> calls(List<IndexChange> changes) {
+        List<List<WriteRequest>> calls = new ArrayList<>();
+        List<WriteRequest> current = new ArrayList<>();
+        long bytes = 0;
+        for (IndexChange change : changes) {
+            WriteRequest request = request(change);
+            long size = sizeOf(request);
+            if (!current.isEmpty() && (current.size() == MAX_BATCH || bytes + size > DynamoDbLimits.MAX_BATCH_WRITE_BYTES)) {
+                calls.add(current);
+                current = new ArrayList<>();
+                bytes = 0;
             }
+            current.add(request);
+            bytes += size;
+        }
+        if (!current.isEmpty()) {
+            calls.add(current);
+        }
+        return calls;
+    }
+
+    private void writeCall(List<WriteRequest> call, Deadline deadline, Set<IndexKey> unwritten, List<Refused> refused) {
+        RetryBudget budget = new RetryBudget(backoff, sleeper, deadline);
+        List<WriteRequest> pending = call;
+        while (budget.hasTime()) {
             try {
                 Map<String, List<WriteRequest>> requestItems = Map.of(tableName, pending);
-                BatchWriteItemResponse response = dynamoDb.batchWriteItem(b -> b.requestItems(requestItems));
+                BatchWriteItemResponse response = dynamoDb.batchWriteItem(b -> b.requestItems(requestItems)
+                        .overrideConfiguration(budget.callTimeout()));
                 List<WriteRequest> unprocessed = response.unprocessedItems().getOrDefault(tableName, List.of());
                 if (unprocessed.isEmpty()) {
-                    return Set.of();
+                    return;
+                }
+                if (unprocessed.size() < pending.size()) {
+                    budget.progressed();
                 }
                 pending = List.copyOf(unprocessed);
             } catch (SdkException e) {
+                if (isRefusal(e)) {
+                    isolate(pending, deadline, unwritten, refused, errorCode(e));
+                    return;
+                }
                 if (!isRetryable(e)) {
                     log.error("index write failed and will not succeed by retrying now", Map.of(
                             "table", tableName, "requests", pending.size(), "error", errorCode(e)));
-                    return keysOf(pending);
+                    break;
                 }
             }
-            Duration wait = backoff.delay(attempt);
-            if (!deadline.hasRoomFor(wait)) {
-                return keysOf(pending);
-            }
-            try {
-                sleeper.sleep(wait);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return keysOf(pending);
+            if (!budget.retryAfterFailure()) {
+                break;
             }
         }
+        unwritten.addAll(keysOf(pending));
+    }
+
+    /** Writes the halves of a refused call separately, until each refused request stands alone. */
+    private void isolate(List<WriteRequest> refusedCall, Deadline deadline, Set<IndexKey> unwritten, List<Refused> refused,
+                         String errorCode) {
+        if (refusedCall.size() == 1) {
+            refused.add(new Refused(keyOf(refusedCall.getFirst()), errorCode));
+            return;
+        }
+        int half = refusedCall.size() / 2;
+        writeCall(refusedCall.subList(0, half), deadline, unwritten, refused);
+        writeCall(refusedCall.subList(half, refusedCall.size()), deadline, unwritten, refused);
+    }
+
+    /**
+     * DynamoDB refused the request's content (an item or key over a limit, a wrong key type): the same
+     * request will be refused again. Errors of the whole setup (a missing table or permission) are not
+     * refusals: they fail every request alike and pass once fixed, so those records are retried.
+     */
+    static boolean isRefusal(SdkException e) {
+        return e instanceof AwsServiceException service && service.statusCode() == 400
+                && service.awsErrorDetails() != null && "ValidationException".equals(service.awsErrorDetails().errorCode());
     }
 
     static boolean isRetryable(SdkException e) {
@@ -95,7 +146,8 @@ public final class DynamoDbIndexWriter implements IndexWriter {
     }
 
     private static String errorCode(SdkException e) {
-        if (e instanceof AwsServiceException service && service.awsErrorDetails() != null) {
+        if (e instanceof AwsServiceException service && service.awsErrorDetails() != null
+                && service.awsErrorDetails().errorCode() != null) {
             return service.awsErrorDetails().errorCode();
         }
         return e.getClass().getSimpleName();
@@ -110,12 +162,17 @@ public final class DynamoDbIndexWriter implements IndexWriter {
         };
     }
 
-    private static Set<IndexKey> keysOf(List<WriteRequest> requests) {
-        Set<IndexKey> keys = new HashSet<>();
-        for (WriteRequest request : requests) {
-            keys.add(IndexKey.of(request.putRequest() != null ? request.putRequest().item() : request.deleteRequest().key()));
-        }
-        return keys;
+    private static long sizeOf(WriteRequest request) {
+        return DynamoDbLimits.itemBytes(request.putRequest() != null ? request.putRequest().item() : request.deleteRequest().key());
     }
 
+    private static IndexKey keyOf(WriteRequest request) {
+        return IndexKey.of(request.putRequest() != null ? request.putRequest().item() : request.deleteRequest().key());
+    }
+
+    private static Set<IndexKey> keysOf(List<WriteRequest> requests) {
+        Set<IndexKey> keys = new LinkedHashSet<>();
+        requests.forEach(request -> keys.add(keyOf(request)));
+        return keys;
+    }
 }

@@ -21,6 +21,8 @@ public final class EmfIndexerMetrics implements IndexerMetrics {
         counts.put("IgnoredRecords", summary.ignoredRecords());
         counts.put("SkippedRecords", summary.skippedRecords());
         counts.put("RejectedFields", summary.rejectedFields());
+        counts.put("ValuesNotCopied", summary.valuesNotCopied());
+        counts.put("RefusedWrites", summary.refusedWrites());
         counts.put("IndexPuts", summary.puts());
         counts.put("IndexDeletes", summary.deletes());
         counts.put("FailedWrites", summary.failedWrites());

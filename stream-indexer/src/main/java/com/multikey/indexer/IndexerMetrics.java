@@ -7,6 +7,7 @@ public interface IndexerMetrics {
 
     /** Counts of one batch. */
     record BatchSummary(int records, int ignoredRecords, int skippedRecords, int rejectedFields,
-                        long puts, long deletes, int failedWrites, int failedRecords) {
+                        int valuesNotCopied, int refusedWrites, long puts, long deletes, int failedWrites,
+                        int failedRecords) {
     }
 }

@@ -16,9 +16,12 @@ import java.util.Set;
  *
  * <p>The index of an issue is a function of its latest image alone, so what cannot be indexed is left
  * out the same way every time: a field holding an unsupported type (a map, binary, a nested list) gets no
- * items and a rejection; an image without a string {@code project} or a number {@code num}, or whose
- * {@code custom_fields} is not a map, gets no items at all. {@code NULL} values and empty lists or sets
- * simply have no items.
+ * items and a rejection, and so does a field whose id cannot be a partition key (empty, or over 2,048
+ * bytes) or whose index item would exceed DynamoDB's item size even without the value's copy; an image
+ * without a string {@code project} or a number {@code num}, with an id longer than a sort key can hold,
+ * or whose {@code custom_fields} is not a map, gets no items at all. {@code NULL} values and empty lists
+ * or sets simply have no items. A value too large to be copied into its index item is indexed without
+ * the copy (see {@link IndexItem}).
  */
 public final class IssueIndexer {
 
@@ -89,6 +92,10 @@ public final class IssueIndexer {
         if (!fields.hasM() || fields.m().isEmpty()) {
             return IssueProjection.EMPTY;
         }
+        if (DynamoDbLimits.utf8Bytes(issueId) > SortKeyCodec.MAX_ISSUE_ID_BYTES) {
+            return rejected(issueId, "issue id longer than " + SortKeyCodec.MAX_ISSUE_ID_BYTES
+                    + " bytes, the part of a sort key it may take");
+        }
         AttributeValue project = image.get(config.projectAttribute());
         if (project == null || project.s() == null) {
             return rejected(issueId, config.projectAttribute() + " is missing or not a string");
@@ -109,10 +116,6 @@ public final class IssueIndexer {
         List<Rejection> rejections = new ArrayList<>();
         for (Map.Entry<String, AttributeValue> field : fields.m().entrySet()) {
             String attribId = field.getKey();
-            if (attribId.isEmpty()) {
-                rejections.add(Rejection.ofField(issueId, attribId, "field id is empty; it cannot be a partition key"));
-                continue;
-            }
             try {
                 for (IndexValue value : values(field.getValue())) {
                     IndexItem item = IndexItem.of(attribId, value, issueId, project.s(), issueNum);

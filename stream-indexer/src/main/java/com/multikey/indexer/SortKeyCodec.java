@@ -41,7 +41,7 @@ import java.util.HexFormat;
 public final class SortKeyCodec {
 
     public static final char SEPARATOR = '\u0001';
-    public static final int MAX_KEY_BYTES = 1024;
+    public static final int MAX_KEY_BYTES = DynamoDbLimits.MAX_SORT_KEY_BYTES;
 
     static final char ESCAPE = '\u0002';
     static final String TRUNCATION_MARK = "\u0002~";

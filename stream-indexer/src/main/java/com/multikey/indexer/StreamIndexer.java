@@ -16,7 +16,7 @@ import java.util.Set;
 
 /**
  * Keeps the index in step with one batch of app table stream records: plans the net writes, applies them,
- * reports poison records and unindexable fields, and answers with the records Lambda must deliver again.
+ * reports poison records, unindexable fields and writes DynamoDB refuses, and answers with the records Lambda must deliver again.
  */
 public final class StreamIndexer {
 
@@ -54,7 +54,28 @@ public final class StreamIndexer {
             log.warn(rejection.attribId().isPresent() ? "custom field not indexed" : "issue not indexed", fields);
         }
 
-        Set<IndexKey> failedKeys = plan.changes().isEmpty() ? Set.of() : writer.write(plan.changes(), deadline);
+        int valuesNotCopied = 0;
+        for (IndexChange change : plan.changes()) {
+            if (change instanceof IndexChange.Put put && !put.item().valueCopied()) {
+                valuesNotCopied++;
+                Map<String, Object> fields = new LinkedHashMap<>();
+                fields.put("itemKey", put.item().issueId());
+                fields.put("attribId", put.item().attribId());
+                fields.put("reason", "index item would exceed " + DynamoDbLimits.MAX_ITEM_BYTES + " bytes with the value");
+                log.warn("custom field indexed without a copy of its value", fields);
+            }
+        }
+
+        IndexWriter.WriteResult written = plan.changes().isEmpty()
+                ? IndexWriter.WriteResult.ALL_WRITTEN : writer.write(plan.changes(), deadline);
+        for (IndexWriter.Refused refused : written.refused()) {
+            Map<String, Object> fields = new LinkedHashMap<>();
+            fields.put("itemKey", plan.issueOfKey().get(refused.key()));
+            fields.put("attribId", refused.key().attribId());
+            fields.put("errorCode", refused.errorCode());
+            log.warn("index write refused by DynamoDB and skipped", fields);
+        }
+        Set<IndexKey> failedKeys = written.unwritten();
         Set<String> failedIssues = new LinkedHashSet<>();
         for (IndexKey key : failedKeys) {
             failedIssues.add(plan.issueOfKey().get(key));
@@ -68,8 +89,8 @@ public final class StreamIndexer {
         }
 
         metrics.batchProcessed(new IndexerMetrics.BatchSummary(plan.recordCount(), plan.ignoredCount(),
-                plan.skipped().size(), plan.rejections().size(), plan.puts(), plan.deletes(), failedKeys.size(),
-                failures.size()));
+                plan.skipped().size(), plan.rejections().size(), valuesNotCopied, written.refused().size(), plan.puts(),
+                plan.deletes(), failedKeys.size(), failures.size()));
         if (!failures.isEmpty()) {
             log.warn("index writes failed; records reported for redelivery", Map.of(
                     "failedWrites", failedKeys.size(), "failedIssues", failedIssues.size(),

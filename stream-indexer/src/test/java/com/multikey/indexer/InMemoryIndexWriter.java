@@ -25,7 +25,7 @@ final class InMemoryIndexWriter implements IndexWriter {
     }
 
     @Override
-    public Set<IndexKey> write(List<IndexChange> changes, Deadline deadline) {
+    public WriteResult write(List<IndexChange> changes, Deadline deadline) {
         writeCalls++;
         Set<IndexKey> failed = new HashSet<>();
         for (IndexChange change : changes) {
@@ -39,7 +39,7 @@ final class InMemoryIndexWriter implements IndexWriter {
                 case IndexChange.Delete delete -> items.remove(delete.key());
             }
         }
-        return failed;
+        return new WriteResult(failed, List.of());
     }
 
     Map<IndexKey, IndexItem> items() {

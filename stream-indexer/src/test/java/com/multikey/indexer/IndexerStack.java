@@ -3,6 +3,7 @@ package com.multikey.indexer;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.multikey.common.Backoff;
 import com.multikey.common.Sleeper;
+import com.multikey.common.StructuredLog;
 import com.multikey.local.support.LambdaEvents;
 import com.multikey.local.support.LocalContext;
 import com.multikey.local.support.LocalDynamoDb;
@@ -59,9 +60,13 @@ final class IndexerStack implements AutoCloseable {
     }
 
     StreamIndexerHandler handler(DynamoDbClient client, Duration backoffBase, Sleeper sleeper) {
+        return handler(client, backoffBase, sleeper, IndexDiffPropertiesTest.quietLog());
+    }
+
+    StreamIndexerHandler handler(DynamoDbClient client, Duration backoffBase, Sleeper sleeper, StructuredLog log) {
         IndexWriter writer = new DynamoDbIndexWriter(client, config.indexTableName(),
-                new Backoff(backoffBase, backoffBase.multipliedBy(20), new Random(7)), sleeper, IndexDiffPropertiesTest.quietLog());
-        return new StreamIndexerHandler(new StreamIndexer(new BatchPlanner(config), writer, metrics, IndexDiffPropertiesTest.quietLog()));
+                new Backoff(backoffBase, backoffBase.multipliedBy(20), new Random(7)), sleeper, log);
+        return new StreamIndexerHandler(new StreamIndexer(new BatchPlanner(config), writer, metrics, log));
     }
 
     StreamIndexerHandler handler() {
@@ -101,7 +106,13 @@ final class IndexerStack implements AutoCloseable {
 
     /** Issue ids of one attribute's index items in Query order. */
     List<String> query(String attribId, boolean ascending) {
-        return queryItems(attribId, ascending).stream().map(IndexItem::issueId).toList();
+        List<String> issueIds = new ArrayList<>();
+        dynamoDb.queryPaginator(b -> b.tableName(config.indexTableName())
+                        .keyConditionExpression("attribId = :a")
+                        .expressionAttributeValues(Map.of(":a", AttributeValue.fromS(attribId)))
+                        .scanIndexForward(ascending))
+                .items().forEach(item -> issueIds.add(IndexItem.issueIdOf(item)));
+        return issueIds;
     }
 
     /** One attribute's index items in Query order. */
@@ -119,6 +130,21 @@ final class IndexerStack implements AutoCloseable {
         Set<IndexItem> items = new HashSet<>();
         dynamoDb.scanPaginator(b -> b.tableName(config.indexTableName())).items()
                 .forEach(item -> items.add(IndexItem.fromItem(item)));
+        return items;
+    }
+
+    /** The index table's items as stored (numbers spelled as the indexer writes them). */
+    Set<Map<String, AttributeValue>> storedIndex() {
+        Set<Map<String, AttributeValue>> items = new HashSet<>();
+        dynamoDb.scanPaginator(b -> b.tableName(config.indexTableName())).items()
+                .forEach(item -> items.add(IndexItem.normalized(item)));
+        return items;
+    }
+
+    /** The stored index items the app table's current items imply. */
+    Set<Map<String, AttributeValue>> expectedStoredIndex() {
+        Set<Map<String, AttributeValue>> items = new HashSet<>();
+        expectedIndex().forEach(item -> items.add(item.toItem()));
         return items;
     }
 

@@ -44,7 +44,7 @@ class StreamIndexerTest {
         assertThat(log).contains("\"message\":\"custom field not indexed\"", "\"itemKey\":\"issue#1\"", "\"attribId\":\"bad\"",
                 "\"reason\":\"value of unsupported type M\"");
         assertThat(log).doesNotContain("top-secret-content", "visible-value", "secret");
-        assertThat(metrics.last()).isEqualTo(new IndexerMetrics.BatchSummary(1, 0, 0, 1, 1, 0, 0, 0));
+        assertThat(metrics.last()).isEqualTo(new IndexerMetrics.BatchSummary(1, 0, 0, 1, 0, 0, 1, 0, 0, 0));
     }
 
     @Test
