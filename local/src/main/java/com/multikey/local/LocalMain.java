@@ -149,6 +149,9 @@ public final class LocalMain implements Callable<Integer> {
         }
     }
 
+    /** The line {@code start} prints once its tables exist and its event sources run. */
+    static final String READY = "ready";
+
     @Command(name = "start", description = "Starts the local stack and keeps it running: DynamoDB Local on a port, the stream event sources, the bus, TTL.")
     static final class Start implements Callable<Integer> {
         @CommandLine.ParentCommand
@@ -183,6 +186,8 @@ public final class LocalMain implements Callable<Integer> {
                 out.printf("functions: %s; write to the tables with any client, e.g.%n", String.join(", ", runtime.functions.keySet()));
                 out.printf("  aws dynamodb put-item --endpoint-url %s --table-name %s --item '{\"id\":{\"S\":\"issue#1\"},\"project\":{\"S\":\"project#1\"},\"num\":{\"N\":\"1\"},\"custom_fields\":{\"M\":{\"f1\":{\"S\":\"hello\"}}}}'%n",
                         runtime.dynamoDbLocal.endpoint(), runtime.table("AppTable"));
+                // the tables exist and the event sources poll: only now may a script waiting on us go on
+                out.println(READY);
                 CountDownLatch stop = new CountDownLatch(1);
                 Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
                 if (seconds == null) {

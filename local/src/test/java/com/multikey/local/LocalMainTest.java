@@ -12,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -106,6 +107,23 @@ class LocalMainTest {
         assertThat(run("--template", changed.toString(), "invoke", "StreamIndexerFunction", "-e",
                 samEvents.resolve("issue-insert.json").toString())).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("error: StreamIndexerFunction.Events.AppTableStream: event type Kinesis is not emulated");
+    }
+
+    @Test
+    void start_saysReadyLast_onlyOnceTheTablesExist() throws java.io.IOException {
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+
+        int status = run("start", "--port", Integer.toString(port), "--eventbridge-port", "0", "--lambda-port", "0",
+                "--seconds", "0");
+
+        assertThat(status).as(printed()).isZero();
+        List<String> lines = printed().lines().toList();
+        assertThat(lines.getLast()).isEqualTo(LocalMain.READY);
+        assertThat(lines.stream().filter(line -> line.startsWith("DynamoDB Local:")).findFirst().orElseThrow())
+                .contains("AppTable", "IssueAttribIndexTable");
     }
 
     @Test

@@ -52,6 +52,17 @@ class TemplateRuntimeTest {
     }
 
     @Test
+    void aClientWithOtherCredentialsAndRegion_seesTheSameTables_asInOneAccount() {
+        try (DynamoDbClient other = DynamoDbClient.builder().endpointOverride(runtime.dynamoDbLocal.endpoint())
+                .region(software.amazon.awssdk.regions.Region.EU_WEST_1)
+                .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                        software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("AKIAOTHERKEY", "other-secret")))
+                .httpClient(UrlConnectionHttpClient.create()).build()) {
+            assertThat(other.listTables().tableNames()).contains("AppTable", "IssueAttribIndexTable");
+        }
+    }
+
+    @Test
     void clientWrites_areIndexedAndRouted_andExpiredLayersDeletedExactlyOnce() throws InterruptedException {
         for (int i = 1; i <= 3; i++) {
             put(Map.of("id", s("issue#" + i), "project", s("project#1"), "num", AttributeValue.fromN(Integer.toString(i)),

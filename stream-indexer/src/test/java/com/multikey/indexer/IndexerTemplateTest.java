@@ -126,6 +126,25 @@ class IndexerTemplateTest {
     }
 
     @Test
+    void refusedWritesAlarm_watchesAMetricTheIndexerEmits_inItsNamespaceAndDimension() throws Exception {
+        Map<String, Object> alarm = template.properties("StreamIndexerRefusedWritesAlarm");
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        new EmfIndexerMetrics(new com.multikey.common.EmfMetrics("Multikey", "stream-indexer",
+                new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8), java.time.Clock.systemUTC()))
+                .batchProcessed(new IndexerMetrics.BatchSummary(1, 0, 0, 0, 0, 1, 0, 0, 0, 0));
+        com.fasterxml.jackson.databind.JsonNode emitted = JSON.readTree(out.toString(java.nio.charset.StandardCharsets.UTF_8));
+
+        assertThat(emitted.get("RefusedWrites").asInt()).isEqualTo(1);
+        assertThat(alarm.get("MetricName")).isEqualTo("RefusedWrites");
+        Map<String, Object> globals = map(map(map(template.root().get("Globals"), "Globals").get("Function"), "Function")
+                .get("Environment"), "Environment");
+        assertThat(alarm.get("Namespace")).isEqualTo(map(globals.get("Variables"), "Variables").get("METRICS_NAMESPACE"))
+                .isEqualTo(emitted.get("_aws").get("CloudWatchMetrics").get(0).get("Namespace").asText());
+        assertThat(alarm.get("Dimensions")).isEqualTo(List.of(Map.of("Name", "service", "Value", emitted.get("service").asText())));
+        assertThat(alarm.get("AlarmActions")).isEqualTo(List.of(Map.of("Ref", "AlarmTopic")));
+    }
+
+    @Test
     void handler_namesThisModulesHandlerClass() throws Exception {
         String handler = (String) template.properties("StreamIndexerFunction").get("Handler");
 

@@ -19,6 +19,8 @@ import java.util.Optional;
 
 /**
  * DynamoDB Local running in this JVM as an HTTP server on a loopback port, in memory, with telemetry off.
+ * It is started with {@code -sharedDb}, so it behaves like one account: every client sees the same
+ * tables whatever its access key and region (without it DynamoDB Local keeps tables per key and region).
  *
  * <p>DynamoDB Local loads sqlite4java's native library from {@code sqlite4java.library.path}; when that
  * is not set, the build's copy under {@code target/native-libs} is looked for from the working directory
@@ -47,7 +49,7 @@ public final class LocalDynamoDb implements AutoCloseable {
         ensureNativeLibrary();
         try {
             DynamoDBProxyServer server = ServerRunner.createServerFromCommandLineArgs(new String[] {
-                    "-inMemory", "-disableTelemetry", "-port", Integer.toString(port)});
+                    "-inMemory", "-sharedDb", "-disableTelemetry", "-port", Integer.toString(port)});
             server.start();
             return new LocalDynamoDb(server, URI.create("http://127.0.0.1:" + port));
         } catch (Exception e) {
