@@ -126,8 +126,8 @@ class ChangeEventFactoryTest {
 
     @Test
     void size_countsAsEventBridgeDoes() {
-        ChangeEvent event = new ChangeEvent("k", java.util.Optional.empty(), "src", "Issue Created", "{\"é\":1}",
-                java.util.Optional.of(java.time.Instant.EPOCH), List.of("arn"), false);
+        ChangeEvent event = new ChangeEvent("k", java.util.Optional.empty(), "e", "src", "Issue Created", "{\"é\":1}",
+                java.util.Optional.of(java.time.Instant.EPOCH), List.of("arn"), false, List.of(), java.util.Optional.empty());
 
         // time 14, "src" 3, "Issue Created" 13, {"é":1} 8 bytes (é is two), "arn" 3
         assertThat(event.size()).isEqualTo(14 + 3 + 13 + 8 + 3);
