@@ -77,8 +77,17 @@ public final class PlainJson {
 
     /** A DynamoDB number as JSON: a number, or a string of its digits when it is an integer outside int64. */
     public static JsonNode number(String n) {
-        BigDecimal number = new BigDecimal(n);
+        BigDecimal number = decimal(n);
         return isIntegerOutsideInt64(number) ? NODES.textNode(number.toString()) : NODES.numberNode(number);
+    }
+
+    /** @throws MalformedRecordException when the text is not a number (DynamoDB never sends one) */
+    public static BigDecimal decimal(String n) {
+        try {
+            return new BigDecimal(n);
+        } catch (NumberFormatException e) {
+            throw new MalformedRecordException("a number attribute value is not a number", e);
+        }
     }
 
     /**
