@@ -61,7 +61,21 @@ public final class ChangeEventFactory {
         return build(record, false, DroppedImages.SIZE, Optional.empty());
     }
 
+    /**
+     * The event of a record whose images were taken off before conversion because they nest deeper than
+     * DynamoDB allows ({@link ImageNesting}): without images, and without the changed attribute names that
+     * come from them.
+     */
+    public ChangeEvent toEventWithoutImages(ChangeRecord imagesTakenOff) {
+        return build(imagesTakenOff, false, DroppedImages.NESTING, Optional.empty(), true);
+    }
+
     private ChangeEvent build(ChangeRecord record, boolean withImages, DroppedImages dropped, Optional<ChangeEvent> withoutImages) {
+        return build(record, withImages, dropped, withoutImages, false);
+    }
+
+    private ChangeEvent build(ChangeRecord record, boolean withImages, DroppedImages dropped, Optional<ChangeEvent> withoutImages,
+                              boolean changedAttributesUnknown) {
         String entityType = entityType(record);
         String change = change(record);
         List<String> adjustments = new ArrayList<>();
@@ -77,7 +91,9 @@ public final class ChangeEventFactory {
         if (dropped == DroppedImages.SIZE) {
             adjustments.add("images dropped: entry would reach the size limit of " + config.maxEntryBytes() + " bytes");
         } else if (dropped == DroppedImages.NESTING) {
-            adjustments.add("images dropped: nested deeper than " + PutEventsLimits.MAX_DETAIL_NESTING + " levels");
+            adjustments.add(changedAttributesUnknown
+                    ? "images dropped: nested deeper than DynamoDB's " + ImageNesting.DYNAMODB_MAX_NESTING + " levels"
+                    : "images dropped: detail would nest deeper than PutEvents' " + PutEventsLimits.MAX_DETAIL_NESTING + " levels");
         }
         ObjectNode detail = JSON.createObjectNode();
         detail.put("entityType", entityType);
@@ -89,8 +105,12 @@ public final class ChangeEventFactory {
             record.oldImage().ifPresent(image -> detail.set("oldImage", PlainJson.of(image)));
             record.newImage().ifPresent(image -> detail.set("newImage", PlainJson.of(image)));
         }
-        ArrayNode changed = detail.putArray("changedAttributes");
-        changedAttributes(record).forEach(changed::add);
+        if (changedAttributesUnknown) {
+            detail.put("changedAttributesDropped", true);
+        } else {
+            ArrayNode changed = detail.putArray("changedAttributes");
+            changedAttributes(record).forEach(changed::add);
+        }
         detail.put("eventId", record.eventId());
         record.sequenceNumber().ifPresent(s -> detail.put("sequenceNumber", s));
         record.approximateCreationTime().ifPresent(t -> detail.put("approximateCreationDateTime", t.toString()));
@@ -100,7 +120,7 @@ public final class ChangeEventFactory {
             detail.put("imagesDroppedReason", dropped.reason);
         }
         ChangeEvent event = event(record, keys, detailType, detail, dropped, adjustments, withoutImages);
-        if (!withImages && event.size() >= config.maxEntryBytes()) {
+        if (!withImages && !changedAttributesUnknown && event.size() >= config.maxEntryBytes()) {
             // only the names of a huge item's attributes are left to make it too large: leave them out too
             detail.remove("changedAttributes");
             detail.put("changedAttributesDropped", true);
@@ -154,7 +174,12 @@ public final class ChangeEventFactory {
     }
 
     private static boolean integersOutsideInt64(Map<String, AttributeValue> item) {
-        return item.values().stream().anyMatch(ChangeEventFactory::integersOutsideInt64);
+        for (AttributeValue value : item.values()) {
+            if (integersOutsideInt64(value)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean integersOutsideInt64(AttributeValue value) {
@@ -162,12 +187,24 @@ public final class ChangeEventFactory {
             return PlainJson.isIntegerOutsideInt64(PlainJson.decimal(value.n()));
         }
         if (value.hasNs()) {
-            return value.ns().stream().anyMatch(n -> PlainJson.isIntegerOutsideInt64(PlainJson.decimal(n)));
+            for (String n : value.ns()) {
+                if (PlainJson.isIntegerOutsideInt64(PlainJson.decimal(n))) {
+                    return true;
+                }
+            }
+            return false;
         }
         if (value.hasM()) {
             return integersOutsideInt64(value.m());
         }
-        return value.hasL() && value.l().stream().anyMatch(ChangeEventFactory::integersOutsideInt64);
+        if (value.hasL()) {
+            for (AttributeValue member : value.l()) {
+                if (integersOutsideInt64(member)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     static String change(ChangeRecord record) {

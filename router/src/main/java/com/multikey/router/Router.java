@@ -42,7 +42,9 @@ public final class Router {
         int skipped = 0;
         for (DynamodbStreamRecord record : batch) {
             try {
-                events.add(factory.toEvent(ChangeRecord.from(record)));
+                events.add(ImageNesting.tooDeep(record)
+                        ? factory.toEventWithoutImages(ChangeRecord.from(ImageNesting.withoutImages(record)))
+                        : factory.toEvent(ChangeRecord.from(record)));
             } catch (MalformedRecordException e) {
                 skipped++;
                 log.warn("stream record skipped", Map.of(
