@@ -12,10 +12,20 @@ import java.util.Optional;
  *
  * @param itemKey        the item's key as canonical JSON: events of one item keep their order
  * @param sequenceNumber the record's, reported as a batch item failure when the event cannot be sent
- * @param imagesDropped  the images were left out because the entry would have exceeded the size limit
+ * @param eventId        the record's, for log lines
+ * @param imagesDropped  the images were left out (see the detail's {@code imagesDroppedReason})
+ * @param adjustments    what was changed to fit PutEvents' limits, as reasons for a log line (never content)
+ * @param withoutImages  the same event without its images, sent once instead when EventBridge refuses this one
+ *                       with a permanent error; empty when this one carries no images
  */
-public record ChangeEvent(String itemKey, Optional<String> sequenceNumber, String source, String detailType,
-                          String detail, Optional<Instant> time, List<String> resources, boolean imagesDropped) {
+public record ChangeEvent(String itemKey, Optional<String> sequenceNumber, String eventId, String source, String detailType,
+                          String detail, Optional<Instant> time, List<String> resources, boolean imagesDropped,
+                          List<String> adjustments, Optional<ChangeEvent> withoutImages) {
+
+    public ChangeEvent {
+        resources = List.copyOf(resources);
+        adjustments = List.copyOf(adjustments);
+    }
 
     public PutEventsRequestEntry toEntry(String eventBusName) {
         PutEventsRequestEntry.Builder entry = PutEventsRequestEntry.builder()
@@ -30,7 +40,7 @@ public record ChangeEvent(String itemKey, Optional<String> sequenceNumber, Strin
 
     /** The entry's size as EventBridge counts it against the PutEvents limits. */
     public int size() {
-        int size = time.isPresent() ? 14 : 0;
+        int size = time.isPresent() ? PutEventsLimits.TIME_BYTES : 0;
         size += utf8(source) + utf8(detailType) + utf8(detail);
         for (String resource : resources) {
             size += utf8(resource);

@@ -9,6 +9,7 @@ import com.multikey.common.EntityIds;
 import com.multikey.common.PlainJson;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,12 +18,27 @@ import java.util.TreeSet;
 /**
  * Builds the typed event of one stream record, as the event contract says: detail type
  * {@code "<Type> <Change>"}, plain-JSON detail with keys, images and changed attributes, the record's time,
- * and the table as the resource. An entry over the size limit is built again without its images and
- * flagged, never dropped.
+ * and the table as the resource. Every entry is kept within PutEvents' limits ({@link PutEventsLimits}): an
+ * integer outside int64 is a string of its digits ({@link PlainJson}), a type name too long for DetailType
+ * becomes {@code Item}, and an entry whose images are nested too deep or would reach the size limit is built
+ * again without them and flagged, never dropped.
  */
 public final class ChangeEventFactory {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Detail levels above an image's attributes: the detail object, then the image object. */
+    private static final int LEVELS_ABOVE_ATTRIBUTES = 2;
+
+    /** Why an event goes without its images; the detail says it as {@code imagesDroppedReason}. */
+    enum DroppedImages {
+        NONE(null), SIZE("size"), NESTING("nesting"), REFUSED("refused");
+
+        final String reason;
+
+        DroppedImages(String reason) {
+            this.reason = reason;
+        }
+    }
 
     private final RouterConfig config;
 
@@ -31,16 +47,54 @@ public final class ChangeEventFactory {
     }
 
     public ChangeEvent toEvent(ChangeRecord record) {
-        ChangeEvent full = build(record, config.includeImages(), false);
-        if (full.size() <= config.maxEntryBytes()) {
+        if (!config.includeImages()) {
+            return build(record, false, DroppedImages.NONE, Optional.empty());
+        }
+        int nesting = LEVELS_ABOVE_ATTRIBUTES + Math.max(depth(record.oldImage()), depth(record.newImage()));
+        if (nesting > PutEventsLimits.MAX_DETAIL_NESTING) {
+            return build(record, false, DroppedImages.NESTING, Optional.empty());
+        }
+        ChangeEvent full = build(record, true, DroppedImages.NONE, Optional.of(build(record, false, DroppedImages.REFUSED, Optional.empty())));
+        if (full.size() < config.maxEntryBytes()) {
             return full;
         }
-        return build(record, false, true);
+        return build(record, false, DroppedImages.SIZE, Optional.empty());
     }
 
-    private ChangeEvent build(ChangeRecord record, boolean withImages, boolean imagesDropped) {
+    /**
+     * The event of a record whose images were taken off before conversion because they nest deeper than
+     * DynamoDB allows ({@link ImageNesting}): without images, and without the changed attribute names that
+     * come from them.
+     */
+    public ChangeEvent toEventWithoutImages(ChangeRecord imagesTakenOff) {
+        return build(imagesTakenOff, false, DroppedImages.NESTING, Optional.empty(), true);
+    }
+
+    private ChangeEvent build(ChangeRecord record, boolean withImages, DroppedImages dropped, Optional<ChangeEvent> withoutImages) {
+        return build(record, withImages, dropped, withoutImages, false);
+    }
+
+    private ChangeEvent build(ChangeRecord record, boolean withImages, DroppedImages dropped, Optional<ChangeEvent> withoutImages,
+                              boolean changedAttributesUnknown) {
         String entityType = entityType(record);
         String change = change(record);
+        List<String> adjustments = new ArrayList<>();
+        String detailType = typeName(entityType) + " " + change;
+        if (PutEventsLimits.characters(detailType) > PutEventsLimits.MAX_DETAIL_TYPE_CHARS) {
+            detailType = "Item " + change;
+            adjustments.add("entity type name too long for DetailType, sent as Item");
+        }
+        if (integersOutsideInt64(record.keys()) || withImages && (record.oldImage().map(ChangeEventFactory::integersOutsideInt64).orElse(false)
+                || record.newImage().map(ChangeEventFactory::integersOutsideInt64).orElse(false))) {
+            adjustments.add("integers outside int64 sent as strings");
+        }
+        if (dropped == DroppedImages.SIZE) {
+            adjustments.add("images dropped: entry would reach the size limit of " + config.maxEntryBytes() + " bytes");
+        } else if (dropped == DroppedImages.NESTING) {
+            adjustments.add(changedAttributesUnknown
+                    ? "images dropped: nested deeper than DynamoDB's " + ImageNesting.DYNAMODB_MAX_NESTING + " levels"
+                    : "images dropped: detail would nest deeper than PutEvents' " + PutEventsLimits.MAX_DETAIL_NESTING + " levels");
+        }
         ObjectNode detail = JSON.createObjectNode();
         detail.put("entityType", entityType);
         detail.put("change", change);
@@ -51,22 +105,106 @@ public final class ChangeEventFactory {
             record.oldImage().ifPresent(image -> detail.set("oldImage", PlainJson.of(image)));
             record.newImage().ifPresent(image -> detail.set("newImage", PlainJson.of(image)));
         }
-        ArrayNode changed = detail.putArray("changedAttributes");
-        changedAttributes(record).forEach(changed::add);
+        if (changedAttributesUnknown) {
+            detail.put("changedAttributesDropped", true);
+        } else {
+            ArrayNode changed = detail.putArray("changedAttributes");
+            changedAttributes(record).forEach(changed::add);
+        }
         detail.put("eventId", record.eventId());
         record.sequenceNumber().ifPresent(s -> detail.put("sequenceNumber", s));
         record.approximateCreationTime().ifPresent(t -> detail.put("approximateCreationDateTime", t.toString()));
         detail.put("imagesIncluded", withImages);
-        detail.put("imagesDropped", imagesDropped);
-        return new ChangeEvent(keys.toString(), record.sequenceNumber(), config.eventSource(),
-                typeName(entityType) + " " + change, detail.toString(), record.approximateCreationTime(),
-                List.of(config.tableArn()), imagesDropped);
+        detail.put("imagesDropped", dropped != DroppedImages.NONE);
+        if (dropped != DroppedImages.NONE) {
+            detail.put("imagesDroppedReason", dropped.reason);
+        }
+        ChangeEvent event = event(record, keys, detailType, detail, dropped, adjustments, withoutImages);
+        if (!withImages && !changedAttributesUnknown && event.size() >= config.maxEntryBytes()) {
+            // only the names of a huge item's attributes are left to make it too large: leave them out too
+            detail.remove("changedAttributes");
+            detail.put("changedAttributesDropped", true);
+            adjustments.add("changed attribute names dropped: entry would reach the size limit");
+            event = event(record, keys, detailType, detail, dropped, adjustments, withoutImages);
+        }
+        return event;
     }
 
-    /** The entity type: the key attribute's prefix before {@code #}; {@code item} when the key has none. */
+    private ChangeEvent event(ChangeRecord record, ObjectNode keys, String detailType, ObjectNode detail, DroppedImages dropped,
+                              List<String> adjustments, Optional<ChangeEvent> withoutImages) {
+        return new ChangeEvent(keys.toString(), record.sequenceNumber(), String.valueOf(record.eventId()), config.eventSource(),
+                detailType, detail.toString(), record.approximateCreationTime(), List.of(config.tableArn()),
+                dropped != DroppedImages.NONE, adjustments, withoutImages);
+    }
+
+    /**
+     * The entity type: the key attribute's prefix before {@code #}; {@code item} when the key has no {@code #}
+     * (or nothing before it), or is not a string.
+     */
     String entityType(ChangeRecord record) {
         Optional<String> id = record.stringKey(config.keyAttribute());
-        return id.map(EntityIds::typeOf).filter(t -> !t.isBlank()).orElse("item");
+        return id.filter(i -> i.indexOf('#') > 0).map(EntityIds::typeOf).filter(t -> !t.isBlank()).orElse("item");
+    }
+
+    /** Levels of nesting in an image's attributes: a scalar is 0, a map, list or set 1 more than its deepest member. */
+    static int depth(Optional<Map<String, AttributeValue>> image) {
+        int deepest = 0;
+        for (AttributeValue value : image.map(Map::values).orElse(List.of())) {
+            deepest = Math.max(deepest, depth(value));
+        }
+        return deepest;
+    }
+
+    private static int depth(AttributeValue value) {
+        if (value.hasM()) {
+            int deepest = 0;
+            for (AttributeValue member : value.m().values()) {
+                deepest = Math.max(deepest, depth(member));
+            }
+            return 1 + deepest;
+        }
+        if (value.hasL()) {
+            int deepest = 0;
+            for (AttributeValue member : value.l()) {
+                deepest = Math.max(deepest, depth(member));
+            }
+            return 1 + deepest;
+        }
+        return value.hasSs() || value.hasNs() || value.hasBs() ? 1 : 0;
+    }
+
+    private static boolean integersOutsideInt64(Map<String, AttributeValue> item) {
+        for (AttributeValue value : item.values()) {
+            if (integersOutsideInt64(value)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean integersOutsideInt64(AttributeValue value) {
+        if (value.n() != null) {
+            return PlainJson.isIntegerOutsideInt64(PlainJson.decimal(value.n()));
+        }
+        if (value.hasNs()) {
+            for (String n : value.ns()) {
+                if (PlainJson.isIntegerOutsideInt64(PlainJson.decimal(n))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (value.hasM()) {
+            return integersOutsideInt64(value.m());
+        }
+        if (value.hasL()) {
+            for (AttributeValue member : value.l()) {
+                if (integersOutsideInt64(member)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     static String change(ChangeRecord record) {

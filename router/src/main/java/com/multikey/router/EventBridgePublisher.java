@@ -1,5 +1,6 @@
 package com.multikey.router;
 
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import software.amazon.awssdk.services.eventbridge.model.PutEventsRequestEntry;
 import software.amazon.awssdk.services.eventbridge.model.PutEventsResponse;
@@ -9,7 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** PutEvents through the EventBridge API. */
+/**
+ * PutEvents through the EventBridge API. The client's retry strategy (set in {@code ClientFactory}) retries a
+ * throttled or failed call as a whole; what comes back failed per entry is the caller's to re-send.
+ */
 public final class EventBridgePublisher implements EventPublisher {
 
     private final EventBridgeClient eventBridge;
@@ -19,8 +23,8 @@ public final class EventBridgePublisher implements EventPublisher {
     }
 
     @Override
-    public List<Optional<String>> publish(List<PutEventsRequestEntry> entries) {
-        PutEventsResponse response = eventBridge.putEvents(b -> b.entries(entries));
+    public List<Optional<String>> publish(List<PutEventsRequestEntry> entries, AwsRequestOverrideConfiguration override) {
+        PutEventsResponse response = eventBridge.putEvents(b -> b.entries(entries).overrideConfiguration(override));
         List<Optional<String>> results = new ArrayList<>(entries.size());
         List<PutEventsResultEntry> resultEntries = response.entries();
         for (int i = 0; i < entries.size(); i++) {

@@ -2,130 +2,206 @@ package com.multikey.router;
 
 import com.multikey.common.Backoff;
 import com.multikey.common.Deadline;
+import com.multikey.common.RetryBudget;
 import com.multikey.common.Sleeper;
-import com.multikey.common.StructuredLog;
 import software.amazon.awssdk.core.exception.SdkException;
 
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
- * Sends events in PutEvents calls of at most 10 entries within the request size limit, keeping each
- * item's events in stream order: a call carries at most one event per item, and an item's next event
- * goes only after the previous one was accepted. Rejected entries and failed calls are retried with
- * backoff while the deadline and the attempt budget allow; what is still unsent is returned.
+ * Sends events in PutEvents calls of at most 10 entries below the request size limit, keeping each item's
+ * events in stream order: a call carries at most one event per item, and an item's next event goes only
+ * after the previous one was accepted or definitively refused.
+ *
+ * <p>One retry owner per layer: the SDK retries a throttled or failed call as a whole; this class re-sends
+ * what came back failed under one {@link RetryBudget} per batch, which counts the rounds in a row that left
+ * an entry to retry and settled nothing (a round that got any event through starts the count again, so
+ * an item with many events is never cut short while a fully throttled bus is),
+ * and gives every call an {@code apiCallTimeout} within the invocation's remaining time. What an entry's
+ * error means is {@link PutEventsErrors}': a permanent refusal sends the event once more without its
+ * images, then skips it; a call refused as a whole for a permanent reason is split to isolate the entry
+ * responsible.
  */
 public final class OrderedEventSender {
 
-    public static final int MAX_ENTRIES_PER_CALL = 10;
-    static final int MAX_ROUNDS = 8;
+    public static final int MAX_ENTRIES_PER_CALL = PutEventsLimits.MAX_ENTRIES_PER_CALL;
 
     private final EventPublisher publisher;
     private final String eventBusName;
     private final int maxRequestBytes;
     private final Backoff backoff;
     private final Sleeper sleeper;
-    private final StructuredLog log;
+    private final int maxFailedAttempts;
 
     public OrderedEventSender(EventPublisher publisher, String eventBusName, int maxRequestBytes, Backoff backoff,
-                              Sleeper sleeper, StructuredLog log) {
+                              Sleeper sleeper, int maxFailedAttempts) {
         this.publisher = publisher;
         this.eventBusName = eventBusName;
         this.maxRequestBytes = maxRequestBytes;
         this.backoff = backoff;
         this.sleeper = sleeper;
-        this.log = log;
+        this.maxFailedAttempts = maxFailedAttempts;
     }
 
-    /** @return the positions (in {@code events}) of the events that were not sent */
-    public Set<Integer> send(List<ChangeEvent> events, Deadline deadline) {
-        Map<String, Deque<Integer>> queues = new LinkedHashMap<>();
-        for (int i = 0; i < events.size(); i++) {
-            queues.computeIfAbsent(events.get(i).itemKey(), k -> new ArrayDeque<>()).add(i);
+    /**
+     * What became of a batch's events, by position in the list sent.
+     *
+     * @param unsent              not accepted in time (transient errors, configuration errors, no time left),
+     *                            with every later event of the same item
+     * @param refused             refused with a permanent error, also without images where they had some: skipped;
+     *                            the value is the last error code
+     * @param resentWithoutImages sent again without images after a permanent refusal; the value is that error code
+     * @param retriedEntries      entries re-sent after a transient error
+     * @param errorCodes          every error code seen, with how often
+     */
+    public record Outcome(Set<Integer> unsent, Map<Integer, String> refused, Map<Integer, String> resentWithoutImages,
+                          int retriedEntries, Map<String, Integer> errorCodes) {
+
+        public boolean accepted(int position) {
+            return !unsent.contains(position) && !refused.containsKey(position);
         }
-        Map<String, Integer> errors = new LinkedHashMap<>();
-        for (int round = 0; !queues.isEmpty(); round++) {
-            List<Integer> heads = queues.values().stream().map(Deque::peekFirst).sorted(Comparator.naturalOrder()).toList();
-            boolean anyFailed = false;
-            for (List<Integer> call : calls(heads, events)) {
-                List<Optional<String>> results = publish(call, events);
-                for (int i = 0; i < call.size(); i++) {
-                    int position = call.get(i);
-                    if (results.get(i).isEmpty()) {
-                        Deque<Integer> queue = queues.get(events.get(position).itemKey());
-                        queue.pollFirst();
-                        if (queue.isEmpty()) {
-                            queues.remove(events.get(position).itemKey());
+    }
+
+    public Outcome send(List<ChangeEvent> events, Deadline deadline) {
+        return new Sending(events, new RetryBudget(backoff, sleeper, deadline, maxFailedAttempts)).run();
+    }
+
+    /** The state of sending one batch. */
+    private final class Sending {
+        private final ChangeEvent[] current;
+        private final RetryBudget budget;
+        private final Map<String, Deque<Integer>> queues = new LinkedHashMap<>();
+        private final Set<Integer> unsent = new TreeSet<>();
+        private final Map<Integer, String> refused = new TreeMap<>();
+        private final Map<Integer, String> resentWithoutImages = new TreeMap<>();
+        private final Map<String, Integer> errorCodes = new TreeMap<>();
+        private final List<Integer> transientFailures = new ArrayList<>();
+        private int retriedEntries;
+
+        Sending(List<ChangeEvent> events, RetryBudget budget) {
+            this.current = events.toArray(new ChangeEvent[0]);
+            this.budget = budget;
+            for (int i = 0; i < current.length; i++) {
+                queues.computeIfAbsent(current[i].itemKey(), k -> new ArrayDeque<>()).add(i);
+            }
+        }
+
+        Outcome run() {
+            rounds:
+            while (!queues.isEmpty()) {
+                transientFailures.clear();
+                int pendingBefore = pending();
+                List<Integer> heads = queues.values().stream().map(Deque::peekFirst).sorted().toList();
+                Deque<List<Integer>> calls = new ArrayDeque<>(calls(heads));
+                while (!calls.isEmpty()) {
+                    if (!budget.hasTime()) {
+                        break rounds;
+                    }
+                    List<Integer> call = calls.pollFirst();
+                    try {
+                        List<Optional<String>> results = publisher.publish(
+                                call.stream().map(p -> current[p].toEntry(eventBusName)).toList(), budget.callTimeout());
+                        for (int i = 0; i < call.size(); i++) {
+                            Optional<String> code = i < results.size() ? results.get(i) : Optional.of("MissingResultEntry");
+                            if (code.isEmpty()) {
+                                done(call.get(i));
+                            } else {
+                                failed(call.get(i), code.get(), PutEventsErrors.ofEntry(code.get()));
+                            }
                         }
+                    } catch (SdkException e) {
+                        String code = PutEventsErrors.code(e);
+                        PutEventsErrors.Kind kind = PutEventsErrors.ofCall(e);
+                        if (kind == PutEventsErrors.Kind.PERMANENT && call.size() > 1) {
+                            // one bad entry can make AWS refuse the whole call: halve it until the offender is alone
+                            errorCodes.merge(code, 1, Integer::sum);
+                            calls.addFirst(call.subList(call.size() / 2, call.size()));
+                            calls.addFirst(call.subList(0, call.size() / 2));
+                        } else {
+                            call.forEach(position -> failed(position, code, kind));
+                        }
+                    }
+                }
+                if (pending() < pendingBefore) {
+                    budget.progressed();
+                }
+                if (!transientFailures.isEmpty()) {
+                    if (!budget.retryAfterFailure()) {
+                        break;
+                    }
+                    retriedEntries += transientFailures.size();
+                }
+            }
+            queues.values().forEach(unsent::addAll);
+            return new Outcome(unsent, refused, resentWithoutImages, retriedEntries, errorCodes);
+        }
+
+        /** Events still to send or to settle. */
+        private int pending() {
+            return queues.values().stream().mapToInt(Deque::size).sum();
+        }
+
+        /** The event was accepted or definitively refused: its item's next event may go. */
+        private void done(int position) {
+            Deque<Integer> queue = queues.get(current[position].itemKey());
+            queue.pollFirst();
+            if (queue.isEmpty()) {
+                queues.remove(current[position].itemKey());
+            }
+        }
+
+        private void failed(int position, String code, PutEventsErrors.Kind kind) {
+            errorCodes.merge(code, 1, Integer::sum);
+            switch (kind) {
+                case TRANSIENT -> transientFailures.add(position);
+                case PERMANENT -> {
+                    Optional<ChangeEvent> withoutImages = current[position].withoutImages();
+                    if (withoutImages.isPresent()) {
+                        current[position] = withoutImages.get();
+                        resentWithoutImages.put(position, code);
                     } else {
-                        anyFailed = true;
-                        errors.merge(results.get(i).get(), 1, Integer::sum);
+                        refused.put(position, code);
+                        done(position);
+                    }
+                }
+                case CONFIGURATION -> {
+                    // nothing of this item can pass until the setup is fixed; keep its records for the failure queue
+                    Deque<Integer> queue = queues.remove(current[position].itemKey());
+                    if (queue != null) {
+                        unsent.addAll(queue);
                     }
                 }
             }
-            if (!anyFailed) {
-                continue;
-            }
-            Duration wait = backoff.delay(round);
-            if (round + 1 >= MAX_ROUNDS || !deadline.hasRoomFor(wait) || !sleep(wait)) {
-                break;
-            }
         }
-        Set<Integer> unsent = new LinkedHashSet<>();
-        queues.values().forEach(unsent::addAll);
-        if (!unsent.isEmpty()) {
-            log.warn("events not accepted by EventBridge after retries", Map.of(
-                    "eventBusName", eventBusName, "unsentEvents", unsent.size(), "errorCodes", errors));
-        }
-        return unsent;
-    }
 
-    private List<Optional<String>> publish(List<Integer> call, List<ChangeEvent> events) {
-        try {
-            return publisher.publish(call.stream().map(p -> events.get(p).toEntry(eventBusName)).toList());
-        } catch (SdkException e) {
-            String code = e.getClass().getSimpleName();
-            return call.stream().map(p -> Optional.of(code)).toList();
-        }
-    }
-
-    /** Packs positions into calls of at most 10 entries and {@code maxRequestBytes}. */
-    private List<List<Integer>> calls(List<Integer> positions, List<ChangeEvent> events) {
-        List<List<Integer>> calls = new ArrayList<>();
-        List<Integer> current = new ArrayList<>();
-        int bytes = 0;
-        for (int position : positions) {
-            int size = events.get(position).size();
-            if (!current.isEmpty() && (current.size() == MAX_ENTRIES_PER_CALL || bytes + size > maxRequestBytes)) {
-                calls.add(current);
-                current = new ArrayList<>();
-                bytes = 0;
+        /** Packs positions into calls of at most 10 entries whose sizes total less than {@code maxRequestBytes}. */
+        private List<List<Integer>> calls(List<Integer> positions) {
+            List<List<Integer>> calls = new ArrayList<>();
+            List<Integer> call = new ArrayList<>();
+            int bytes = 0;
+            for (int position : positions) {
+                int size = current[position].size();
+                if (!call.isEmpty() && (call.size() == MAX_ENTRIES_PER_CALL || bytes + size >= maxRequestBytes)) {
+                    calls.add(call);
+                    call = new ArrayList<>();
+                    bytes = 0;
+                }
+                call.add(position);
+                bytes += size;
             }
-            current.add(position);
-            bytes += size;
-        }
-        if (!current.isEmpty()) {
-            calls.add(current);
-        }
-        return calls;
-    }
-
-    private boolean sleep(Duration wait) {
-        try {
-            sleeper.sleep(wait);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
+            if (!call.isEmpty()) {
+                calls.add(call);
+            }
+            return calls;
         }
     }
 }

@@ -14,7 +14,10 @@ import java.util.Objects;
  * @param keyAttribute    {@code KEY_ATTRIBUTE} (default {@code id}): its prefix before {@code #} is the entity type
  * @param includeImages   {@code INCLUDE_IMAGES} (default {@code true}): put old and new images in the detail
  * @param maxEntryBytes   {@code MAX_ENTRY_BYTES} (default 262144, the limit everywhere before 2026; regions with
- *                        the 1 MB limit may raise it): an entry above it is sent without images
+ *                        the 1 MB limit may raise it): entries and calls stay strictly below it; an entry that
+ *                        would not is sent without images
+ * @throws IllegalArgumentException when a setting can never be accepted by PutEvents (checked at start-up, so a
+ *                                  misconfigured function fails at once instead of refusing every event)
  */
 public record RouterConfig(String eventBusName, String eventSource, String tableArn, String keyAttribute,
                            boolean includeImages, int maxEntryBytes) {
@@ -26,8 +29,23 @@ public record RouterConfig(String eventBusName, String eventSource, String table
         Objects.requireNonNull(eventSource, "eventSource");
         Objects.requireNonNull(tableArn, "tableArn");
         Objects.requireNonNull(keyAttribute, "keyAttribute");
-        if (maxEntryBytes < 1024) {
-            throw new IllegalArgumentException("MAX_ENTRY_BYTES must be at least 1024, got " + maxEntryBytes);
+        if (maxEntryBytes < 1024 || maxEntryBytes > PutEventsLimits.MAX_ENTRY_BYTES_QUOTA) {
+            throw new IllegalArgumentException("MAX_ENTRY_BYTES must be between 1024 and " + PutEventsLimits.MAX_ENTRY_BYTES_QUOTA
+                    + " (the largest PutEvents quota), got " + maxEntryBytes);
+        }
+        int sourceChars = PutEventsLimits.characters(eventSource);
+        if (sourceChars < 1 || sourceChars > PutEventsLimits.MAX_SOURCE_CHARS || eventSource.startsWith(PutEventsLimits.RESERVED_SOURCE_PREFIX)) {
+            throw new IllegalArgumentException("EVENT_SOURCE must have 1 to " + PutEventsLimits.MAX_SOURCE_CHARS
+                    + " characters and not start with '" + PutEventsLimits.RESERVED_SOURCE_PREFIX + "' (PutEvents Source), got "
+                    + sourceChars + " characters");
+        }
+        if (eventBusName.length() > PutEventsLimits.MAX_EVENT_BUS_NAME_CHARS || !PutEventsLimits.EVENT_BUS_NAME.matcher(eventBusName).matches()) {
+            throw new IllegalArgumentException("EVENT_BUS_NAME must be an event bus name or ARN of at most "
+                    + PutEventsLimits.MAX_EVENT_BUS_NAME_CHARS + " characters (PutEvents EventBusName), got '" + eventBusName + "'");
+        }
+        if (tableArn.isEmpty() || PutEventsLimits.characters(tableArn) > PutEventsLimits.MAX_RESOURCE_CHARS) {
+            throw new IllegalArgumentException("TABLE_ARN must have 1 to " + PutEventsLimits.MAX_RESOURCE_CHARS
+                    + " characters (PutEvents Resources)");
         }
     }
 

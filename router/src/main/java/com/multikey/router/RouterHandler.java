@@ -8,6 +8,7 @@ import com.multikey.common.Backoff;
 import com.multikey.common.ClientFactory;
 import com.multikey.common.Deadline;
 import com.multikey.common.EmfMetrics;
+import com.multikey.common.RetryBudget;
 import com.multikey.common.Sleeper;
 import com.multikey.common.StructuredLog;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
@@ -41,14 +42,19 @@ public final class RouterHandler implements RequestHandler<DynamodbEvent, Stream
     }
 
     static Router fromEnvironment(Map<String, String> env) {
+        return fromEnvironment(env, StructuredLog.forClass(Router.class),
+                EmfMetrics.toStandardOutput(env.getOrDefault("METRICS_NAMESPACE", "Multikey"), RouterMetrics.SERVICE));
+    }
+
+    /** The real wiring with the log and metric lines going where the caller says (tests read them). */
+    static Router fromEnvironment(Map<String, String> env, StructuredLog log, EmfMetrics emf) {
         RouterConfig config = RouterConfig.fromEnvironment(env);
         ClientFactory clients = new ClientFactory(env);
+        // configure() applies ClientFactory.overrides(): the SDK's standard retry strategy owns retrying whole calls
         EventBridgeClient eventBridge = clients.configure(EventBridgeClient.builder(), "EVENTBRIDGE")
                 .httpClient(ClientFactory.httpClient()).build();
-        StructuredLog log = StructuredLog.forClass(Router.class);
         OrderedEventSender sender = new OrderedEventSender(new EventBridgePublisher(eventBridge), config.eventBusName(),
-                config.maxEntryBytes(), Backoff.standard(), Sleeper.SYSTEM, log);
-        RouterMetrics metrics = RouterMetrics.emf(EmfMetrics.toStandardOutput(env.getOrDefault("METRICS_NAMESPACE", "Multikey"), "router"));
-        return new Router(new ChangeEventFactory(config), sender, metrics, log);
+                config.maxEntryBytes(), Backoff.standard(), Sleeper.SYSTEM, RetryBudget.DEFAULT_MAX_FAILED_ATTEMPTS);
+        return new Router(new ChangeEventFactory(config), sender, RouterMetrics.emf(emf), log);
     }
 }

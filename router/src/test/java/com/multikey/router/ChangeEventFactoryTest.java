@@ -126,10 +126,82 @@ class ChangeEventFactoryTest {
 
     @Test
     void size_countsAsEventBridgeDoes() {
-        ChangeEvent event = new ChangeEvent("k", java.util.Optional.empty(), "src", "Issue Created", "{\"é\":1}",
-                java.util.Optional.of(java.time.Instant.EPOCH), List.of("arn"), false);
+        ChangeEvent event = new ChangeEvent("k", java.util.Optional.empty(), "e", "src", "Issue Created", "{\"é\":1}",
+                java.util.Optional.of(java.time.Instant.EPOCH), List.of("arn"), false, List.of(), java.util.Optional.empty());
 
         // time 14, "src" 3, "Issue Created" 13, {"é":1} 8 bytes (é is two), "arn" 3
         assertThat(event.size()).isEqualTo(14 + 3 + 13 + 8 + 3);
+    }
+
+    private static AttributeValue nested(int levels) {
+        AttributeValue value = AttributeValue.fromS("leaf");
+        for (int level = 0; level < levels; level++) {
+            value = AttributeValue.fromM(Map.of("a", value));
+        }
+        return value;
+    }
+
+    private ChangeEvent eventOf(Map<String, AttributeValue> image) {
+        return factory.toEvent(new ChangeRecord("e-1", com.multikey.common.ChangeKind.INSERT, java.util.Optional.of("1"),
+                Map.of("id", AttributeValue.fromS("issue#1")), java.util.Optional.empty(), java.util.Optional.of(image),
+                java.util.Optional.empty(), java.util.Optional.empty()));
+    }
+
+    @Test
+    void toEvent_keepsImagesUpToPutEventsNestingLimit_andDropsThemBeyond() throws Exception {
+        // the detail is level 1, the image level 2: an attribute nested 998 levels makes 1000
+        ChangeEvent deepest = eventOf(Map.of("id", AttributeValue.fromS("issue#1"), "deep", nested(998)));
+        ChangeEvent tooDeep = eventOf(Map.of("id", AttributeValue.fromS("issue#1"), "deep", nested(999)));
+
+        assertThat(deepest.imagesDropped()).isFalse();
+        assertThat(com.multikey.local.support.PutEventsValidation.detailProblem(deepest.detail())).isEmpty();
+        assertThat(tooDeep.imagesDropped()).isTrue();
+        assertThat(JSON.readTree(tooDeep.detail()).get("imagesDroppedReason").asText()).isEqualTo("nesting");
+        assertThat(com.multikey.local.support.PutEventsValidation.detailProblem(tooDeep.detail())).isEmpty();
+    }
+
+    @Test
+    void toEvent_whenTheTypeNameWouldMakeDetailTypeTooLong_sendsItAsItem_withTheRealTypeInTheDetail() throws Exception {
+        String longest = "t".repeat(128 - " Created".length());
+        String tooLong = longest + "t";
+
+        ChangeEvent fits = event(Records.change(1, longest + "#1", null, Records.item(longest + "#1", "x")));
+        ChangeEvent fallsBack = event(Records.change(2, tooLong + "#1", null, Records.item(tooLong + "#1", "x")));
+
+        assertThat(fits.detailType()).hasSize(128).startsWith("T");
+        assertThat(fits.adjustments()).isEmpty();
+        assertThat(fallsBack.detailType()).isEqualTo("Item Created");
+        assertThat(JSON.readTree(fallsBack.detail()).get("entityType").asText()).isEqualTo(tooLong);
+        assertThat(fallsBack.adjustments()).singleElement().asString().contains("DetailType");
+    }
+
+    @Test
+    void toEvent_whenTheIdHasNoTypePrefix_isAnItem() throws Exception {
+        String id = "x".repeat(200);
+
+        ChangeEvent event = event(Records.change(1, id, null, Records.item(id, "x")));
+
+        assertThat(event.detailType()).isEqualTo("Item Created");
+        assertThat(JSON.readTree(event.detail()).get("entityType").asText()).isEqualTo("item");
+        assertThat(event(Records.change(2, "#x", null, Records.item("#x", "x"))).detailType()).isEqualTo("Item Created");
+    }
+
+    @Test
+    void toEvent_keepsEveryEntryStrictlyBelowTheSizeLimit() {
+        int limit = 4096;
+        ChangeEventFactory small = new ChangeEventFactory(new RouterConfig("bus", "src", TABLE_ARN, "id", true, limit));
+        ChangeEvent probe = small.toEvent(changeRecord(Records.change(1, "issue#1", null,
+                Map.of("id", AttributeValue.fromS("issue#1"), "text", AttributeValue.fromS("")))));
+        int room = limit - probe.size();
+
+        ChangeEvent below = small.toEvent(changeRecord(Records.change(1, "issue#1", null,
+                Map.of("id", AttributeValue.fromS("issue#1"), "text", AttributeValue.fromS("y".repeat(room - 1))))));
+        ChangeEvent at = small.toEvent(changeRecord(Records.change(1, "issue#1", null,
+                Map.of("id", AttributeValue.fromS("issue#1"), "text", AttributeValue.fromS("y".repeat(room))))));
+
+        assertThat(below.size()).isEqualTo(limit - 1);
+        assertThat(below.imagesDropped()).isFalse();
+        assertThat(at.imagesDropped()).isTrue();
+        assertThat(at.size()).isLessThan(limit);
     }
 }

@@ -22,12 +22,18 @@ class PlainJsonPropertiesTest {
     private static final ObjectMapper READER = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     @Property(tries = 2000)
-    void numbers_surviveAsJsonNumbersWithEveryDigit(@ForAll("dynamoDbNumbers") String number) throws Exception {
+    void numbers_surviveWithEveryDigit_asJsonNumbersOrAsStringsWhenIntegersOutsideInt64(
+            @ForAll("dynamoDbNumbers") String number) throws Exception {
         String json = PlainJson.of(Map.of("n", AttributeValue.fromN(number))).toString();
 
-        BigDecimal read = READER.readTree(json).get("n").decimalValue();
+        var node = READER.readTree(json).get("n");
+        BigDecimal read = node.isTextual() ? new BigDecimal(node.asText()) : node.decimalValue();
         // numerically identical to every one of up to 38 digits: no rounding through a double
         assertThat(read.compareTo(new BigDecimal(number))).as(json).isZero();
+        assertThat(node.isTextual()).as(json).isEqualTo(PlainJson.isIntegerOutsideInt64(new BigDecimal(number)));
+        if (node.isIntegralNumber()) {
+            assertThat(node.canConvertToLong()).as(json).isTrue();
+        }
     }
 
     @Provide

@@ -114,7 +114,8 @@ class RouterIntegrationTest {
         bus.faults((call, entry) -> entry.path("Detail").asText().contains("\"issue#2\"")
                 ? Optional.of("InternalFailure") : Optional.empty());
 
-        StreamsEventResponse response = route(handler(262144), records);
+        // a short invocation: retries stop at its deadline, in time to answer with the failures
+        StreamsEventResponse response = handler(262144).handleRequest(Records.event(records), new LocalContext("RouterFunction", 1024, 3500));
 
         assertThat(response.getBatchItemFailures()).extracting(StreamsEventResponse.BatchItemFailure::getItemIdentifier)
                 .containsExactlyInAnyOrder(String.format("%021d", 2), String.format("%021d", 5));
@@ -146,5 +147,69 @@ class RouterIntegrationTest {
                 .map(r -> r.detailType() + " " + r.envelope().at("/detail/newImage/name").asText()).toList();
         assertThat(itemA).containsExactly("Issue Created version 0", "Issue Updated version 1", "Issue Updated version 2",
                 "Issue Updated version 3", "Issue Removed ");
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11})
+    void twelveEventsOfOneItem_whenTheEntryAtAnyPositionIsThrottled_allArriveOnceInOrder(int throttled) {
+        List<Record> records = new ArrayList<>();
+        records.add(Records.change(0, "issue#a", null, Records.item("issue#a", "v0")));
+        for (int version = 1; version < 12; version++) {
+            records.add(Records.change(version, "issue#a", Records.item("issue#a", "v" + (version - 1)), Records.item("issue#a", "v" + version)));
+        }
+        AtomicInteger calls = new AtomicInteger();
+        bus.faults((call, entry) -> call == throttled && calls.incrementAndGet() == 1 ? Optional.of("ThrottlingException") : Optional.empty());
+
+        StreamsEventResponse response = route(handler(262144), records);
+
+        assertThat(response.getBatchItemFailures()).isEmpty();
+        List<String> expected = new ArrayList<>();
+        for (int version = 0; version < 12; version++) {
+            expected.add("v" + version);
+        }
+        assertThat(bus.received()).extracting(r -> r.envelope().at("/detail/newImage/name").asText()).containsExactlyElementsOf(expected);
+        assertThat(bus.callSizes()).hasSize(13);
+    }
+
+    @Test
+    void aCallThrottledAsAWhole_isRetriedByTheSdk_andEveryEventArrivesOnce() {
+        bus.callFaults((call, request) -> call == 1 ? Optional.of("ThrottlingException") : Optional.empty());
+
+        StreamsEventResponse response = route(handler(262144), inserts(25));
+
+        assertThat(response.getBatchItemFailures()).isEmpty();
+        assertThat(bus.received()).hasSize(25);
+        assertThat(bus.callSizes()).containsExactly(10, 10, 10, 5);
+    }
+
+    @Test
+    void anEntryRefusedPermanently_isSentAgainWithoutImagesOnce_thenSkipped_withoutABatchItemFailure() {
+        bus.faults((call, entry) -> entry.path("Detail").asText().contains("\"issue#3\"") ? Optional.of("InvalidArgument") : Optional.empty());
+
+        StreamsEventResponse response = route(handler(262144), inserts(6));
+
+        assertThat(response.getBatchItemFailures()).isEmpty();
+        assertThat(bus.received()).hasSize(5).noneMatch(r -> r.envelope().at("/detail/keys/id").asText().equals("issue#3"));
+        assertThat(bus.callSizes()).containsExactly(6, 1);
+    }
+
+    @Test
+    void aCallRefusedWithValidationException_isSplitToIsolateTheOffender_andTheRestIsRouted() {
+        bus.callFaults((call, request) -> request.toString().contains("issue#4\\\"") ? Optional.of("ValidationException") : Optional.empty());
+
+        StreamsEventResponse response = route(handler(262144), inserts(8));
+
+        assertThat(response.getBatchItemFailures()).isEmpty();
+        assertThat(bus.received()).hasSize(7).noneMatch(r -> r.envelope().at("/detail/keys/id").asText().equals("issue#4"));
+    }
+
+    @Test
+    void accessDenied_isAConfigurationProblem_everyRecordIsABatchItemFailure_noneIsSkipped() {
+        bus.callFaults((call, request) -> Optional.of("AccessDeniedException"));
+
+        StreamsEventResponse response = route(handler(262144), inserts(3));
+
+        assertThat(response.getBatchItemFailures()).hasSize(3);
+        assertThat(bus.callSizes()).containsExactly(3);
     }
 }

@@ -16,10 +16,19 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * DynamoDB attribute values as plain JSON: numbers exact (as JSON numbers with every digit), sets as
- * arrays, binary as base64 strings, NULL as null; map keys in sorted order so equal items give equal JSON.
- * And back: strings, numbers, booleans, null, arrays (as lists) and objects (as maps); sets and binary do
- * not survive the round trip, they come back as lists and strings.
+ * DynamoDB attribute values as plain JSON: numbers exact, sets as arrays, binary as base64 strings, NULL as
+ * null; map keys in sorted order so equal items give equal JSON.
+ *
+ * <p>A number is a JSON number with every digit, except an integer outside int64: DynamoDB numbers have up
+ * to 38 digits, but EventBridge's PutEvents refuses a JSON integer outside
+ * [-9,223,372,036,854,775,808, 9,223,372,036,854,775,807] (PutEvents API reference), so such an integer is
+ * written as a JSON string holding its exact decimal digits. Every other number is written in
+ * {@link BigDecimal#toString()} form, which keeps a fraction or an exponent ({@code 1.50}, {@code 1E+125}):
+ * a JSON number with a fraction or an exponent is not an integer, so nothing becomes a huge integer.
+ *
+ * <p>And back: strings, numbers, booleans, null, arrays (as lists) and objects (as maps); sets and binary do
+ * not survive the round trip, they come back as lists and strings, and so does an integer outside int64
+ * (a string).
  */
 public final class PlainJson {
 
@@ -37,7 +46,7 @@ public final class PlainJson {
     public static JsonNode of(AttributeValue value) {
         return switch (value.type()) {
             case S -> NODES.textNode(value.s());
-            case N -> NODES.numberNode(new BigDecimal(value.n()));
+            case N -> number(value.n());
             case BOOL -> NODES.booleanNode(value.bool());
             case NUL -> NODES.nullNode();
             case B -> NODES.textNode(base64(value.b()));
@@ -48,7 +57,7 @@ public final class PlainJson {
             }
             case NS -> {
                 ArrayNode array = NODES.arrayNode();
-                value.ns().forEach(n -> array.add(new BigDecimal(n)));
+                value.ns().forEach(n -> array.add(number(n)));
                 yield array;
             }
             case BS -> {
@@ -65,6 +74,33 @@ public final class PlainJson {
             default -> throw new MalformedRecordException("attribute value of a type this SDK does not know");
         };
     }
+
+    /** A DynamoDB number as JSON: a number, or a string of its digits when it is an integer outside int64. */
+    public static JsonNode number(String n) {
+        BigDecimal number = decimal(n);
+        return isIntegerOutsideInt64(number) ? NODES.textNode(number.toString()) : NODES.numberNode(number);
+    }
+
+    /** @throws MalformedRecordException when the text is not a number (DynamoDB never sends one) */
+    public static BigDecimal decimal(String n) {
+        try {
+            return new BigDecimal(n);
+        } catch (NumberFormatException e) {
+            throw new MalformedRecordException("a number attribute value is not a number", e);
+        }
+    }
+
+    /**
+     * Whether the number would be written as a JSON integer that does not fit int64. {@link BigDecimal#toString()}
+     * writes plain digits (a JSON integer) exactly when the scale is 0; any other scale gives a fraction or an
+     * exponent.
+     */
+    public static boolean isIntegerOutsideInt64(BigDecimal number) {
+        return number.scale() == 0 && (number.compareTo(INT64_MIN) < 0 || number.compareTo(INT64_MAX) > 0);
+    }
+
+    private static final BigDecimal INT64_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
+    private static final BigDecimal INT64_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
 
     /** A JSON object as an item. */
     public static Map<String, AttributeValue> toItem(JsonNode object) {

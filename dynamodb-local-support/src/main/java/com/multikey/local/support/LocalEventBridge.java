@@ -20,8 +20,10 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * An HTTP endpoint on loopback that speaks EventBridge's PutEvents (JSON 1.1 protocol), records what it
- * accepts, and rejects entries or whole calls as a test tells it to.
+ * An HTTP endpoint on loopback that speaks EventBridge's PutEvents (JSON 1.1 protocol), validates calls and
+ * entries as strictly as PutEvents does ({@link PutEventsValidation}: whole calls refused with
+ * {@code ValidationException}, entries with AWS's error codes such as {@code MalformedDetail}), records what
+ * it accepts, and rejects entries or whole calls as a test tells it to.
  */
 public final class LocalEventBridge implements AutoCloseable {
 
@@ -31,6 +33,14 @@ public final class LocalEventBridge implements AutoCloseable {
         Optional<String> reject(int call, JsonNode entry);
 
         Faults NONE = (call, entry) -> Optional.empty();
+    }
+
+    /** Decides, per call, whether to fail it as a whole: an AWS error type (its HTTP status is AWS's), or empty. */
+    @FunctionalInterface
+    public interface CallFaults {
+        Optional<String> reject(int call, JsonNode request);
+
+        CallFaults NONE = (call, request) -> Optional.empty();
     }
 
     /** An accepted event as a rule sees it: the EventBridge envelope. */
@@ -46,6 +56,8 @@ public final class LocalEventBridge implements AutoCloseable {
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private final List<Integer> callSizes = new CopyOnWriteArrayList<>();
     private volatile Faults faults = Faults.NONE;
+    private volatile CallFaults callFaults = CallFaults.NONE;
+    private volatile PutEventsValidation validation = new PutEventsValidation(PutEventsValidation.DEFAULT_MAX_ENTRY_BYTES);
     private final List<java.util.function.Consumer<Received>> listeners = new CopyOnWriteArrayList<>();
     private volatile int throttledCallsLeft;
 
@@ -77,6 +89,16 @@ public final class LocalEventBridge implements AutoCloseable {
 
     public void faults(Faults faults) {
         this.faults = faults;
+    }
+
+    /** Fails whole calls as the test says, after the throttled calls and before validation. */
+    public void callFaults(CallFaults callFaults) {
+        this.callFaults = callFaults;
+    }
+
+    /** The PutEvents entry size quota (default 256 KB; 1 MB where that quota applies): requests totalling it or more are refused. */
+    public void maxEntryBytes(int maxEntryBytes) {
+        this.validation = new PutEventsValidation(maxEntryBytes);
     }
 
     /** Called, on the endpoint's thread, with every accepted event before the call is answered; keep it quick. */
@@ -120,12 +142,26 @@ public final class LocalEventBridge implements AutoCloseable {
                 respond(exchange, 400, error("ThrottlingException", "Rate exceeded"));
                 return;
             }
+            Optional<String> callFault = callFaults.reject(call, request);
+            if (callFault.isPresent()) {
+                respond(exchange, statusOf(callFault.get()), error(callFault.get(), "rejected by the local endpoint"));
+                return;
+            }
+            Optional<PutEventsValidation.Refusal> invalid = validation.callRefusal(request);
+            if (invalid.isPresent()) {
+                respond(exchange, 400, error(invalid.get().code(), invalid.get().message()));
+                return;
+            }
             ObjectNode response = JSON.createObjectNode();
             ArrayNode results = response.putArray("Entries");
             int failed = 0;
             for (JsonNode entry : request.path("Entries")) {
-                Optional<String> rejection = faults.reject(call, entry);
-                if (rejection.isPresent()) {
+                Optional<PutEventsValidation.Refusal> refusal = validation.entryRefusal(entry);
+                Optional<String> rejection = refusal.isPresent() ? Optional.empty() : faults.reject(call, entry);
+                if (refusal.isPresent()) {
+                    failed++;
+                    results.addObject().put("ErrorCode", refusal.get().code()).put("ErrorMessage", refusal.get().message());
+                } else if (rejection.isPresent()) {
                     failed++;
                     results.addObject().put("ErrorCode", rejection.get()).put("ErrorMessage", "rejected by the local endpoint");
                 } else {
@@ -164,6 +200,15 @@ public final class LocalEventBridge implements AutoCloseable {
             return Instant.ofEpochSecond(seconds.longValue(), seconds.remainder(BigDecimal.ONE).movePointRight(9).longValue());
         }
         return time.isTextual() ? Instant.parse(time.asText()) : Instant.now();
+    }
+
+    /** AWS's HTTP status for an error type: 500 for internal failures, 503 when unavailable, else 400. */
+    private static int statusOf(String type) {
+        return switch (type) {
+            case "InternalException", "InternalFailure", "InternalServerError" -> 500;
+            case "ServiceUnavailable", "ServiceUnavailableException" -> 503;
+            default -> 400;
+        };
     }
 
     private static ObjectNode error(String type, String message) {

@@ -1,0 +1,38 @@
+package com.multikey.router;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class RouterConfigTest {
+
+    private static Map<String, String> env(String key, String value) {
+        Map<String, String> env = new HashMap<>(Map.of("EVENT_BUS_NAME", "app-events", "TABLE_ARN", ChangeEventFactoryTest.TABLE_ARN));
+        env.put(key, value);
+        return env;
+    }
+
+    @Test
+    void fromEnvironment_acceptsWhatPutEventsAccepts() {
+        assertThat(RouterConfig.fromEnvironment(env("EVENT_SOURCE", "s".repeat(256))).eventSource()).hasSize(256);
+        assertThat(RouterConfig.fromEnvironment(env("EVENT_BUS_NAME", "arn:aws:events:us-east-1:123456789012:event-bus/app-events"))
+                .eventBusName()).endsWith("app-events");
+        assertThat(RouterConfig.fromEnvironment(env("MAX_ENTRY_BYTES", "1048576")).maxEntryBytes()).isEqualTo(1048576);
+    }
+
+    @Test
+    void fromEnvironment_whenASettingCanNeverBeAccepted_refusesToStart_sayingWhich() {
+        assertThatThrownBy(() -> RouterConfig.fromEnvironment(env("EVENT_SOURCE", "s".repeat(257))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("EVENT_SOURCE").hasMessageContaining("257");
+        assertThatThrownBy(() -> RouterConfig.fromEnvironment(env("EVENT_SOURCE", "aws.dynamodb"))).hasMessageContaining("aws.");
+        assertThatThrownBy(() -> RouterConfig.fromEnvironment(env("EVENT_SOURCE", ""))).hasMessageContaining("EVENT_SOURCE");
+        assertThatThrownBy(() -> RouterConfig.fromEnvironment(env("EVENT_BUS_NAME", "app events"))).hasMessageContaining("EVENT_BUS_NAME");
+        assertThatThrownBy(() -> RouterConfig.fromEnvironment(env("EVENT_BUS_NAME", "b".repeat(1601)))).hasMessageContaining("EVENT_BUS_NAME");
+        assertThatThrownBy(() -> RouterConfig.fromEnvironment(env("TABLE_ARN", "a".repeat(2049)))).hasMessageContaining("TABLE_ARN");
+        assertThatThrownBy(() -> RouterConfig.fromEnvironment(env("MAX_ENTRY_BYTES", "1048577"))).hasMessageContaining("MAX_ENTRY_BYTES");
+    }
+}
