@@ -2,6 +2,8 @@ package com.multikey.local.support;
 
 import com.amazonaws.services.dynamodbv2.local.main.ServerRunner;
 import com.amazonaws.services.dynamodbv2.local.server.DynamoDBProxyServer;
+import com.amazonaws.services.dynamodbv2.local.shared.access.sqlite.SQLiteLibraryLoader;
+import com.amazonaws.services.dynamodbv2.local.shared.access.sqlite.SQLiteLibraryLoaderUtil;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -10,12 +12,12 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Optional;
 
 /**
  * DynamoDB Local running in this JVM as an HTTP server on a loopback port, in memory, with telemetry off.
@@ -23,14 +25,13 @@ import java.util.Optional;
  * tables whatever its access key and region (without it DynamoDB Local keeps tables per key and region).
  *
  * <p>DynamoDB Local loads sqlite4java's native library from {@code sqlite4java.library.path}; when that
- * is not set, the build's copy under {@code target/native-libs} is looked for from the working directory
- * up. After {@link #close()} DynamoDB Local leaves non-daemon threads behind, so a command-line program
+ * is not set, the library for this platform is taken from DynamoDB Local's own jar. After {@link #close()} DynamoDB Local leaves non-daemon threads behind, so a command-line program
  * that uses it must end with {@code System.exit}.
  */
 public final class LocalDynamoDb implements AutoCloseable {
 
     public static final Region REGION = Region.US_EAST_1;
-    private static final String NATIVE_LIBRARY = "libsqlite4java-linux-amd64";
+    private static final String LIBRARY_PATH = "sqlite4java.library.path";
 
     private final DynamoDBProxyServer server;
     private final URI endpoint;
@@ -100,40 +101,34 @@ public final class LocalDynamoDb implements AutoCloseable {
         }
     }
 
-    private static void ensureNativeLibrary() {
-        String configured = System.getProperty("sqlite4java.library.path");
+    /**
+     * Points sqlite4java at a native library for this platform: the configured folder when it holds one,
+     * else the library DynamoDB Local ships inside its own jar for this OS and architecture (Linux x86,
+     * x86_64 and aarch64, macOS x86_64 and aarch64, Windows x86 and x86_64), chosen by DynamoDB Local's
+     * own platform rules and copied once to a temporary folder.
+     */
+    static synchronized void ensureNativeLibrary() {
+        String configured = System.getProperty(LIBRARY_PATH);
         if (configured != null && hasNativeLibrary(Path.of(configured))) {
             return;
         }
-        Optional<Path> found = besideThisJar().or(() -> findNativeLibraryDir(Path.of("").toAbsolutePath()));
-        if (found.isEmpty()) {
-            throw new IllegalStateException("DynamoDB Local needs sqlite4java's native library (" + NATIVE_LIBRARY
-                    + "*.so): set -Dsqlite4java.library.path to a folder holding it, or run 'mvn package' which"
-                    + " copies it to target/native-libs");
-        }
-        System.setProperty("sqlite4java.library.path", found.get().toString());
-    }
-
-    /** A runner's {@code lib/} folder holds this jar and, copied with it, the native library. */
-    private static Optional<Path> besideThisJar() {
-        try {
-            Path source = Path.of(LocalDynamoDb.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            Path dir = Files.isDirectory(source) ? source : source.getParent();
-            return hasNativeLibrary(dir) ? Optional.of(dir) : Optional.empty();
-        } catch (Exception e) {
-            return Optional.empty();
-        }
-    }
-
-    private static Optional<Path> findNativeLibraryDir(Path from) {
-        for (Path dir = from; dir != null; dir = dir.getParent()) {
-            for (Path candidate : new Path[] {dir.resolve("target/native-libs"), dir.resolve("native-libs")}) {
-                if (hasNativeLibrary(candidate)) {
-                    return Optional.of(candidate);
-                }
+        String name = SQLiteLibraryLoaderUtil.getNativeLibName();
+        String resource = "/" + SQLiteLibraryLoader.class.getPackageName().replace('.', '/') + "/native/"
+                + SQLiteLibraryLoaderUtil.getNativeLibFolderPathForCurrentOS() + "/" + name;
+        try (InputStream library = SQLiteLibraryLoader.class.getResourceAsStream(resource)) {
+            if (library == null) {
+                throw new IllegalStateException("DynamoDB Local ships no sqlite4java native library for this platform ("
+                        + System.getProperty("os.name") + ", " + System.getProperty("os.arch") + "): set -D"
+                        + LIBRARY_PATH + " to a folder holding one");
             }
+            Path dir = Files.createTempDirectory("multikey-sqlite4java");
+            Files.copy(library, dir.resolve(name));
+            dir.resolve(name).toFile().deleteOnExit();
+            dir.toFile().deleteOnExit();
+            System.setProperty(LIBRARY_PATH, dir.toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot copy DynamoDB Local's native library " + resource, e);
         }
-        return Optional.empty();
     }
 
     private static boolean hasNativeLibrary(Path dir) {
@@ -141,7 +136,7 @@ public final class LocalDynamoDb implements AutoCloseable {
             return false;
         }
         try (var files = Files.list(dir)) {
-            return files.anyMatch(f -> f.getFileName().toString().startsWith(NATIVE_LIBRARY));
+            return files.anyMatch(f -> f.getFileName().toString().contains("sqlite4java"));
         } catch (IOException e) {
             return false;
         }
