@@ -3,19 +3,27 @@ package com.multikey.query;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.indexer.IndexKey;
+import com.multikey.indexer.IndexerConfig;
+import com.multikey.indexer.SortKeyCodec;
+import com.multikey.indexer.UnindexableValueException;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.math.BigDecimal;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Where the next page starts, as an opaque string: the part (issues with the field, then issues without
- * it), the last evaluated key there, and a digest of the query it belongs to.
+ * it), the key of the last item consumed there (empty: from the start of the part), and a digest of the
+ * query it belongs to. The digest tells a cursor of another query; the key is checked on its own, since
+ * a cursor passes through clients and anyone can edit it.
  */
 record Cursor(Part part, Map<String, AttributeValue> startKey) {
 
@@ -73,6 +81,72 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
             }
         });
         return new Cursor(part, key);
+    }
+
+    /**
+     * Checks that the start key is one the part's Query accepts for this request, so that an edited cursor
+     * is refused here instead of by DynamoDB: in the index part the index table's key, of the request's
+     * attribute, inside the filter's key range; in the missing part the {@code ByProject} key of an issue
+     * of the request's project.
+     *
+     * @throws QueryException naming what is wrong
+     */
+    Cursor requireValid(PageRequest request, Filter.KeyRange range, IndexerConfig config) {
+        if (startKey.isEmpty()) {
+            return this;
+        }
+        switch (part) {
+            case INDEX -> {
+                requireNames(Set.of(IndexKey.ATTRIB_ID, IndexKey.SORT_KEY));
+                if (!request.attribId().equals(string(IndexKey.ATTRIB_ID))) {
+                    throw new QueryException("malformed cursor: its key is of another attribute");
+                }
+                String sortKey = string(IndexKey.SORT_KEY);
+                requireKeyString(IndexKey.SORT_KEY, sortKey, SortKeyCodec.MAX_KEY_BYTES);
+                if (range != null && !range.contains(sortKey)) {
+                    throw new QueryException("malformed cursor: its key is outside the filter's range");
+                }
+            }
+            case MISSING -> {
+                requireNames(Set.of(config.keyAttribute(), config.projectAttribute(), config.numAttribute()));
+                requireKeyString(config.keyAttribute(), string(config.keyAttribute()), 2048);
+                if (!request.project().equals(string(config.projectAttribute()))) {
+                    throw new QueryException("malformed cursor: its key is of another project");
+                }
+                AttributeValue num = startKey.get(config.numAttribute());
+                if (num.n() == null) {
+                    throw new QueryException("malformed cursor: " + config.numAttribute() + " is not a number");
+                }
+                try {
+                    SortKeyCodec.encodeNumber(new BigDecimal(num.n()));
+                } catch (NumberFormatException | UnindexableValueException e) {
+                    throw new QueryException("malformed cursor: " + config.numAttribute() + " is not a DynamoDB number");
+                }
+            }
+        }
+        return this;
+    }
+
+    private void requireNames(Set<String> names) {
+        if (!startKey.keySet().equals(names)) {
+            throw new QueryException("malformed cursor: its key must have exactly the attributes " + names.stream().sorted().toList());
+        }
+    }
+
+    private String string(String name) {
+        String value = startKey.get(name).s();
+        if (value == null) {
+            throw new QueryException("malformed cursor: " + name + " is not a string");
+        }
+        return value;
+    }
+
+    /** A key string DynamoDB accepts: not empty, well-formed UTF-16 (so it has a UTF-8 form), at most {@code maxBytes}. */
+    private static void requireKeyString(String name, String value, int maxBytes) {
+        boolean wellFormed = !value.isEmpty() && value.codePoints().noneMatch(c -> Character.getType(c) == Character.SURROGATE);
+        if (!wellFormed || value.getBytes(StandardCharsets.UTF_8).length > maxBytes) {
+            throw new QueryException("malformed cursor: " + name + " is not a valid key string");
+        }
     }
 
     private static String digest(PageRequest request) {

@@ -19,11 +19,7 @@ public sealed interface Filter {
     /** Whether a value satisfies the filter, decided on its sort key exactly as DynamoDB does. */
     default boolean matches(IndexValue value) {
         String key = SortKeyCodec.valuePrefix(value) + "p131" + SortKeyCodec.SEPARATOR;
-        KeyRange range = keyRange();
-        if (range.prefix() != null) {
-            return key.startsWith(range.prefix());
-        }
-        return compare(key, range.low()) >= 0 && compare(key, range.high()) <= 0;
+        return keyRange().contains(key);
     }
 
     /** A key condition: a prefix, or an inclusive range. */
@@ -34,6 +30,21 @@ public sealed interface Filter {
 
         static KeyRange between(String low, String high) {
             return new KeyRange(null, low, high);
+        }
+
+        /**
+         * Whether no key can satisfy it: a range whose low end sorts above its high end, such as
+         * {@code between(5, 1)} or {@code (5, 5)} with both ends exclusive (DynamoDB refuses such a
+         * {@code BETWEEN}), or at its high end ({@code [5, 5)}): no stored key equals a bound, since every
+         * bound stops where a key goes on (after a type tag, a value's separator, or in place of a num).
+         */
+        boolean isEmpty() {
+            return prefix == null && compare(low, high) >= 0;
+        }
+
+        /** Whether a stored sort key satisfies the condition, compared as DynamoDB compares keys. */
+        boolean contains(String sortKey) {
+            return prefix != null ? sortKey.startsWith(prefix) : compare(sortKey, low) >= 0 && compare(sortKey, high) <= 0;
         }
     }
 
@@ -49,7 +60,10 @@ public sealed interface Filter {
         }
     }
 
-    /** text value starts with {@code prefix} */
+    /**
+     * text value starts with {@code prefix}. A prefix longer than the part of a value a sort key keeps is
+     * asked of the index by its kept part and decided on the whole value, which every index item carries.
+     */
     record BeginsWith(String prefix) implements Filter {
         public BeginsWith {
             Objects.requireNonNull(prefix, "prefix");
@@ -58,6 +72,11 @@ public sealed interface Filter {
         @Override
         public KeyRange keyRange() {
             return KeyRange.prefix(SortKeyCodec.textPrefix(prefix));
+        }
+
+        @Override
+        public boolean matches(IndexValue value) {
+            return value instanceof IndexValue.Text text && text.value().startsWith(prefix);
         }
     }
 

@@ -1,10 +1,15 @@
 package com.multikey.query;
 
 import com.multikey.common.Backoff;
+import com.multikey.common.Deadline;
+import com.multikey.common.RetryBudget;
 import com.multikey.common.Sleeper;
 import com.multikey.indexer.IndexItem;
+import com.multikey.indexer.IndexKey;
 import com.multikey.indexer.IndexerConfig;
 import com.multikey.indexer.IssueIndexer;
+import com.multikey.indexer.SortKeyCodec;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
@@ -12,30 +17,50 @@ import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The grid's read side: a page of a project's issues sorted by any custom field (value, then num, then
- * id), filtered on the value, in two API calls — a Query on the index and a BatchGetItem on the app table —
- * optionally followed by the project's issues that lack the field (a Query on {@code ByProject}).
+ * id), filtered on the value — a Query on the index and a BatchGetItem on the app table — optionally
+ * followed by the project's issues that have no index item for the field (Queries on {@code ByProject}).
+ *
+ * <p>A page holds {@code pageSize} issues unless the result ends. Its first read asks for a quarter more
+ * index items than the page needs, so a field with one value per issue takes two calls a page; when items
+ * of other projects, further values of multi-valued issues or stale items leave the page short, further
+ * reads ask for more (see {@code Reads}), and a page makes at most {@value #MAX_READS_PER_PAGE} reads
+ * (Queries and BatchGetItems; re-sent unprocessed keys are counted in {@link Page#apiCalls()} but not here).
+ * The cursor holds the key of the last item the page consumed, so the next page resumes right after it.
  *
  * <p>A multi-valued issue is listed once, under its first value in the page order that passes the filter;
  * an index item that no longer matches its issue (the index lags the table by the stream's delay) is left
- * out. Both are decided on the items just read, so every issue appears once across all pages.
+ * out. Both are decided on the hydrated issue with the indexer's own projection, as is whether an issue
+ * lacks the field, so every issue appears once across all pages.
  */
 public final class GridQuery {
 
+    /** The time a page may take, unprocessed keys re-sent included, unless set with {@link #withPageBudget}. */
+    public static final Duration DEFAULT_PAGE_BUDGET = Duration.ofSeconds(5);
+    /** Queries and BatchGetItems one page may make to fill itself; a page that reaches it comes back short. */
+    public static final int MAX_READS_PER_PAGE = 8;
+    /** The largest Limit of one read: a thousand index items is well under a Query's 1 MB. */
+    static final int MAX_READ_LIMIT = 1000;
+    private static final int MAX_BATCH_GET_KEYS = 100;
+    /** The smallest Limit of a first read. */
+    static final int MIN_LIMIT = 10;
+
     /** DynamoDB's order of string keys: their UTF-8 bytes, unsigned. */
     private static final Comparator<String> KEY_ORDER = Comparator.comparing(
-            (String key) -> key.getBytes(java.nio.charset.StandardCharsets.UTF_8), java.util.Arrays::compareUnsigned);
+            (String key) -> key.getBytes(StandardCharsets.UTF_8), Arrays::compareUnsigned);
 
     private final DynamoDbClient dynamoDb;
     private final String appTable;
@@ -46,9 +71,18 @@ public final class GridQuery {
     private final AttributeCatalog catalog;
     private final Backoff backoff;
     private final Sleeper sleeper;
+    private final Duration pageBudget;
+    private final LongSupplier nanoClock;
 
+    /**
+     * @param pageBudget the time one page may take, retries included
+     * @param nanoClock  monotonic clock of the page's deadline ({@code System::nanoTime})
+     */
     public GridQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, String byProjectIndex, IndexerConfig config,
-                     AttributeCatalog catalog, Backoff backoff, Sleeper sleeper) {
+                     AttributeCatalog catalog, Backoff backoff, Sleeper sleeper, Duration pageBudget, LongSupplier nanoClock) {
+        if (pageBudget.isNegative() || pageBudget.isZero()) {
+            throw new IllegalArgumentException("page budget must be positive, got " + pageBudget);
+        }
         this.dynamoDb = dynamoDb;
         this.appTable = appTable;
         this.indexTable = indexTable;
@@ -58,142 +92,283 @@ public final class GridQuery {
         this.catalog = catalog;
         this.backoff = backoff;
         this.sleeper = sleeper;
+        this.pageBudget = pageBudget;
+        this.nanoClock = nanoClock;
     }
 
-    /** With the data model's names: tables as given, index {@code ByProject}, attributes {@code custom_fields}, {@code num}. */
+    /** With the data model's names: tables as given, index {@code ByProject}, attributes {@code id}, {@code custom_fields}, {@code num}. */
     public static GridQuery of(DynamoDbClient dynamoDb, String appTable, String indexTable) {
-        return new GridQuery(dynamoDb, appTable, indexTable, "ByProject", IndexerConfig.withDefaults(indexTable),
-                AttributeCatalog.fromProjectItems(dynamoDb, appTable), Backoff.standard(), Sleeper.SYSTEM);
+        IndexerConfig config = IndexerConfig.withDefaults(indexTable);
+        return new GridQuery(dynamoDb, appTable, indexTable, "ByProject", config,
+                AttributeCatalog.fromProjectItems(dynamoDb, appTable, config.keyAttribute()), Backoff.standard(), Sleeper.SYSTEM,
+                DEFAULT_PAGE_BUDGET, System::nanoTime);
+    }
+
+    /** The same query with another time budget per page. */
+    public GridQuery withPageBudget(Duration budget) {
+        return new GridQuery(dynamoDb, appTable, indexTable, byProjectIndex, config, catalog, backoff, sleeper, budget, nanoClock);
     }
 
     /**
-     * @throws QueryException for an attribute the project's catalog does not define, a malformed cursor, or
-     *                        a cursor from another query
+     * @throws QueryException          for an attribute the project's catalog does not define, a malformed or
+     *                                 edited cursor, or a cursor from another query
+     * @throws RetryableQueryException when the page could not be read within its time budget
      */
     public Page page(PageRequest request) {
-        Optional<Cursor> cursor = request.cursor().map(text -> Cursor.decode(text, request));
-        if (cursor.isEmpty()) {
-            catalog.attributesOf(request.project()).ifPresent(known -> {
-                if (!known.contains(request.attribId())) {
-                    throw new QueryException("project " + request.project() + " has no attribute '" + request.attribId() + "'");
-                }
-            });
+        Filter.KeyRange range = request.filter().map(Filter::keyRange).orElse(null);
+        Optional<Cursor> cursor = request.cursor().map(text -> Cursor.decode(text, request).requireValid(request, range, config));
+        if (cursor.isEmpty() && !catalog.defines(request.project(), request.attribId())) {
+            throw new QueryException("project " + request.project() + " has no attribute '" + request.attribId() + "'");
         }
+        PageFill fill = new PageFill(request, new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock)));
+        Optional<Cursor> next;
         if (cursor.isPresent() && cursor.get().part() == Cursor.Part.MISSING) {
-            return missingPage(request, cursor.get().startKey());
-        }
-        return indexPage(request, cursor.map(Cursor::startKey).orElse(null));
-    }
-
-    private Page indexPage(PageRequest request, Map<String, AttributeValue> startKey) {
-        Map<String, String> names = new HashMap<>(Map.of("#a", "attribId", "#p", IndexItem.PROJECT));
-        Map<String, AttributeValue> values = new HashMap<>(Map.of(
-                ":a", AttributeValue.fromS(request.attribId()), ":p", AttributeValue.fromS(request.project())));
-        String keyCondition = "#a = :a";
-        if (request.filter().isPresent()) {
-            Filter.KeyRange range = request.filter().get().keyRange();
-            names.put("#k", "sortKey");
-            if (range.prefix() != null) {
-                keyCondition += " AND begins_with(#k, :prefix)";
-                values.put(":prefix", AttributeValue.fromS(range.prefix()));
-            } else {
-                keyCondition += " AND #k BETWEEN :low AND :high";
-                values.put(":low", AttributeValue.fromS(range.low()));
-                values.put(":high", AttributeValue.fromS(range.high()));
-            }
-        }
-        QueryRequest.Builder query = QueryRequest.builder().tableName(indexTable)
-                .keyConditionExpression(keyCondition).filterExpression("#p = :p")
-                .expressionAttributeNames(names).expressionAttributeValues(values)
-                .scanIndexForward(request.order() == Order.ASC).limit(request.pageSize());
-        if (startKey != null) {
-            query.exclusiveStartKey(startKey);
-        }
-        QueryResponse response = dynamoDb.query(query.build());
-        int calls = 1;
-
-        List<IndexItem> entries = response.items().stream().map(IndexItem::fromItem).toList();
-        Map<String, Map<String, AttributeValue>> hydrated = new HashMap<>();
-        if (!entries.isEmpty()) {
-            calls += batchGet(entries.stream().map(IndexItem::issueId).distinct().toList(), hydrated);
-        }
-        List<Map<String, AttributeValue>> page = new ArrayList<>();
-        Set<String> listed = new LinkedHashSet<>();
-        for (IndexItem entry : entries) {
-            Map<String, AttributeValue> issue = hydrated.get(entry.issueId());
-            if (issue != null && isListedUnder(entry, issue, request) && listed.add(entry.issueId())) {
-                page.add(issue);
-            }
-        }
-
-        Optional<String> next;
-        if (response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()) {
-            next = Optional.of(new Cursor(Cursor.Part.INDEX, response.lastEvaluatedKey()).encode(request));
-        } else if (request.includeMissing()) {
-            next = Optional.of(new Cursor(Cursor.Part.MISSING, Map.of()).encode(request));
+            next = fill.missing(cursor.get().startKey());
         } else {
-            next = Optional.empty();
-        }
-        return new Page(page, next, calls);
-    }
-
-    /** Whether this index item is the one its issue is listed under: it matches the issue, and is its first matching value. */
-    private boolean isListedUnder(IndexItem entry, Map<String, AttributeValue> issue, PageRequest request) {
-        Optional<String> first = issues.project(entry.issueId(), issue).items().stream()
-                .filter(item -> item.attribId().equals(entry.attribId()) && item.project().equals(request.project()))
-                .filter(item -> request.filter().map(f -> f.matches(item.value())).orElse(true))
-                .map(IndexItem::sortKey)
-                .min(request.order() == Order.ASC ? KEY_ORDER : KEY_ORDER.reversed());
-        return first.isPresent() && first.get().equals(entry.sortKey());
-    }
-
-    private Page missingPage(PageRequest request, Map<String, AttributeValue> startKey) {
-        QueryRequest.Builder query = QueryRequest.builder().tableName(appTable).indexName(byProjectIndex)
-                .keyConditionExpression("#p = :p")
-                .filterExpression("attribute_not_exists(#cf.#f)")
-                .expressionAttributeNames(Map.of("#p", config.projectAttribute(), "#cf", config.customFieldsAttribute(),
-                        "#f", request.attribId()))
-                .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(request.project())))
-                .scanIndexForward(request.order() == Order.ASC).limit(request.pageSize());
-        if (!startKey.isEmpty()) {
-            query.exclusiveStartKey(startKey);
-        }
-        QueryResponse response = dynamoDb.query(query.build());
-        Optional<String> next = response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()
-                ? Optional.of(new Cursor(Cursor.Part.MISSING, response.lastEvaluatedKey()).encode(request))
-                : Optional.empty();
-        return new Page(response.items(), next, 1);
-    }
-
-    /** BatchGetItem of up to 100 issues, retrying unprocessed keys with backoff; returns the calls made. */
-    private int batchGet(List<String> ids, Map<String, Map<String, AttributeValue>> into) {
-        List<Map<String, AttributeValue>> keys = ids.stream()
-                .map(id -> Map.of(config.keyAttribute(), AttributeValue.fromS(id))).toList();
-        Map<String, KeysAndAttributes> pending = Map.of(appTable, KeysAndAttributes.builder().keys(keys).build());
-        int calls = 0;
-        for (int attempt = 0; !pending.isEmpty(); attempt++) {
-            if (attempt > 0) {
-                sleep(backoff.delay(attempt - 1));
+            next = range != null && range.isEmpty() ? Optional.empty()
+                    : fill.index(range, cursor.map(Cursor::startKey).orElse(Map.of()));
+            if (next.isEmpty() && request.includeMissing()) {
+                next = fill.isFull() ? Optional.of(new Cursor(Cursor.Part.MISSING, Map.of())) : fill.missing(Map.of());
             }
-            Map<String, KeysAndAttributes> request = pending;
-            BatchGetItemResponse response = dynamoDb.batchGetItem(b -> b.requestItems(request));
+        }
+        return new Page(fill.page, next.map(c -> c.encode(request)), fill.calls);
+    }
+
+    /** The reads of one page, and what they have given so far. */
+    private final class PageFill {
+
+        private final PageRequest request;
+        private final RetryBudget budget;
+        private final List<Map<String, AttributeValue>> page = new ArrayList<>();
+        /** Issues read from the app table by id; empty when the issue no longer exists. */
+        private final Map<String, Optional<Map<String, AttributeValue>>> hydrated = new HashMap<>();
+        private int reads;
+        private int calls;
+
+        PageFill(PageRequest request, RetryBudget budget) {
+            this.request = request;
+            this.budget = budget;
+        }
+
+        boolean isFull() {
+            return page.size() >= request.pageSize();
+        }
+
+        private int need() {
+            return request.pageSize() - page.size();
+        }
+
+        private boolean mayRead() {
+            return reads < MAX_READS_PER_PAGE;
+        }
+
+        /** The index part from {@code position}; empty when it ended, else where the next page resumes. */
+        Optional<Cursor> index(Filter.KeyRange range, Map<String, AttributeValue> position) {
+            Reads reads = new Reads();
+            while (!isFull() && mayRead()) {
+                QueryResponse response = queryIndex(range, position, reads.limit());
+                List<IndexItem> items = response.items().stream().map(IndexItem::fromItem).toList();
+                int before = page.size();
+                int consumed = consumeIndexItems(items);
+                if (consumed < items.size()) {
+                    return Optional.of(new Cursor(Cursor.Part.INDEX, consumed == 0 ? position : items.get(consumed - 1).key().toKey()));
+                }
+                if (!response.hasLastEvaluatedKey() || response.lastEvaluatedKey().isEmpty()) {
+                    return Optional.empty();
+                }
+                position = response.lastEvaluatedKey();
+                reads.record(response.scannedCount(), page.size() - before);
+            }
+            return Optional.of(new Cursor(Cursor.Part.INDEX, position));
+        }
+
+        /**
+         * Takes index items in order while the page has room, then goes on over items that list nothing
+         * (another value of an issue already placed, a stale item) as far as the issues read tell.
+         *
+         * @return how many items were consumed: the cursor goes after the last of them
+         */
+        private int consumeIndexItems(List<IndexItem> items) {
+            for (int i = 0; i < items.size(); i++) {
+                IndexItem entry = items.get(i);
+                if (!hydrated.containsKey(entry.issueId())) {
+                    if (isFull() || !mayRead()) {
+                        return i;
+                    }
+                    // exactly the issues the page needs first; when some of them list nothing, as many as one call takes
+                    int chunk = hydrated.isEmpty() ? need() : MAX_BATCH_GET_KEYS;
+                    hydrate(items.subList(i, items.size()).stream().map(IndexItem::issueId)
+                            .filter(id -> !hydrated.containsKey(id)).distinct().limit(chunk).toList());
+                }
+                Optional<Map<String, AttributeValue>> issue = hydrated.get(entry.issueId());
+                if (issue.isPresent() && isListedUnder(entry, issue.get())) {
+                    if (isFull()) {
+                        return i;
+                    }
+                    page.add(issue.get());
+                }
+            }
+            return items.size();
+        }
+
+        /** Whether this index item is the one its issue is listed under: it matches the issue, and is its first matching value. */
+        private boolean isListedUnder(IndexItem entry, Map<String, AttributeValue> issue) {
+            Optional<String> first = issues.project(entry.issueId(), issue).items().stream()
+                    .filter(item -> item.attribId().equals(entry.attribId()) && item.project().equals(request.project()))
+                    .filter(item -> request.filter().map(f -> f.matches(item.value())).orElse(true))
+                    .map(IndexItem::sortKey)
+                    .min(request.order() == Order.ASC ? KEY_ORDER : KEY_ORDER.reversed());
+            return first.isPresent() && first.get().equals(entry.sortKey());
+        }
+
+        /** The missing part from {@code position}; empty when it ended, else where the next page resumes. */
+        Optional<Cursor> missing(Map<String, AttributeValue> position) {
+            Reads reads = new Reads();
+            while (!isFull() && mayRead()) {
+                QueryResponse response = queryByProject(position, reads.limit());
+                List<Map<String, AttributeValue>> items = response.items();
+                int before = page.size();
+                for (int i = 0; i < items.size(); i++) {
+                    if (lacksField(items.get(i))) {
+                        if (isFull()) {
+                            return Optional.of(new Cursor(Cursor.Part.MISSING, i == 0 ? position : byProjectKey(items.get(i - 1))));
+                        }
+                        page.add(items.get(i));
+                    }
+                }
+                if (!response.hasLastEvaluatedKey() || response.lastEvaluatedKey().isEmpty()) {
+                    return Optional.empty();
+                }
+                position = response.lastEvaluatedKey();
+                reads.record(response.scannedCount(), page.size() - before);
+            }
+            return Optional.of(new Cursor(Cursor.Part.MISSING, position));
+        }
+
+        /** The definition of "missing" is the indexer's: the issue's projection has no item for the field. */
+        private boolean lacksField(Map<String, AttributeValue> issue) {
+            return issues.project(issue.get(config.keyAttribute()).s(), issue).items().stream()
+                    .noneMatch(item -> item.attribId().equals(request.attribId()));
+        }
+
+        private Map<String, AttributeValue> byProjectKey(Map<String, AttributeValue> issue) {
+            return Map.of(config.keyAttribute(), issue.get(config.keyAttribute()),
+                    config.projectAttribute(), issue.get(config.projectAttribute()),
+                    config.numAttribute(), issue.get(config.numAttribute()));
+        }
+
+        private QueryResponse queryIndex(Filter.KeyRange range, Map<String, AttributeValue> position, int limit) {
+            Map<String, String> names = new HashMap<>(Map.of("#a", IndexKey.ATTRIB_ID, "#p", IndexItem.PROJECT));
+            Map<String, AttributeValue> values = new HashMap<>(Map.of(
+                    ":a", AttributeValue.fromS(request.attribId()), ":p", AttributeValue.fromS(request.project())));
+            String keyCondition = "#a = :a";
+            if (range != null) {
+                names.put("#k", IndexKey.SORT_KEY);
+                if (range.prefix() != null) {
+                    keyCondition += " AND begins_with(#k, :prefix)";
+                    values.put(":prefix", AttributeValue.fromS(range.prefix()));
+                } else {
+                    keyCondition += " AND #k BETWEEN :low AND :high";
+                    values.put(":low", AttributeValue.fromS(range.low()));
+                    values.put(":high", AttributeValue.fromS(range.high()));
+                }
+            }
+            QueryRequest.Builder query = QueryRequest.builder().tableName(indexTable)
+                    .keyConditionExpression(keyCondition).filterExpression("#p = :p")
+                    .expressionAttributeNames(names).expressionAttributeValues(values)
+                    .scanIndexForward(request.order() == Order.ASC).limit(limit);
+            return query(query, position);
+        }
+
+        /**
+         * A read of the project's issues in num order. The filter only narrows what comes back: it drops
+         * issues whose field is a string, number, boolean or set — values that always get an index item —
+         * unless the issue's id may be too long for a sort key; {@link #lacksField} decides.
+         */
+        private QueryResponse queryByProject(Map<String, AttributeValue> position, int limit) {
+            QueryRequest.Builder query = QueryRequest.builder().tableName(appTable).indexName(byProjectIndex)
+                    .keyConditionExpression("#p = :p")
+                    .filterExpression("NOT (attribute_type(#cf.#f, :s) OR attribute_type(#cf.#f, :n) OR attribute_type(#cf.#f, :bool)"
+                            + " OR attribute_type(#cf.#f, :ss) OR attribute_type(#cf.#f, :ns)) OR size(#id) > :idChars")
+                    .expressionAttributeNames(Map.of("#p", config.projectAttribute(), "#cf", config.customFieldsAttribute(),
+                            "#f", request.attribId(), "#id", config.keyAttribute()))
+                    .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(request.project()),
+                            ":s", AttributeValue.fromS("S"), ":n", AttributeValue.fromS("N"), ":bool", AttributeValue.fromS("BOOL"),
+                            ":ss", AttributeValue.fromS("SS"), ":ns", AttributeValue.fromS("NS"),
+                            // a character is at most four UTF-8 bytes, whether size() counts characters or bytes
+                            ":idChars", AttributeValue.fromN(Integer.toString(SortKeyCodec.MAX_ISSUE_ID_BYTES / 4))))
+                    .scanIndexForward(request.order() == Order.ASC).limit(limit);
+            return query(query, position);
+        }
+
+        private QueryResponse query(QueryRequest.Builder query, Map<String, AttributeValue> position) {
+            if (!position.isEmpty()) {
+                query.exclusiveStartKey(position);
+            }
+            reads++;
+            return call("Query", () -> dynamoDb.query(query.overrideConfiguration(budget.callTimeout()).build()));
+        }
+
+        /** BatchGetItem of up to 100 issues; unprocessed keys are re-sent within the page's {@link RetryBudget}. */
+        private void hydrate(List<String> ids) {
+            List<Map<String, AttributeValue>> keys = ids.stream()
+                    .map(id -> Map.of(config.keyAttribute(), AttributeValue.fromS(id))).toList();
+            Map<String, KeysAndAttributes> pending = Map.of(appTable, KeysAndAttributes.builder().keys(keys).build());
+            reads++;
+            while (true) {
+                Map<String, KeysAndAttributes> requested = pending;
+                BatchGetItemResponse response = call("BatchGetItem", () -> dynamoDb.batchGetItem(b -> b.requestItems(requested)
+                        .overrideConfiguration(budget.callTimeout())));
+                response.responses().getOrDefault(appTable, List.of())
+                        .forEach(item -> hydrated.put(item.get(config.keyAttribute()).s(), Optional.of(item)));
+                pending = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
+                if (pending.isEmpty()) {
+                    break;
+                }
+                if (!budget.retryAfterFailure()) {
+                    int left = pending.values().stream().mapToInt(k -> k.keys().size()).sum();
+                    throw new RetryableQueryException("BatchGetItem still left " + left + " of " + ids.size()
+                            + " issue(s) unprocessed after " + budget.failedAttempts() + " attempt(s) within the page's budget of "
+                            + pageBudget + "; the table is short of read capacity, try the page again later");
+                }
+            }
+            ids.forEach(id -> hydrated.putIfAbsent(id, Optional.empty()));
+        }
+
+        /**
+         * The Limit of each read of one part. The first asks for what the page still needs and a quarter more
+         * (at least {@value GridQuery#MIN_LIMIT}: index items are small), so that a field with one value per issue fills
+         * the page in one read and a part that ends is seen to end. A further read asks for what the part's
+         * yield so far (items evaluated per issue placed) says the page still needs, half again, at least
+         * twice the last Limit; after reads that placed nothing, eight times the last Limit.
+         */
+        private final class Reads {
+            private int limit = Math.max(MIN_LIMIT, need() + need() / 4 + 1);
+            private long scanned;
+            private int placed;
+
+            int limit() {
+                return limit;
+            }
+
+            void record(int scannedByRead, int placedByRead) {
+                scanned += scannedByRead;
+                placed += placedByRead;
+                long next = placed == 0 ? 8L * limit : Math.max(2L * limit, (long) Math.ceil(1.5 * need() * scanned / placed));
+                limit = (int) Math.min(MAX_READ_LIMIT, next);
+            }
+        }
+
+        private <T> T call(String operation, Supplier<T> call) {
+            if (!budget.hasTime()) {
+                throw new RetryableQueryException("the page's budget of " + pageBudget + " ran out before a " + operation);
+            }
             calls++;
-            response.responses().getOrDefault(appTable, List.of())
-                    .forEach(item -> into.put(item.get(config.keyAttribute()).s(), item));
-            pending = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
-            if (attempt > 20) {
-                throw new IllegalStateException("BatchGetItem left keys unprocessed after " + calls + " calls");
+            try {
+                return call.get();
+            } catch (ApiCallTimeoutException e) {
+                throw new RetryableQueryException(operation + " did not answer within the page's budget of " + pageBudget, e);
             }
-        }
-        return calls;
-    }
-
-    private void sleep(Duration duration) {
-        try {
-            sleeper.sleep(duration);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while retrying BatchGetItem", e);
         }
     }
 

@@ -8,9 +8,11 @@ import java.util.Optional;
 
 /**
  * A page of issues (whole items from the app table), the cursor of the next page, and the API calls it
- * took (a Query and a BatchGetItem, plus retries of unprocessed keys; one Query for issues lacking the
- * field). A page may hold fewer issues than asked when a multi-valued issue was already listed under
- * another of its values, or an index item was stale; only an empty {@code nextCursor} means the end.
+ * took: in the common case two (a Query on the index and a BatchGetItem on the table), more when the
+ * page needed further reads to fill itself or unprocessed keys were re-sent, one Query or more for issues
+ * lacking the field. A page holds the page size unless the result ends (an empty {@code nextCursor}) or it
+ * reached {@link GridQuery#MAX_READS_PER_PAGE}; the last page may be empty. The catalog's occasional read
+ * of the project item, on first pages, is not counted.
  */
 public record Page(List<Map<String, AttributeValue>> issues, Optional<String> nextCursor, int apiCalls) {
 }

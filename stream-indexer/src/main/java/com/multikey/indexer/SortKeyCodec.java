@@ -83,13 +83,30 @@ public final class SortKeyCodec {
         return encodeValue(value, MAX_VALUE_BYTES) + SEPARATOR;
     }
 
-    /** What every key of a string value starting with {@code text} starts with (text escaped, never cut). */
+    /**
+     * What every key of a string value starting with {@code text} starts with: the escaped text, cut where a
+     * sort key cuts a long value. A text longer than the cut matches more keys than the values it starts:
+     * whoever asks must check the whole value, which every index item carries.
+     */
     public static String textPrefix(String text) {
-        String encoded = encodeValue(new IndexValue.Text(text), Integer.MAX_VALUE);
-        if (utf8Length(encoded) > MAX_VALUE_BYTES - TRUNCATION_MARK.length() - DIGEST_HEX_CHARS) {
-            throw new UnindexableValueException("prefix longer than the part of a value a sort key keeps");
+        int cutAt = MAX_VALUE_BYTES - TRUNCATION_MARK.length() - DIGEST_HEX_CHARS;
+        StringBuilder out = new StringBuilder(text.length() + 1).append('S');
+        int bytes = 1;
+        for (int i = 0; i < text.length(); ) {
+            int codePoint = text.codePointAt(i);
+            i += Character.charCount(codePoint);
+            int added = codePoint <= ESCAPE ? 2 : utf8Length(codePoint);
+            if (bytes + added > cutAt) {
+                break;
+            }
+            if (codePoint <= ESCAPE) {
+                out.append(ESCAPE).append((char) (codePoint + 2));
+            } else {
+                out.appendCodePoint(codePoint);
+            }
+            bytes += added;
         }
-        return encoded;
+        return out.toString();
     }
 
     /** The lowest string any key of a value of this value's type can start with. */

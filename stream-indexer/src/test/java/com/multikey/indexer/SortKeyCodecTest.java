@@ -103,6 +103,19 @@ class SortKeyCodecTest {
     }
 
     @Test
+    void textPrefix_whenLongerThanTheCut_isWhatTheKeysOfEveryValueStartingWithItStartWith() {
+        String prefix = "\u00e9".repeat(340) + "\u0001" + "x".repeat(20);
+        List<String> values = List.of(prefix, prefix + "y", prefix + "\u0000".repeat(400), prefix + "z".repeat(800));
+
+        String keyPrefix = SortKeyCodec.textPrefix(prefix);
+
+        assertThat(keyPrefix.getBytes(java.nio.charset.StandardCharsets.UTF_8).length)
+                .isLessThanOrEqualTo(SortKeyCodec.MAX_VALUE_BYTES - 34);
+        assertThat(values).allSatisfy(value -> assertThat(text(value)).startsWith(keyPrefix));
+        assertThat(SortKeyCodec.textPrefix("ab\u0000")).isEqualTo("Sab\u0002\u0002");
+    }
+
+    @Test
     void encode_whenIssueIdLeavesNoRoom_refuses() {
         assertThatThrownBy(() -> SortKeyCodec.encode(new IndexValue.Text("a"), BigDecimal.ONE, "issue#" + "x".repeat(300)))
                 .isInstanceOf(UnindexableValueException.class);
