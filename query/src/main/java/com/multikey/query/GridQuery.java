@@ -4,6 +4,7 @@ import com.multikey.common.Backoff;
 import com.multikey.common.Deadline;
 import com.multikey.common.RetryBudget;
 import com.multikey.common.Sleeper;
+import com.multikey.indexer.IndexEntry;
 import com.multikey.indexer.IndexItem;
 import com.multikey.indexer.IndexKey;
 import com.multikey.indexer.IndexerConfig;
@@ -167,7 +168,7 @@ public final class GridQuery {
             Reads reads = new Reads();
             while (!isFull() && mayRead()) {
                 QueryResponse response = queryIndex(range, position, reads.limit());
-                List<IndexItem> items = response.items().stream().map(IndexItem::fromItem).toList();
+                List<IndexEntry> items = response.items().stream().map(IndexEntry::of).toList();
                 int before = page.size();
                 int consumed = consumeIndexItems(items);
                 if (consumed < items.size()) {
@@ -188,16 +189,16 @@ public final class GridQuery {
          *
          * @return how many items were consumed: the cursor goes after the last of them
          */
-        private int consumeIndexItems(List<IndexItem> items) {
+        private int consumeIndexItems(List<IndexEntry> items) {
             for (int i = 0; i < items.size(); i++) {
-                IndexItem entry = items.get(i);
+                IndexEntry entry = items.get(i);
                 if (!hydrated.containsKey(entry.issueId())) {
                     if (isFull() || !mayRead()) {
                         return i;
                     }
                     // exactly the issues the page needs first; when some of them list nothing, as many as one call takes
                     int chunk = hydrated.isEmpty() ? need() : MAX_BATCH_GET_KEYS;
-                    hydrate(items.subList(i, items.size()).stream().map(IndexItem::issueId)
+                    hydrate(items.subList(i, items.size()).stream().map(IndexEntry::issueId)
                             .filter(id -> !hydrated.containsKey(id)).distinct().limit(chunk).toList());
                 }
                 Optional<Map<String, AttributeValue>> issue = hydrated.get(entry.issueId());
@@ -212,7 +213,7 @@ public final class GridQuery {
         }
 
         /** Whether this index item is the one its issue is listed under: it matches the issue, and is its first matching value. */
-        private boolean isListedUnder(IndexItem entry, Map<String, AttributeValue> issue) {
+        private boolean isListedUnder(IndexEntry entry, Map<String, AttributeValue> issue) {
             Optional<String> first = issues.project(entry.issueId(), issue).items().stream()
                     .filter(item -> item.attribId().equals(entry.attribId()) && item.project().equals(request.project()))
                     .filter(item -> request.filter().map(f -> f.matches(item.value())).orElse(true))

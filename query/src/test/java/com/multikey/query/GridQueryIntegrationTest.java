@@ -54,6 +54,8 @@ class GridQueryIntegrationTest {
     private static final String LONG_ID = "issue#" + "long".repeat(70);
     private static final String LONG_TEXT = "\u00e9".repeat(400);
     private static final int FOREIGN_ITEMS = 8000;
+    /** Fits in the issue's 400 KB item, not beside the keys of its index item. */
+    private static final int HUGE_TEXT = 400 * 1024 - 300;
     private static LocalDynamoDb local;
     private static DynamoDbClient dynamoDb;
     private static final Map<String, Map<String, AttributeValue>> ISSUES = new LinkedHashMap<>();
@@ -108,6 +110,10 @@ class GridQueryIntegrationTest {
         putIssue(issue("issue#long2", "project#long", 2, Map.of("text", s(LONG_TEXT + "b"))));
         putIssue(issue("issue#long3", "project#long", 3, Map.of("text", s(LONG_TEXT + "ab"))));
         putIssue(issue("issue#long4", "project#long", 4, Map.of("text", s(LONG_TEXT))));
+
+        // a value too large to be copied into its index item (valueOmitted), beside an ordinary one
+        putIssue(issue("issue#huge1", "project#huge", 1, Map.of("text", s("z".repeat(HUGE_TEXT)))));
+        putIssue(issue("issue#huge2", "project#huge", 2, Map.of("text", s("a"))));
 
         // a field shared with a big project whose items all sort before the small project's
         List<WriteRequest> foreign = new ArrayList<>();
@@ -357,6 +363,18 @@ class GridQueryIntegrationTest {
         assertThat(client.requestsOf(QueryRequest.class)).isEmpty();
         assertThat(ids(query(dynamoDb).page(PageRequest.first("project#0", "n", Order.ASC, 100)
                 .withFilter(Filter.Range.between(five, five))))).isEqualTo(expected("project#0", "n", Order.ASC, Optional.of(new Filter.Equals(five))));
+    }
+
+    @Test
+    void anIndexItemWithoutACopyOfItsValue_isListedInOrder_andFilteredOnTheIssuesValue() {
+        GridQuery query = query(dynamoDb);
+
+        assertThat(all(query, PageRequest.first("project#huge", "text", Order.ASC, 10)).ids())
+                .containsExactly("issue#huge2", "issue#huge1");
+        assertThat(all(query, PageRequest.first("project#huge", "text", Order.DESC, 1)).ids())
+                .containsExactly("issue#huge1", "issue#huge2");
+        assertThat(all(query, PageRequest.first("project#huge", "text", Order.ASC, 10).withFilter(new Filter.BeginsWith("zz"))).ids())
+                .containsExactly("issue#huge1");
     }
 
     @Test
