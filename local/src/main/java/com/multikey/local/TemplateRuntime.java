@@ -84,6 +84,7 @@ final class TemplateRuntime implements AutoCloseable {
     private final ExecutorService dispatcher = Executors.newSingleThreadExecutor(daemon("local-bus"));
     private final AtomicInteger dispatching = new AtomicInteger();
     private ScheduledExecutorService poller;
+    private volatile boolean closing;
     private volatile int quietCycles;
     private Instant lastSweep = Instant.EPOCH;
 
@@ -218,6 +219,10 @@ final class TemplateRuntime implements AutoCloseable {
             quietCycles = busy || dispatching.get() > 0 ? 0 : quietCycles + 1;
         } catch (RuntimeException e) {
             quietCycles = 0;
+            if (Thread.currentThread().isInterrupted() || closing) {
+                // close() stops the poller mid-call: that is shutting down, not a failure
+                return;
+            }
             out.accept("stream polling failed: " + e.getMessage());
         }
     }
@@ -408,6 +413,7 @@ final class TemplateRuntime implements AutoCloseable {
 
     @Override
     public void close() {
+        closing = true;
         if (poller != null) {
             poller.shutdownNow();
         }

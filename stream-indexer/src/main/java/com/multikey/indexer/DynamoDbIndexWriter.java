@@ -28,13 +28,18 @@ import java.util.Set;
  * backoff, a bounded number of failed attempts and an {@code apiCallTimeout} within the invocation's
  * deadline. What is still unwritten is returned so the caller reports it as batch item failures.
  *
- * <p>A call DynamoDB refuses as invalid ({@code ValidationException}) is split in halves until the
- * offending requests stand alone; they are returned as refused and the rest is written, so one item AWS
- * will never accept costs none of its neighbours.
+ * <p>A call DynamoDB refuses as invalid ({@code ValidationException}, or a 413 for a request body too
+ * large) is split in halves until the offending requests stand alone; they are returned as refused and
+ * the rest is written, so one item AWS will never accept costs none of its neighbours. The key of a
+ * refused put is then deleted, so it never keeps the item of an older image of the issue.
  */
 public final class DynamoDbIndexWriter implements IndexWriter {
 
     public static final int MAX_BATCH = DynamoDbLimits.MAX_BATCH_WRITE_REQUESTS;
+    /** {"PutRequest":{"Item":...}} around each item, and a comma. */
+    private static final int REQUEST_WRAPPER_BYTES = 32;
+    /** What the items of one call may take of the 16 MB: the rest is the request's envelope and table name. */
+    static final long MAX_CALL_ITEM_BYTES = DynamoDbLimits.MAX_BATCH_WRITE_BYTES - 64 * 1024;
 
     private final DynamoDbClient dynamoDb;
     private final String tableName;
@@ -57,10 +62,28 @@ public final class DynamoDbIndexWriter implements IndexWriter {
         for (List<WriteRequest> call : calls(changes)) {
             writeCall(call, deadline, unwritten, refused);
         }
+        // a refused put leaves its key empty, not holding the item of an older image
+        List<IndexChange> clearRefusedPuts = new ArrayList<>();
+        for (Refused refusal : refused) {
+            if (isPut(changes, refusal.key())) {
+                clearRefusedPuts.add(new IndexChange.Delete(refusal.key()));
+            }
+        }
+        List<Refused> refusedDeletes = new ArrayList<>();
+        for (List<WriteRequest> call : calls(clearRefusedPuts)) {
+            writeCall(call, deadline, unwritten, refusedDeletes);
+        }
         return new WriteResult(unwritten, refused);
     }
 
-    /** Packs the changes into calls within BatchWriteItem's request count and size limits. */
+    private static boolean isPut(List<IndexChange> changes, IndexKey key) {
+        return changes.stream().anyMatch(change -> change instanceof IndexChange.Put && change.key().equals(key));
+    }
+
+    /**
+     * Packs the changes into calls within BatchWriteItem's request count and size limits, the size counted
+     * on the request as sent (JSON), with room for the request's own envelope.
+     */
     static List<List<WriteRequest>> calls(List<IndexChange> changes) {
         List<List<WriteRequest>> calls = new ArrayList<>();
         List<WriteRequest> current = new ArrayList<>();
@@ -68,7 +91,7 @@ public final class DynamoDbIndexWriter implements IndexWriter {
         for (IndexChange change : changes) {
             WriteRequest request = request(change);
             long size = sizeOf(request);
-            if (!current.isEmpty() && (current.size() == MAX_BATCH || bytes + size > DynamoDbLimits.MAX_BATCH_WRITE_BYTES)) {
+            if (!current.isEmpty() && (current.size() == MAX_BATCH || bytes + size > MAX_CALL_ITEM_BYTES)) {
                 calls.add(current);
                 current = new ArrayList<>();
                 bytes = 0;
@@ -134,7 +157,11 @@ public final class DynamoDbIndexWriter implements IndexWriter {
      * refusals: they fail every request alike and pass once fixed, so those records are retried.
      */
     static boolean isRefusal(SdkException e) {
-        return e instanceof AwsServiceException service && service.statusCode() == 400
+        if (!(e instanceof AwsServiceException service)) {
+            return false;
+        }
+        // 413: a request body over the limit, answered before any item is looked at
+        return service.statusCode() == 413 || service.statusCode() == 400
                 && service.awsErrorDetails() != null && "ValidationException".equals(service.awsErrorDetails().errorCode());
     }
 
@@ -163,7 +190,8 @@ public final class DynamoDbIndexWriter implements IndexWriter {
     }
 
     private static long sizeOf(WriteRequest request) {
-        return DynamoDbLimits.itemBytes(request.putRequest() != null ? request.putRequest().item() : request.deleteRequest().key());
+        return DynamoDbLimits.requestJsonBytes(request.putRequest() != null ? request.putRequest().item() : request.deleteRequest().key())
+                + REQUEST_WRAPPER_BYTES;
     }
 
     private static IndexKey keyOf(WriteRequest request) {

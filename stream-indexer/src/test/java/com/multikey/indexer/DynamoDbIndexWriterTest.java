@@ -30,6 +30,7 @@ class DynamoDbIndexWriterTest {
     /** Refuses a whole call as AWS does when one request in it is invalid; records what it wrote. */
     private static final class ScriptedClient implements DynamoDbClient {
         final List<Map<String, ?>> written = new ArrayList<>();
+        final List<Map<String, ?>> deleted = new ArrayList<>();
         final List<Integer> callSizes = new ArrayList<>();
         Predicate<WriteRequest> invalid = request -> false;
         String wholeCallError;
@@ -53,7 +54,13 @@ class DynamoDbIndexWriterTest {
                 requests.subList(0, requests.size() - 1).forEach(r -> written.add(r.putRequest().item()));
                 return BatchWriteItemResponse.builder().unprocessedItems(Map.of(TABLE, List.of(requests.getLast()))).build();
             }
-            requests.forEach(r -> written.add(r.putRequest().item()));
+            requests.forEach(r -> {
+                if (r.putRequest() != null) {
+                    written.add(r.putRequest().item());
+                } else {
+                    deleted.add(r.deleteRequest().key());
+                }
+            });
             return BatchWriteItemResponse.builder().build();
         }
 
@@ -90,7 +97,7 @@ class DynamoDbIndexWriterTest {
     void write_whenOneRequestIsInvalid_writesItsNeighbours_andReturnsItAsRefused() {
         // given: 25 puts in one call, the 12th of which AWS refuses
         List<IndexChange> changes = IntStream.range(0, 25).mapToObj(i -> put("issue#" + i)).toList();
-        client.invalid = request -> request.putRequest().item().get("issueId").s().equals("issue#11");
+        client.invalid = request -> request.putRequest() != null && request.putRequest().item().get("issueId").s().equals("issue#11");
 
         // when
         IndexWriter.WriteResult result = writer.write(changes, plenty());
@@ -99,6 +106,8 @@ class DynamoDbIndexWriterTest {
         assertThat(result.unwritten()).isEmpty();
         assertThat(result.refused()).containsExactly(new IndexWriter.Refused(changes.get(11).key(), "ValidationException"));
         assertThat(client.written).hasSize(24);
+        // the refused put's key is cleared, so no item of an older image stays under it
+        assertThat(client.deleted).containsExactly(changes.get(11).key().toKey());
         assertThat(sleeps).isEmpty();
     }
 
@@ -106,7 +115,7 @@ class DynamoDbIndexWriterTest {
     void write_whenSeveralRequestsAreInvalid_isolatesEachOfThem() {
         List<IndexChange> changes = IntStream.range(0, 25).mapToObj(i -> put("issue#" + i)).toList();
         Set<String> bad = Set.of("issue#0", "issue#7", "issue#24");
-        client.invalid = request -> bad.contains(request.putRequest().item().get("issueId").s());
+        client.invalid = request -> request.putRequest() != null && bad.contains(request.putRequest().item().get("issueId").s());
 
         IndexWriter.WriteResult result = writer.write(changes, plenty());
 

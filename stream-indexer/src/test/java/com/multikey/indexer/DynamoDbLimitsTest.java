@@ -44,12 +44,25 @@ class DynamoDbLimitsTest {
     }
 
     @Test
-    void numberBytes_isOneBytePerTwoSignificantDigitsPlusOne_roundedUp() {
-        assertThat(DynamoDbLimits.numberBytes("0")).isEqualTo(2);
+    void numberBytes_isOneBytePerBase100DigitAlignedOnTheDecimalPoint_plusOne() {
+        assertThat(DynamoDbLimits.numberBytes("0")).isEqualTo(1);
         assertThat(DynamoDbLimits.numberBytes("1000")).isEqualTo(2);
         assertThat(DynamoDbLimits.numberBytes("12")).isEqualTo(2);
+        assertThat(DynamoDbLimits.numberBytes("110")).isEqualTo(3);
         assertThat(DynamoDbLimits.numberBytes("123")).isEqualTo(3);
+        assertThat(DynamoDbLimits.numberBytes("1.1")).isEqualTo(3);
+        assertThat(DynamoDbLimits.numberBytes("0.12")).isEqualTo(2);
         assertThat(DynamoDbLimits.numberBytes("-123")).isEqualTo(4);
         assertThat(DynamoDbLimits.numberBytes("1" + "2".repeat(37))).isEqualTo(20);
+    }
+
+    @Test
+    void requestJsonBytes_countsEscapesAsSent() {
+        Map<String, AttributeValue> item = Map.of("k", AttributeValue.fromS("\u0001\"a"));
+
+        // {"k":{"S":"\u0001\"a"}} is 25 bytes; the estimate never counts less
+        assertThat(DynamoDbLimits.requestJsonBytes(item)).isGreaterThanOrEqualTo(25);
+        assertThat(DynamoDbLimits.requestJsonBytes(Map.of("k", AttributeValue.fromS("\u0001".repeat(1000)))))
+                .isGreaterThan(6000);
     }
 }
