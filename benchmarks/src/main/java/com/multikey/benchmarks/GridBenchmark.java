@@ -1,8 +1,8 @@
 package com.multikey.benchmarks;
 
-import com.multikey.indexer.IndexItem;
-import com.multikey.indexer.IndexerConfig;
-import com.multikey.indexer.IssueIndexer;
+import com.multikey.index.IndexItem;
+import com.multikey.index.IssueProjector;
+import com.multikey.index.IssueSchema;
 import com.multikey.local.support.LocalDynamoDb;
 import com.multikey.local.support.SamTemplate;
 import com.multikey.local.support.TemplateTables;
@@ -58,7 +58,7 @@ final class GridBenchmark {
                         "name", AttributeValue.fromS("benchmark issue " + i), "custom_fields", AttributeValue.fromM(fields));
                 dynamoDb.putItem(b -> b.tableName("AppTable").item(item));
             }
-            IndexerConfig config = IndexerConfig.withDefaults("IssueAttribIndexTable");
+            IssueSchema config = IssueSchema.DEFAULT;
 
             out.println("(5) backfill vs raw Scan + BatchWriteItem of the same index items (" + ISSUES + " issues, 10 fields each)");
             long start = System.nanoTime();
@@ -106,8 +106,8 @@ final class GridBenchmark {
     }
 
     /** Scan the app table and BatchWriteItem each issue's index items (under another attribute id), no conditions. */
-    private static long rawScanAndWrite(DynamoDbClient dynamoDb, IndexerConfig config) {
-        IssueIndexer indexer = new IssueIndexer(config);
+    private static long rawScanAndWrite(DynamoDbClient dynamoDb, IssueSchema config) {
+        IssueProjector indexer = new IssueProjector(config);
         long written = 0;
         List<WriteRequest> pending = new ArrayList<>();
         for (ScanResponse page : dynamoDb.scanPaginator(b -> b.tableName("AppTable").limit(100))) {

@@ -2,10 +2,11 @@ package com.multikey.benchmarks;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
+import com.multikey.index.IndexChange;
+import com.multikey.index.IssueProjector;
+import com.multikey.index.IssueSchema;
 import com.multikey.indexer.BatchPlanner;
-import com.multikey.indexer.IndexChange;
 import com.multikey.indexer.IndexerConfig;
-import com.multikey.indexer.IssueIndexer;
 import com.multikey.indexer.StreamIndexerHandler;
 import com.multikey.local.support.LambdaEvents;
 import com.multikey.local.support.LocalContext;
@@ -42,7 +43,7 @@ import java.util.Random;
  */
 public final class IndexerBenchmark {
 
-    private static final IndexerConfig CONFIG = IndexerConfig.withDefaults("IssueAttribIndexTable");
+    private static final IndexerConfig CONFIG = new IndexerConfig("IssueAttribIndexTable", IssueSchema.DEFAULT);
     private static final String ARN = "arn:aws:dynamodb:us-east-1:000000000000:table/AppTable/stream/bench";
 
     private IndexerBenchmark() {
@@ -160,7 +161,7 @@ public final class IndexerBenchmark {
             current.put(id, after);
         }
         BatchPlanner planner = new BatchPlanner(CONFIG);
-        IssueIndexer projection = new IssueIndexer(CONFIG);
+        IssueProjector projection = new IssueProjector(CONFIG.schema());
         List<DynamodbStreamRecord> lambdaRecords = LambdaEvents.dynamodbEvent(records, ARN).getRecords();
         long[] ours = new long[kinds.size()];
         long[] naive = new long[kinds.size()];

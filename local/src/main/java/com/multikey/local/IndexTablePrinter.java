@@ -1,5 +1,6 @@
 package com.multikey.local;
 
+import com.multikey.index.KeyOrder;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -21,7 +22,7 @@ final class IndexTablePrinter {
         dynamoDb.scanPaginator(b -> b.tableName(table)).items().forEach(items::add);
         items.sort((a, b) -> {
             int byAttrib = a.get("attribId").s().compareTo(b.get("attribId").s());
-            return byAttrib != 0 ? byAttrib : compareUtf8(a.get("sortKey").s(), b.get("sortKey").s());
+            return byAttrib != 0 ? byAttrib : KeyOrder.compare(a.get("sortKey").s(), b.get("sortKey").s());
         });
         return items;
     }
@@ -76,10 +77,5 @@ final class IndexTablePrinter {
             }
         });
         return out.length() > 60 ? out.substring(0, 57) + "..." : out.toString();
-    }
-
-    private static int compareUtf8(String a, String b) {
-        return java.util.Arrays.compareUnsigned(a.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                b.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 }

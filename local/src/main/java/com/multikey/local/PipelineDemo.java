@@ -1,6 +1,6 @@
 package com.multikey.local;
 
-import com.multikey.indexer.IndexerConfig;
+import com.multikey.index.IssueSchema;
 import com.multikey.local.support.Fixtures;
 import com.multikey.local.support.LocalLambdaApi;
 import com.multikey.query.GridQuery;
@@ -82,7 +82,7 @@ final class PipelineDemo {
 
         printEvents();
         Verifier.Report report = new Verifier(runtime.dynamoDb, runtime.table("AppTable"), runtime.table("IssueAttribIndexTable"),
-                IndexerConfig.withDefaults(runtime.table("IssueAttribIndexTable"))).verify(false);
+                IssueSchema.DEFAULT).verify(false);
         out.printf("%n== verify: %d issues, %d index items: %d missing, %d stale, %d orphaned%n", report.issues(),
                 report.indexItems(), report.missingCount(), report.staleCount(), report.orphanedCount());
         checks.add(new Check("verify finds the index equal to what the table implies", true, report.clean()));

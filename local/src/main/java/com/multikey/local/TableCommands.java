@@ -2,8 +2,8 @@ package com.multikey.local;
 
 import com.multikey.common.ClientFactory;
 import com.multikey.common.PlainJson;
-import com.multikey.indexer.IndexValue;
-import com.multikey.indexer.IndexerConfig;
+import com.multikey.index.IndexValue;
+import com.multikey.index.IssueSchema;
 import com.multikey.query.Filter;
 import com.multikey.query.GridQuery;
 import com.multikey.query.Order;
@@ -60,8 +60,8 @@ final class TableCommands {
             return new ClientFactory(env).dynamoDb();
         }
 
-        IndexerConfig config() {
-            return IndexerConfig.withDefaults(indexTable);
+        IssueSchema schema() {
+            return IssueSchema.DEFAULT;
         }
     }
 
@@ -176,7 +176,7 @@ final class TableCommands {
         public Integer call() throws InterruptedException {
             PrintStream out = parent.out;
             try (DynamoDbClient client = tables.client()) {
-                Backfill.Progress done = new Backfill(client, tables.appTable, tables.indexTable, tables.config(), rate)
+                Backfill.Progress done = new Backfill(client, tables.appTable, tables.indexTable, tables.schema(), rate)
                         .run(CheckpointStore.open(checkpoint, segments), segments, p -> out.printf(
                                 "scanned %d items, indexed %d issues (%d index writes, %d re-read), %.0f items/s, ETA %ds%n",
                                 p.itemsScanned(), p.issuesIndexed(), p.indexWrites(), p.retriedIssues(), p.itemsPerSecond(),
@@ -200,7 +200,7 @@ final class TableCommands {
         public Integer call() {
             PrintStream out = parent.out;
             try (DynamoDbClient client = tables.client()) {
-                Verifier.Report report = new Verifier(client, tables.appTable, tables.indexTable, tables.config()).verify(repair);
+                Verifier.Report report = new Verifier(client, tables.appTable, tables.indexTable, tables.schema()).verify(repair);
                 out.printf("%d issues, %d index items: %d missing, %d stale, %d orphaned%n", report.issues(), report.indexItems(),
                         report.missingCount(), report.staleCount(), report.orphanedCount());
                 report.missing().forEach(d -> out.printf("  missing  %s %s%n", d.issueId(), d.key()));

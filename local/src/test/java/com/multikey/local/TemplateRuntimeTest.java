@@ -1,8 +1,9 @@
 package com.multikey.local;
 
-import com.multikey.indexer.IndexItem;
+import com.multikey.index.IndexItem;
+import com.multikey.index.IssueProjector;
+import com.multikey.index.IssueSchema;
 import com.multikey.indexer.IndexerConfig;
-import com.multikey.indexer.IssueIndexer;
 import com.multikey.local.support.LocalDynamoDb;
 import com.multikey.local.support.SamTemplate;
 import org.junit.jupiter.api.AfterAll;
@@ -112,7 +113,7 @@ class TemplateRuntimeTest {
     }
 
     private static Set<IndexItem> expectedIndex() {
-        IssueIndexer indexer = new IssueIndexer(IndexerConfig.withDefaults("IssueAttribIndexTable"));
+        IssueProjector indexer = new IssueProjector(IssueSchema.DEFAULT);
         Set<IndexItem> items = new HashSet<>();
         client.scanPaginator(b -> b.tableName("AppTable")).items().forEach(item -> {
             if (item.get("id").s().startsWith("issue#")) {

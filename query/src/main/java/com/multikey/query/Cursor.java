@@ -3,15 +3,15 @@ package com.multikey.query;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.multikey.indexer.IndexKey;
-import com.multikey.indexer.IndexerConfig;
-import com.multikey.indexer.SortKeyCodec;
-import com.multikey.indexer.UnindexableValueException;
+import com.multikey.index.IndexKey;
+import com.multikey.index.IssueSchema;
+import com.multikey.index.SortKeyCodec;
+import com.multikey.index.UnindexableValueException;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.math.BigDecimal;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -91,7 +91,7 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
      *
      * @throws QueryException naming what is wrong
      */
-    Cursor requireValid(PageRequest request, Filter.KeyRange range, IndexerConfig config) {
+    Cursor requireValid(PageRequest request, Filter.KeyRange range, IssueSchema schema) {
         if (startKey.isEmpty()) {
             return this;
         }
@@ -108,19 +108,19 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
                 }
             }
             case MISSING -> {
-                requireNames(Set.of(config.keyAttribute(), config.projectAttribute(), config.numAttribute()));
-                requireKeyString(config.keyAttribute(), string(config.keyAttribute()), 2048);
-                if (!request.project().equals(string(config.projectAttribute()))) {
+                requireNames(Set.of(schema.keyAttribute(), schema.projectAttribute(), schema.numAttribute()));
+                requireKeyString(schema.keyAttribute(), string(schema.keyAttribute()), 2048);
+                if (!request.project().equals(string(schema.projectAttribute()))) {
                     throw new QueryException("malformed cursor: its key is of another project");
                 }
-                AttributeValue num = startKey.get(config.numAttribute());
+                AttributeValue num = startKey.get(schema.numAttribute());
                 if (num.n() == null) {
-                    throw new QueryException("malformed cursor: " + config.numAttribute() + " is not a number");
+                    throw new QueryException("malformed cursor: " + schema.numAttribute() + " is not a number");
                 }
                 try {
                     SortKeyCodec.encodeNumber(new BigDecimal(num.n()));
                 } catch (NumberFormatException | UnindexableValueException e) {
-                    throw new QueryException("malformed cursor: " + config.numAttribute() + " is not a DynamoDB number");
+                    throw new QueryException("malformed cursor: " + schema.numAttribute() + " is not a DynamoDB number");
                 }
             }
         }

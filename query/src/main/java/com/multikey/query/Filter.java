@@ -1,10 +1,9 @@
 package com.multikey.query;
 
-import com.multikey.indexer.IndexValue;
-import com.multikey.indexer.SortKeyCodec;
+import com.multikey.index.IndexValue;
+import com.multikey.index.KeyOrder;
+import com.multikey.index.SortKeyCodec;
 
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -18,8 +17,7 @@ public sealed interface Filter {
 
     /** Whether a value satisfies the filter, decided on its sort key exactly as DynamoDB does. */
     default boolean matches(IndexValue value) {
-        String key = SortKeyCodec.valuePrefix(value) + "p131" + SortKeyCodec.SEPARATOR;
-        return keyRange().contains(key);
+        return keyRange().contains(SortKeyCodec.sampleKey(value));
     }
 
     /** A key condition: a prefix, or an inclusive range. */
@@ -117,22 +115,13 @@ public sealed interface Filter {
         @Override
         public KeyRange keyRange() {
             IndexValue any = low != null ? low : high;
-            // Keys of value v are valuePrefix(v) + num + id; values above v encode to valuePrefix(v) without
-            // its separator followed by a character >= U+0002, or differ earlier.
-            String from = low == null ? SortKeyCodec.typeLow(any)
-                    : lowInclusive ? SortKeyCodec.valuePrefix(low) : withoutSeparator(low) + "\u0002";
-            String to = high == null ? SortKeyCodec.typeHigh(any)
-                    : highInclusive ? SortKeyCodec.valuePrefix(high) + "\u007f" : SortKeyCodec.valuePrefix(high);
+            String from = low == null ? SortKeyCodec.typeLow(any) : SortKeyCodec.lowerBound(low, lowInclusive);
+            String to = high == null ? SortKeyCodec.typeHigh(any) : SortKeyCodec.upperBound(high, highInclusive);
             return KeyRange.between(from, to);
-        }
-
-        private static String withoutSeparator(IndexValue value) {
-            String prefix = SortKeyCodec.valuePrefix(value);
-            return prefix.substring(0, prefix.length() - 1);
         }
     }
 
     private static int compare(String a, String b) {
-        return Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+        return KeyOrder.compare(a, b);
     }
 }

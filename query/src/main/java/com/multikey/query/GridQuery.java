@@ -4,12 +4,13 @@ import com.multikey.common.Backoff;
 import com.multikey.common.Deadline;
 import com.multikey.common.RetryBudget;
 import com.multikey.common.Sleeper;
-import com.multikey.indexer.IndexEntry;
-import com.multikey.indexer.IndexItem;
-import com.multikey.indexer.IndexKey;
-import com.multikey.indexer.IndexerConfig;
-import com.multikey.indexer.IssueIndexer;
-import com.multikey.indexer.SortKeyCodec;
+import com.multikey.index.IndexEntry;
+import com.multikey.index.IndexItem;
+import com.multikey.index.IndexKey;
+import com.multikey.index.IssueProjector;
+import com.multikey.index.IssueSchema;
+import com.multikey.index.KeyOrder;
+import com.multikey.index.SortKeyCodec;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -18,10 +19,8 @@ import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -60,15 +59,14 @@ public final class GridQuery {
     static final int MIN_LIMIT = 10;
 
     /** DynamoDB's order of string keys: their UTF-8 bytes, unsigned. */
-    private static final Comparator<String> KEY_ORDER = Comparator.comparing(
-            (String key) -> key.getBytes(StandardCharsets.UTF_8), Arrays::compareUnsigned);
+    private static final Comparator<String> KEY_ORDER = KeyOrder.UTF8;
 
     private final DynamoDbClient dynamoDb;
     private final String appTable;
     private final String indexTable;
     private final String byProjectIndex;
-    private final IndexerConfig config;
-    private final IssueIndexer issues;
+    private final IssueSchema schema;
+    private final IssueProjector issues;
     private final AttributeCatalog catalog;
     private final Backoff backoff;
     private final Sleeper sleeper;
@@ -79,7 +77,7 @@ public final class GridQuery {
      * @param pageBudget the time one page may take, retries included
      * @param nanoClock  monotonic clock of the page's deadline ({@code System::nanoTime})
      */
-    public GridQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, String byProjectIndex, IndexerConfig config,
+    public GridQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, String byProjectIndex, IssueSchema schema,
                      AttributeCatalog catalog, Backoff backoff, Sleeper sleeper, Duration pageBudget, LongSupplier nanoClock) {
         if (pageBudget.isNegative() || pageBudget.isZero()) {
             throw new IllegalArgumentException("page budget must be positive, got " + pageBudget);
@@ -88,8 +86,8 @@ public final class GridQuery {
         this.appTable = appTable;
         this.indexTable = indexTable;
         this.byProjectIndex = byProjectIndex;
-        this.config = config;
-        this.issues = new IssueIndexer(config);
+        this.schema = schema;
+        this.issues = new IssueProjector(schema);
         this.catalog = catalog;
         this.backoff = backoff;
         this.sleeper = sleeper;
@@ -99,15 +97,15 @@ public final class GridQuery {
 
     /** With the data model's names: tables as given, index {@code ByProject}, attributes {@code id}, {@code custom_fields}, {@code num}. */
     public static GridQuery of(DynamoDbClient dynamoDb, String appTable, String indexTable) {
-        IndexerConfig config = IndexerConfig.withDefaults(indexTable);
-        return new GridQuery(dynamoDb, appTable, indexTable, "ByProject", config,
-                AttributeCatalog.fromProjectItems(dynamoDb, appTable, config.keyAttribute()), Backoff.standard(), Sleeper.SYSTEM,
+        IssueSchema schema = IssueSchema.DEFAULT;
+        return new GridQuery(dynamoDb, appTable, indexTable, "ByProject", schema,
+                AttributeCatalog.fromProjectItems(dynamoDb, appTable, schema.keyAttribute()), Backoff.standard(), Sleeper.SYSTEM,
                 DEFAULT_PAGE_BUDGET, System::nanoTime);
     }
 
     /** The same query with another time budget per page. */
     public GridQuery withPageBudget(Duration budget) {
-        return new GridQuery(dynamoDb, appTable, indexTable, byProjectIndex, config, catalog, backoff, sleeper, budget, nanoClock);
+        return new GridQuery(dynamoDb, appTable, indexTable, byProjectIndex, schema, catalog, backoff, sleeper, budget, nanoClock);
     }
 
     /**
@@ -117,7 +115,7 @@ public final class GridQuery {
      */
     public Page page(PageRequest request) {
         Filter.KeyRange range = request.filter().map(Filter::keyRange).orElse(null);
-        Optional<Cursor> cursor = request.cursor().map(text -> Cursor.decode(text, request).requireValid(request, range, config));
+        Optional<Cursor> cursor = request.cursor().map(text -> Cursor.decode(text, request).requireValid(request, range, schema));
         if (cursor.isEmpty() && !catalog.defines(request.project(), request.attribId())) {
             throw new QueryException("project " + request.project() + " has no attribute '" + request.attribId() + "'");
         }
@@ -248,14 +246,14 @@ public final class GridQuery {
 
         /** The definition of "missing" is the indexer's: the issue's projection has no item for the field. */
         private boolean lacksField(Map<String, AttributeValue> issue) {
-            return issues.project(issue.get(config.keyAttribute()).s(), issue).items().stream()
+            return issues.project(issue.get(schema.keyAttribute()).s(), issue).items().stream()
                     .noneMatch(item -> item.attribId().equals(request.attribId()));
         }
 
         private Map<String, AttributeValue> byProjectKey(Map<String, AttributeValue> issue) {
-            return Map.of(config.keyAttribute(), issue.get(config.keyAttribute()),
-                    config.projectAttribute(), issue.get(config.projectAttribute()),
-                    config.numAttribute(), issue.get(config.numAttribute()));
+            return Map.of(schema.keyAttribute(), issue.get(schema.keyAttribute()),
+                    schema.projectAttribute(), issue.get(schema.projectAttribute()),
+                    schema.numAttribute(), issue.get(schema.numAttribute()));
         }
 
         private QueryResponse queryIndex(Filter.KeyRange range, Map<String, AttributeValue> position, int limit) {
@@ -291,8 +289,8 @@ public final class GridQuery {
                     .keyConditionExpression("#p = :p")
                     .filterExpression("NOT (attribute_type(#cf.#f, :s) OR attribute_type(#cf.#f, :n) OR attribute_type(#cf.#f, :bool)"
                             + " OR attribute_type(#cf.#f, :ss) OR attribute_type(#cf.#f, :ns)) OR size(#id) > :idChars")
-                    .expressionAttributeNames(Map.of("#p", config.projectAttribute(), "#cf", config.customFieldsAttribute(),
-                            "#f", request.attribId(), "#id", config.keyAttribute()))
+                    .expressionAttributeNames(Map.of("#p", schema.projectAttribute(), "#cf", schema.customFieldsAttribute(),
+                            "#f", request.attribId(), "#id", schema.keyAttribute()))
                     .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(request.project()),
                             ":s", AttributeValue.fromS("S"), ":n", AttributeValue.fromS("N"), ":bool", AttributeValue.fromS("BOOL"),
                             ":ss", AttributeValue.fromS("SS"), ":ns", AttributeValue.fromS("NS"),
@@ -313,7 +311,7 @@ public final class GridQuery {
         /** BatchGetItem of up to 100 issues; unprocessed keys are re-sent within the page's {@link RetryBudget}. */
         private void hydrate(List<String> ids) {
             List<Map<String, AttributeValue>> keys = ids.stream()
-                    .map(id -> Map.of(config.keyAttribute(), AttributeValue.fromS(id))).toList();
+                    .map(id -> Map.of(schema.keyAttribute(), AttributeValue.fromS(id))).toList();
             Map<String, KeysAndAttributes> pending = Map.of(appTable, KeysAndAttributes.builder().keys(keys).build());
             reads++;
             while (true) {
@@ -321,7 +319,7 @@ public final class GridQuery {
                 BatchGetItemResponse response = call("BatchGetItem", () -> dynamoDb.batchGetItem(b -> b.requestItems(requested)
                         .overrideConfiguration(budget.callTimeout())));
                 response.responses().getOrDefault(appTable, List.of())
-                        .forEach(item -> hydrated.put(item.get(config.keyAttribute()).s(), Optional.of(item)));
+                        .forEach(item -> hydrated.put(item.get(schema.keyAttribute()).s(), Optional.of(item)));
                 pending = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
                 if (pending.isEmpty()) {
                     break;

@@ -1,6 +1,6 @@
 package com.multikey.query;
 
-import com.multikey.indexer.IndexValue;
+import com.multikey.index.IndexValue;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;

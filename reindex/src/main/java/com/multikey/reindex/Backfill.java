@@ -1,9 +1,8 @@
 package com.multikey.reindex;
 
-import com.multikey.common.EntityIds;
-import com.multikey.indexer.IndexChange;
-import com.multikey.indexer.IndexerConfig;
-import com.multikey.indexer.IssueIndexer;
+import com.multikey.index.IndexChange;
+import com.multikey.index.IssueProjector;
+import com.multikey.index.IssueSchema;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
@@ -36,8 +35,8 @@ public final class Backfill {
 
     private final DynamoDbClient dynamoDb;
     private final String appTable;
-    private final IndexerConfig config;
-    private final IssueIndexer issues;
+    private final IssueSchema schema;
+    private final IssueProjector issues;
     private final ConditionalIndexWriter writer;
     private final RateLimiter rate;
     private final AtomicLong scanned = new AtomicLong();
@@ -45,12 +44,12 @@ public final class Backfill {
     private final AtomicLong writes = new AtomicLong();
     private final AtomicLong retried = new AtomicLong();
 
-    public Backfill(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexerConfig config, double writesPerSecond) {
+    public Backfill(DynamoDbClient dynamoDb, String appTable, String indexTable, IssueSchema schema, double writesPerSecond) {
         this.dynamoDb = dynamoDb;
         this.appTable = appTable;
-        this.config = config;
-        this.issues = new IssueIndexer(config);
-        this.writer = new ConditionalIndexWriter(dynamoDb, appTable, indexTable, config);
+        this.schema = schema;
+        this.issues = new IssueProjector(schema);
+        this.writer = new ConditionalIndexWriter(dynamoDb, appTable, indexTable, schema);
         this.rate = new RateLimiter(writesPerSecond, System::nanoTime);
     }
 
@@ -109,8 +108,8 @@ public final class Backfill {
             ScanResponse page = dynamoDb.scan(scan.build());
             for (Map<String, AttributeValue> item : page.items()) {
                 scanned.incrementAndGet();
-                AttributeValue id = item.get(config.keyAttribute());
-                if (id != null && id.s() != null && EntityIds.typeOf(id.s()).equals(config.issueEntityType())) {
+                AttributeValue id = item.get(schema.keyAttribute());
+                if (id != null && id.s() != null && schema.isIssue(id.s())) {
                     indexIssue(id.s(), item);
                 }
             }
@@ -135,9 +134,7 @@ public final class Backfill {
                 // it keeps changing: the stream indexer is handling it, and verify will check it
                 return;
             }
-            Map<String, AttributeValue> fresh = dynamoDb.getItem(b -> b.tableName(appTable).consistentRead(true)
-                    .key(Map.of(config.keyAttribute(), AttributeValue.fromS(issueId)))).item();
-            version = fresh == null || fresh.isEmpty() ? null : fresh;
+            version = writer.currentVersion(issueId);
         }
     }
 }

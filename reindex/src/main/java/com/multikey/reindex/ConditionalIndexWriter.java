@@ -1,7 +1,7 @@
 package com.multikey.reindex;
 
-import com.multikey.indexer.IndexChange;
-import com.multikey.indexer.IndexerConfig;
+import com.multikey.index.IndexChange;
+import com.multikey.index.IssueSchema;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
@@ -33,13 +33,23 @@ public final class ConditionalIndexWriter {
     private final DynamoDbClient dynamoDb;
     private final String appTable;
     private final String indexTable;
-    private final IndexerConfig config;
+    private final IssueSchema schema;
 
-    public ConditionalIndexWriter(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexerConfig config) {
+    public ConditionalIndexWriter(DynamoDbClient dynamoDb, String appTable, String indexTable, IssueSchema schema) {
         this.dynamoDb = dynamoDb;
         this.appTable = appTable;
         this.indexTable = indexTable;
-        this.config = config;
+        this.schema = schema;
+    }
+
+    /**
+     * The issue as it is now, read consistently: the version {@link #write} conditions on. Null when the
+     * issue does not exist.
+     */
+    public Map<String, AttributeValue> currentVersion(String issueId) {
+        Map<String, AttributeValue> item = dynamoDb.getItem(b -> b.tableName(appTable).consistentRead(true)
+                .key(Map.of(schema.keyAttribute(), AttributeValue.fromS(issueId)))).item();
+        return item == null || item.isEmpty() ? null : item;
     }
 
     /**
@@ -75,8 +85,8 @@ public final class ConditionalIndexWriter {
     }
 
     private ConditionCheck condition(String issueId, Map<String, AttributeValue> version) {
-        Map<String, AttributeValue> key = Map.of(config.keyAttribute(), AttributeValue.fromS(issueId));
-        Map<String, String> names = new HashMap<>(Map.of("#id", config.keyAttribute()));
+        Map<String, AttributeValue> key = Map.of(schema.keyAttribute(), AttributeValue.fromS(issueId));
+        Map<String, String> names = new HashMap<>(Map.of("#id", schema.keyAttribute()));
         if (version == null) {
             return ConditionCheck.builder().tableName(appTable).key(key).conditionExpression("attribute_not_exists(#id)")
                     .expressionAttributeNames(names).build();
@@ -84,7 +94,7 @@ public final class ConditionalIndexWriter {
         List<String> terms = new ArrayList<>(List.of("attribute_exists(#id)"));
         Map<String, AttributeValue> values = new HashMap<>();
         int n = 0;
-        for (String attribute : List.of(config.projectAttribute(), config.numAttribute(), config.customFieldsAttribute())) {
+        for (String attribute : List.of(schema.projectAttribute(), schema.numAttribute(), schema.customFieldsAttribute())) {
             String name = "#a" + n;
             names.put(name, attribute);
             AttributeValue value = version.get(attribute);

@@ -1,12 +1,10 @@
 package com.multikey.reindex;
 
-import com.multikey.common.EntityIds;
-import com.multikey.indexer.IndexChange;
-import com.multikey.indexer.IndexDiff;
-import com.multikey.indexer.IndexItem;
-import com.multikey.indexer.IndexKey;
-import com.multikey.indexer.IndexerConfig;
-import com.multikey.indexer.IssueIndexer;
+import com.multikey.index.IndexChange;
+import com.multikey.index.IndexItem;
+import com.multikey.index.IndexKey;
+import com.multikey.index.IssueProjector;
+import com.multikey.index.IssueSchema;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -45,17 +43,17 @@ public final class Verifier {
     private final DynamoDbClient dynamoDb;
     private final String appTable;
     private final String indexTable;
-    private final IndexerConfig config;
-    private final IssueIndexer issues;
+    private final IssueSchema schema;
+    private final IssueProjector issues;
     private final ConditionalIndexWriter writer;
 
-    public Verifier(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexerConfig config) {
+    public Verifier(DynamoDbClient dynamoDb, String appTable, String indexTable, IssueSchema schema) {
         this.dynamoDb = dynamoDb;
         this.appTable = appTable;
         this.indexTable = indexTable;
-        this.config = config;
-        this.issues = new IssueIndexer(config);
-        this.writer = new ConditionalIndexWriter(dynamoDb, appTable, indexTable, config);
+        this.schema = schema;
+        this.issues = new IssueProjector(schema);
+        this.writer = new ConditionalIndexWriter(dynamoDb, appTable, indexTable, schema);
     }
 
     public Report verify(boolean repair) {
@@ -67,8 +65,8 @@ public final class Verifier {
         });
         Map<String, Map<IndexKey, IndexItem>> expected = new HashMap<>();
         dynamoDb.scanPaginator(b -> b.tableName(appTable).consistentRead(true)).items().forEach(item -> {
-            AttributeValue id = item.get(config.keyAttribute());
-            if (id != null && id.s() != null && EntityIds.typeOf(id.s()).equals(config.issueEntityType())) {
+            AttributeValue id = item.get(schema.keyAttribute());
+            if (id != null && id.s() != null && schema.isIssue(id.s())) {
                 expected.put(id.s(), byKey(issues.project(id.s(), item).items()));
             }
         });
@@ -112,9 +110,7 @@ public final class Verifier {
 
     private boolean repairIssue(String issueId, Map<IndexKey, Map<String, AttributeValue>> current) {
         for (int attempt = 0; attempt < MAX_ATTEMPTS_PER_ISSUE; attempt++) {
-            Map<String, AttributeValue> fresh = dynamoDb.getItem(b -> b.tableName(appTable).consistentRead(true)
-                    .key(Map.of(config.keyAttribute(), AttributeValue.fromS(issueId)))).item();
-            Map<String, AttributeValue> version = fresh == null || fresh.isEmpty() ? null : fresh;
+            Map<String, AttributeValue> version = writer.currentVersion(issueId);
             Collection<IndexItem> want = version == null ? List.of() : issues.project(issueId, version).items();
             List<IndexChange> changes = changes(current, want);
             if (writer.write(issueId, version, changes) == ConditionalIndexWriter.Outcome.WRITTEN) {

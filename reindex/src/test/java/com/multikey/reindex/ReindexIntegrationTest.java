@@ -5,13 +5,15 @@ import com.multikey.common.Backoff;
 import com.multikey.common.Deadline;
 import com.multikey.common.Sleeper;
 import com.multikey.common.StructuredLog;
+import com.multikey.index.IndexChange;
+import com.multikey.index.IndexItem;
+import com.multikey.index.IndexValue;
+import com.multikey.index.IssueProjector;
+import com.multikey.index.IssueSchema;
 import com.multikey.indexer.BatchPlanner;
 import com.multikey.indexer.DynamoDbIndexWriter;
-import com.multikey.indexer.IndexItem;
-import com.multikey.indexer.IndexValue;
 import com.multikey.indexer.IndexerConfig;
 import com.multikey.indexer.IndexerMetrics;
-import com.multikey.indexer.IssueIndexer;
 import com.multikey.indexer.StreamIndexer;
 import com.multikey.local.support.LambdaEvents;
 import com.multikey.local.support.LocalDynamoDb;
@@ -49,7 +51,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Backfill, verify and repair against embedded DynamoDB Local with the template's tables. */
 class ReindexIntegrationTest {
 
-    private static final IndexerConfig CONFIG = IndexerConfig.withDefaults("IssueAttribIndexTable");
+    private static final IssueSchema CONFIG = IssueSchema.DEFAULT;
     private static final StructuredLog QUIET = new StructuredLog("t", new PrintStream(OutputStream.nullOutputStream()), Clock.systemUTC());
     private static LocalDynamoDb local;
     private static DynamoDbClient dynamoDb;
@@ -101,7 +103,7 @@ class ReindexIntegrationTest {
     }
 
     private static Set<IndexItem> expected() {
-        IssueIndexer indexer = new IssueIndexer(CONFIG);
+        IssueProjector indexer = new IssueProjector(CONFIG);
         Set<IndexItem> items = new HashSet<>();
         dynamoDb.scanPaginator(b -> b.tableName("AppTable")).items().forEach(item -> {
             if (item.get("id").s().startsWith("issue#")) {
@@ -192,7 +194,7 @@ class ReindexIntegrationTest {
         populate(150, new Random(4));
         StreamTail tail = new StreamTail(dynamoDb, local.streamsClient(), "AppTable");
         tail.poll(); // written before the stream indexer existed: only a backfill can index these
-        StreamIndexer streamIndexer = new StreamIndexer(new BatchPlanner(CONFIG),
+        StreamIndexer streamIndexer = new StreamIndexer(new BatchPlanner(new IndexerConfig("IssueAttribIndexTable", CONFIG)),
                 new DynamoDbIndexWriter(dynamoDb, "IssueAttribIndexTable", Backoff.standard(), Sleeper.SYSTEM, QUIET),
                 summary -> { }, QUIET);
         AtomicBoolean writing = new AtomicBoolean(true);
@@ -229,7 +231,7 @@ class ReindexIntegrationTest {
     @Test
     void aWriteDerivedFromAVersionTheStreamHasSinceReplaced_isRefused_andLeavesNothingStale() {
         StreamTail tail = new StreamTail(dynamoDb, local.streamsClient(), "AppTable");
-        StreamIndexer streamIndexer = new StreamIndexer(new BatchPlanner(CONFIG),
+        StreamIndexer streamIndexer = new StreamIndexer(new BatchPlanner(new IndexerConfig("IssueAttribIndexTable", CONFIG)),
                 new DynamoDbIndexWriter(dynamoDb, "IssueAttribIndexTable", Backoff.standard(), Sleeper.SYSTEM, QUIET),
                 summary -> { }, QUIET);
         Map<String, AttributeValue> v1 = issue("issue#1", 1, new Random(6), 4);
@@ -241,11 +243,11 @@ class ReindexIntegrationTest {
         deliver(streamIndexer, tail.poll());
 
         ConditionalIndexWriter.Outcome outcome = new ConditionalIndexWriter(dynamoDb, "AppTable", "IssueAttribIndexTable", CONFIG)
-                .write("issue#1", v1, new IssueIndexer(CONFIG).project("issue#1", v1).items().stream()
-                        .<com.multikey.indexer.IndexChange>map(com.multikey.indexer.IndexChange.Put::new).toList());
+                .write("issue#1", v1, new IssueProjector(CONFIG).project("issue#1", v1).items().stream()
+                        .<IndexChange>map(IndexChange.Put::new).toList());
 
         assertThat(outcome).isEqualTo(ConditionalIndexWriter.Outcome.ISSUE_CHANGED);
-        assertThat(index()).isEqualTo(new HashSet<>(new IssueIndexer(CONFIG).project("issue#1", v2).items()));
+        assertThat(index()).isEqualTo(new HashSet<>(new IssueProjector(CONFIG).project("issue#1", v2).items()));
     }
 
     private static void deliver(StreamIndexer indexer, List<Record> records) {

@@ -85,11 +85,6 @@ public record ChangeRecord(
         return value == null ? Optional.empty() : Optional.ofNullable(value.s());
     }
 
-    /** A short, content-free description for logs: event id and sequence number. */
-    public String describe() {
-        return "eventId=" + eventId + " sequenceNumber=" + sequenceNumber.orElse("(none)");
-    }
-
     private static Map<String, AttributeValue> convert(
             Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> image, String part) {
         if (image == null) {

@@ -41,10 +41,6 @@ public final class ClientFactory {
         this.region = Region.of(name);
     }
 
-    public static ClientFactory fromEnvironment() {
-        return new ClientFactory(System.getenv());
-    }
-
     public Region region() {
         return region;
     }

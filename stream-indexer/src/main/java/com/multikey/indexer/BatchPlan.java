@@ -1,5 +1,9 @@
 package com.multikey.indexer;
 
+import com.multikey.index.IndexChange;
+import com.multikey.index.IndexKey;
+import com.multikey.index.Rejection;
+
 import java.util.List;
 import java.util.Map;
 

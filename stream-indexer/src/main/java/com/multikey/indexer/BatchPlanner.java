@@ -3,8 +3,12 @@ package com.multikey.indexer;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import com.multikey.common.ChangeKind;
 import com.multikey.common.ChangeRecord;
-import com.multikey.common.EntityIds;
 import com.multikey.common.MalformedRecordException;
+import com.multikey.index.IndexChange;
+import com.multikey.index.IndexDiff;
+import com.multikey.index.IndexKey;
+import com.multikey.index.IssueProjector;
+import com.multikey.index.Rejection;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,11 +25,11 @@ import java.util.Optional;
 public final class BatchPlanner {
 
     private final IndexerConfig config;
-    private final IssueIndexer issueIndexer;
+    private final IssueProjector issueIndexer;
 
     public BatchPlanner(IndexerConfig config) {
         this.config = config;
-        this.issueIndexer = new IssueIndexer(config);
+        this.issueIndexer = new IssueProjector(config.schema());
     }
 
     public BatchPlan plan(List<DynamodbStreamRecord> records) {
@@ -45,8 +49,8 @@ public final class BatchPlanner {
                 continue;
             }
             RecordRef ref = new RecordRef(record.eventId(), record.sequenceNumber());
-            Optional<String> id = record.stringKey(config.keyAttribute());
-            if (id.isEmpty() || !EntityIds.typeOf(id.get()).equals(config.issueEntityType())) {
+            Optional<String> id = record.stringKey(config.schema().keyAttribute());
+            if (id.isEmpty() || !config.schema().isIssue(id.get())) {
                 ignored++;
                 continue;
             }
@@ -56,7 +60,7 @@ public final class BatchPlanner {
                 skipped.add(new BatchPlan.SkippedRecord(ref, issueId, missing.get()));
                 continue;
             }
-            IssueIndexer.Pair versions = issueIndexer.changed(issueId, record.oldImage().orElse(null), record.newImage().orElse(null));
+            IssueProjector.ChangedProjections versions = issueIndexer.changed(issueId, record.oldImage().orElse(null), record.newImage().orElse(null));
             rejections.addAll(versions.after().rejections());
 
             for (IndexChange change : IndexDiff.between(versions.before().items(), versions.after().items())) {
@@ -96,7 +100,7 @@ public final class BatchPlanner {
             return "(unknown)";
         }
         com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue id =
-                raw.getDynamodb().getKeys().get(config.keyAttribute());
+                raw.getDynamodb().getKeys().get(config.schema().keyAttribute());
         return id != null && id.getS() != null ? id.getS() : "(unknown)";
     }
 

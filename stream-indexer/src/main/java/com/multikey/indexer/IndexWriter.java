@@ -1,6 +1,8 @@
 package com.multikey.indexer;
 
 import com.multikey.common.Deadline;
+import com.multikey.index.IndexChange;
+import com.multikey.index.IndexKey;
 
 import java.util.List;
 import java.util.Objects;

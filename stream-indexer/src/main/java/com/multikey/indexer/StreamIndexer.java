@@ -5,6 +5,10 @@ import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse.BatchItemFailure;
 import com.multikey.common.Deadline;
 import com.multikey.common.StructuredLog;
+import com.multikey.index.DynamoDbLimits;
+import com.multikey.index.IndexChange;
+import com.multikey.index.IndexKey;
+import com.multikey.index.Rejection;
 
 import java.util.ArrayList;
 import java.util.Comparator;

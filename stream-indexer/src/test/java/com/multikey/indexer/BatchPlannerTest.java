@@ -1,5 +1,8 @@
 package com.multikey.indexer;
 
+import com.multikey.index.IndexChange;
+import com.multikey.index.IssueImages;
+import com.multikey.index.IssueSchema;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.OperationType;
@@ -9,13 +12,13 @@ import software.amazon.awssdk.services.dynamodb.model.StreamRecord;
 import java.util.List;
 import java.util.Map;
 
-import static com.multikey.indexer.Images.issue;
-import static com.multikey.indexer.Images.s;
+import static com.multikey.index.IssueImages.issue;
+import static com.multikey.index.IssueImages.s;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class BatchPlannerTest {
 
-    private final BatchPlanner planner = new BatchPlanner(IndexerConfig.withDefaults("index"));
+    private final BatchPlanner planner = new BatchPlanner(new IndexerConfig("index", IssueSchema.DEFAULT));
 
     private BatchPlan plan(Record... records) {
         return planner.plan(StreamRecords.lambdaRecords(List.of(records)));
@@ -24,7 +27,7 @@ class BatchPlannerTest {
     @Test
     void plan_whenOnlyUnindexedAttributesChange_writesNothing() {
         var before = issue("issue#1", "p", 1, Map.of("f", s("v")));
-        var after = Images.with(before, "state", s("closed"));
+        var after = IssueImages.with(before, "state", s("closed"));
 
         assertThat(plan(StreamRecords.change(1, "issue#1", before, after)).changes()).isEmpty();
     }

@@ -2,6 +2,10 @@ package com.multikey.indexer;
 
 import com.multikey.common.Backoff;
 import com.multikey.common.Deadline;
+import com.multikey.index.DynamoDbLimits;
+import com.multikey.index.IndexChange;
+import com.multikey.index.IndexItem;
+import com.multikey.index.IndexValue;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.index.IndexItem;
+import com.multikey.index.IndexValue;
 import com.multikey.local.support.Fixtures;
 import com.multikey.local.support.LambdaEvents;
 import com.multikey.local.support.LocalContext;

@@ -1,6 +1,10 @@
 package com.multikey.indexer;
 
 import com.multikey.common.Deadline;
+import com.multikey.index.IndexChange;
+import com.multikey.index.IndexItem;
+import com.multikey.index.IndexKey;
+import com.multikey.index.IndexOrder;
 
 import java.util.HashSet;
 import java.util.List;
@@ -17,7 +21,6 @@ final class InMemoryIndexWriter implements IndexWriter {
         return byAttrib != 0 ? byAttrib : IndexOrder.compareKeys(a.sortKey(), b.sortKey());
     });
     private Predicate<IndexChange> failing = change -> false;
-    private int writeCalls;
     private long writes;
 
     void failWhen(Predicate<IndexChange> failing) {
@@ -26,7 +29,6 @@ final class InMemoryIndexWriter implements IndexWriter {
 
     @Override
     public WriteResult write(List<IndexChange> changes, Deadline deadline) {
-        writeCalls++;
         Set<IndexKey> failed = new HashSet<>();
         for (IndexChange change : changes) {
             if (failing.test(change)) {

@@ -4,6 +4,12 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStream
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.multikey.common.Deadline;
 import com.multikey.common.StructuredLog;
+import com.multikey.index.IndexChange;
+import com.multikey.index.IndexItem;
+import com.multikey.index.IndexKey;
+import com.multikey.index.IssueImages;
+import com.multikey.index.IssueProjector;
+import com.multikey.index.IssueSchema;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -38,7 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class IndexDiffPropertiesTest {
 
     static final List<String> ISSUES = List.of("issue#a", "issue#b", "issue#c");
-    static final IndexerConfig CONFIG = IndexerConfig.withDefaults("index");
+    static final IndexerConfig CONFIG = new IndexerConfig("index", IssueSchema.DEFAULT);
 
     /** One step of a history: an issue gets a new version, or is removed (empty). */
     record Step(int issue, Optional<Map<String, AttributeValue>> version) {
@@ -84,7 +90,7 @@ class IndexDiffPropertiesTest {
     @Property(tries = 200)
     void unchangedIndexedContent_writesNothing(@ForAll("images") Map<String, AttributeValue> image, @ForAll("strings") String newName) {
         InMemoryIndexWriter index = new InMemoryIndexWriter();
-        Map<String, AttributeValue> renamed = Images.with(image, "name", AttributeValue.fromS(newName));
+        Map<String, AttributeValue> renamed = IssueImages.with(image, "name", AttributeValue.fromS(newName));
 
         indexer(index).process(StreamRecords.lambdaRecords(List.of(StreamRecords.change(1, "issue#a", image, renamed))),
                 Deadline.after(Duration.ofMinutes(1)));
@@ -110,7 +116,7 @@ class IndexDiffPropertiesTest {
             for (Step step : steps) {
                 String id = ISSUES.get(step.issue());
                 Map<String, AttributeValue> before = current.get(id);
-                Map<String, AttributeValue> after = step.version().map(v -> Images.with(v, "id", AttributeValue.fromS(id))).orElse(null);
+                Map<String, AttributeValue> after = step.version().map(v -> IssueImages.with(v, "id", AttributeValue.fromS(id))).orElse(null);
                 if (before == null && after == null) {
                     continue;
                 }
@@ -125,7 +131,7 @@ class IndexDiffPropertiesTest {
         }
 
         Map<IndexKey, IndexItem> expectedIndex() {
-            IssueIndexer issueIndexer = new IssueIndexer(CONFIG);
+            IssueProjector issueIndexer = new IssueProjector(CONFIG.schema());
             InMemoryIndexWriter expected = new InMemoryIndexWriter();
             List<IndexChange> puts = last.entrySet().stream()
                     .flatMap(e -> issueIndexer.project(e.getKey(), e.getValue()).items().stream())
@@ -185,11 +191,11 @@ class IndexDiffPropertiesTest {
                 .ofMaxSize(4);
         Arbitrary<Map<String, AttributeValue>> image = Combinators.combine(
                 Arbitraries.of("project#1", "project#2"), Arbitraries.integers().between(1, 3), fields)
-                .as((project, num, f) -> Images.issue("issue#?", project, num, new HashMap<>(f)));
+                .as((project, num, f) -> IssueImages.issue("issue#?", project, num, new HashMap<>(f)));
         return Arbitraries.frequencyOf(
                 net.jqwik.api.Tuple.of(20, image),
-                net.jqwik.api.Tuple.of(1, image.map(i -> Images.with(i, "custom_fields", AttributeValue.fromS("not a map")))),
-                net.jqwik.api.Tuple.of(1, image.map(i -> Images.with(i, "num", AttributeValue.fromS("one")))));
+                net.jqwik.api.Tuple.of(1, image.map(i -> IssueImages.with(i, "custom_fields", AttributeValue.fromS("not a map")))),
+                net.jqwik.api.Tuple.of(1, image.map(i -> IssueImages.with(i, "num", AttributeValue.fromS("one")))));
     }
 
     @Provide

@@ -4,6 +4,8 @@ import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.multikey.common.Backoff;
 import com.multikey.common.Sleeper;
 import com.multikey.common.StructuredLog;
+import com.multikey.index.IndexItem;
+import com.multikey.index.IssueProjector;
 import com.multikey.local.support.LambdaEvents;
 import com.multikey.local.support.LocalContext;
 import com.multikey.local.support.LocalDynamoDb;
@@ -150,7 +152,7 @@ final class IndexerStack implements AutoCloseable {
 
     /** The index the app table's current items imply. */
     Set<IndexItem> expectedIndex() {
-        IssueIndexer issueIndexer = new IssueIndexer(config);
+        IssueProjector issueIndexer = new IssueProjector(config.schema());
         Set<IndexItem> items = new HashSet<>();
         dynamoDb.scanPaginator(b -> b.tableName(appTable())).items().forEach(item -> {
             String id = item.get("id").s();

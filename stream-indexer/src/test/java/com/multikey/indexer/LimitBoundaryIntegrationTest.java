@@ -3,6 +3,10 @@ package com.multikey.indexer;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.multikey.common.Sleeper;
 import com.multikey.common.StructuredLog;
+import com.multikey.index.DynamoDbLimits;
+import com.multikey.index.IndexItem;
+import com.multikey.index.IndexValue;
+import com.multikey.index.IssueImages;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,7 +28,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import static com.multikey.indexer.Images.s;
+import static com.multikey.index.IssueImages.s;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -77,8 +81,8 @@ class LimitBoundaryIntegrationTest {
     @Test
     void aValueAtTheItemSizeBoundary_isIndexed_notRefusedByDynamoDb() {
         String value = valueFor("issue#edge", 110, DynamoDbLimits.MAX_ITEM_BYTES);
-        stack.put(Images.issue("issue#good", "project#1", 7, Map.of("f1", s("a"))));
-        stack.put(Images.issue("issue#edge", "project#1", 110, Map.of("f1", s(value))));
+        stack.put(IssueImages.issue("issue#good", "project#1", 7, Map.of("f1", s("a"))));
+        stack.put(IssueImages.issue("issue#edge", "project#1", 110, Map.of("f1", s(value))));
         List<Record> batch = stack.newRecords();
         assertThat(batch).hasSize(2);
 
@@ -103,7 +107,7 @@ class LimitBoundaryIntegrationTest {
         stack.dynamoDb.putItem(b -> b.tableName(stack.config.indexTableName()).item(copied.toItem()));
         stack.dynamoDb.deleteItem(b -> b.tableName(stack.config.indexTableName()).key(copied.key().toKey()));
 
-        stack.put(Images.issue("issue#zero", "project#1", 0, Map.of("f1", s(value))));
+        stack.put(IssueImages.issue("issue#zero", "project#1", 0, Map.of("f1", s(value))));
         StreamsEventResponse response = stack.invoke(stack.handler(stack.dynamoDb, Duration.ofMillis(1), Sleeper.SYSTEM, log),
                 stack.newRecords());
 
@@ -120,11 +124,11 @@ class LimitBoundaryIntegrationTest {
      */
     @Test
     void aRefusedPutOverAnExistingKey_leavesNoItemOfTheSupersededImage() {
-        stack.put(Images.issue("issue#a", "project#old", 1, Map.of("f1", s("a"))));
+        stack.put(IssueImages.issue("issue#a", "project#old", 1, Map.of("f1", s("a"))));
         stack.pump();
         assertThat(stack.storedIndex()).hasSize(1);
 
-        stack.put(Images.issue("issue#a", "project#new", 1, Map.of("f1", s("a"))));
+        stack.put(IssueImages.issue("issue#a", "project#new", 1, Map.of("f1", s("a"))));
         List<Record> batch = stack.newRecords();
         DynamoDbClient refusing = new RefusingPuts(stack.dynamoDb, "project#new");
         for (int delivery = 0; delivery < 2; delivery++) {
@@ -148,7 +152,7 @@ class LimitBoundaryIntegrationTest {
     void goodItemsWhoseJsonIsLarge_areWritten_notFailedForever() {
         String control = "\u0001".repeat(390_000);
         for (int i = 0; i < 8; i++) {
-            stack.put(Images.issue("issue#c" + i, "project#1", i, Map.of("f1", s(control))));
+            stack.put(IssueImages.issue("issue#c" + i, "project#1", i, Map.of("f1", s(control))));
         }
         List<Record> batch = stack.newRecords();
         assertThat(batch).hasSize(8);

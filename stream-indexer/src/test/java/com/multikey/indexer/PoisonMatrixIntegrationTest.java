@@ -4,6 +4,12 @@ import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.multikey.common.Deadline;
 import com.multikey.common.Sleeper;
 import com.multikey.common.StructuredLog;
+import com.multikey.index.DynamoDbLimits;
+import com.multikey.index.IndexChange;
+import com.multikey.index.IndexItem;
+import com.multikey.index.IndexKey;
+import com.multikey.index.IndexValue;
+import com.multikey.index.IssueImages;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,8 +32,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import static com.multikey.indexer.Images.n;
-import static com.multikey.indexer.Images.s;
+import static com.multikey.index.IssueImages.n;
+import static com.multikey.index.IssueImages.s;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -77,16 +83,16 @@ class PoisonMatrixIntegrationTest {
     @Test
     void offendersBetweenGoodIssues_areHandledAsDocumented_andCostNoNeighbour() {
         // given: one batch from the app table's own stream, offenders between good issues
-        stack.put(Images.issue("issue#good1", "project#1", 1, fields("f1", s("alpha"), "n", n("5"))));
-        stack.put(Images.issue("issue#longfield", "project#1", 2, fields(LONG_FIELD, s(SECRET), "f1", s("beta"))));
-        stack.put(Images.issue("issue#good2", "project#1", 3, fields("f1", s("gamma"))));
-        stack.put(Images.issue("issue#huge", "project#1", 4, fields("f1", s(HUGE))));
-        stack.put(Images.issue(LONG_ID, "project#1", 5, fields("f1", s(SECRET))));
-        stack.put(Images.issue("issue#bignum", "project#1", 6, fields(
+        stack.put(IssueImages.issue("issue#good1", "project#1", 1, fields("f1", s("alpha"), "n", n("5"))));
+        stack.put(IssueImages.issue("issue#longfield", "project#1", 2, fields(LONG_FIELD, s(SECRET), "f1", s("beta"))));
+        stack.put(IssueImages.issue("issue#good2", "project#1", 3, fields("f1", s("gamma"))));
+        stack.put(IssueImages.issue("issue#huge", "project#1", 4, fields("f1", s(HUGE))));
+        stack.put(IssueImages.issue(LONG_ID, "project#1", 5, fields("f1", s(SECRET))));
+        stack.put(IssueImages.issue("issue#bignum", "project#1", 6, fields(
                 "n", AttributeValue.fromNs(List.of("12345678901234567890", "-99999999999999999999999999999999999999",
                         "9.9999999999999999999999999999999999999E+125", "1E-130")))));
-        stack.put(Images.issue("issue#map", "project#1", 7, fields("m", AttributeValue.fromM(Map.of("k", s(SECRET))), "f1", s("delta"))));
-        stack.put(Images.issue("issue#good3", "project#1", 8, fields("f1", s("zeta"))));
+        stack.put(IssueImages.issue("issue#map", "project#1", 7, fields("m", AttributeValue.fromM(Map.of("k", s(SECRET))), "f1", s("delta"))));
+        stack.put(IssueImages.issue("issue#good3", "project#1", 8, fields("f1", s("zeta"))));
         List<Record> batch = stack.newRecords();
         assertThat(batch).hasSize(8);
 
@@ -167,9 +173,9 @@ class PoisonMatrixIntegrationTest {
     @Test
     void throughTheHandler_aRefusedWriteIsSkippedLoggedAndCounted_notRedelivered() {
         // given: DynamoDB refuses every write of one issue for a reason the indexer cannot foresee
-        stack.put(Images.issue("issue#a", "project#1", 1, fields("f1", s("a"), "f2", s("a2"))));
-        stack.put(Images.issue("issue#refused", "project#1", 2, fields("f1", s("b"), "f2", s("b2"))));
-        stack.put(Images.issue("issue#c", "project#1", 3, fields("f1", s("c"))));
+        stack.put(IssueImages.issue("issue#a", "project#1", 1, fields("f1", s("a"), "f2", s("a2"))));
+        stack.put(IssueImages.issue("issue#refused", "project#1", 2, fields("f1", s("b"), "f2", s("b2"))));
+        stack.put(IssueImages.issue("issue#c", "project#1", 3, fields("f1", s("c"))));
         List<Record> batch = stack.newRecords();
         DynamoDbClient refusing = new RefusingClient(stack.dynamoDb, "issue#refused");
 

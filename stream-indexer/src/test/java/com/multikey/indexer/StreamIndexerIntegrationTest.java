@@ -1,5 +1,8 @@
 package com.multikey.indexer;
 
+import com.multikey.index.IndexItem;
+import com.multikey.index.IndexOrder;
+import com.multikey.index.IssueImages;
 import com.multikey.local.support.Fixtures;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -62,7 +65,7 @@ class StreamIndexerIntegrationTest {
                 stack.delete(id);
                 live.remove(id);
             } else if (current != null && choice == 1) {
-                Map<String, AttributeValue> renamed = Images.with(current, "name", AttributeValue.fromS("renamed " + update));
+                Map<String, AttributeValue> renamed = IssueImages.with(current, "name", AttributeValue.fromS("renamed " + update));
                 stack.put(renamed);
                 live.put(id, renamed);
             } else {
@@ -112,7 +115,7 @@ class StreamIndexerIntegrationTest {
         }
         String project = "project#" + (random.nextInt(3));
         int num = current != null && random.nextInt(5) > 0 ? Integer.parseInt(current.get("num").n()) : 1 + random.nextInt(50);
-        return Images.issue(id, project, num, fields);
+        return IssueImages.issue(id, project, num, fields);
     }
 
     static AttributeValue randomValue(Random random) {

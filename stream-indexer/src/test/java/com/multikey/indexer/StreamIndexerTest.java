@@ -3,6 +3,8 @@ package com.multikey.indexer;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.multikey.common.Deadline;
 import com.multikey.common.StructuredLog;
+import com.multikey.index.IndexItem;
+import com.multikey.index.IssueSchema;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -14,8 +16,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import static com.multikey.indexer.Images.issue;
-import static com.multikey.indexer.Images.s;
+import static com.multikey.index.IssueImages.issue;
+import static com.multikey.index.IssueImages.s;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -24,7 +26,7 @@ class StreamIndexerTest {
     private final ByteArrayOutputStream logged = new ByteArrayOutputStream();
     private final InMemoryIndexWriter index = new InMemoryIndexWriter();
     private final RecordingMetrics metrics = new RecordingMetrics();
-    private final StreamIndexer indexer = new StreamIndexer(new BatchPlanner(IndexerConfig.withDefaults("index")), index, metrics,
+    private final StreamIndexer indexer = new StreamIndexer(new BatchPlanner(new IndexerConfig("index", IssueSchema.DEFAULT)), index, metrics,
             new StructuredLog("test", new PrintStream(logged, true, StandardCharsets.UTF_8), Clock.systemUTC()));
 
     private StreamsEventResponse process(software.amazon.awssdk.services.dynamodb.model.Record... records) {

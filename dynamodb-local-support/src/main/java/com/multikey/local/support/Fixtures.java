@@ -38,12 +38,12 @@ public final class Fixtures {
         JsonNode grid = read(root().resolve("grid/sample-issues.json"));
         List<Map<String, AttributeValue>> projects = new ArrayList<>();
         grid.get("projects").fields().forEachRemaining(project -> {
-            Map<String, AttributeValue> item = item(project.getValue());
+            Map<String, AttributeValue> item = PlainJson.toItem(project.getValue());
             item.put("id", AttributeValue.fromS(project.getKey()));
             projects.add(item);
         });
         List<Map<String, AttributeValue>> issues = new ArrayList<>();
-        grid.get("issues").forEach(issue -> issues.add(item(issue)));
+        grid.get("issues").forEach(issue -> issues.add(PlainJson.toItem(issue)));
         Map<String, List<String>> order = new LinkedHashMap<>();
         grid.get("expectedIndexOrder").fields().forEachRemaining(e -> {
             List<String> ids = new ArrayList<>();
@@ -51,11 +51,6 @@ public final class Fixtures {
             order.put(e.getKey(), List.copyOf(ids));
         });
         return new GridSample(projects, issues, order);
-    }
-
-    /** JSON as an item: strings as S, numbers as N, booleans as BOOL, objects as M, arrays as L. */
-    public static Map<String, AttributeValue> item(JsonNode object) {
-        return PlainJson.toItem(object);
     }
 
     /** The external DynamoDB stream events that parse as JSON (the malformed one is left out), in name order. */

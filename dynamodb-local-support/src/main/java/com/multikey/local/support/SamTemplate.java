@@ -18,7 +18,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * A SAM/CloudFormation template read as plain maps and lists. The short intrinsic-function tags
@@ -108,18 +107,6 @@ public final class SamTemplate {
                 .filter(e -> type.equals(map(e.getValue(), e.getKey()).get("Type")))
                 .map(Map.Entry::getKey)
                 .toList();
-    }
-
-    /** A value at a dotted path below a resource's properties, e.g. {@code Events.Stream.Properties}. */
-    public Optional<Object> at(String logicalId, String dottedPath) {
-        Object current = properties(logicalId);
-        for (String part : dottedPath.split("\\.")) {
-            if (!(current instanceof Map<?, ?> map) || !map.containsKey(part)) {
-                return Optional.empty();
-            }
-            current = map.get(part);
-        }
-        return Optional.of(current);
     }
 
     @SuppressWarnings("unchecked")

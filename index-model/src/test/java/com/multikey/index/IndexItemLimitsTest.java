@@ -1,4 +1,4 @@
-package com.multikey.indexer;
+package com.multikey.index;
 
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -13,17 +13,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** What an issue whose field ids, values or id break DynamoDB's limits gets in the index. */
 class IndexItemLimitsTest {
 
-    private final IssueIndexer indexer = new IssueIndexer(IndexerConfig.withDefaults("index"));
+    private final IssueProjector indexer = new IssueProjector(IssueSchema.DEFAULT);
 
     private IssueProjection project(String issueId, Map<String, AttributeValue> fields) {
-        return indexer.project(issueId, Images.issue(issueId, "project#1", 7, fields));
+        return indexer.project(issueId, IssueImages.issue(issueId, "project#1", 7, fields));
     }
 
     @Test
     void project_whenFieldIdOverThePartitionKeyLimit_rejectsThatFieldOnly() {
         String tooLong = "f".repeat(DynamoDbLimits.MAX_PARTITION_KEY_BYTES + 1);
 
-        IssueProjection projection = project("issue#1", Map.of(tooLong, Images.s("x"), "ok", Images.s("y")));
+        IssueProjection projection = project("issue#1", Map.of(tooLong, IssueImages.s("x"), "ok", IssueImages.s("y")));
 
         assertThat(projection.items()).extracting(IndexItem::attribId).containsExactly("ok");
         assertThat(projection.rejections()).singleElement().satisfies(rejection -> {
@@ -38,7 +38,7 @@ class IndexItemLimitsTest {
         String atLimit = "€".repeat(682) + "ab";
         assertThat(DynamoDbLimits.utf8Bytes(atLimit)).isEqualTo(DynamoDbLimits.MAX_PARTITION_KEY_BYTES);
 
-        IssueProjection projection = project("issue#1", Map.of(atLimit, Images.s("x"), atLimit + "c", Images.s("y")));
+        IssueProjection projection = project("issue#1", Map.of(atLimit, IssueImages.s("x"), atLimit + "c", IssueImages.s("y")));
 
         assertThat(projection.items()).extracting(IndexItem::attribId).containsExactly(atLimit);
         assertThat(projection.rejections()).extracting(r -> r.attribId().orElseThrow()).containsExactly(atLimit + "c");
@@ -46,7 +46,7 @@ class IndexItemLimitsTest {
 
     @Test
     void project_whenEmptyFieldId_rejectsThatField() {
-        IssueProjection projection = project("issue#1", Map.of("", Images.s("x"), "ok", Images.s("y")));
+        IssueProjection projection = project("issue#1", Map.of("", IssueImages.s("x"), "ok", IssueImages.s("y")));
 
         assertThat(projection.items()).extracting(IndexItem::attribId).containsExactly("ok");
         assertThat(projection.rejections()).extracting(r -> r.attribId().orElseThrow()).containsExactly("");
@@ -94,7 +94,7 @@ class IndexItemLimitsTest {
     void project_whenIssueIdLongerThanTheSortKeyAllows_rejectsTheImageOnce() {
         String id = "issue#" + "i".repeat(SortKeyCodec.MAX_ISSUE_ID_BYTES);
 
-        IssueProjection projection = project(id, Map.of("a", Images.s("x"), "b", Images.s("y")));
+        IssueProjection projection = project(id, Map.of("a", IssueImages.s("x"), "b", IssueImages.s("y")));
 
         assertThat(projection.items()).isEmpty();
         assertThat(projection.rejections()).singleElement().satisfies(rejection -> {
@@ -107,7 +107,7 @@ class IndexItemLimitsTest {
     void project_whenIssueIdAtTheLimit_indexesIt() {
         String id = "issue#" + "i".repeat(SortKeyCodec.MAX_ISSUE_ID_BYTES - 6);
 
-        IssueProjection projection = project(id, Map.of("a", Images.s("x")));
+        IssueProjection projection = project(id, Map.of("a", IssueImages.s("x")));
 
         assertThat(projection.rejections()).isEmpty();
         assertThat(projection.items()).singleElement().satisfies(item ->

@@ -1,4 +1,4 @@
-package com.multikey.indexer;
+package com.multikey.index;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -44,6 +44,8 @@ public final class SortKeyCodec {
     public static final int MAX_KEY_BYTES = DynamoDbLimits.MAX_SORT_KEY_BYTES;
 
     static final char ESCAPE = '\u0002';
+    /** Above the first character of every encoded number (n, o, p) and of every type tag's end. */
+    private static final char NUM_CEILING = '\u007f';
     static final String TRUNCATION_MARK = "\u0002~";
     static final int DIGEST_HEX_CHARS = 32;
 
@@ -73,20 +75,38 @@ public final class SortKeyCodec {
         return encodeValue(value, MAX_VALUE_BYTES) + SEPARATOR + encodeNumber(num) + SEPARATOR + issueId;
     }
 
-    /** The encoded value alone, as it starts every key of that value: a prefix for key conditions. */
-    public static String encodeValue(IndexValue value) {
-        return encodeValue(value, Integer.MAX_VALUE);
-    }
-
     /** What every key of items with exactly this value starts with: the encoded value and the separator. */
     public static String valuePrefix(IndexValue value) {
         return encodeValue(value, MAX_VALUE_BYTES) + SEPARATOR;
     }
 
     /**
+     * The low end of a key range over values from {@code value} on: every key of that value is at or
+     * above it ({@code inclusive}), or every key of it is below and every key of a greater value above.
+     */
+    public static String lowerBound(IndexValue value, boolean inclusive) {
+        // a greater value's encoding extends this one with a character >= U+0002, or differs earlier
+        return inclusive ? valuePrefix(value) : encodeValue(value, MAX_VALUE_BYTES) + ESCAPE;
+    }
+
+    /**
+     * The high end of a key range over values up to {@code value}: above every key of that value and below
+     * every key of a greater value ({@code inclusive}), or below every key of it.
+     */
+    public static String upperBound(IndexValue value, boolean inclusive) {
+        // after the value's separator comes a num, whose encoding starts with n, o or p, all below U+007F
+        return inclusive ? valuePrefix(value) + NUM_CEILING : valuePrefix(value);
+    }
+
+    /** A key an index item of this value can have (num 1, an empty issue id): to test a value against a key range. */
+    public static String sampleKey(IndexValue value) {
+        return valuePrefix(value) + encodeNumber(BigDecimal.ONE) + SEPARATOR;
+    }
+
+    /**
      * What every key of a string value starting with {@code text} starts with: the escaped text, cut where a
      * sort key cuts a long value. A text longer than the cut matches more keys than the values it starts:
-     * whoever asks must check the whole value, which every index item carries.
+     * whoever asks must check the whole value (the issue holds it).
      */
     public static String textPrefix(String text) {
         int cutAt = MAX_VALUE_BYTES - TRUNCATION_MARK.length() - DIGEST_HEX_CHARS;
@@ -121,9 +141,9 @@ public final class SortKeyCodec {
     /** A string above every key of a value of this value's type, and below every key of the next type. */
     public static String typeHigh(IndexValue value) {
         return switch (value) {
-            case IndexValue.Num n -> "N\u007f";
+            case IndexValue.Num n -> "N" + NUM_CEILING;
             case IndexValue.Text t -> "S" + "\uDBFF\uDFFF".repeat((MAX_KEY_BYTES - 1) / 4);
-            case IndexValue.Bool b -> "T\u007f";
+            case IndexValue.Bool b -> "T" + NUM_CEILING;
         };
     }
 

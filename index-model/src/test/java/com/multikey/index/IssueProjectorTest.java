@@ -1,4 +1,4 @@
-package com.multikey.indexer;
+package com.multikey.index;
 
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.SdkBytes;
@@ -8,16 +8,16 @@ import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 
-import static com.multikey.indexer.Images.n;
-import static com.multikey.indexer.Images.s;
+import static com.multikey.index.IssueImages.n;
+import static com.multikey.index.IssueImages.s;
 import static org.assertj.core.api.Assertions.assertThat;
 
-class IssueIndexerTest {
+class IssueProjectorTest {
 
-    private final IssueIndexer indexer = new IssueIndexer(IndexerConfig.withDefaults("index"));
+    private final IssueProjector indexer = new IssueProjector(IssueSchema.DEFAULT);
 
     private IssueProjection project(Map<String, AttributeValue> fields) {
-        return indexer.project("issue#1", Images.issue("issue#1", "project#1", 7, fields));
+        return indexer.project("issue#1", IssueImages.issue("issue#1", "project#1", 7, fields));
     }
 
     @Test
@@ -78,7 +78,7 @@ class IssueIndexerTest {
 
     @Test
     void project_whenCustomFieldsIsNotAMap_rejectsTheImage() {
-        var image = Images.with(Images.issue("issue#1", "p", 1, null), "custom_fields", s("oops"));
+        var image = IssueImages.with(IssueImages.issue("issue#1", "p", 1, null), "custom_fields", s("oops"));
 
         IssueProjection projection = indexer.project("issue#1", image);
 
@@ -91,7 +91,7 @@ class IssueIndexerTest {
 
     @Test
     void project_whenNumIsMissingOrNotANumber_rejectsTheImage() {
-        var image = Images.with(Images.issue("issue#1", "p", 1, Map.of("f", s("v"))), "num", s("one"));
+        var image = IssueImages.with(IssueImages.issue("issue#1", "p", 1, Map.of("f", s("v"))), "num", s("one"));
 
         assertThat(indexer.project("issue#1", image).rejections()).extracting(Rejection::reason)
                 .containsExactly("num is missing or not a number");
@@ -99,6 +99,6 @@ class IssueIndexerTest {
 
     @Test
     void project_whenNoCustomFields_givesNothingAndRejectsNothing() {
-        assertThat(indexer.project("issue#1", Images.issue("issue#1", "p", 1, null))).isEqualTo(IssueProjection.EMPTY);
+        assertThat(indexer.project("issue#1", IssueImages.issue("issue#1", "p", 1, null))).isEqualTo(IssueProjection.EMPTY);
     }
 }

@@ -1,4 +1,4 @@
-package com.multikey.indexer;
+package com.multikey.index;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -11,7 +11,7 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Derives the index items of one issue image: one item per (custom field, distinct value); a list or a
+ * Projects an issue image onto the index: one item per (custom field, distinct value); a list or a
  * string/number set gives one item per distinct element.
  *
  * <p>The index of an issue is a function of its latest image alone, so what cannot be indexed is left
@@ -23,12 +23,12 @@ import java.util.Set;
  * or sets simply have no items. A value too large to be copied into its index item is indexed without
  * the copy (see {@link IndexItem}).
  */
-public final class IssueIndexer {
+public final class IssueProjector {
 
-    private final IndexerConfig config;
+    private final IssueSchema schema;
 
-    public IssueIndexer(IndexerConfig config) {
-        this.config = config;
+    public IssueProjector(IssueSchema schema) {
+        this.schema = schema;
     }
 
     /**
@@ -36,12 +36,12 @@ public final class IssueIndexer {
      * project and num are the same, custom fields with equal values give equal items and are left out
      * of both, so a one-field change costs one field's work however many fields the issue has.
      */
-    public Pair changed(String issueId, Map<String, AttributeValue> before, Map<String, AttributeValue> after) {
+    public ChangedProjections changed(String issueId, Map<String, AttributeValue> before, Map<String, AttributeValue> after) {
         if (before == null || after == null || !sameKeyParts(before, after)) {
-            return new Pair(projectOrEmpty(issueId, before), projectOrEmpty(issueId, after));
+            return new ChangedProjections(projectOrEmpty(issueId, before), projectOrEmpty(issueId, after));
         }
-        Map<String, AttributeValue> oldFields = before.get(config.customFieldsAttribute()).m();
-        Map<String, AttributeValue> newFields = after.get(config.customFieldsAttribute()).m();
+        Map<String, AttributeValue> oldFields = before.get(schema.customFieldsAttribute()).m();
+        Map<String, AttributeValue> newFields = after.get(schema.customFieldsAttribute()).m();
         Map<String, AttributeValue> oldChanged = new LinkedHashMap<>();
         Map<String, AttributeValue> newChanged = new LinkedHashMap<>();
         oldFields.forEach((field, value) -> {
@@ -54,11 +54,14 @@ public final class IssueIndexer {
                 newChanged.put(field, value);
             }
         });
-        return new Pair(project(issueId, withFields(before, oldChanged)), project(issueId, withFields(after, newChanged)));
+        return new ChangedProjections(project(issueId, withFields(before, oldChanged)), project(issueId, withFields(after, newChanged)));
     }
 
-    /** The projections of an issue's old and new image. */
-    public record Pair(IssueProjection before, IssueProjection after) {
+    /**
+     * The projections of an issue's old and new image, restricted to what can differ between them: the
+     * index writes of a change are {@code IndexDiff.between(before.items(), after.items())}.
+     */
+    public record ChangedProjections(IssueProjection before, IssueProjection after) {
     }
 
     private IssueProjection projectOrEmpty(String issueId, Map<String, AttributeValue> image) {
@@ -67,27 +70,27 @@ public final class IssueIndexer {
 
     /** Both images index fields (custom fields are maps) under the same project and num. */
     private boolean sameKeyParts(Map<String, AttributeValue> before, Map<String, AttributeValue> after) {
-        AttributeValue oldFields = before.get(config.customFieldsAttribute());
-        AttributeValue newFields = after.get(config.customFieldsAttribute());
+        AttributeValue oldFields = before.get(schema.customFieldsAttribute());
+        AttributeValue newFields = after.get(schema.customFieldsAttribute());
         return oldFields != null && newFields != null && oldFields.type() == AttributeValue.Type.M
                 && newFields.type() == AttributeValue.Type.M
-                && Objects.equals(before.get(config.projectAttribute()), after.get(config.projectAttribute()))
-                && Objects.equals(before.get(config.numAttribute()), after.get(config.numAttribute()));
+                && Objects.equals(before.get(schema.projectAttribute()), after.get(schema.projectAttribute()))
+                && Objects.equals(before.get(schema.numAttribute()), after.get(schema.numAttribute()));
     }
 
     private Map<String, AttributeValue> withFields(Map<String, AttributeValue> image, Map<String, AttributeValue> fields) {
         Map<String, AttributeValue> copy = new LinkedHashMap<>(image);
-        copy.put(config.customFieldsAttribute(), AttributeValue.fromM(fields));
+        copy.put(schema.customFieldsAttribute(), AttributeValue.fromM(fields));
         return copy;
     }
 
     public IssueProjection project(String issueId, Map<String, AttributeValue> image) {
-        AttributeValue fields = image.get(config.customFieldsAttribute());
+        AttributeValue fields = image.get(schema.customFieldsAttribute());
         if (fields == null || fields.type() == AttributeValue.Type.NUL) {
             return IssueProjection.EMPTY;
         }
         if (fields.type() != AttributeValue.Type.M) {
-            return rejected(issueId, config.customFieldsAttribute() + " is of type " + fields.type() + ", not a map");
+            return rejected(issueId, schema.customFieldsAttribute() + " is of type " + fields.type() + ", not a map");
         }
         if (!fields.hasM() || fields.m().isEmpty()) {
             return IssueProjection.EMPTY;
@@ -96,20 +99,20 @@ public final class IssueIndexer {
             return rejected(issueId, "issue id longer than " + SortKeyCodec.MAX_ISSUE_ID_BYTES
                     + " bytes, the part of a sort key it may take");
         }
-        AttributeValue project = image.get(config.projectAttribute());
+        AttributeValue project = image.get(schema.projectAttribute());
         if (project == null || project.s() == null) {
-            return rejected(issueId, config.projectAttribute() + " is missing or not a string");
+            return rejected(issueId, schema.projectAttribute() + " is missing or not a string");
         }
-        AttributeValue num = image.get(config.numAttribute());
+        AttributeValue num = image.get(schema.numAttribute());
         if (num == null || num.n() == null) {
-            return rejected(issueId, config.numAttribute() + " is missing or not a number");
+            return rejected(issueId, schema.numAttribute() + " is missing or not a number");
         }
         BigDecimal issueNum;
         try {
             issueNum = new BigDecimal(num.n());
             SortKeyCodec.encodeNumber(issueNum);
         } catch (NumberFormatException | UnindexableValueException e) {
-            return rejected(issueId, config.numAttribute() + " is not a valid DynamoDB number");
+            return rejected(issueId, schema.numAttribute() + " is not a valid DynamoDB number");
         }
 
         Map<IndexKey, IndexItem> items = new LinkedHashMap<>();
@@ -139,7 +142,7 @@ public final class IssueIndexer {
             case S, N, BOOL -> List.of(scalar(attribute));
             case NUL -> List.of();
             case SS -> attribute.ss().stream().<IndexValue>map(IndexValue.Text::new).toList();
-            case NS -> attribute.ns().stream().map(IssueIndexer::number).toList();
+            case NS -> attribute.ns().stream().map(IssueProjector::number).toList();
             case L -> {
                 List<IndexValue> values = new ArrayList<>();
                 for (AttributeValue element : attribute.l()) {

@@ -1,18 +1,17 @@
-package com.multikey.indexer;
+package com.multikey.index;
 
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Comparator;
 
 /** The specified index order, written independently of the encoding, and the order DynamoDB applies to keys. */
-final class IndexOrder {
+public final class IndexOrder {
 
     private IndexOrder() {
     }
 
     /** numbers < strings < booleans; numbers numerically, strings by code point, false < true. */
-    static final Comparator<IndexValue> VALUE = (a, b) -> {
+    public static final Comparator<IndexValue> VALUE = (a, b) -> {
         int byType = Integer.compare(rank(a), rank(b));
         if (byType != 0) {
             return byType;
@@ -24,19 +23,19 @@ final class IndexOrder {
         };
     };
 
-    record Entry(IndexValue value, BigDecimal num, String issueId) {
+    public record Entry(IndexValue value, BigDecimal num, String issueId) {
     }
 
-    static final Comparator<Entry> ENTRY = Comparator.comparing(Entry::value, VALUE)
+    public static final Comparator<Entry> ENTRY = Comparator.comparing(Entry::value, VALUE)
             .thenComparing(Entry::num)
             .thenComparing(Entry::issueId, IndexOrder::compareCodePoints);
 
     /** DynamoDB's order of string keys: their UTF-8 bytes, unsigned. */
-    static int compareKeys(String a, String b) {
-        return Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+    public static int compareKeys(String a, String b) {
+        return KeyOrder.compare(a, b);
     }
 
-    static int compareCodePoints(String a, String b) {
+    public static int compareCodePoints(String a, String b) {
         return Arrays.compare(a.codePoints().toArray(), b.codePoints().toArray());
     }
 

@@ -1,4 +1,4 @@
-package com.multikey.indexer;
+package com.multikey.index;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -6,12 +6,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Issue images for tests. */
-final class Images {
+public final class IssueImages {
 
-    private Images() {
+    private IssueImages() {
     }
 
-    static Map<String, AttributeValue> issue(String id, String project, int num, Map<String, AttributeValue> fields) {
+    public static Map<String, AttributeValue> issue(String id, String project, int num, Map<String, AttributeValue> fields) {
         Map<String, AttributeValue> image = new LinkedHashMap<>();
         image.put("id", AttributeValue.fromS(id));
         image.put("project", AttributeValue.fromS(project));
@@ -24,17 +24,17 @@ final class Images {
         return image;
     }
 
-    static Map<String, AttributeValue> with(Map<String, AttributeValue> image, String attribute, AttributeValue value) {
+    public static Map<String, AttributeValue> with(Map<String, AttributeValue> image, String attribute, AttributeValue value) {
         Map<String, AttributeValue> copy = new LinkedHashMap<>(image);
         copy.put(attribute, value);
         return copy;
     }
 
-    static AttributeValue s(String value) {
+    public static AttributeValue s(String value) {
         return AttributeValue.fromS(value);
     }
 
-    static AttributeValue n(String value) {
+    public static AttributeValue n(String value) {
         return AttributeValue.fromN(value);
     }
 }

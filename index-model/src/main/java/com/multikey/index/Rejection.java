@@ -1,4 +1,4 @@
-package com.multikey.indexer;
+package com.multikey.index;
 
 import java.util.Optional;
 

@@ -1,4 +1,4 @@
-package com.multikey.indexer;
+package com.multikey.index;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 

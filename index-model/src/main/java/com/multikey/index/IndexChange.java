@@ -1,4 +1,4 @@
-package com.multikey.indexer;
+package com.multikey.index;
 
 /** One write to the index table. */
 public sealed interface IndexChange {
