@@ -4,10 +4,13 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.common.PlainJson;
-import com.multikey.local.support.LambdaEvents;
-import com.multikey.local.support.LocalEventBridge;
-import com.multikey.local.support.LocalLambdaApi;
-import com.multikey.local.support.SamTemplate;
+import com.multikey.local.runtime.LambdaEvents;
+import com.multikey.local.runtime.LocalEventBridge;
+import com.multikey.local.runtime.LocalFunction;
+import com.multikey.local.runtime.LocalLambdaApi;
+import com.multikey.local.runtime.SamTemplate;
+import com.multikey.local.runtime.TemplateException;
+import com.multikey.local.runtime.TemplateRuntime;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -34,8 +37,7 @@ import java.util.concurrent.CountDownLatch;
  */
 @Command(name = "local.jar", mixinStandardHelpOptions = true,
         description = "Runs template.yaml on this machine: DynamoDB Local, the functions, their stream event sources, the bus and its rules.",
-        subcommands = {LocalMain.Demo.class, LocalMain.Invoke.class, LocalMain.Start.class, LocalMain.Replay.class,
-                TableCommands.Query.class, TableCommands.BackfillCommand.class, TableCommands.VerifyCommand.class})
+        subcommands = {LocalMain.Demo.class, LocalMain.Invoke.class, LocalMain.Start.class, LocalMain.Replay.class})
 public final class LocalMain implements Callable<Integer> {
 
     @Option(names = "--template", description = "the SAM template (default: template.yaml here or above)")
@@ -179,13 +181,13 @@ public final class LocalMain implements Callable<Integer> {
             try (TemplateRuntime runtime = new TemplateRuntime(template,
                     new TemplateRuntime.Ports(host, port, eventBridgePort, lambdaPort), out::println)) {
                 runtime.startPolling();
-                out.printf("DynamoDB Local: %s  tables: %s%n", runtime.dynamoDbLocal.endpoint(),
-                        String.join(", ", runtime.names.entrySet().stream()
+                out.printf("DynamoDB Local: %s  tables: %s%n", runtime.dynamoDbLocal().endpoint(),
+                        String.join(", ", runtime.names().entrySet().stream()
                                 .filter(e -> template.typeOf(e.getKey()).equals("AWS::DynamoDB::Table")).map(Map.Entry::getValue).toList()));
-                out.printf("EventBridge (PutEvents): %s  Lambda API: %s%n", runtime.bus.endpoint(), runtime.lambdaApi.endpoint());
-                out.printf("functions: %s; write to the tables with any client, e.g.%n", String.join(", ", runtime.functions.keySet()));
+                out.printf("EventBridge (PutEvents): %s  Lambda API: %s%n", runtime.bus().endpoint(), runtime.lambdaApi().endpoint());
+                out.printf("functions: %s; write to the tables with any client, e.g.%n", String.join(", ", runtime.functionIds()));
                 out.printf("  aws dynamodb put-item --endpoint-url %s --table-name %s --item '{\"id\":{\"S\":\"issue#1\"},\"project\":{\"S\":\"project#1\"},\"num\":{\"N\":\"1\"},\"custom_fields\":{\"M\":{\"f1\":{\"S\":\"hello\"}}}}'%n",
-                        runtime.dynamoDbLocal.endpoint(), runtime.table("AppTable"));
+                        runtime.dynamoDbLocal().endpoint(), runtime.table("AppTable"));
                 // the tables exist and the event sources poll: only now may a script waiting on us go on
                 out.println(READY);
                 CountDownLatch stop = new CountDownLatch(1);
@@ -226,7 +228,7 @@ public final class LocalMain implements Callable<Integer> {
                             event.getRecords() == null ? 0 : event.getRecords().size(), response.getBatchItemFailures());
                 }
                 out.println();
-                IndexTablePrinter.print(out, IndexTablePrinter.scan(runtime.dynamoDb, runtime.table("IssueAttribIndexTable")));
+                IndexTablePrinter.print(out, IndexTablePrinter.scan(runtime.dynamoDb(), runtime.table("IssueAttribIndexTable")));
                 return 0;
             }
         }
@@ -245,11 +247,11 @@ public final class LocalMain implements Callable<Integer> {
     /** Every table's items, as plain JSON by key. */
     static Map<String, Map<String, String>> snapshot(TemplateRuntime runtime) {
         Map<String, Map<String, String>> tables = new LinkedHashMap<>();
-        for (String table : runtime.dynamoDb.listTables().tableNames()) {
-            List<String> keys = runtime.dynamoDb.describeTable(b -> b.tableName(table)).table().keySchema().stream()
+        for (String table : runtime.dynamoDb().listTables().tableNames()) {
+            List<String> keys = runtime.dynamoDb().describeTable(b -> b.tableName(table)).table().keySchema().stream()
                     .map(k -> k.attributeName()).toList();
             Map<String, String> items = new LinkedHashMap<>();
-            for (Map<String, AttributeValue> item : runtime.dynamoDb.scanPaginator(b -> b.tableName(table)).items()) {
+            for (Map<String, AttributeValue> item : runtime.dynamoDb().scanPaginator(b -> b.tableName(table)).items()) {
                 Map<String, AttributeValue> key = new LinkedHashMap<>();
                 keys.forEach(k -> key.put(k, item.get(k)));
                 items.put(PlainJson.of(key).toString(), PlainJson.of(item).toString());
@@ -286,18 +288,18 @@ public final class LocalMain implements Callable<Integer> {
             out.println("  (none)");
         }
         out.println("Events published:");
-        List<LocalEventBridge.Received> events = runtime.bus.received();
+        List<LocalEventBridge.Received> events = runtime.bus().received();
         if (events.isEmpty()) {
             out.println("  (none)");
         }
         for (int i = 0; i < events.size(); i++) {
-            List<String> rules = i < runtime.routed.size() ? runtime.routed.get(i).rules() : List.of();
+            List<String> rules = i < runtime.busRules().routed().size() ? runtime.busRules().routed().get(i).rules() : List.of();
             out.printf("  %s %s -> %s%n", events.get(i).detailType(), events.get(i).envelope().path("detail").path("keys"),
                     rules.isEmpty() ? "no rule matched" : String.join(", ", rules));
         }
-        runtime.targetCalls.forEach(call -> out.printf("  rule %s invoked %s: %s%n", call.rule(), call.function(), call.result()));
+        runtime.busRules().targetCalls().forEach(call -> out.printf("  rule %s invoked %s: %s%n", call.rule(), call.function(), call.result()));
         out.println("External calls:");
-        List<LocalLambdaApi.Call> calls = runtime.lambdaApi.calls();
+        List<LocalLambdaApi.Call> calls = runtime.lambdaApi().calls();
         if (calls.isEmpty()) {
             out.println("  (none)");
         }

@@ -1,8 +1,11 @@
 package com.multikey.local;
 
 import com.multikey.index.IssueSchema;
-import com.multikey.local.support.Fixtures;
-import com.multikey.local.support.LocalLambdaApi;
+import com.multikey.local.runtime.BusRules;
+import com.multikey.local.runtime.GridSample;
+import com.multikey.local.runtime.LocalLambdaApi;
+import com.multikey.local.runtime.SamTemplate;
+import com.multikey.local.runtime.TemplateRuntime;
 import com.multikey.query.GridQuery;
 import com.multikey.query.Order;
 import com.multikey.query.Page;
@@ -48,7 +51,7 @@ final class PipelineDemo {
     }
 
     List<Check> run() throws InterruptedException {
-        Fixtures.GridSample grid = Fixtures.grid();
+        GridSample grid = GridSample.read(SamTemplate.findUp("fixtures"));
         out.println("== Writing the grid sample and two layer records to " + runtime.table("AppTable"));
         grid.projects().forEach(this::put);
         grid.issues().forEach(this::put);
@@ -57,7 +60,7 @@ final class PipelineDemo {
                 "expiresAt", AttributeValue.fromN(Long.toString(past))));
         put(Map.of("id", s(DELETED_LAYER_ID), "arn", s("arn:aws:lambda:us-east-1:123456789012:layer:multikey-requests:11"),
                 "status", s("retired")));
-        runtime.dynamoDb.deleteItem(b -> b.tableName(runtime.table("AppTable")).key(Map.of("id", s(DELETED_LAYER_ID))));
+        runtime.dynamoDb().deleteItem(b -> b.tableName(runtime.table("AppTable")).key(Map.of("id", s(DELETED_LAYER_ID))));
         settle();
 
         printIndex();
@@ -72,7 +75,7 @@ final class PipelineDemo {
         fields.put("3812", s("2023-04-30"));
         moved.put("custom_fields", AttributeValue.fromM(fields));
         put(moved);
-        runtime.dynamoDb.deleteItem(b -> b.tableName(runtime.table("AppTable")).key(Map.of("id", s("issue#af34"))));
+        runtime.dynamoDb().deleteItem(b -> b.tableName(runtime.table("AppTable")).key(Map.of("id", s("issue#af34"))));
         settle();
         printIndex();
         expected.put("3812", List.of("issue#67d1", "issue#020e"));
@@ -81,7 +84,7 @@ final class PipelineDemo {
         checkOrder("after the change", expected);
 
         printEvents();
-        Verifier.Report report = new Verifier(runtime.dynamoDb, runtime.table("AppTable"), runtime.table("IssueAttribIndexTable"),
+        Verifier.Report report = new Verifier(runtime.dynamoDb(), runtime.table("AppTable"), runtime.table("IssueAttribIndexTable"),
                 IssueSchema.DEFAULT).verify(false);
         out.printf("%n== verify: %d issues, %d index items: %d missing, %d stale, %d orphaned%n", report.issues(),
                 report.indexItems(), report.missingCount(), report.staleCount(), report.orphanedCount());
@@ -98,7 +101,7 @@ final class PipelineDemo {
     /** The read side: project#35e9 sorted by Start (3812), two issues a page, then its issues without a Start. */
     private void pageThrough() {
         out.println("\n== Grid pages: project#35e9 by Start (3812), 2 a page, then the issues without a Start");
-        GridQuery query = GridQuery.of(runtime.dynamoDb, runtime.table("AppTable"), runtime.table("IssueAttribIndexTable"));
+        GridQuery query = GridQuery.of(runtime.dynamoDb(), runtime.table("AppTable"), runtime.table("IssueAttribIndexTable"));
         PageRequest request = PageRequest.first("project#35e9", "3812", Order.ASC, 2).withMissing();
         List<String> ids = new ArrayList<>();
         int maxCalls = 0;
@@ -120,7 +123,7 @@ final class PipelineDemo {
     private void printEvents() {
         Map<String, Integer> byType = new TreeMap<>();
         Map<String, List<String>> rulesByType = new TreeMap<>();
-        for (TemplateRuntime.RoutedEvent event : runtime.routed) {
+        for (BusRules.RoutedEvent event : runtime.busRules().routed()) {
             byType.merge(event.detailType(), 1, Integer::sum);
             rulesByType.put(event.detailType(), event.rules());
         }
@@ -128,7 +131,7 @@ final class PipelineDemo {
         byType.forEach((type, count) -> out.printf("  %-15s x%d  %s%n", type, count,
                 rulesByType.get(type).isEmpty() ? "(no rule)" : "-> " + String.join(", ", rulesByType.get(type))));
         out.println("\n== Calls to the Lambda API");
-        runtime.lambdaApi.calls().forEach(call -> out.printf("  %s %s (%s) -> %d%n", call.method(), call.path(), call.region(), call.status()));
+        runtime.lambdaApi().calls().forEach(call -> out.printf("  %s %s (%s) -> %d%n", call.method(), call.path(), call.region(), call.status()));
 
         checks.add(new Check("events: Issue Created", 5, byType.getOrDefault("Issue Created", 0)));
         checks.add(new Check("events: Issue Updated", 1, byType.getOrDefault("Issue Updated", 0)));
@@ -140,8 +143,8 @@ final class PipelineDemo {
         checks.add(new Check("rules matched by Layer Removed", List.of(), rulesByType.getOrDefault("Layer Removed", List.of())));
         checks.add(new Check("DeleteLayerVersion calls", List.of(
                 new LocalLambdaApi.Call("DELETE", "/2018-10-31/layers/multikey-requests/versions/12", "us-east-1", 204)),
-                runtime.lambdaApi.calls()));
-        Map<String, AttributeValue> tombstone = runtime.dynamoDb.getItem(b -> b.tableName(runtime.table("AppTable"))
+                runtime.lambdaApi().calls()));
+        Map<String, AttributeValue> tombstone = runtime.dynamoDb().getItem(b -> b.tableName(runtime.table("AppTable"))
                 .key(Map.of("id", s(EXPIRED_LAYER_ID)))).item();
         checks.add(new Check("tombstone of the expired layer (deletedAt, no expiresAt)", true,
                 tombstone.containsKey("deletedAt") && !tombstone.containsKey("expiresAt")));
@@ -163,14 +166,14 @@ final class PipelineDemo {
 
     private void printIndex() {
         String table = runtime.table("IssueAttribIndexTable");
-        var items = IndexTablePrinter.scan(runtime.dynamoDb, table);
+        var items = IndexTablePrinter.scan(runtime.dynamoDb(), table);
         out.printf("%n%s (%d items; ␁ is the sort key separator):%n", table, items.size());
         IndexTablePrinter.print(out, items);
     }
 
     private List<String> query(String attribId, boolean ascending) {
         List<String> ids = new ArrayList<>();
-        runtime.dynamoDb.queryPaginator(b -> b.tableName(runtime.table("IssueAttribIndexTable"))
+        runtime.dynamoDb().queryPaginator(b -> b.tableName(runtime.table("IssueAttribIndexTable"))
                         .keyConditionExpression("attribId = :a")
                         .expressionAttributeValues(Map.of(":a", s(attribId)))
                         .scanIndexForward(ascending))
@@ -179,7 +182,7 @@ final class PipelineDemo {
     }
 
     private void put(Map<String, AttributeValue> item) {
-        runtime.dynamoDb.putItem(b -> b.tableName(runtime.table("AppTable")).item(item));
+        runtime.dynamoDb().putItem(b -> b.tableName(runtime.table("AppTable")).item(item));
     }
 
     private static AttributeValue s(String value) {

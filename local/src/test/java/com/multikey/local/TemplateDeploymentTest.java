@@ -1,7 +1,7 @@
 package com.multikey.local;
 
-import com.multikey.local.support.SamTemplate;
-import com.multikey.local.support.TemplateEnvironment;
+import com.multikey.local.runtime.SamTemplate;
+import com.multikey.local.runtime.TemplateEnvironment;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -14,7 +14,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import static com.multikey.local.support.SamTemplate.map;
+import static com.multikey.local.runtime.SamTemplate.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

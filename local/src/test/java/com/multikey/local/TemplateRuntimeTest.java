@@ -3,9 +3,9 @@ package com.multikey.local;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IssueProjector;
 import com.multikey.index.IssueSchema;
-import com.multikey.indexer.IndexerConfig;
-import com.multikey.local.support.LocalDynamoDb;
-import com.multikey.local.support.SamTemplate;
+import com.multikey.local.runtime.LocalDynamoDb;
+import com.multikey.local.runtime.SamTemplate;
+import com.multikey.local.runtime.TemplateRuntime;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,7 +34,7 @@ class TemplateRuntimeTest {
     static void start() {
         runtime = new TemplateRuntime(SamTemplate.ofRepository(), 0, lines::add);
         runtime.startPolling();
-        client = DynamoDbClient.builder().endpointOverride(runtime.dynamoDbLocal.endpoint()).region(LocalDynamoDb.REGION)
+        client = DynamoDbClient.builder().endpointOverride(runtime.dynamoDbLocal().endpoint()).region(LocalDynamoDb.REGION)
                 .credentialsProvider(LocalDynamoDb.credentials()).httpClient(UrlConnectionHttpClient.create()).build();
     }
 
@@ -54,7 +54,7 @@ class TemplateRuntimeTest {
 
     @Test
     void aClientWithOtherCredentialsAndRegion_seesTheSameTables_asInOneAccount() {
-        try (DynamoDbClient other = DynamoDbClient.builder().endpointOverride(runtime.dynamoDbLocal.endpoint())
+        try (DynamoDbClient other = DynamoDbClient.builder().endpointOverride(runtime.dynamoDbLocal().endpoint())
                 .region(software.amazon.awssdk.regions.Region.EU_WEST_1)
                 .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
                         software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("AKIAOTHERKEY", "other-secret")))
@@ -85,15 +85,15 @@ class TemplateRuntimeTest {
 
         assertThat(indexItems()).isEqualTo(expectedIndex()).hasSize(6);
         assertThat(query("size")).containsExactly("issue#1", "issue#2");
-        assertThat(runtime.lambdaApi.calls()).singleElement()
+        assertThat(runtime.lambdaApi().calls()).singleElement()
                 .satisfies(call -> assertThat(call.path()).isEqualTo("/2018-10-31/layers/multikey-requests/versions/12"));
-        assertThat(runtime.targetCalls).singleElement().satisfies(call -> {
+        assertThat(runtime.busRules().targetCalls()).singleElement().satisfies(call -> {
             assertThat(call.function()).isEqualTo("DeleteLayerFunction");
             assertThat(call.result()).contains("tombstone WRITTEN");
         });
-        assertThat(runtime.routed).filteredOn(e -> e.detailType().equals("Layer Removed"))
+        assertThat(runtime.busRules().routed()).filteredOn(e -> e.detailType().equals("Layer Removed"))
                 .singleElement().satisfies(e -> assertThat(e.rules()).isEmpty());
-        assertThat(runtime.routed).filteredOn(e -> e.detailType().equals("Layer Expired"))
+        assertThat(runtime.busRules().routed()).filteredOn(e -> e.detailType().equals("Layer Expired"))
                 .singleElement().satisfies(e -> assertThat(e.rules()).containsExactly("LayerExpiredRule"));
         assertThat(lines).anyMatch(line -> line.startsWith("StreamIndexerFunction: batch of"))
                 .anyMatch(line -> line.startsWith("RouterFunction: batch of"))

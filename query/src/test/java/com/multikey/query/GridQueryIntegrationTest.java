@@ -1,17 +1,16 @@
 package com.multikey.query;
 
 import com.multikey.common.Backoff;
-import com.multikey.common.Deadline;
 import com.multikey.common.Sleeper;
-import com.multikey.common.StructuredLog;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexValue;
 import com.multikey.index.IssueProjector;
 import com.multikey.index.IssueSchema;
-import com.multikey.local.support.Fixtures;
-import com.multikey.local.support.LocalDynamoDb;
-import com.multikey.local.support.SamTemplate;
-import com.multikey.local.support.TemplateTables;
+import com.multikey.local.runtime.GridSample;
+import com.multikey.local.runtime.LocalDynamoDb;
+import com.multikey.local.runtime.SamTemplate;
+import com.multikey.local.runtime.TemplateTables;
+import com.multikey.testkit.Fixtures;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,11 +24,8 @@ import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -63,7 +59,7 @@ class GridQueryIntegrationTest {
         local = LocalDynamoDb.start();
         dynamoDb = local.client();
         TemplateTables.create(SamTemplate.ofRepository(), dynamoDb);
-        Fixtures.GridSample grid = Fixtures.grid();
+        GridSample grid = Fixtures.grid();
         // the project items carry the attributes map the catalog reads attribute ids from
         grid.projects().forEach(GridQueryIntegrationTest::put);
         grid.issues().forEach(GridQueryIntegrationTest::putIssue);

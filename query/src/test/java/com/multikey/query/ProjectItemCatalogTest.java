@@ -1,6 +1,6 @@
 package com.multikey.query;
 
-import com.multikey.local.support.LocalDynamoDb;
+import com.multikey.local.runtime.LocalDynamoDb;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,12 +1,12 @@
 package com.multikey.router;
 
-import com.multikey.local.support.SamTemplate;
+import com.multikey.local.runtime.SamTemplate;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
 
-import static com.multikey.local.support.SamTemplate.map;
+import static com.multikey.local.runtime.SamTemplate.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The router's part of template.yaml that its code depends on. */

@@ -81,8 +81,8 @@ class FaultInjectionIntegrationTest {
         StreamIndexerHandler handler = stack.handler(flaky, Duration.ofMillis(5), Sleeper.SYSTEM);
 
         StreamsEventResponse response = handler.handleRequest(
-                com.multikey.local.support.LambdaEvents.dynamodbEvent(records, stack.tail.streamArn()),
-                new com.multikey.local.support.LocalContext(IndexerStack.FUNCTION, 1024, 2_500));
+                com.multikey.local.runtime.LambdaEvents.dynamodbEvent(records, stack.tail.streamArn()),
+                new com.multikey.local.runtime.LocalContext(IndexerStack.FUNCTION, 1024, 2_500));
 
         assertThat(response.getBatchItemFailures()).isNotEmpty();
         String lowest = response.getBatchItemFailures().stream().map(StreamsEventResponse.BatchItemFailure::getItemIdentifier)

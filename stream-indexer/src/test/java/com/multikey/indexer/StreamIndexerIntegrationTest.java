@@ -3,14 +3,14 @@ package com.multikey.indexer;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexOrder;
 import com.multikey.index.IssueImages;
-import com.multikey.local.support.Fixtures;
+import com.multikey.local.runtime.GridSample;
+import com.multikey.testkit.Fixtures;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,7 +41,7 @@ class StreamIndexerIntegrationTest {
 
     @Test
     void gridSample_queriesInTheExpectedOrder_bothDirections() {
-        Fixtures.GridSample grid = Fixtures.grid();
+        GridSample grid = Fixtures.grid();
         grid.issues().forEach(stack::put);
 
         stack.pump();

@@ -1,0 +1,155 @@
+package com.multikey.local.runtime;
+
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.AbstractConstruct;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A SAM/CloudFormation template read as plain maps and lists. The short intrinsic-function tags
+ * ({@code !Ref}, {@code !GetAtt}, {@code !Sub}, ...) become their long form ({@code {"Ref": ...}},
+ * {@code {"Fn::GetAtt": [...]}}), so code reads one shape whichever the template uses.
+ */
+public final class SamTemplate {
+
+    private static final List<String> FUNCTIONS = List.of("Base64", "Cidr", "FindInMap", "GetAtt", "GetAZs",
+            "ImportValue", "Join", "Select", "Split", "Sub", "Transform", "And", "Equals", "If", "Not", "Or",
+            "Condition", "ToJsonString", "Length");
+
+    private final Path path;
+    private final Map<String, Object> root;
+
+    private SamTemplate(Path path, Map<String, Object> root) {
+        this.path = path;
+        this.root = root;
+    }
+
+    public static SamTemplate load(Path path) {
+        try {
+            String text = Files.readString(path);
+            Object parsed = new Yaml(new IntrinsicConstructor()).load(text);
+            if (!(parsed instanceof Map<?, ?> map)) {
+                throw new IllegalArgumentException(path + " is not a YAML mapping");
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> root = (Map<String, Object>) map;
+            return new SamTemplate(path, root);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + path, e);
+        }
+    }
+
+    /** The repository's {@code template.yaml}, found from the working directory up. */
+    public static SamTemplate ofRepository() {
+        return load(findUp("template.yaml"));
+    }
+
+    /** A file or folder of that name in the working directory or the nearest folder above it that has one. */
+    public static Path findUp(String fileName) {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            Path candidate = dir.resolve(fileName);
+            if (Files.exists(candidate)) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException(fileName + " not found in the working directory or above it");
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    public Map<String, Object> root() {
+        return root;
+    }
+
+    public Map<String, Object> resources() {
+        return map(root.get("Resources"), "Resources");
+    }
+
+    public Map<String, Object> parameters() {
+        return root.containsKey("Parameters") ? map(root.get("Parameters"), "Parameters") : Map.of();
+    }
+
+    public Map<String, Object> resource(String logicalId) {
+        Object resource = resources().get(logicalId);
+        if (resource == null) {
+            throw new IllegalArgumentException("template has no resource " + logicalId);
+        }
+        return map(resource, logicalId);
+    }
+
+    public String typeOf(String logicalId) {
+        return (String) resource(logicalId).get("Type");
+    }
+
+    public Map<String, Object> properties(String logicalId) {
+        return map(resource(logicalId).getOrDefault("Properties", Map.of()), logicalId + ".Properties");
+    }
+
+    /** The logical ids of resources of one type, in template order. */
+    public List<String> resourcesOfType(String type) {
+        return resources().entrySet().stream()
+                .filter(e -> type.equals(map(e.getValue(), e.getKey()).get("Type")))
+                .map(Map.Entry::getKey)
+                .toList();
+    }
+
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> map(Object value, String what) {
+        if (!(value instanceof Map<?, ?>)) {
+            throw new IllegalArgumentException(what + " is not a mapping");
+        }
+        return (Map<String, Object>) value;
+    }
+
+    /** Reads {@code !Ref x} as {@code {Ref: x}} and {@code !Fn x} as {@code {Fn::Fn: x}}. */
+    private static final class IntrinsicConstructor extends SafeConstructor {
+
+        IntrinsicConstructor() {
+            super(new LoaderOptions());
+            yamlConstructors.put(new Tag("!Ref"), new Intrinsic("Ref"));
+            for (String function : FUNCTIONS) {
+                yamlConstructors.put(new Tag("!" + function), new Intrinsic("Fn::" + function));
+            }
+        }
+
+        private final class Intrinsic extends AbstractConstruct {
+            private final String name;
+
+            Intrinsic(String name) {
+                this.name = name;
+            }
+
+            @Override
+            public Object construct(Node node) {
+                Object value;
+                if (node instanceof ScalarNode scalar) {
+                    String text = scalar.getValue();
+                    value = name.equals("Fn::GetAtt") ? Arrays.asList(text.split("\\.", 2)) : text;
+                } else if (node instanceof SequenceNode sequence) {
+                    value = constructSequence(sequence);
+                } else {
+                    value = constructMapping((MappingNode) node);
+                }
+                Map<String, Object> intrinsic = new LinkedHashMap<>();
+                intrinsic.put(name, value);
+                return intrinsic;
+            }
+        }
+    }
+}
