@@ -46,6 +46,11 @@ public final class ChangeEventFactory {
         this.config = config;
     }
 
+    /** The app table's key attribute, whose value names a record's item. */
+    public String keyAttribute() {
+        return config.keyAttribute();
+    }
+
     public ChangeEvent toEvent(ChangeRecord record) {
         if (!config.includeImages()) {
             return build(record, false, DroppedImages.NONE, Optional.empty());

@@ -53,7 +53,7 @@ public final class OrderedEventSender {
     }
 
     /**
-     * What became of a batch's events, by position in the list sent.
+     * What became of a batch's events (as they were given, in their order).
      *
      * @param unsent              not accepted in time (transient errors, configuration errors, no time left),
      *                            with every later event of the same item
@@ -63,11 +63,11 @@ public final class OrderedEventSender {
      * @param retriedEntries      entries re-sent after a transient error
      * @param errorCodes          every error code seen, with how often
      */
-    public record Outcome(Set<Integer> unsent, Map<Integer, String> refused, Map<Integer, String> resentWithoutImages,
+    public record Outcome(List<ChangeEvent> unsent, Map<ChangeEvent, String> refused, Map<ChangeEvent, String> resentWithoutImages,
                           int retriedEntries, Map<String, Integer> errorCodes) {
 
-        public boolean accepted(int position) {
-            return !unsent.contains(position) && !refused.containsKey(position);
+        public boolean accepted(ChangeEvent event) {
+            return !unsent.contains(event) && !refused.containsKey(event);
         }
     }
 
@@ -77,6 +77,7 @@ public final class OrderedEventSender {
 
     /** The state of sending one batch. */
     private final class Sending {
+        private final List<ChangeEvent> original;
         private final ChangeEvent[] current;
         private final RetryBudget budget;
         private final Map<String, Deque<Integer>> queues = new LinkedHashMap<>();
@@ -88,6 +89,7 @@ public final class OrderedEventSender {
         private int retriedEntries;
 
         Sending(List<ChangeEvent> events, RetryBudget budget) {
+            this.original = List.copyOf(events);
             this.current = events.toArray(new ChangeEvent[0]);
             this.budget = budget;
             for (int i = 0; i < current.length; i++) {
@@ -142,7 +144,14 @@ public final class OrderedEventSender {
                 }
             }
             queues.values().forEach(unsent::addAll);
-            return new Outcome(unsent, refused, resentWithoutImages, retriedEntries, errorCodes);
+            return new Outcome(unsent.stream().map(original::get).toList(), byEvent(refused), byEvent(resentWithoutImages),
+                    retriedEntries, errorCodes);
+        }
+
+        private Map<ChangeEvent, String> byEvent(Map<Integer, String> byPosition) {
+            Map<ChangeEvent, String> events = new LinkedHashMap<>();
+            byPosition.forEach((position, code) -> events.put(original.get(position), code));
+            return events;
         }
 
         /** Events still to send or to settle. */

@@ -2,18 +2,14 @@ package com.multikey.router;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
-import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse.BatchItemFailure;
 import com.multikey.common.ChangeRecord;
 import com.multikey.common.Deadline;
-import com.multikey.common.MalformedRecordException;
+import com.multikey.common.PartialBatch;
 import com.multikey.common.StructuredLog;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Turns one batch of app table stream records into events on the bus and answers with the records Lambda
@@ -23,36 +19,43 @@ import java.util.Set;
  */
 public final class Router {
 
+    private final PartialBatch<ChangeEvent> batch;
     private final ChangeEventFactory factory;
     private final OrderedEventSender sender;
     private final RouterMetrics metrics;
     private final StructuredLog log;
 
     public Router(ChangeEventFactory factory, OrderedEventSender sender, RouterMetrics metrics, StructuredLog log) {
+        this.batch = new PartialBatch<>(this::read, ChangeEvent::sequenceNumber, factory.keyAttribute(), log);
         this.factory = factory;
         this.sender = sender;
         this.metrics = metrics;
         this.log = log;
     }
 
-    /** @throws RoutingException when an unsent event's record has no sequence number to report */
+    /** @throws com.multikey.common.BatchFailedException when an unsent event's record has no sequence number to report */
     public StreamsEventResponse process(List<DynamodbStreamRecord> records, Deadline deadline) {
-        List<DynamodbStreamRecord> batch = records == null ? List.of() : records;
-        List<ChangeEvent> events = new ArrayList<>();
-        int skipped = 0;
-        for (DynamodbStreamRecord record : batch) {
-            try {
-                events.add(ImageNesting.tooDeep(record)
-                        ? factory.toEventWithoutImages(ChangeRecord.from(ImageNesting.withoutImages(record)))
-                        : factory.toEvent(ChangeRecord.from(record)));
-            } catch (MalformedRecordException e) {
-                skipped++;
-                log.warn("stream record skipped", Map.of(
-                        "eventId", String.valueOf(record == null ? null : record.getEventID()),
-                        "sequenceNumber", sequenceOf(record),
-                        "reason", e.getMessage()));
-            }
-        }
+        PartialBatch.Result<Counts> result = batch.process(records, deadline, this::route);
+        Counts counts = result.report();
+        metrics.batchProcessed(new RouterMetrics.BatchSummary(result.records(), result.skipped(), counts.sent(),
+                counts.withoutImages(), counts.adjusted(), counts.retried(), counts.refused(), result.failed()));
+        log.info("batch routed", Map.of("records", result.records(), "events", counts.sent(), "skippedRecords", result.skipped(),
+                "refusedEvents", counts.refused(), "failedRecords", result.failed()));
+        return result.response();
+    }
+
+    /** What one batch's events did, for the metrics. */
+    private record Counts(int sent, int withoutImages, int adjusted, int retried, int refused) {
+    }
+
+    /** A record as its event; one whose images nest deeper than DynamoDB allows is read without them. */
+    private ChangeEvent read(DynamodbStreamRecord record) {
+        return ImageNesting.tooDeep(record)
+                ? factory.toEventWithoutImages(ChangeRecord.from(ImageNesting.withoutImages(record)))
+                : factory.toEvent(ChangeRecord.from(record));
+    }
+
+    private PartialBatch.Outcome<ChangeEvent, Counts> route(List<ChangeEvent> events, Deadline deadline) {
         int adjusted = 0;
         for (ChangeEvent event : events) {
             if (!event.adjustments().isEmpty()) {
@@ -61,36 +64,27 @@ public final class Router {
             }
         }
         OrderedEventSender.Outcome outcome = sender.send(events, deadline);
-        outcome.resentWithoutImages().forEach((position, code) -> log.warn("event refused by EventBridge, sent again without images",
-                fields(events.get(position), Map.of("errorCode", code))));
-        outcome.refused().forEach((position, code) -> log.error("event refused by EventBridge, skipped",
-                fields(events.get(position), Map.of("errorCode", code, "reason", events.get(position).withoutImages().isPresent()
+        outcome.resentWithoutImages().forEach((event, code) -> log.warn("event refused by EventBridge, sent again without images",
+                fields(event, Map.of("errorCode", code))));
+        outcome.refused().forEach((event, code) -> log.error("event refused by EventBridge, skipped",
+                fields(event, Map.of("errorCode", code, "reason", event.withoutImages().isPresent()
                         ? "refused with a permanent error code, also without images" : "refused with a permanent error code"))));
-        Set<String> failed = new LinkedHashSet<>();
-        for (int position : outcome.unsent()) {
-            ChangeEvent event = events.get(position);
-            failed.add(event.sequenceNumber().orElseThrow(() -> new RoutingException(
-                    "an event could not be sent and its record has no sequence number to report")));
-        }
         if (!outcome.unsent().isEmpty()) {
             log.warn("events not accepted by EventBridge in time, their records are batch item failures", Map.of(
-                    "unsentEvents", outcome.unsent().size(), "failedRecords", failed.size(), "errorCodes", outcome.errorCodes()));
+                    "unsentEvents", outcome.unsent().size(), "errorCodes", outcome.errorCodes()));
         }
         int sent = 0;
         int withoutImages = 0;
-        for (int position = 0; position < events.size(); position++) {
-            if (outcome.accepted(position)) {
+        for (ChangeEvent event : events) {
+            if (outcome.accepted(event)) {
                 sent++;
-                if (events.get(position).imagesDropped() || outcome.resentWithoutImages().containsKey(position)) {
+                if (event.imagesDropped() || outcome.resentWithoutImages().containsKey(event)) {
                     withoutImages++;
                 }
             }
         }
-        metrics.batchProcessed(new RouterMetrics.BatchSummary(batch.size(), skipped, sent, withoutImages, adjusted,
-                outcome.retriedEntries(), outcome.refused().size(), failed.size()));
-        log.info("batch routed", Map.of("records", batch.size(), "events", sent, "skippedRecords", skipped,
-                "refusedEvents", outcome.refused().size(), "failedRecords", failed.size()));
-        return new StreamsEventResponse(failed.stream().map(BatchItemFailure::new).toList());
+        return new PartialBatch.Outcome<>(outcome.unsent(), List.of(),
+                new Counts(sent, withoutImages, adjusted, outcome.retriedEntries(), outcome.refused().size()));
     }
 
     /** What names an event in a log line: its item's key, record and sequence number; never image content. */
@@ -102,12 +96,5 @@ public final class Router {
         fields.put("detailType", event.detailType());
         fields.putAll(more);
         return fields;
-    }
-
-    private static String sequenceOf(DynamodbStreamRecord record) {
-        if (record == null || record.getDynamodb() == null || record.getDynamodb().getSequenceNumber() == null) {
-            return "";
-        }
-        return record.getDynamodb().getSequenceNumber();
     }
 }

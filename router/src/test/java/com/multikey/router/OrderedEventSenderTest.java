@@ -124,7 +124,8 @@ class OrderedEventSenderTest {
             return entries.stream().map(e -> Optional.<String>empty()).toList();
         };
 
-        OrderedEventSender.Outcome outcome = sender().send(versionsOfOneItem(12), deadline(Duration.ofSeconds(30)));
+        List<ChangeEvent> sent = versionsOfOneItem(12);
+        OrderedEventSender.Outcome outcome = sender().send(sent, deadline(Duration.ofSeconds(30)));
 
         assertThat(outcome.unsent()).isEmpty();
         assertThat(acceptedNames()).containsExactlyElementsOf(names(12));
@@ -137,7 +138,8 @@ class OrderedEventSenderTest {
     void send_whenTheEntryOfAnyOfTwelveEventsOfOneItemIsThrottled_sendsAllTwelveOnceInOrder(int throttled) {
         publisher.behaviour = (call, entries) -> List.of(call == throttled ? Optional.of("ThrottlingException") : Optional.empty());
 
-        OrderedEventSender.Outcome outcome = sender().send(versionsOfOneItem(12), deadline(Duration.ofSeconds(30)));
+        List<ChangeEvent> sent = versionsOfOneItem(12);
+        OrderedEventSender.Outcome outcome = sender().send(sent, deadline(Duration.ofSeconds(30)));
 
         assertThat(outcome.unsent()).isEmpty();
         assertThat(acceptedNames()).containsExactlyElementsOf(names(12));
@@ -149,7 +151,8 @@ class OrderedEventSenderTest {
         // 12 failed attempts, more than the budget of 10, but never two in a row without progress
         publisher.behaviour = (call, entries) -> List.of(call % 2 == 0 ? Optional.of("ThrottlingException") : Optional.empty());
 
-        OrderedEventSender.Outcome outcome = sender().send(versionsOfOneItem(12), deadline(Duration.ofSeconds(30)));
+        List<ChangeEvent> sent = versionsOfOneItem(12);
+        OrderedEventSender.Outcome outcome = sender().send(sent, deadline(Duration.ofSeconds(30)));
 
         assertThat(acceptedNames()).containsExactlyElementsOf(names(12));
         assertThat(outcome.unsent()).isEmpty();
@@ -160,10 +163,11 @@ class OrderedEventSenderTest {
     void send_whenNothingGetsThrough_stopsAfterTheBudgetOfFailedAttemptsInARow() {
         publisher.behaviour = (call, entries) -> entries.stream().map(e -> Optional.of("ThrottlingException")).toList();
 
-        OrderedEventSender.Outcome outcome = sender().send(versionsOfOneItem(3), deadline(Duration.ofSeconds(30)));
+        List<ChangeEvent> sent = versionsOfOneItem(3);
+        OrderedEventSender.Outcome outcome = sender().send(sent, deadline(Duration.ofSeconds(30)));
 
         assertThat(acceptedNames()).isEmpty();
-        assertThat(outcome.unsent()).containsExactly(0, 1, 2);
+        assertThat(outcome.unsent()).containsExactlyElementsOf(at(sent, 0, 1, 2));
         assertThat(waits).hasSize(RetryBudget.DEFAULT_MAX_FAILED_ATTEMPTS);
     }
 
@@ -172,11 +176,12 @@ class OrderedEventSenderTest {
         publisher.behaviour = (call, entries) -> entries.stream().map(e -> e.detail().contains("\"issue#1\"")
                 ? Optional.of("MalformedDetail") : Optional.<String>empty()).toList();
 
-        OrderedEventSender.Outcome outcome = sender().send(inserts(3), deadline(Duration.ofSeconds(30)));
+        List<ChangeEvent> sent = inserts(3);
+        OrderedEventSender.Outcome outcome = sender().send(sent, deadline(Duration.ofSeconds(30)));
 
         assertThat(outcome.unsent()).isEmpty();
-        assertThat(outcome.refused()).containsExactly(Map.entry(1, "MalformedDetail"));
-        assertThat(outcome.resentWithoutImages()).containsExactly(Map.entry(1, "MalformedDetail"));
+        assertThat(outcome.refused()).containsExactly(Map.entry(sent.get(1), "MalformedDetail"));
+        assertThat(outcome.resentWithoutImages()).containsExactly(Map.entry(sent.get(1), "MalformedDetail"));
         List<JsonNode> sentForOne = publisher.calls.stream().flatMap(List::stream).filter(e -> e.detail().contains("\"issue#1\""))
                 .map(e -> read(e.detail())).toList();
         assertThat(sentForOne).hasSize(2);
@@ -192,11 +197,12 @@ class OrderedEventSenderTest {
         publisher.behaviour = (call, entries) -> entries.stream().map(e -> e.detail().contains("\"issue#1\"") && e.detail().contains("newImage")
                 ? Optional.of("InvalidArgument") : Optional.<String>empty()).toList();
 
-        OrderedEventSender.Outcome outcome = sender().send(inserts(3), deadline(Duration.ofSeconds(30)));
+        List<ChangeEvent> sent = inserts(3);
+        OrderedEventSender.Outcome outcome = sender().send(sent, deadline(Duration.ofSeconds(30)));
 
         assertThat(outcome.unsent()).isEmpty();
         assertThat(outcome.refused()).isEmpty();
-        assertThat(outcome.resentWithoutImages()).containsOnlyKeys(1);
+        assertThat(outcome.resentWithoutImages()).containsOnlyKeys(sent.get(1));
         assertThat(publisher.accepted).hasSize(3);
     }
 
@@ -208,9 +214,10 @@ class OrderedEventSenderTest {
         publisher.behaviour = (call, entries) -> entries.stream().map(e -> e.detail().contains("\"issue#1\"")
                 ? Optional.of("InternalFailure") : Optional.<String>empty()).toList();
 
-        OrderedEventSender.Outcome outcome = sender().send(events, deadline(Duration.ofSeconds(60)));
+        List<ChangeEvent> sent = events;
+        OrderedEventSender.Outcome outcome = sender().send(sent, deadline(Duration.ofSeconds(60)));
 
-        assertThat(outcome.unsent()).containsExactly(1, 3);
+        assertThat(outcome.unsent()).containsExactlyElementsOf(at(sent, 1, 3));
         assertThat(outcome.refused()).isEmpty();
         assertThat(publisher.accepted).hasSize(3);
         // the first round got issue#2's events through; from the second on, 10 rounds in a row settled nothing
@@ -226,10 +233,11 @@ class OrderedEventSenderTest {
             return entries.stream().map(e -> Optional.<String>empty()).toList();
         };
 
-        OrderedEventSender.Outcome outcome = sender().send(inserts(10), deadline(Duration.ofSeconds(30)));
+        List<ChangeEvent> sent = inserts(10);
+        OrderedEventSender.Outcome outcome = sender().send(sent, deadline(Duration.ofSeconds(30)));
 
         assertThat(outcome.unsent()).isEmpty();
-        assertThat(outcome.refused()).containsExactly(Map.entry(6, "ValidationException"));
+        assertThat(outcome.refused()).containsExactly(Map.entry(sent.get(6), "ValidationException"));
         assertThat(publisher.accepted).hasSize(9);
         assertThat(waits).isEmpty();
     }
@@ -240,7 +248,8 @@ class OrderedEventSenderTest {
             throw callError(400, "AccessDeniedException");
         };
 
-        OrderedEventSender.Outcome outcome = sender().send(inserts(15), deadline(Duration.ofSeconds(30)));
+        List<ChangeEvent> sent = inserts(15);
+        OrderedEventSender.Outcome outcome = sender().send(sent, deadline(Duration.ofSeconds(30)));
 
         assertThat(outcome.unsent()).hasSize(15);
         assertThat(outcome.refused()).isEmpty();
@@ -254,11 +263,17 @@ class OrderedEventSenderTest {
             return entries.stream().map(e -> Optional.of("ThrottlingException")).toList();
         };
 
-        OrderedEventSender.Outcome outcome = sender().send(inserts(3), deadline(Duration.ofSeconds(1)));
+        List<ChangeEvent> sent = inserts(3);
+        OrderedEventSender.Outcome outcome = sender().send(sent, deadline(Duration.ofSeconds(1)));
 
-        assertThat(outcome.unsent()).containsExactly(0, 1, 2);
+        assertThat(outcome.unsent()).containsExactlyElementsOf(at(sent, 0, 1, 2));
         assertThat(publisher.overrides).isNotEmpty().allSatisfy(o -> assertThat(o.apiCallTimeout()).hasValueSatisfying(
                 timeout -> assertThat(timeout).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(1))));
         assertThat(publisher.overrides.get(publisher.overrides.size() - 1).apiCallTimeout().orElseThrow()).isLessThan(Duration.ofSeconds(1));
+    }
+
+    /** The events at these positions of what was sent. */
+    private static List<ChangeEvent> at(List<ChangeEvent> sent, Integer... positions) {
+        return java.util.Arrays.stream(positions).map(sent::get).toList();
     }
 }

@@ -1,5 +1,7 @@
 package com.multikey.indexer;
 
+import com.multikey.common.ChangeRecord;
+import com.multikey.common.PartialBatch;
 import com.multikey.index.IndexChange;
 import com.multikey.index.IndexKey;
 import com.multikey.index.Rejection;
@@ -22,15 +24,11 @@ import java.util.Map;
 public record BatchPlan(
         List<IndexChange> changes,
         Map<IndexKey, String> issueOfKey,
-        Map<String, RecordRef> firstRecord,
-        List<SkippedRecord> skipped,
+        Map<String, ChangeRecord> firstRecord,
+        List<PartialBatch.Skipped> skipped,
         List<Rejection> rejections,
         int recordCount,
         int ignoredCount) {
-
-    /** A record skipped as a whole. */
-    public record SkippedRecord(RecordRef record, String itemKey, String reason) {
-    }
 
     public long puts() {
         return changes.stream().filter(c -> c instanceof IndexChange.Put).count();

@@ -1,9 +1,8 @@
 package com.multikey.indexer;
 
-import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import com.multikey.common.ChangeKind;
 import com.multikey.common.ChangeRecord;
-import com.multikey.common.MalformedRecordException;
+import com.multikey.common.PartialBatch;
 import com.multikey.index.IndexChange;
 import com.multikey.index.IndexDiff;
 import com.multikey.index.IndexKey;
@@ -18,7 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Turns a batch of stream records into the net index writes. Each record's change is the diff of its old
+ * Turns a batch of change records into the net index writes. Each record's change is the diff of its old
  * and new image; the changes of all records are applied in stream order and only the last change per
  * index key is kept, so a replayed, partial or retried batch converges on the index of the latest images.
  */
@@ -32,23 +31,21 @@ public final class BatchPlanner {
         this.issueIndexer = new IssueProjector(config.schema());
     }
 
-    public BatchPlan plan(List<DynamodbStreamRecord> records) {
+    /** The app table's key attribute, whose value names a record's item. */
+    public String keyAttribute() {
+        return config.schema().keyAttribute();
+    }
+
+    /** The net writes of a batch's records (read, in stream order). */
+    public BatchPlan plan(List<ChangeRecord> records) {
         Map<IndexKey, IndexChange> changes = new LinkedHashMap<>();
         Map<IndexKey, String> issueOfKey = new HashMap<>();
-        Map<String, RecordRef> firstRecord = new LinkedHashMap<>();
-        List<BatchPlan.SkippedRecord> skipped = new ArrayList<>();
+        Map<String, ChangeRecord> firstRecord = new LinkedHashMap<>();
+        List<PartialBatch.Skipped> skipped = new ArrayList<>();
         List<Rejection> rejections = new ArrayList<>();
         int ignored = 0;
 
-        for (DynamodbStreamRecord raw : records) {
-            ChangeRecord record;
-            try {
-                record = ChangeRecord.from(raw);
-            } catch (MalformedRecordException e) {
-                skipped.add(new BatchPlan.SkippedRecord(refOf(raw), keyOf(raw), e.getMessage()));
-                continue;
-            }
-            RecordRef ref = new RecordRef(record.eventId(), record.sequenceNumber());
+        for (ChangeRecord record : records) {
             Optional<String> id = record.stringKey(config.schema().keyAttribute());
             if (id.isEmpty() || !config.schema().isIssue(id.get())) {
                 ignored++;
@@ -57,17 +54,18 @@ public final class BatchPlanner {
             String issueId = id.get();
             Optional<String> missing = missingImage(record);
             if (missing.isPresent()) {
-                skipped.add(new BatchPlan.SkippedRecord(ref, issueId, missing.get()));
+                skipped.add(new PartialBatch.Skipped(issueId, record.eventId(), record.sequenceNumber().orElse(""), missing.get()));
                 continue;
             }
-            IssueProjector.ChangedProjections versions = issueIndexer.changed(issueId, record.oldImage().orElse(null), record.newImage().orElse(null));
+            IssueProjector.ChangedProjections versions = issueIndexer.changed(issueId, record.oldImage().orElse(null),
+                    record.newImage().orElse(null));
             rejections.addAll(versions.after().rejections());
 
             for (IndexChange change : IndexDiff.between(versions.before().items(), versions.after().items())) {
                 changes.remove(change.key());
                 changes.put(change.key(), change);
                 issueOfKey.put(change.key(), issueId);
-                firstRecord.putIfAbsent(issueId, ref);
+                firstRecord.putIfAbsent(issueId, record);
             }
         }
         return new BatchPlan(List.copyOf(changes.values()), issueOfKey, firstRecord, skipped, rejections,
@@ -85,23 +83,4 @@ public final class BatchPlanner {
         }
         return Optional.empty();
     }
-
-    private static RecordRef refOf(DynamodbStreamRecord raw) {
-        if (raw == null) {
-            return RecordRef.UNKNOWN;
-        }
-        String sequence = raw.getDynamodb() == null ? null : raw.getDynamodb().getSequenceNumber();
-        return new RecordRef(String.valueOf(raw.getEventID()), Optional.ofNullable(sequence));
-    }
-
-    /** The item key of a record that could not be read, for the log line: key attribute names and string values only. */
-    private String keyOf(DynamodbStreamRecord raw) {
-        if (raw == null || raw.getDynamodb() == null || raw.getDynamodb().getKeys() == null) {
-            return "(unknown)";
-        }
-        com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue id =
-                raw.getDynamodb().getKeys().get(config.schema().keyAttribute());
-        return id != null && id.getS() != null ? id.getS() : "(unknown)";
-    }
-
 }

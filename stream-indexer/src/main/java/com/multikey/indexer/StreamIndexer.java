@@ -2,15 +2,15 @@ package com.multikey.indexer;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
-import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse.BatchItemFailure;
+import com.multikey.common.ChangeRecord;
 import com.multikey.common.Deadline;
+import com.multikey.common.PartialBatch;
 import com.multikey.common.StructuredLog;
 import com.multikey.index.DynamoDbLimits;
 import com.multikey.index.IndexChange;
 import com.multikey.index.IndexKey;
 import com.multikey.index.Rejection;
 
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -24,12 +24,14 @@ import java.util.Set;
  */
 public final class StreamIndexer {
 
+    private final PartialBatch<ChangeRecord> batch;
     private final BatchPlanner planner;
     private final IndexWriter writer;
     private final IndexerMetrics metrics;
     private final StructuredLog log;
 
     public StreamIndexer(BatchPlanner planner, IndexWriter writer, IndexerMetrics metrics, StructuredLog log) {
+        this.batch = new PartialBatch<>(ChangeRecord::from, ChangeRecord::sequenceNumber, planner.keyAttribute(), log);
         this.planner = planner;
         this.writer = writer;
         this.metrics = metrics;
@@ -39,17 +41,26 @@ public final class StreamIndexer {
     /**
      * @return the batch item failures: for every issue with an unwritten change, the first of its records
      *         in this batch, so Lambda restarts at or before it and the replay converges
-     * @throws IndexWriteException when a failed record has no sequence number to report
+     * @throws com.multikey.common.BatchFailedException when a failed record has no sequence number to report
      */
     public StreamsEventResponse process(List<DynamodbStreamRecord> records, Deadline deadline) {
-        BatchPlan plan = planner.plan(records == null ? List.of() : records);
-        for (BatchPlan.SkippedRecord skipped : plan.skipped()) {
-            log.warn("stream record skipped", Map.of(
-                    "itemKey", skipped.itemKey(),
-                    "eventId", skipped.record().eventId(),
-                    "sequenceNumber", skipped.record().sequenceNumber().orElse(""),
-                    "reason", skipped.reason()));
-        }
+        PartialBatch.Result<Counts> result = batch.process(records, deadline, this::index);
+        Counts counts = result.report();
+        metrics.batchProcessed(new IndexerMetrics.BatchSummary(result.records(), counts.ignored(), result.skipped(),
+                counts.rejections(), counts.valuesNotCopied(), counts.refused(), counts.puts(), counts.deletes(),
+                counts.failedWrites(), result.failed()));
+        log.info("batch indexed", Map.of("records", result.records(), "puts", counts.puts(),
+                "deletes", counts.deletes(), "failedRecords", result.failed()));
+        return result.response();
+    }
+
+    /** What one batch did to the index, for the metrics. */
+    private record Counts(int ignored, int rejections, int valuesNotCopied, int refused, long puts, long deletes,
+                          int failedWrites) {
+    }
+
+    private PartialBatch.Outcome<ChangeRecord, Counts> index(List<ChangeRecord> records, Deadline deadline) {
+        BatchPlan plan = planner.plan(records);
         for (Rejection rejection : plan.rejections()) {
             Map<String, Object> fields = new LinkedHashMap<>();
             fields.put("itemKey", rejection.issueId());
@@ -79,34 +90,22 @@ public final class StreamIndexer {
             fields.put("errorCode", refused.errorCode());
             log.warn("index write refused by DynamoDB and skipped", fields);
         }
-        Set<IndexKey> failedKeys = written.unwritten();
         Set<String> failedIssues = new LinkedHashSet<>();
-        for (IndexKey key : failedKeys) {
+        for (IndexKey key : written.unwritten()) {
             failedIssues.add(plan.issueOfKey().get(key));
         }
-        List<BatchItemFailure> failures = new ArrayList<>();
-        for (String issueId : failedIssues) {
-            RecordRef first = plan.firstRecord().get(issueId);
-            String sequenceNumber = first.sequenceNumber().orElseThrow(() -> new IndexWriteException(
-                    "index writes failed for a record without a sequence number (eventId=" + first.eventId() + ")"));
-            failures.add(new BatchItemFailure(sequenceNumber));
-        }
-
-        metrics.batchProcessed(new IndexerMetrics.BatchSummary(plan.recordCount(), plan.ignoredCount(),
-                plan.skipped().size(), plan.rejections().size(), valuesNotCopied, written.refused().size(), plan.puts(),
-                plan.deletes(), failedKeys.size(), failures.size()));
-        if (!failures.isEmpty()) {
+        List<ChangeRecord> redeliver = failedIssues.stream().map(plan.firstRecord()::get).toList();
+        if (!redeliver.isEmpty()) {
             log.warn("index writes failed; records reported for redelivery", Map.of(
-                    "failedWrites", failedKeys.size(), "failedIssues", failedIssues.size(),
-                    "lowestSequenceNumber", lowest(failures)));
+                    "failedWrites", written.unwritten().size(), "failedIssues", failedIssues.size(),
+                    "lowestSequenceNumber", lowest(redeliver)));
         }
-        log.info("batch indexed", Map.of("records", plan.recordCount(), "puts", plan.puts(),
-                "deletes", plan.deletes(), "failedRecords", failures.size()));
-        return new StreamsEventResponse(failures);
+        return new PartialBatch.Outcome<>(redeliver, plan.skipped(), new Counts(plan.ignoredCount(), plan.rejections().size(),
+                valuesNotCopied, written.refused().size(), plan.puts(), plan.deletes(), written.unwritten().size()));
     }
 
-    private static String lowest(List<BatchItemFailure> failures) {
-        return failures.stream().map(BatchItemFailure::getItemIdentifier)
+    private static String lowest(List<ChangeRecord> records) {
+        return records.stream().map(record -> record.sequenceNumber().orElse(""))
                 .min(Comparator.comparing(String::length).thenComparing(Comparator.naturalOrder()))
                 .orElse("");
     }

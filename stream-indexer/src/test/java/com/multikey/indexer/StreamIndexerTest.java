@@ -1,6 +1,7 @@
 package com.multikey.indexer;
 
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import com.multikey.common.BatchFailedException;
 import com.multikey.common.Deadline;
 import com.multikey.common.StructuredLog;
 import com.multikey.index.IndexItem;
@@ -74,8 +75,8 @@ class StreamIndexerTest {
         var withoutSequence = record.toBuilder().dynamodb(record.dynamodb().toBuilder().sequenceNumber(null).build()).build();
         index.failWhen(change -> true);
 
-        assertThatThrownBy(() -> process(withoutSequence)).isInstanceOf(IndexWriteException.class)
-                .hasMessageContaining("without a sequence number");
+        assertThatThrownBy(() -> process(withoutSequence)).isInstanceOf(BatchFailedException.class)
+                .hasMessageContaining("no sequence number");
     }
 
     @Test
