@@ -26,6 +26,11 @@ import java.util.Optional;
  * then {@code AWS_ENDPOINT_URL}) and, when present, the credentials ({@code AWS_ACCESS_KEY_ID}, ...; the
  * Lambda runtime sets them), so one jar runs against AWS, DynamoDB Local and
  * {@code sam local invoke --env-vars}. Build them once per container and reuse them.
+ *
+ * <p>Why the environment comes in as a map rather than through the SDK's own environment lookups: in
+ * Lambda the map is the process environment, the same thing the SDK would read; the local runtime and the
+ * packaging tests build handlers from their deployable jars in their own class loaders, and a map of
+ * strings is all that can be handed across (docs/decisions/0010).
  */
 public final class ClientFactory {
 

@@ -14,9 +14,12 @@ import java.util.Map;
  * Publishes counts as one CloudWatch embedded metric format (EMF) line on standard output; CloudWatch
  * Logs turns it into metrics in {@code namespace} with the dimension {@code service}.
  *
- * <p>Written directly rather than through the EMF client library: that library picks its sink by
- * probing the environment and, outside Lambda, sends to a CloudWatch agent over TCP, so local runs and
- * tests would lose the lines. The format is small and specified:
+ * <p>Written directly rather than through powertools-metrics (or the EMF client library under it): its
+ * {@code MetricsFactory} keeps one process-wide metrics instance, one namespace and one {@code service} per
+ * JVM, while the local runtime runs all three functions in one JVM, each with its own {@code service}
+ * dimension; and outside Lambda the EMF library picks its sink by probing the environment and sends to a
+ * CloudWatch agent over TCP, so local runs and tests would lose the lines. Every function publishes
+ * through its own {@code …Metrics.emf(EmfMetrics)}. The format is small and specified:
  * https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch_Embedded_Metric_Format_Specification.html
  */
 public final class EmfMetrics {

@@ -45,7 +45,7 @@ public final class StreamIndexerHandler implements RequestHandler<DynamodbEvent,
         StructuredLog log = StructuredLog.forClass(StreamIndexer.class);
         IndexWriter writer = new DynamoDbIndexWriter(new ClientFactory(env).dynamoDb(), config.indexTableName(),
                 Backoff.standard(), Sleeper.SYSTEM, log);
-        IndexerMetrics metrics = new EmfIndexerMetrics(
+        IndexerMetrics metrics = IndexerMetrics.emf(
                 EmfMetrics.toStandardOutput(env.getOrDefault("METRICS_NAMESPACE", "Multikey"), "stream-indexer"));
         return new StreamIndexer(new BatchPlanner(config), writer, metrics, log);
     }

@@ -129,7 +129,7 @@ class IndexerTemplateTest {
     void refusedWritesAlarm_watchesAMetricTheIndexerEmits_inItsNamespaceAndDimension() throws Exception {
         Map<String, Object> alarm = template.properties("StreamIndexerRefusedWritesAlarm");
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        new EmfIndexerMetrics(new com.multikey.common.EmfMetrics("Multikey", "stream-indexer",
+        IndexerMetrics.emf(new com.multikey.common.EmfMetrics("Multikey", "stream-indexer",
                 new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8), java.time.Clock.systemUTC()))
                 .batchProcessed(new IndexerMetrics.BatchSummary(1, 0, 0, 0, 0, 1, 0, 0, 0, 0));
         com.fasterxml.jackson.databind.JsonNode emitted = JSON.readTree(out.toString(java.nio.charset.StandardCharsets.UTF_8));
