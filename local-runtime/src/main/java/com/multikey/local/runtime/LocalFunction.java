@@ -1,9 +1,6 @@
 package com.multikey.local.runtime;
 
 import com.amazonaws.services.lambda.runtime.Context;
-import com.multikey.local.runtime.LambdaEvents;
-import com.multikey.local.runtime.LocalContext;
-import com.multikey.local.runtime.SamTemplate;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;

@@ -2,7 +2,6 @@ package com.multikey.local.runtime;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
-import com.multikey.local.runtime.LambdaEvents;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.event.ruler.Machine;
 

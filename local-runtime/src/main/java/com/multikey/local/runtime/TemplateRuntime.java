@@ -2,13 +2,6 @@ package com.multikey.local.runtime;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
-import com.multikey.local.runtime.LocalDynamoDb;
-import com.multikey.local.runtime.LocalEventBridge;
-import com.multikey.local.runtime.LocalLambdaApi;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.StreamTail;
-import com.multikey.local.runtime.TemplateEnvironment;
-import com.multikey.local.runtime.TemplateTables;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
