@@ -1,15 +1,13 @@
 package com.multikey.cli;
 
-import com.multikey.local.runtime.LocalDynamoDb;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateTables;
-import org.junit.jupiter.api.AfterAll;
+import com.multikey.testkit.LocalTables;
+import com.multikey.testkit.LocalTablesExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.io.ByteArrayOutputStream;
@@ -27,36 +25,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class OperatorCliTest {
 
-    private static LocalDynamoDb local;
-    private static DynamoDbClient dynamoDb;
+    @RegisterExtension
+    static final LocalTablesExtension TABLES = LocalTablesExtension.createdOnce();
+
+    private final LocalTables tables;
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
+    OperatorCliTest(LocalTables tables) {
+        this.tables = tables;
+    }
+
     @BeforeAll
-    static void start() {
-        local = LocalDynamoDb.start();
-        dynamoDb = local.client();
-        TemplateTables.create(SamTemplate.ofRepository(), dynamoDb);
+    static void writeIssuesBeforeAnyIndexing(LocalTables tables) {
         for (int i = 1; i <= 12; i++) {
             Map<String, AttributeValue> item = Map.of("id", AttributeValue.fromS("issue#" + i), "project", AttributeValue.fromS("project#1"),
                     "num", AttributeValue.fromN(Integer.toString(i)), "name", AttributeValue.fromS("issue " + i),
                     "custom_fields", AttributeValue.fromM(Map.of("size", AttributeValue.fromN(Integer.toString(i % 5)),
                             "label", AttributeValue.fromS(List.of("alpha", "beta", "gamma").get(i % 3)))));
-            dynamoDb.putItem(b -> b.tableName("AppTable").item(item));
+            tables.dynamoDb().putItem(b -> b.tableName("AppTable").item(item));
         }
-    }
-
-    @AfterAll
-    static void stop() {
-        dynamoDb.close();
-        local.close();
     }
 
     private int run(String... args) {
         String[] all = new String[args.length + 2];
         System.arraycopy(args, 0, all, 0, args.length);
         all[args.length] = "--endpoint";
-        all[args.length + 1] = local.endpoint().toString();
+        all[args.length + 1] = tables.local().endpoint().toString();
         return OperatorCli.run(all, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
@@ -102,8 +97,8 @@ class OperatorCliTest {
     @Test
     @Order(5)
     void verifyRepair_putsBackADeletedIndexItem() {
-        Map<String, AttributeValue> any = dynamoDb.scan(b -> b.tableName("IssueAttribIndexTable").limit(1)).items().getFirst();
-        dynamoDb.deleteItem(b -> b.tableName("IssueAttribIndexTable")
+        Map<String, AttributeValue> any = tables.dynamoDb().scan(b -> b.tableName("IssueAttribIndexTable").limit(1)).items().getFirst();
+        tables.dynamoDb().deleteItem(b -> b.tableName("IssueAttribIndexTable")
                 .key(Map.of("attribId", any.get("attribId"), "sortKey", any.get("sortKey"))));
 
         assertThat(run("verify", "--repair")).isZero();

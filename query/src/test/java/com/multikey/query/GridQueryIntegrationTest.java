@@ -7,13 +7,12 @@ import com.multikey.index.IndexValue;
 import com.multikey.index.IssueProjector;
 import com.multikey.index.IssueSchema;
 import com.multikey.local.runtime.GridSample;
-import com.multikey.local.runtime.LocalDynamoDb;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateTables;
 import com.multikey.testkit.Fixtures;
-import org.junit.jupiter.api.AfterAll;
+import com.multikey.testkit.LocalTables;
+import com.multikey.testkit.LocalTablesExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
@@ -50,15 +49,14 @@ class GridQueryIntegrationTest {
     private static final int FOREIGN_ITEMS = 8000;
     /** Fits in the issue's 400 KB item, not beside the keys of its index item. */
     private static final int HUGE_TEXT = 400 * 1024 - 300;
-    private static LocalDynamoDb local;
+    @RegisterExtension
+    static final LocalTablesExtension TABLES = LocalTablesExtension.createdOnce();
     private static DynamoDbClient dynamoDb;
     private static final Map<String, Map<String, AttributeValue>> ISSUES = new LinkedHashMap<>();
 
     @BeforeAll
-    static void load() {
-        local = LocalDynamoDb.start();
-        dynamoDb = local.client();
-        TemplateTables.create(SamTemplate.ofRepository(), dynamoDb);
+    static void load(LocalTables tables) {
+        dynamoDb = tables.dynamoDb();
         GridSample grid = Fixtures.grid();
         // the project items carry the attributes map the catalog reads attribute ids from
         grid.projects().forEach(GridQueryIntegrationTest::put);
@@ -122,12 +120,6 @@ class GridQueryIntegrationTest {
         for (int i = 1; i <= 3; i++) {
             putIssue(issue("issue#tiny" + i, "project#tiny", i, Map.of("shared", AttributeValue.fromN(Integer.toString(FOREIGN_ITEMS + i)))));
         }
-    }
-
-    @AfterAll
-    static void stop() {
-        dynamoDb.close();
-        local.close();
     }
 
     private static AttributeValue s(String value) {

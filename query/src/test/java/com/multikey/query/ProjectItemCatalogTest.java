@@ -1,9 +1,10 @@
 package com.multikey.query;
 
-import com.multikey.local.runtime.LocalDynamoDb;
-import org.junit.jupiter.api.AfterAll;
+import com.multikey.testkit.LocalTables;
+import com.multikey.testkit.LocalTablesExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -20,22 +21,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The catalog over a table whose key attribute is not {@code id}, on a clock the test moves. */
 class ProjectItemCatalogTest {
 
-    private static LocalDynamoDb local;
+    @RegisterExtension
+    static final LocalTablesExtension TABLES = LocalTablesExtension.createdOnce();
     private static DynamoDbClient dynamoDb;
 
     @BeforeAll
-    static void start() {
-        local = LocalDynamoDb.start();
-        dynamoDb = local.client();
+    static void createItemsTable(LocalTables tables) {
+        dynamoDb = tables.dynamoDb();
         dynamoDb.createTable(b -> b.tableName("Items").billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(d -> d.attributeName("pk").attributeType(ScalarAttributeType.S))
                 .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH)));
-    }
-
-    @AfterAll
-    static void stop() {
-        dynamoDb.close();
-        local.close();
     }
 
     private static void defines(String project, String... attribIds) {

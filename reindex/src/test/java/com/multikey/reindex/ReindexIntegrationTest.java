@@ -16,13 +16,11 @@ import com.multikey.indexer.IndexerConfig;
 import com.multikey.indexer.StreamIndexer;
 import com.multikey.local.runtime.LambdaEvents;
 import com.multikey.local.runtime.LocalDynamoDb;
-import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.StreamTail;
-import com.multikey.local.runtime.TemplateTables;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
+import com.multikey.testkit.LocalTables;
+import com.multikey.testkit.LocalTablesExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -48,29 +46,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Backfill, verify and repair against embedded DynamoDB Local with the template's tables. */
+@ExtendWith(LocalTablesExtension.class)
 class ReindexIntegrationTest {
 
     private static final IssueSchema CONFIG = IssueSchema.DEFAULT;
     private static final StructuredLog QUIET = new StructuredLog("t", new PrintStream(OutputStream.nullOutputStream()), Clock.systemUTC());
-    private static LocalDynamoDb local;
-    private static DynamoDbClient dynamoDb;
+    private final LocalDynamoDb local;
+    private final DynamoDbClient dynamoDb;
 
-    @BeforeAll
-    static void start() {
-        local = LocalDynamoDb.start();
-        dynamoDb = local.client();
-    }
-
-    @AfterAll
-    static void stop() {
-        dynamoDb.close();
-        local.close();
-    }
-
-    @BeforeEach
-    void freshTables() {
-        dynamoDb.listTables().tableNames().forEach(name -> dynamoDb.deleteTable(b -> b.tableName(name)));
-        TemplateTables.create(SamTemplate.ofRepository(), dynamoDb);
+    ReindexIntegrationTest(LocalTables tables) {
+        this.local = tables.local();
+        this.dynamoDb = tables.dynamoDb();
     }
 
     private static Map<String, AttributeValue> issue(String id, int num, Random random, int fieldCount) {
@@ -86,7 +72,7 @@ class ReindexIntegrationTest {
                 "num", AttributeValue.fromN(Integer.toString(num)), "custom_fields", AttributeValue.fromM(fields));
     }
 
-    private static void populate(int issues, Random random) {
+    private void populate(int issues, Random random) {
         for (int i = 0; i < issues; i++) {
             Map<String, AttributeValue> item = issue("issue#" + i, i, random, i == 0 ? 150 : random.nextInt(6));
             dynamoDb.putItem(b -> b.tableName("AppTable").item(item));
@@ -95,13 +81,13 @@ class ReindexIntegrationTest {
                 "name", AttributeValue.fromS("not an issue"))));
     }
 
-    private static Set<IndexItem> index() {
+    private Set<IndexItem> index() {
         Set<IndexItem> items = new HashSet<>();
         dynamoDb.scanPaginator(b -> b.tableName("IssueAttribIndexTable")).items().forEach(i -> items.add(IndexItem.fromItem(i)));
         return items;
     }
 
-    private static Set<IndexItem> expected() {
+    private Set<IndexItem> expected() {
         IssueProjector indexer = new IssueProjector(CONFIG);
         Set<IndexItem> items = new HashSet<>();
         dynamoDb.scanPaginator(b -> b.tableName("AppTable")).items().forEach(item -> {
@@ -112,11 +98,11 @@ class ReindexIntegrationTest {
         return items;
     }
 
-    private static Backfill backfill() {
+    private Backfill backfill() {
         return new Backfill(dynamoDb, "AppTable", "IssueAttribIndexTable", CONFIG, 100_000);
     }
 
-    private static Verifier verifier() {
+    private Verifier verifier() {
         return new Verifier(dynamoDb, "AppTable", "IssueAttribIndexTable", CONFIG);
     }
 

@@ -16,18 +16,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ChangeEventFactoryTest {
 
-    static final String TABLE_ARN = "arn:aws:dynamodb:us-east-1:123456789012:table/AppTable";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final ChangeEventFactory factory = new ChangeEventFactory(
-            new RouterConfig("bus", "multikey.app-table", TABLE_ARN, "id", true, RouterConfig.DEFAULT_MAX_ENTRY_BYTES));
-
-    static ChangeRecord changeRecord(Record record) {
-        return ChangeRecord.from(Records.event(List.of(record)).getRecords().get(0));
-    }
+            new RouterConfig("bus", "multikey.app-table", RouterFixtures.TABLE_ARN, "id", true, RouterConfig.DEFAULT_MAX_ENTRY_BYTES));
 
     private ChangeEvent event(Record record) {
-        return factory.toEvent(changeRecord(record));
+        return factory.toEvent(RouterFixtures.changeRecord(record));
     }
 
     @Test
@@ -68,7 +63,7 @@ class ChangeEventFactoryTest {
 
         JsonNode detail = JSON.readTree(event.detail());
         assertThat(event.source()).isEqualTo("multikey.app-table");
-        assertThat(event.resources()).containsExactly(TABLE_ARN);
+        assertThat(event.resources()).containsExactly(RouterFixtures.TABLE_ARN);
         assertThat(event.time()).contains(java.time.Instant.ofEpochSecond(1_793_577_642L));
         assertThat(detail.get("entityType").asText()).isEqualTo("issue");
         assertThat(detail.get("change").asText()).isEqualTo("Updated");
@@ -88,10 +83,10 @@ class ChangeEventFactoryTest {
 
     @Test
     void toEvent_whenEntryWouldExceedTheLimit_sendsItWithoutImagesAndSaysSo() throws Exception {
-        ChangeEventFactory small = new ChangeEventFactory(new RouterConfig("bus", "src", TABLE_ARN, "id", true, 4096));
+        ChangeEventFactory small = new ChangeEventFactory(new RouterConfig("bus", "src", RouterFixtures.TABLE_ARN, "id", true, 4096));
         var big = Map.of("id", AttributeValue.fromS("issue#1"), "text", AttributeValue.fromS("x".repeat(10_000)));
 
-        ChangeEvent event = small.toEvent(changeRecord(Records.change(1, "issue#1", null, big)));
+        ChangeEvent event = small.toEvent(RouterFixtures.changeRecord(Records.change(1, "issue#1", null, big)));
 
         JsonNode detail = JSON.readTree(event.detail());
         assertThat(event.size()).isLessThanOrEqualTo(4096);
@@ -104,9 +99,9 @@ class ChangeEventFactoryTest {
 
     @Test
     void toEvent_whenImagesAreSwitchedOff_sendsKeysAndChangedNamesOnly() throws Exception {
-        ChangeEventFactory keysOnly = new ChangeEventFactory(new RouterConfig("bus", "src", TABLE_ARN, "id", false, 262144));
+        ChangeEventFactory keysOnly = new ChangeEventFactory(new RouterConfig("bus", "src", RouterFixtures.TABLE_ARN, "id", false, 262144));
 
-        JsonNode detail = JSON.readTree(keysOnly.toEvent(changeRecord(Records.change(1, "issue#1", null, Records.item("issue#1", "n")))).detail());
+        JsonNode detail = JSON.readTree(keysOnly.toEvent(RouterFixtures.changeRecord(Records.change(1, "issue#1", null, Records.item("issue#1", "n")))).detail());
 
         assertThat(detail.has("newImage")).isFalse();
         assertThat(detail.get("imagesIncluded").asBoolean()).isFalse();
@@ -189,14 +184,14 @@ class ChangeEventFactoryTest {
     @Test
     void toEvent_keepsEveryEntryStrictlyBelowTheSizeLimit() {
         int limit = 4096;
-        ChangeEventFactory small = new ChangeEventFactory(new RouterConfig("bus", "src", TABLE_ARN, "id", true, limit));
-        ChangeEvent probe = small.toEvent(changeRecord(Records.change(1, "issue#1", null,
+        ChangeEventFactory small = new ChangeEventFactory(new RouterConfig("bus", "src", RouterFixtures.TABLE_ARN, "id", true, limit));
+        ChangeEvent probe = small.toEvent(RouterFixtures.changeRecord(Records.change(1, "issue#1", null,
                 Map.of("id", AttributeValue.fromS("issue#1"), "text", AttributeValue.fromS("")))));
         int room = limit - probe.size();
 
-        ChangeEvent below = small.toEvent(changeRecord(Records.change(1, "issue#1", null,
+        ChangeEvent below = small.toEvent(RouterFixtures.changeRecord(Records.change(1, "issue#1", null,
                 Map.of("id", AttributeValue.fromS("issue#1"), "text", AttributeValue.fromS("y".repeat(room - 1))))));
-        ChangeEvent at = small.toEvent(changeRecord(Records.change(1, "issue#1", null,
+        ChangeEvent at = small.toEvent(RouterFixtures.changeRecord(Records.change(1, "issue#1", null,
                 Map.of("id", AttributeValue.fromS("issue#1"), "text", AttributeValue.fromS("y".repeat(room))))));
 
         assertThat(below.size()).isEqualTo(limit - 1);

@@ -8,10 +8,8 @@ import com.multikey.common.RetryBudget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.services.eventbridge.model.EventBridgeException;
-import software.amazon.awssdk.services.eventbridge.model.PutEventsRequestEntry;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,43 +21,15 @@ import java.util.random.RandomGenerator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The sender against an in-memory PutEvents that fails calls or entries as each test says. */
+/** The sender against an in-memory PutEvents ({@link RecordingEventPublisher}) that fails calls or entries as each test says. */
 class OrderedEventSenderTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private final ChangeEventFactory factory = new ChangeEventFactory(
-            new RouterConfig("bus", "multikey.app-table", ChangeEventFactoryTest.TABLE_ARN, "id", true, RouterConfig.DEFAULT_MAX_ENTRY_BYTES));
+            new RouterConfig("bus", "multikey.app-table", RouterFixtures.TABLE_ARN, "id", true, RouterConfig.DEFAULT_MAX_ENTRY_BYTES));
     private final AtomicLong clock = new AtomicLong();
     private final List<Duration> waits = new ArrayList<>();
-
-    /** Answers a call: per entry an error code or empty, or throws for the whole call. */
-    @FunctionalInterface
-    interface Behaviour {
-        List<Optional<String>> answer(int call, List<PutEventsRequestEntry> entries);
-    }
-
-    /** An in-memory PutEvents: records what it accepted, in order, and every call's override. */
-    static final class FakePublisher implements EventPublisher {
-        final List<String> accepted = new ArrayList<>();
-        final List<List<PutEventsRequestEntry>> calls = new ArrayList<>();
-        final List<AwsRequestOverrideConfiguration> overrides = new ArrayList<>();
-        Behaviour behaviour = (call, entries) -> entries.stream().map(e -> Optional.<String>empty()).toList();
-
-        @Override
-        public List<Optional<String>> publish(List<PutEventsRequestEntry> entries, AwsRequestOverrideConfiguration override) {
-            calls.add(entries);
-            overrides.add(override);
-            List<Optional<String>> results = behaviour.answer(calls.size() - 1, entries);
-            for (int i = 0; i < entries.size(); i++) {
-                if (results.get(i).isEmpty()) {
-                    accepted.add(entries.get(i).detail());
-                }
-            }
-            return results;
-        }
-    }
-
-    private final FakePublisher publisher = new FakePublisher();
+    private final RecordingEventPublisher publisher = new RecordingEventPublisher();
 
     private OrderedEventSender sender() {
         return new OrderedEventSender(publisher, "bus", RouterConfig.DEFAULT_MAX_ENTRY_BYTES,
@@ -71,7 +41,7 @@ class OrderedEventSenderTest {
         return Deadline.after(budget, clock::get);
     }
 
-    static EventBridgeException callError(int status, String code) {
+    private static EventBridgeException callError(int status, String code) {
         return (EventBridgeException) EventBridgeException.builder().statusCode(status)
                 .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).errorMessage("test").build()).build();
     }
@@ -81,7 +51,7 @@ class OrderedEventSenderTest {
         List<ChangeEvent> events = new ArrayList<>();
         for (int version = 0; version < count; version++) {
             var before = version == 0 ? null : Records.item("issue#a", "v" + (version - 1));
-            events.add(factory.toEvent(ChangeEventFactoryTest.changeRecord(Records.change(version, "issue#a", before, Records.item("issue#a", "v" + version)))));
+            events.add(factory.toEvent(RouterFixtures.changeRecord(Records.change(version, "issue#a", before, Records.item("issue#a", "v" + version)))));
         }
         return events;
     }
@@ -89,7 +59,7 @@ class OrderedEventSenderTest {
     private List<ChangeEvent> inserts(int count) {
         List<ChangeEvent> events = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            events.add(factory.toEvent(ChangeEventFactoryTest.changeRecord(Records.change(i, "issue#" + i, null, Records.item("issue#" + i, "n")))));
+            events.add(factory.toEvent(RouterFixtures.changeRecord(Records.change(i, "issue#" + i, null, Records.item("issue#" + i, "n")))));
         }
         return events;
     }
@@ -209,8 +179,8 @@ class OrderedEventSenderTest {
     @Test
     void send_whenATransientCodePersists_leavesThatEventAndTheLaterOnesOfItsItemUnsent_andSendsTheRest() {
         List<ChangeEvent> events = new ArrayList<>(inserts(3));
-        events.add(factory.toEvent(ChangeEventFactoryTest.changeRecord(Records.change(3, "issue#1", Records.item("issue#1", "n"), Records.item("issue#1", "m")))));
-        events.add(factory.toEvent(ChangeEventFactoryTest.changeRecord(Records.change(4, "issue#2", Records.item("issue#2", "n"), Records.item("issue#2", "m")))));
+        events.add(factory.toEvent(RouterFixtures.changeRecord(Records.change(3, "issue#1", Records.item("issue#1", "n"), Records.item("issue#1", "m")))));
+        events.add(factory.toEvent(RouterFixtures.changeRecord(Records.change(4, "issue#2", Records.item("issue#2", "n"), Records.item("issue#2", "m")))));
         publisher.behaviour = (call, entries) -> entries.stream().map(e -> e.detail().contains("\"issue#1\"")
                 ? Optional.of("InternalFailure") : Optional.<String>empty()).toList();
 

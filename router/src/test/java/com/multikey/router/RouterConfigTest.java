@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RouterConfigTest {
 
     private static Map<String, String> env(String key, String value) {
-        Map<String, String> env = new HashMap<>(Map.of("EVENT_BUS_NAME", "app-events", "TABLE_ARN", ChangeEventFactoryTest.TABLE_ARN));
+        Map<String, String> env = new HashMap<>(Map.of("EVENT_BUS_NAME", "app-events", "TABLE_ARN", RouterFixtures.TABLE_ARN));
         env.put(key, value);
         return env;
     }

@@ -40,7 +40,7 @@ class RouterEntryPropertiesTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final PutEventsValidation VALIDATION = new PutEventsValidation(PutEventsValidation.DEFAULT_MAX_ENTRY_BYTES);
     private static final ChangeEventFactory FACTORY = new ChangeEventFactory(new RouterConfig("app-events", "multikey.app-table",
-            ChangeEventFactoryTest.TABLE_ARN, "id", true, RouterConfig.DEFAULT_MAX_ENTRY_BYTES));
+            RouterFixtures.TABLE_ARN, "id", true, RouterConfig.DEFAULT_MAX_ENTRY_BYTES));
     private static LocalEventBridge bus;
     private static EventBridgePublisher publisher;
 

@@ -41,7 +41,7 @@ class RouterIntegrationTest {
         env.put("AWS_SECRET_ACCESS_KEY", "local");
         env.put("AWS_ENDPOINT_URL_EVENTBRIDGE", bus.endpoint().toString());
         env.put("EVENT_BUS_NAME", "app-events");
-        env.put("TABLE_ARN", ChangeEventFactoryTest.TABLE_ARN);
+        env.put("TABLE_ARN", RouterFixtures.TABLE_ARN);
         env.put("MAX_ENTRY_BYTES", Integer.toString(maxEntryBytes));
         return new RouterHandler(env);
     }
@@ -67,7 +67,7 @@ class RouterIntegrationTest {
         assertThat(bus.received()).hasSize(25).allSatisfy(r -> {
             assertThat(r.detailType()).isEqualTo("Issue Created");
             assertThat(r.envelope().get("source").asText()).isEqualTo("multikey.app-table");
-            assertThat(r.envelope().get("resources").toString()).isEqualTo("[\"" + ChangeEventFactoryTest.TABLE_ARN + "\"]");
+            assertThat(r.envelope().get("resources").toString()).isEqualTo("[\"" + RouterFixtures.TABLE_ARN + "\"]");
         });
     }
 

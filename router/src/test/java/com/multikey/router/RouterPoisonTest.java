@@ -56,7 +56,7 @@ class RouterPoisonTest {
         env.put("AWS_SECRET_ACCESS_KEY", "local");
         env.put("AWS_ENDPOINT_URL_EVENTBRIDGE", bus.endpoint().toString());
         env.put("EVENT_BUS_NAME", "app-events");
-        env.put("TABLE_ARN", ChangeEventFactoryTest.TABLE_ARN);
+        env.put("TABLE_ARN", RouterFixtures.TABLE_ARN);
         PrintStream out = new PrintStream(output, true, StandardCharsets.UTF_8);
         return new RouterHandler(RouterHandler.fromEnvironment(env, new StructuredLog("Router", out, Clock.systemUTC()),
                 new EmfMetrics("Multikey", RouterMetrics.SERVICE, out, Clock.systemUTC())));

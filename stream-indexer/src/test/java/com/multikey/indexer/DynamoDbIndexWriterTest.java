@@ -87,7 +87,7 @@ class DynamoDbIndexWriterTest {
     private final ScriptedClient client = new ScriptedClient();
     private final List<Duration> sleeps = new ArrayList<>();
     private final DynamoDbIndexWriter writer = new DynamoDbIndexWriter(client, TABLE,
-            new Backoff(Duration.ofMillis(1), Duration.ofMillis(10), new Random(1)), sleeps::add, IndexDiffPropertiesTest.quietLog());
+            new Backoff(Duration.ofMillis(1), Duration.ofMillis(10), new Random(1)), sleeps::add, IndexerFixtures.quietLog());
 
     private static IndexChange put(String issueId) {
         return new IndexChange.Put(IndexItem.of("f", new IndexValue.Text("v"), issueId, "p", BigDecimal.ONE));

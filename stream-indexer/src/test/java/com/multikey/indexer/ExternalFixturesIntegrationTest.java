@@ -11,10 +11,8 @@ import com.multikey.index.IndexValue;
 import com.multikey.local.runtime.LambdaEvents;
 import com.multikey.local.runtime.LocalContext;
 import com.multikey.testkit.Fixtures;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -27,25 +25,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Every real DynamoDB stream event in fixtures/external, through the real handler on DynamoDB Local. */
+@ExtendWith(IndexerStackExtension.class)
 class ExternalFixturesIntegrationTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String MALFORMED = "awslambdago-dynamodb-event-malformed.json";
-    private static IndexerStack stack;
+    private final IndexerStack stack;
 
-    @BeforeAll
-    static void start() {
-        stack = new IndexerStack();
-    }
-
-    @AfterAll
-    static void stop() {
-        stack.close();
-    }
-
-    @BeforeEach
-    void freshTables() {
-        stack.reset();
+    ExternalFixturesIntegrationTest(IndexerStack stack) {
+        this.stack = stack;
     }
 
     static Stream<Path> streamFixtures() {

@@ -2,10 +2,8 @@ package com.multikey.indexer;
 
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.multikey.common.Sleeper;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 
 import java.time.Duration;
@@ -16,35 +14,25 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Throttling and unprocessed items injected in front of DynamoDB Local, through the real handler. */
+@ExtendWith(IndexerStackExtension.class)
 class FaultInjectionIntegrationTest {
 
-    private static IndexerStack stack;
-    private FlakyDynamoDbClient flaky;
+    private final IndexerStack stack;
+    private final FlakyDynamoDbClient flaky;
     private final AtomicInteger sleeps = new AtomicInteger();
     private final Sleeper countingSleeper = duration -> sleeps.incrementAndGet();
 
-    @BeforeAll
-    static void start() {
-        stack = new IndexerStack();
-    }
-
-    @AfterAll
-    static void stop() {
-        stack.close();
-    }
-
-    @BeforeEach
-    void freshTables() {
-        stack.reset();
-        flaky = new FlakyDynamoDbClient(stack.dynamoDb);
+    FaultInjectionIntegrationTest(IndexerStack stack) {
+        this.stack = stack;
+        this.flaky = new FlakyDynamoDbClient(stack.dynamoDb);
     }
 
     private List<Record> writeIssues(int count) {
         Random random = new Random(count);
         for (int i = 0; i < count; i++) {
             String id = "issue#" + (1000 + i);
-            stack.put(StreamIndexerIntegrationTest.randomIssue(id, random, null));
-            stack.put(StreamIndexerIntegrationTest.randomIssue(id, random, null));
+            stack.put(IndexerFixtures.randomIssue(id, random, null));
+            stack.put(IndexerFixtures.randomIssue(id, random, null));
         }
         return stack.newRecords();
     }

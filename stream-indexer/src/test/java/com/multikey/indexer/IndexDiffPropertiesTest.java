@@ -3,7 +3,6 @@ package com.multikey.indexer;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.multikey.common.Deadline;
-import com.multikey.common.StructuredLog;
 import com.multikey.index.IndexChange;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;
@@ -20,9 +19,6 @@ import net.jqwik.api.constraints.IntRange;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -99,11 +95,7 @@ class IndexDiffPropertiesTest {
     }
 
     static StreamIndexer indexer(IndexWriter writer) {
-        return new StreamIndexer(new BatchPlanner(CONFIG), writer, new RecordingMetrics(), quietLog());
-    }
-
-    static StructuredLog quietLog() {
-        return new StructuredLog("test", new PrintStream(OutputStream.nullOutputStream()), Clock.systemUTC());
+        return new StreamIndexer(new BatchPlanner(CONFIG), writer, new RecordingMetrics(), IndexerFixtures.quietLog());
     }
 
     /** A history turned into stream records, with the index its last versions imply. */

@@ -8,11 +8,9 @@ import com.multikey.index.IndexItem;
 import com.multikey.index.IssueProjector;
 import com.multikey.local.runtime.LambdaEvents;
 import com.multikey.local.runtime.LocalContext;
-import com.multikey.local.runtime.LocalDynamoDb;
-import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.StreamTail;
 import com.multikey.local.runtime.TemplateEnvironment;
-import com.multikey.local.runtime.TemplateTables;
+import com.multikey.testkit.LocalTables;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Record;
@@ -28,41 +26,40 @@ import java.util.Set;
 
 /**
  * The template's tables in embedded DynamoDB Local, the indexer handler configured from the template's
- * environment, and the app table's stream delivered to it in Lambda events.
+ * environment, and the app table's stream delivered to it in Lambda events. Test classes get one from
+ * {@link IndexerStackExtension}.
  */
 final class IndexerStack implements AutoCloseable {
 
     static final String FUNCTION = "StreamIndexerFunction";
 
-    final LocalDynamoDb dynamoDbLocal;
+    private final LocalTables localTables;
     final DynamoDbClient dynamoDb;
     final DynamoDbStreamsClient streams;
-    final SamTemplate template = SamTemplate.ofRepository();
     final RecordingMetrics metrics = new RecordingMetrics();
-    Map<String, String> tables;
     IndexerConfig config;
     StreamTail tail;
 
     IndexerStack() {
-        dynamoDbLocal = LocalDynamoDb.start();
-        dynamoDb = dynamoDbLocal.client();
-        streams = dynamoDbLocal.streamsClient();
+        localTables = LocalTables.start();
+        dynamoDb = localTables.dynamoDb();
+        streams = localTables.local().streamsClient();
     }
 
-    /** Drops every table and creates the template's tables anew. */
+    /** Drops every table, creates the template's tables anew, and forgets the metrics of earlier batches. */
     void reset() {
-        dynamoDb.listTables().tableNames().forEach(name -> dynamoDb.deleteTable(b -> b.tableName(name)));
-        tables = TemplateTables.create(template, dynamoDb);
-        config = IndexerConfig.fromEnvironment(TemplateEnvironment.of(template, FUNCTION, tables));
-        tail = new StreamTail(dynamoDb, streams, tables.get("AppTable"));
+        localTables.reset();
+        config = IndexerConfig.fromEnvironment(TemplateEnvironment.of(localTables.template(), FUNCTION, localTables.names()));
+        tail = new StreamTail(dynamoDb, streams, appTable());
+        metrics.summaries.clear();
     }
 
     String appTable() {
-        return tables.get("AppTable");
+        return localTables.name("AppTable");
     }
 
     StreamIndexerHandler handler(DynamoDbClient client, Duration backoffBase, Sleeper sleeper) {
-        return handler(client, backoffBase, sleeper, IndexDiffPropertiesTest.quietLog());
+        return handler(client, backoffBase, sleeper, IndexerFixtures.quietLog());
     }
 
     StreamIndexerHandler handler(DynamoDbClient client, Duration backoffBase, Sleeper sleeper, StructuredLog log) {
@@ -165,8 +162,7 @@ final class IndexerStack implements AutoCloseable {
 
     @Override
     public void close() {
-        dynamoDb.close();
         streams.close();
-        dynamoDbLocal.close();
+        localTables.close();
     }
 }

@@ -7,10 +7,8 @@ import com.multikey.index.DynamoDbLimits;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexValue;
 import com.multikey.index.IssueImages;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
@@ -34,25 +32,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Inputs exactly at DynamoDB's limits, through the real handler on DynamoDB Local: item sizes counted as
  * DynamoDB counts them, requests packed by their size as sent, and refused puts over existing keys.
  */
+@ExtendWith(IndexerStackExtension.class)
 class LimitBoundaryIntegrationTest {
 
-    private static IndexerStack stack;
+    private final IndexerStack stack;
     private final ByteArrayOutputStream logged = new ByteArrayOutputStream();
     private final StructuredLog log = new StructuredLog("test", new PrintStream(logged, true, StandardCharsets.UTF_8), Clock.systemUTC());
 
-    @BeforeAll
-    static void start() {
-        stack = new IndexerStack();
-    }
-
-    @AfterAll
-    static void stop() {
-        stack.close();
-    }
-
-    @BeforeEach
-    void freshTables() {
-        stack.reset();
+    LimitBoundaryIntegrationTest(IndexerStack stack) {
+        this.stack = stack;
     }
 
     /**

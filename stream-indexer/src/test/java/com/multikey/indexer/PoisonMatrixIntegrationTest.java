@@ -10,10 +10,8 @@ import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;
 import com.multikey.index.IndexValue;
 import com.multikey.index.IssueImages;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -42,6 +40,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * through the real handler on DynamoDB Local: the good issues are indexed, the offender gets what the
  * README says, no batch item failure is reported for it, and a log line and a metric name it.
  */
+@ExtendWith(IndexerStackExtension.class)
 class PoisonMatrixIntegrationTest {
 
     private static final String LONG_FIELD = "x".repeat(2100);
@@ -49,23 +48,12 @@ class PoisonMatrixIntegrationTest {
     private static final String SECRET = "secret-value-never-logged";
     private static final String HUGE = "y".repeat(DynamoDbLimits.MAX_ITEM_BYTES - 300);
 
-    private static IndexerStack stack;
+    private final IndexerStack stack;
     private final ByteArrayOutputStream logged = new ByteArrayOutputStream();
     private final StructuredLog log = new StructuredLog("test", new PrintStream(logged, true, StandardCharsets.UTF_8), Clock.systemUTC());
 
-    @BeforeAll
-    static void start() {
-        stack = new IndexerStack();
-    }
-
-    @AfterAll
-    static void stop() {
-        stack.close();
-    }
-
-    @BeforeEach
-    void freshTables() {
-        stack.reset();
+    PoisonMatrixIntegrationTest(IndexerStack stack) {
+        this.stack = stack;
     }
 
     private static Map<String, AttributeValue> fields(Object... pairs) {
