@@ -1,0 +1,93 @@
+package com.multikey.router;
+
+import com.multikey.local.runtime.DeployableJar;
+import com.multikey.local.runtime.LocalContext;
+import com.multikey.local.runtime.LocalEventBridge;
+import com.multikey.local.runtime.SamTemplate;
+import com.multikey.local.runtime.TemplateEnvironment;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The router's deployable jar on its own: what is and is not inside, every class it can reach inside, and
+ * the handler built from the jar alone routing the sample stream events to a local PutEvents endpoint.
+ */
+class RouterJarIT {
+
+    private static final String FUNCTION = "RouterFunction";
+    private static final String DYNAMODB = "software/amazon/awssdk/services/dynamodb/";
+    private static final String EVENTBRIDGE = "software/amazon/awssdk/services/eventbridge/";
+    private static final String EVENTS = "com/amazonaws/services/lambda/runtime/events/";
+    private static final SamTemplate TEMPLATE = SamTemplate.ofRepository();
+    private static DeployableJar jar;
+
+    @BeforeAll
+    static void open() {
+        jar = DeployableJar.of(TEMPLATE, FUNCTION);
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        jar.close();
+    }
+
+    @Test
+    void jar_isAtMostTenMegabytes_withTheHandlerAndOnlyTheClientsItUses() {
+        assertThat(jar.sizeBytes()).as("%s size", jar).isLessThanOrEqualTo(10_000_000L);
+        assertThat(jar.hasClass(jar.handlerClassName())).isTrue();
+        assertThat(jar.hasClass("software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient")).isTrue();
+        assertThat(jar.hasClass("software.amazon.awssdk.services.eventbridge.DefaultEventBridgeClient")).isTrue();
+        assertThat(jar.hasClass("software.amazon.awssdk.services.dynamodb.model.AttributeValue")).isTrue();
+        assertThat(jar.hasClass("org.joda.time.DateTime")).as("the runtime's event reader loads it").isTrue();
+        assertThat(jar.entries()).as("no other HTTP client, no DynamoDB client, no paginators or async clients")
+                .noneMatch(name -> name.startsWith("software/amazon/awssdk/http/apache/")
+                        || name.startsWith("software/amazon/awssdk/http/nio/netty/") || name.startsWith("io/netty/")
+                        || name.startsWith(DYNAMODB) && name.endsWith(".class") && !name.startsWith(DYNAMODB + "model/")
+                        || name.startsWith(EVENTBRIDGE + "paginators/") || name.startsWith(EVENTBRIDGE + "DefaultEventBridgeAsyncClient"));
+        assertThat(jar.classesNewerThan(65)).as("classes the java21 runtime cannot load").isEmpty();
+        assertThat(SamTemplate.map(SamTemplate.map(TEMPLATE.root().get("Globals"), "Globals").get("Function"), "Function")
+                .get("Runtime")).isEqualTo("java21");
+    }
+
+    @Test
+    void everyClassTheRouterCanReach_isInTheJar() {
+        Map<String, String> missing = jar.missingReachableClasses(List.of(DYNAMODB, EVENTBRIDGE, EVENTS),
+                name -> name.startsWith(DYNAMODB) || name.startsWith(EVENTBRIDGE + "model/") && !name.endsWith("Exception")
+                        || name.startsWith(EVENTBRIDGE + "transform/") || name.startsWith(EVENTS),
+                name -> false,
+                // ClientFactory.dynamoDb() names the DynamoDB client; the router never calls it
+                Set.of("com/multikey/common/ClientFactory", EVENTBRIDGE + "EventBridgeClient", EVENTBRIDGE + "DefaultEventBridgeClient"));
+
+        assertThat(missing).as("missing class -> a class naming it").isEmpty();
+    }
+
+    @Test
+    void handler_fromTheJarAlone_routesTheSampleEvents() throws Throwable {
+        assertThat(jar.handlerClass().getConstructor()).as("no-arg constructor for Lambda").isNotNull();
+        try (LocalEventBridge bus = LocalEventBridge.start()) {
+            Map<String, String> names = new HashMap<>();
+            TEMPLATE.resources().keySet().forEach(id -> names.put(id, id));
+            assertThat(TemplateEnvironment.of(TEMPLATE, FUNCTION, names)).isNotEmpty();
+            Object handler = jar.newHandler(TemplateEnvironment.forLocalRun(TEMPLATE, FUNCTION, names, Map.of("EVENTBRIDGE", bus.endpoint())));
+            Path events = SamTemplate.findUp("sam").resolve("events");
+
+            for (String sample : List.of("issue-insert.json", "issue-update.json", "issue-remove.json")) {
+                Object response = jar.invoke(handler, events.resolve(sample), LocalContext.of(FUNCTION));
+
+                assertThat(response.getClass().getClassLoader()).isSameAs(jar.loader());
+                assertThat((List<?>) response.getClass().getMethod("getBatchItemFailures").invoke(response)).as(sample).isEmpty();
+            }
+            assertThat(bus.received()).extracting(LocalEventBridge.Received::detailType)
+                    .containsExactly("Issue Created", "Issue Updated", "Issue Removed");
+        }
+    }
+}

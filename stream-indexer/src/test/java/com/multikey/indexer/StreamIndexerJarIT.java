@@ -1,0 +1,96 @@
+package com.multikey.indexer;
+
+import com.multikey.local.runtime.DeployableJar;
+import com.multikey.local.runtime.LocalContext;
+import com.multikey.local.runtime.LocalDynamoDb;
+import com.multikey.local.runtime.SamTemplate;
+import com.multikey.local.runtime.TemplateEnvironment;
+import com.multikey.local.runtime.TemplateTables;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The stream indexer's deployable jar on its own: what is and is not inside, every class it can reach
+ * inside, and the handler built from the jar alone indexing the sample stream events in DynamoDB Local.
+ */
+class StreamIndexerJarIT {
+
+    private static final String FUNCTION = "StreamIndexerFunction";
+    private static final String DYNAMODB = "software/amazon/awssdk/services/dynamodb/";
+    private static final String EVENTS = "com/amazonaws/services/lambda/runtime/events/";
+    private static final SamTemplate TEMPLATE = SamTemplate.ofRepository();
+    private static DeployableJar jar;
+
+    @BeforeAll
+    static void open() {
+        jar = DeployableJar.of(TEMPLATE, FUNCTION);
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        jar.close();
+    }
+
+    @Test
+    void jar_isAtMostTenMegabytes_withTheHandlerAndOnlyTheClientsItUses() {
+        assertThat(jar.sizeBytes()).as("%s size", jar).isLessThanOrEqualTo(10_000_000L);
+        assertThat(jar.hasClass(jar.handlerClassName())).isTrue();
+        assertThat(jar.hasClass("software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient")).isTrue();
+        assertThat(jar.hasClass("software.amazon.awssdk.services.dynamodb.DefaultDynamoDbClient")).isTrue();
+        assertThat(jar.hasClass("org.joda.time.DateTime")).as("the runtime's event reader loads it").isTrue();
+        assertThat(jar.hasClass("software.amazon.awssdk.services.dynamodb.model.TableDescription")).isFalse();
+        assertThat(jar.entries()).as("no other HTTP client, no streams client, paginators or async clients")
+                .noneMatch(name -> name.startsWith("software/amazon/awssdk/http/apache/")
+                        || name.startsWith("software/amazon/awssdk/http/nio/netty/") || name.startsWith("io/netty/")
+                        || name.startsWith(DYNAMODB + "streams/") || name.startsWith(DYNAMODB + "paginators/")
+                        || name.startsWith(DYNAMODB + "DefaultDynamoDbAsyncClient"));
+        assertThat(jar.classesNewerThan(65)).as("classes the java21 runtime cannot load").isEmpty();
+    }
+
+    @Test
+    void everyClassTheIndexerCanReach_isInTheJar() {
+        Map<String, String> missing = jar.missingReachableClasses(List.of(DYNAMODB, EVENTS),
+                // the client registers every exception its calls may answer with
+                name -> name.startsWith(DYNAMODB + "model/") && !name.endsWith("Exception")
+                        || name.startsWith(DYNAMODB + "transform/") || name.startsWith(EVENTS),
+                name -> false,
+                Set.of(DYNAMODB + "DynamoDbClient", DYNAMODB + "DefaultDynamoDbClient"));
+
+        assertThat(missing).as("missing class -> a class naming it").isEmpty();
+    }
+
+    @Test
+    void handler_fromTheJarAlone_indexesTheSampleEvents() throws Throwable {
+        assertThat(jar.handlerClass().getConstructor()).as("no-arg constructor for Lambda").isNotNull();
+        try (LocalDynamoDb dynamoDbLocal = LocalDynamoDb.start(); DynamoDbClient dynamoDb = dynamoDbLocal.client()) {
+            Map<String, String> names = new HashMap<>();
+            TEMPLATE.resources().keySet().forEach(id -> names.put(id, id));
+            names.putAll(TemplateTables.create(TEMPLATE, dynamoDb));
+            assertThat(TemplateEnvironment.of(TEMPLATE, FUNCTION, names)).isNotEmpty();
+            Object handler = jar.newHandler(TemplateEnvironment.forLocalRun(TEMPLATE, FUNCTION, names,
+                    Map.of("DYNAMODB", dynamoDbLocal.endpoint())));
+            Path events = SamTemplate.findUp("sam").resolve("events");
+            String indexTable = names.get("IssueAttribIndexTable");
+
+            Object response = jar.invoke(handler, events.resolve("issue-insert.json"), LocalContext.of(FUNCTION));
+            assertThat((List<?>) response.getClass().getMethod("getBatchItemFailures").invoke(response)).isEmpty();
+            assertThat(dynamoDb.scan(b -> b.tableName(indexTable)).count()).as("index items after the insert").isPositive();
+
+            for (String sample : List.of("issue-update.json", "issue-remove.json")) {
+                response = jar.invoke(handler, events.resolve(sample), LocalContext.of(FUNCTION));
+                assertThat((List<?>) response.getClass().getMethod("getBatchItemFailures").invoke(response)).as(sample).isEmpty();
+            }
+            assertThat(dynamoDb.scan(b -> b.tableName(indexTable)).count()).as("index items after the removal").isZero();
+        }
+    }
+}
