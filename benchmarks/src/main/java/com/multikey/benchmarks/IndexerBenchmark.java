@@ -16,6 +16,14 @@ import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.StreamTail;
 import com.multikey.local.runtime.TemplateEnvironment;
 import com.multikey.local.runtime.TemplateTables;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.OperationType;
@@ -33,10 +41,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * Measures the stream indexer: (1) records per second of diff + encode for issues with 20 and 400 custom
- * fields and one field changed; (2) index writes per stream record against a naive indexer that deletes
+ * fields and one field changed, measured by JMH ({@link DiffEncodeBenchmark}); (2) index writes per stream record against a naive indexer that deletes
  * every old item and puts every new one; (3) records per second through the real handler on embedded
  * DynamoDB Local, as a ratio to raw BatchWriteItem of the same index items on the same DynamoDB Local.
  *
@@ -44,21 +54,23 @@ import java.util.Random;
  */
 public final class IndexerBenchmark {
 
-    private static final IndexerConfig CONFIG = new IndexerConfig("IssueAttribIndexTable", IssueSchema.DEFAULT);
-    private static final String ARN = "arn:aws:dynamodb:us-east-1:000000000000:table/AppTable/stream/bench";
+    static final IndexerConfig CONFIG = new IndexerConfig("IssueAttribIndexTable", IssueSchema.DEFAULT);
+    static final String ARN = "arn:aws:dynamodb:us-east-1:000000000000:table/AppTable/stream/bench";
 
     private IndexerBenchmark() {
     }
 
-    static void run(PrintStream out) {
+    static void run(PrintStream out) throws RunnerException {
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
 
-        out.println("(1) diff + encode: records per second, one custom field changed per record");
-        double rate20 = diffEncodeRate(20);
-        double rate400 = diffEncodeRate(400);
-        out.printf("| custom fields | records/s | index items per issue |%n|---|---|---|%n");
-        out.printf("| 20 | %,.0f | 20 |%n| 400 | %,.0f | 400 |%n", rate20, rate400);
-        out.printf("400 fields / 20 fields throughput ratio: %.3f (items per issue ratio %.3f)%n%n", rate400 / rate20, 20.0 / 400);
+        out.printf("(1) diff + encode, one custom field changed per record: JMH throughput in records/s (%s)%n", JMH_SETUP);
+        Map<Integer, Result<?>> rates = diffEncodeRates();
+        Result<?> rate20 = rates.get(20);
+        Result<?> rate400 = rates.get(400);
+        out.printf("| custom fields | records/s | 99.9%% error | index items per issue |%n|---|---|---|---|%n");
+        rates.forEach((fields, rate) -> out.printf("| %d | %,.0f | %,.0f | %d |%n", fields, rate.getScore(), rate.getScoreError(), fields));
+        out.printf("400 fields / 20 fields throughput ratio: %.3f (items per issue ratio %.3f)%n%n",
+                rate400.getScore() / rate20.getScore(), 20.0 / 400);
 
         out.println("(2) index writes per stream record: this indexer vs naive delete-all + put-all");
         out.printf("| custom fields | what changed | this indexer | naive | naive / this |%n|---|---|---|---|---|%n");
@@ -89,47 +101,32 @@ public final class IndexerBenchmark {
 
     // ------------------------------------------------------------------ (1)
 
-    static double diffEncodeRate(int fields) {
-        Random random = new Random(fields);
-        List<DynamodbStreamRecord> records = new ArrayList<>();
-        List<Record> raw = new ArrayList<>();
-        for (int i = 0; i < 1000; i++) {
-            Map<String, AttributeValue> before = issue("issue#" + i, i, fieldsOf(fields, random));
-            Map<String, AttributeValue> after = withField(before, "f" + random.nextInt(fields), value(random));
-            raw.add(record(i, "issue#" + i, before, after));
+    /**
+     * Short, so that the whole default run takes a few minutes on 2 cores, yet long enough for the 400-field
+     * case to reach its plateau on a busy 2-core machine. Kept next to the options it names.
+     */
+    private static final String JMH_SETUP = "1 fork, 6 x 2 s warm-up, 5 x 2 s measurement";
+
+    /** Runs {@link DiffEncodeBenchmark} in a forked JVM; its score per {@code fields} parameter, in records/s. */
+    static Map<Integer, Result<?>> diffEncodeRates() throws RunnerException {
+        ChainedOptionsBuilder options = new OptionsBuilder()
+                .include("^" + Pattern.quote(DiffEncodeBenchmark.class.getName()) + "\\.")
+                .forks(1)
+                .warmupIterations(6)
+                .warmupTime(TimeValue.seconds(2))
+                .measurementIterations(5)
+                .measurementTime(TimeValue.seconds(2))
+                .shouldFailOnError(true)
+                .verbosity(VerboseMode.SILENT);
+        if (Runtime.version().feature() >= 24) {
+            // JMH 1.37 reads field offsets through sun.misc.Unsafe, which Java 24+ warns about on every start
+            options.jvmArgsAppend("--sun-misc-unsafe-memory-access=allow");
         }
-        for (int from = 0; from < raw.size(); from += 100) {
-            records.addAll(LambdaEvents.dynamodbEvent(raw.subList(from, from + 100), ARN).getRecords());
+        Map<Integer, Result<?>> rates = new TreeMap<>();
+        for (RunResult result : new Runner(options.build()).run()) {
+            rates.put(Integer.valueOf(result.getParams().getParam("fields")), result.getPrimaryResult());
         }
-        BatchPlanner planner = new BatchPlanner(CONFIG);
-        List<List<DynamodbStreamRecord>> batches = new ArrayList<>();
-        for (int from = 0; from < records.size(); from += 100) {
-            batches.add(records.subList(from, from + 100));
-        }
-        long sink = 0;
-        long warmupEnd = System.nanoTime() + 3_000_000_000L;
-        while (System.nanoTime() < warmupEnd) {
-            for (List<DynamodbStreamRecord> batch : batches) {
-                sink += planner.plan(read(batch)).changes().size();
-            }
-        }
-        double[] rates = new double[5];
-        for (int round = 0; round < rates.length; round++) {
-            long start = System.nanoTime();
-            long processed = 0;
-            while (System.nanoTime() - start < 1_000_000_000L) {
-                for (List<DynamodbStreamRecord> batch : batches) {
-                    sink += planner.plan(read(batch)).changes().size();
-                    processed += batch.size();
-                }
-            }
-            rates[round] = processed / ((System.nanoTime() - start) / 1e9);
-        }
-        if (sink == 42) {
-            System.out.print("");
-        }
-        Arrays.sort(rates);
-        return rates[rates.length / 2];
+        return rates;
     }
 
     // ------------------------------------------------------------------ (2)
@@ -249,7 +246,7 @@ public final class IndexerBenchmark {
 
     // ------------------------------------------------------------------ data
 
-    private static Map<String, AttributeValue> fieldsOf(int count, Random random) {
+    static Map<String, AttributeValue> fieldsOf(int count, Random random) {
         Map<String, AttributeValue> fields = new LinkedHashMap<>();
         for (int i = 0; i < count; i++) {
             fields.put("f" + i, value(random));
@@ -258,7 +255,7 @@ public final class IndexerBenchmark {
     }
 
     /** Dates, numbers, text and multi-select values, as an issue tracker's custom fields hold. */
-    private static AttributeValue value(Random random) {
+    static AttributeValue value(Random random) {
         return switch (random.nextInt(4)) {
             case 0 -> AttributeValue.fromS(String.format("2026-%02d-%02d", 1 + random.nextInt(12), 1 + random.nextInt(28)));
             case 1 -> AttributeValue.fromN(Integer.toString(random.nextInt(100_000)));
@@ -267,7 +264,7 @@ public final class IndexerBenchmark {
         };
     }
 
-    private static Map<String, AttributeValue> issue(String id, int num, Map<String, AttributeValue> fields) {
+    static Map<String, AttributeValue> issue(String id, int num, Map<String, AttributeValue> fields) {
         Map<String, AttributeValue> item = new LinkedHashMap<>();
         item.put("id", AttributeValue.fromS(id));
         item.put("project", AttributeValue.fromS("project#bench"));
@@ -278,7 +275,7 @@ public final class IndexerBenchmark {
         return item;
     }
 
-    private static Map<String, AttributeValue> withField(Map<String, AttributeValue> issue, String field, AttributeValue value) {
+    static Map<String, AttributeValue> withField(Map<String, AttributeValue> issue, String field, AttributeValue value) {
         Map<String, AttributeValue> fields = new LinkedHashMap<>(issue.get("custom_fields").m());
         fields.put(field, value);
         return withAttribute(issue, "custom_fields", AttributeValue.fromM(fields));
@@ -290,7 +287,7 @@ public final class IndexerBenchmark {
         return copy;
     }
 
-    private static Record record(long sequence, String id, Map<String, AttributeValue> before, Map<String, AttributeValue> after) {
+    static Record record(long sequence, String id, Map<String, AttributeValue> before, Map<String, AttributeValue> after) {
         return Record.builder().eventID("bench-" + sequence).eventName(OperationType.MODIFY).eventVersion("1.1").awsRegion("us-east-1")
                 .dynamodb(StreamRecord.builder().keys(Map.of("id", AttributeValue.fromS(id)))
                         .oldImage(before).newImage(after).sequenceNumber(Long.toString(1_000_000 + sequence))
