@@ -1,7 +1,6 @@
 package com.multikey.local;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
-import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.common.PlainJson;
 import com.multikey.local.runtime.LambdaEvents;
@@ -33,7 +32,7 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Runs template.yaml on this machine, with no Docker and no AWS account: tables in embedded DynamoDB
- * Local, functions in this JVM, stream event source mappings, the bus and its rules, TTL.
+ * Local, functions from their deployable jars, each in its own class loader, stream event source mappings, the bus and its rules, TTL.
  */
 @Command(name = "local.jar", mixinStandardHelpOptions = true,
         description = "Runs template.yaml on this machine: DynamoDB Local, the functions, their stream event sources, the bus and its rules.",
@@ -130,21 +129,27 @@ public final class LocalMain implements Callable<Integer> {
             SamTemplate template = parent.loadTemplate();
             try (TemplateRuntime runtime = new TemplateRuntime(template, 0, out::println)) {
                 LocalFunction target = runtime.function(function);
-                Object input = readEvent(target, event);
+                String input = readEvent(event);
                 Map<String, Map<String, String>> before = snapshot(runtime);
-                Object response = target.invoke(input);
+                String response = invoke(target, input, event);
                 runtime.awaitDispatch(Duration.ofSeconds(30));
-                out.println(function + " answered: " + json(response));
+                out.println(function + " answered: " + LocalFunction.display(response));
                 printChanges(runtime, before, out);
                 return 0;
             }
         }
 
-        private static Object readEvent(LocalFunction target, Path file) {
+        private static String readEvent(Path file) {
             try {
-                return target.readEvent(Files.readString(file, StandardCharsets.UTF_8));
+                return Files.readString(file, StandardCharsets.UTF_8);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read " + file, e);
+            }
+        }
+
+        private static String invoke(LocalFunction target, String json, Path file) {
+            try {
+                return target.invoke(json);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(file.getFileName() + ": " + e.getMessage(), e);
             }
@@ -223,9 +228,9 @@ public final class LocalMain implements Callable<Integer> {
                 LocalFunction indexer = runtime.function("StreamIndexerFunction");
                 for (Path file : files) {
                     DynamodbEvent event = LambdaEvents.read(file, DynamodbEvent.class);
-                    StreamsEventResponse response = (StreamsEventResponse) indexer.invoke(event);
-                    out.printf("%s: %d record(s), batch item failures %s%n", file,
-                            event.getRecords() == null ? 0 : event.getRecords().size(), response.getBatchItemFailures());
+                    String response = indexer.invoke(LambdaEvents.stripped(file));
+                    out.printf("%s: %d record(s), answered %s%n", file,
+                            event.getRecords() == null ? 0 : event.getRecords().size(), response);
                 }
                 out.println();
                 IndexTablePrinter.print(out, IndexTablePrinter.scan(runtime.dynamoDb(), runtime.table("IssueAttribIndexTable")));

@@ -104,8 +104,8 @@ public final class BusRules {
     private void invokeTarget(String rule, LocalFunction function, LocalEventBridge.Received event) {
         for (int attempt = 1; ; attempt++) {
             try {
-                Object result = function.invoke(function.readEvent(event.envelope().toString()));
-                targetCalls.add(new TargetCall(rule, function.logicalId(), String.valueOf(result)));
+                String result = LocalFunction.display(function.invoke(event.envelope().toString()));
+                targetCalls.add(new TargetCall(rule, function.logicalId(), result));
                 out.accept("  " + function.logicalId() + ": " + result);
                 return;
             } catch (RuntimeException e) {

@@ -52,6 +52,15 @@ public final class LambdaEvents {
         }
     }
 
+    /** A file's JSON as Lambda would deliver it: without a UTF-8 byte order mark. */
+    public static String stripped(Path file) {
+        try {
+            return stripByteOrderMark(Files.readString(file, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+    }
+
     /** The JSON of a DynamoDB stream event with these records, as Lambda delivers it. */
     public static String dynamodbEventJson(List<Record> records, String streamArn) {
         ObjectNode event = JSON.createObjectNode();

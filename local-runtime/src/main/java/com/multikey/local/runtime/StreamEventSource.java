@@ -1,6 +1,5 @@
 package com.multikey.local.runtime;
 
-import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.event.ruler.Machine;
@@ -27,7 +26,7 @@ final class StreamEventSource {
     private final int batchSize;
     private final int maximumRetryAttempts;
     private final boolean bisect;
-    private final Function<DynamodbEvent, StreamsEventResponse> target;
+    private final Function<String, StreamsEventResponse> target;
     private final Consumer<String> out;
     private final List<Record> pending = new ArrayList<>();
     private final List<List<String>> onFailure = new ArrayList<>();
@@ -35,7 +34,7 @@ final class StreamEventSource {
     private int attemptSize;
 
     StreamEventSource(String name, String streamArn, Machine filter, int batchSize, int maximumRetryAttempts, boolean bisect,
-                      Function<DynamodbEvent, StreamsEventResponse> target, Consumer<String> out) {
+                      Function<String, StreamsEventResponse> target, Consumer<String> out) {
         this.name = name;
         this.streamArn = streamArn;
         this.filter = filter;
@@ -73,7 +72,7 @@ final class StreamEventSource {
         List<Record> batch = List.copyOf(pending.subList(0, Math.min(attemptSize, pending.size())));
         StreamsEventResponse response;
         try {
-            response = target.apply(LambdaEvents.dynamodbEvent(batch, streamArn));
+            response = target.apply(LambdaEvents.dynamodbEventJson(batch, streamArn));
         } catch (RuntimeException e) {
             out.accept(String.format("%s: batch of %d failed: %s", name, batch.size(), e.getMessage()));
             failed(batch, bisect && batch.size() > 1 ? Math.max(1, batch.size() / 2) : batch.size());

@@ -1,7 +1,9 @@
 package com.multikey.local.runtime;
 
-import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
@@ -27,6 +29,8 @@ import java.util.function.Consumer;
  * Lambda API (DeleteLayerVersion) answered by a local endpoint that records the calls.
  */
 public final class TemplateRuntime implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private record Source(StreamEventSource mapping, StreamTail tail, String table) {
     }
@@ -249,12 +253,25 @@ public final class TemplateRuntime implements AutoCloseable {
             LocalFunction target = functions.get(function);
             StreamTail tail = new StreamTail(dynamoDb, streams, table);
             StreamEventSource mapping = new StreamEventSource(function, tail.streamArn(), filter, batchSize, retries, bisect,
-                    (DynamodbEvent batch) -> {
-                        Object response = target.invoke(batch);
-                        return partial && response instanceof StreamsEventResponse r ? r : new StreamsEventResponse(List.of());
+                    (String batch) -> {
+                        String answer = target.invoke(batch);
+                        return partial ? batchItemFailures(answer) : new StreamsEventResponse(List.of());
                     }, out);
             sources.add(new Source(mapping, tail, table));
         });
+    }
+
+    /** The batch item failures of a function's answer, as Lambda reads a partial batch response. */
+    private static StreamsEventResponse batchItemFailures(String answer) {
+        List<StreamsEventResponse.BatchItemFailure> failures = new ArrayList<>();
+        try {
+            JsonNode response = JSON.readTree(answer);
+            response.path("batchItemFailures").forEach(failure ->
+                    failures.add(new StreamsEventResponse.BatchItemFailure(failure.path("itemIdentifier").asText())));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the function's answer is not JSON: " + e.getOriginalMessage(), e);
+        }
+        return new StreamsEventResponse(failures);
     }
 
     private Machine filter(Map<String, Object> properties, String where) {

@@ -39,7 +39,8 @@ class StreamEventSourceTest {
 
     private StreamEventSource source(int batchSize, int retries, boolean bisect, Machine filter,
                                      Function<List<String>, StreamsEventResponse> handler) {
-        return new StreamEventSource("Fn", "arn:stream", filter, batchSize, retries, bisect, (DynamodbEvent event) -> {
+        return new StreamEventSource("Fn", "arn:stream", filter, batchSize, retries, bisect, (String json) -> {
+            DynamodbEvent event = LambdaEvents.read(json, DynamodbEvent.class);
             List<String> sequenceNumbers = event.getRecords().stream().map(r -> r.getDynamodb().getSequenceNumber()).toList();
             invocations.add(sequenceNumbers);
             return handler.apply(sequenceNumbers);

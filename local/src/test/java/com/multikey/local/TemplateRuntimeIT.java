@@ -24,7 +24,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** 'start' end to end: a separate AWS SDK client writes over HTTP, the running stack does the rest. */
-class TemplateRuntimeTest {
+class TemplateRuntimeIT {
 
     private static TemplateRuntime runtime;
     private static DynamoDbClient client;

@@ -16,7 +16,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class LocalMainTest {
+class LocalMainIT {
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -94,12 +94,15 @@ class LocalMainTest {
     @Test
     void replay_printsTheIndexRows() {
         assertThat(run("replay", samEvents.resolve("issue-insert.json").toString())).isZero();
-        assertThat(printed()).contains("1 record(s), batch item failures []").contains("9c1d     | Surgent\u2401p1313\u2401issue#af34");
+        assertThat(printed()).contains("1 record(s), answered {\"batchItemFailures\":[]}").contains("9c1d     | Surgent\u2401p1313\u2401issue#af34");
     }
 
     @Test
     void aTemplateTheRunnerCannotInterpret_isNamed(@TempDir Path dir) throws IOException {
+        Path repository = SamTemplate.findUp("template.yaml").toAbsolutePath().getParent();
         String template = Files.readString(SamTemplate.findUp("template.yaml"))
+                // the deployable jars stay where the build put them
+                .replace("CodeUri: ", "CodeUri: " + repository + "/")
                 .replace("          Type: DynamoDB\n          Properties:\n            Stream: !GetAtt AppTable.StreamArn",
                         "          Type: Kinesis\n          Properties:\n            Stream: !GetAtt AppTable.StreamArn");
         Path changed = Files.writeString(dir.resolve("template.yaml"), template);
