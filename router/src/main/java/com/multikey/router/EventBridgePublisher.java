@@ -8,7 +8,6 @@ import software.amazon.awssdk.services.eventbridge.model.PutEventsResultEntry;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * PutEvents through the EventBridge API. The client's retry strategy (set in {@code ClientFactory}) retries a
@@ -23,18 +22,18 @@ public final class EventBridgePublisher implements EventPublisher {
     }
 
     @Override
-    public List<Optional<String>> publish(List<PutEventsRequestEntry> entries, AwsRequestOverrideConfiguration override) {
+    public List<EntryResult> publish(List<PutEventsRequestEntry> entries, AwsRequestOverrideConfiguration override) {
         PutEventsResponse response = eventBridge.putEvents(b -> b.entries(entries).overrideConfiguration(override));
-        List<Optional<String>> results = new ArrayList<>(entries.size());
+        List<EntryResult> results = new ArrayList<>(entries.size());
         List<PutEventsResultEntry> resultEntries = response.entries();
         for (int i = 0; i < entries.size(); i++) {
             PutEventsResultEntry result = i < resultEntries.size() ? resultEntries.get(i) : null;
             if (result == null) {
-                results.add(Optional.of("MissingResultEntry"));
+                results.add(new EntryResult.Failed("MissingResultEntry"));
             } else if (result.errorCode() != null) {
-                results.add(Optional.of(result.errorCode()));
+                results.add(new EntryResult.Failed(result.errorCode()));
             } else {
-                results.add(Optional.empty());
+                results.add(EntryResult.ACCEPTED);
             }
         }
         return results;

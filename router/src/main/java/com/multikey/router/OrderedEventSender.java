@@ -110,14 +110,15 @@ public final class OrderedEventSender {
                     }
                     List<Integer> call = calls.pollFirst();
                     try {
-                        List<Optional<String>> results = publisher.publish(
+                        List<EventPublisher.EntryResult> results = publisher.publish(
                                 call.stream().map(p -> current[p].toEntry(eventBusName)).toList(), budget.callTimeout());
                         for (int i = 0; i < call.size(); i++) {
-                            Optional<String> code = i < results.size() ? results.get(i) : Optional.of("MissingResultEntry");
-                            if (code.isEmpty()) {
-                                done(call.get(i));
-                            } else {
-                                failed(call.get(i), code.get(), PutEventsErrors.ofEntry(code.get()));
+                            EventPublisher.EntryResult result = i < results.size() ? results.get(i)
+                                    : new EventPublisher.EntryResult.Failed("MissingResultEntry");
+                            switch (result) {
+                                case EventPublisher.EntryResult.Accepted accepted -> done(call.get(i));
+                                case EventPublisher.EntryResult.Failed failure ->
+                                        failed(call.get(i), failure.errorCode(), PutEventsErrors.ofEntry(failure.errorCode()));
                             }
                         }
                     } catch (SdkException e) {

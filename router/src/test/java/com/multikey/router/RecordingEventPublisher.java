@@ -25,13 +25,18 @@ final class RecordingEventPublisher implements EventPublisher {
     Behaviour behaviour = (call, entries) -> entries.stream().map(e -> Optional.<String>empty()).toList();
 
     @Override
-    public List<Optional<String>> publish(List<PutEventsRequestEntry> entries, AwsRequestOverrideConfiguration override) {
+    public List<EntryResult> publish(List<PutEventsRequestEntry> entries, AwsRequestOverrideConfiguration override) {
         calls.add(entries);
         overrides.add(override);
-        List<Optional<String>> results = behaviour.answer(calls.size() - 1, entries);
-        for (int i = 0; i < entries.size(); i++) {
-            if (results.get(i).isEmpty()) {
+        // a test says per entry: empty to accept it, or the error code to refuse it with
+        List<Optional<String>> answers = behaviour.answer(calls.size() - 1, entries);
+        List<EntryResult> results = new java.util.ArrayList<>();
+        for (int i = 0; i < answers.size(); i++) {
+            if (answers.get(i).isEmpty()) {
                 accepted.add(entries.get(i).detail());
+                results.add(EntryResult.ACCEPTED);
+            } else {
+                results.add(new EntryResult.Failed(answers.get(i).get()));
             }
         }
         return results;

@@ -90,10 +90,10 @@ class RouterEntryPropertiesTest {
     void toEvent_isAcceptedByTheLocalEndpointOverHttp(@ForAll("ids") String id, @ForAll("items") Map<String, AttributeValue> after) {
         ChangeEvent event = eventOf(id, null, after);
 
-        List<Optional<String>> results = publisher.publish(List.of(event.toEntry("app-events")),
+        List<EventPublisher.EntryResult> results = publisher.publish(List.of(event.toEntry("app-events")),
                 AwsRequestOverrideConfiguration.builder().build());
 
-        assertThat(results).containsExactly(Optional.empty());
+        assertThat(results).containsExactly(EventPublisher.EntryResult.ACCEPTED);
     }
 
     @Provide

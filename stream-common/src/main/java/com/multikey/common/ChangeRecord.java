@@ -72,8 +72,11 @@ public record ChangeRecord(
                 Optional.ofNullable(stream.getApproximateCreationDateTime()).map(d -> plausible(d.toInstant())));
     }
 
-    /** Epoch values past the year 5000 were milliseconds read as seconds (some producers, DynamoDB Local); read them as such. */
-    static Instant plausible(Instant time) {
+    /**
+     * The one rule for creation times: epoch values past the year 5000 were milliseconds read as seconds
+     * (some producers, DynamoDB Local, where AWS sends seconds); read them as such.
+     */
+    public static Instant plausible(Instant time) {
         return time.getEpochSecond() > MILLIS_READ_AS_SECONDS ? Instant.ofEpochMilli(time.getEpochSecond()) : time;
     }
 

@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSer
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.common.ChangeRecord;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.StreamRecord;
 
@@ -25,8 +26,6 @@ import java.util.List;
 public final class LambdaEvents {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** Epoch values above this are milliseconds: DynamoDB Local sends milliseconds where AWS sends seconds. */
-    private static final long MILLIS_THRESHOLD = 100_000_000_000L;
 
     private LambdaEvents() {
     }
@@ -113,9 +112,9 @@ public final class LambdaEvents {
         return node;
     }
 
+    /** In seconds, as AWS sends it (DynamoDB Local sends milliseconds). */
     private static long epochSeconds(Instant time) {
-        long seconds = time.getEpochSecond();
-        return seconds > MILLIS_THRESHOLD ? seconds / 1000 : seconds;
+        return ChangeRecord.plausible(time).getEpochSecond();
     }
 
     private static String stripByteOrderMark(String json) {
