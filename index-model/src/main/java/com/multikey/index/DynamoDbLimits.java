@@ -94,7 +94,8 @@ public final class DynamoDbLimits {
             case S -> jsonStringBytes(value.s());
             case N -> value.n().length() + 2;
             case B -> (value.b().asByteArrayUnsafe().length + 2) / 3 * 4 + 2;
-            case BOOL, NUL -> 5;
+            // the 4-letter tag takes one byte more than the wrapper; false, or true for NULL, at most five
+            case BOOL, NUL -> 6;
             case SS -> 2 + value.ss().stream().mapToLong(text -> jsonStringBytes(text) + 1).sum();
             case NS -> 2 + value.ns().stream().mapToLong(n -> n.length() + 3).sum();
             case BS -> 2 + value.bs().stream().mapToLong(b -> (b.asByteArrayUnsafe().length + 2) / 3 * 4 + 3).sum();

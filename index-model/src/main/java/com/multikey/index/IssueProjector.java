@@ -126,14 +126,14 @@ public final class IssueProjector {
                 }
             } catch (UnindexableValueException e) {
                 items.keySet().removeIf(key -> key.attribId().equals(attribId));
-                rejections.add(Rejection.ofField(issueId, attribId, e.getMessage()));
+                rejections.add(new Rejection.Field(issueId, attribId, e.getMessage()));
             }
         }
         return new IssueProjection(Set.copyOf(items.values()), rejections);
     }
 
     private static IssueProjection rejected(String issueId, String reason) {
-        return new IssueProjection(Set.of(), List.of(Rejection.ofImage(issueId, reason)));
+        return new IssueProjection(Set.of(), List.of(new Rejection.Image(issueId, reason)));
     }
 
     /** The values a field's attribute holds: none, one, or one per element of a list or set. */

@@ -1,5 +1,6 @@
 package com.multikey.index;
 
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -7,6 +8,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static com.multikey.index.IssueImages.n;
 import static com.multikey.index.IssueImages.s;
@@ -70,7 +72,8 @@ class IssueProjectorTest {
                 "none", AttributeValue.fromNul(true)));
 
         assertThat(projection.items()).extracting(IndexItem::attribId).containsExactly("ok");
-        assertThat(projection.rejections()).extracting(r -> r.attribId().orElseThrow())
+        assertThat(projection.rejections()).asInstanceOf(InstanceOfAssertFactories.list(Rejection.Field.class))
+                .extracting(Rejection.Field::attribId)
                 .containsExactlyInAnyOrder("nested", "blob", "blobs", "deep", "huge");
         assertThat(projection.rejections()).extracting(Rejection::reason)
                 .contains("value of unsupported type M", "list element of unsupported type L", "number is outside DynamoDB's range");
@@ -83,10 +86,8 @@ class IssueProjectorTest {
         IssueProjection projection = indexer.project("issue#1", image);
 
         assertThat(projection.items()).isEmpty();
-        assertThat(projection.rejections()).singleElement().satisfies(r -> {
-            assertThat(r.attribId()).isEmpty();
-            assertThat(r.reason()).isEqualTo("custom_fields is of type S, not a map");
-        });
+        assertThat(projection.rejections()).containsExactly(
+                new Rejection.Image("issue#1", "custom_fields is of type S, not a map"));
     }
 
     @Test
@@ -100,5 +101,53 @@ class IssueProjectorTest {
     @Test
     void project_whenNoCustomFields_givesNothingAndRejectsNothing() {
         assertThat(indexer.project("issue#1", IssueImages.issue("issue#1", "p", 1, null))).isEqualTo(IssueProjection.EMPTY);
+    }
+
+    @Test
+    void project_whenCustomFieldsIsAnEmptyMap_givesNothingAndRejectsNothing() {
+        assertThat(project(Map.of())).isEqualTo(IssueProjection.EMPTY);
+    }
+
+    @Test
+    void project_whenCustomFieldsIsNull_givesNothingAndRejectsNothing() {
+        var image = IssueImages.with(IssueImages.issue("issue#1", "p", 1, null), "custom_fields", AttributeValue.fromNul(true));
+
+        assertThat(indexer.project("issue#1", image)).isEqualTo(IssueProjection.EMPTY);
+    }
+
+    @Test
+    void project_whenProjectIsMissingOrNotAString_rejectsTheImage() {
+        var image = IssueImages.with(IssueImages.issue("issue#1", "p", 1, Map.of("f", s("v"))), "project", n("1"));
+
+        assertThat(indexer.project("issue#1", image)).isEqualTo(new IssueProjection(Set.of(),
+                List.of(new Rejection.Image("issue#1", "project is missing or not a string"))));
+    }
+
+    @Test
+    void project_whenNumIsOutsideDynamoDbRange_rejectsTheImage() {
+        var image = IssueImages.with(IssueImages.issue("issue#1", "p", 1, Map.of("f", s("v"))), "num", n("1E+200"));
+
+        assertThat(indexer.project("issue#1", image)).isEqualTo(new IssueProjection(Set.of(),
+                List.of(new Rejection.Image("issue#1", "num is not a valid DynamoDB number"))));
+    }
+
+    @Test
+    void project_whenOneValueOfAFieldCannotBeIndexed_leavesOutTheWholeField() {
+        // given: a project so long that the item of a short value just fits, and that of a long value does not,
+        // even without its copy; the long value comes after the short one in the list
+        String longValue = "z".repeat(600);
+        IndexItem shortItem = IndexItem.of("f", new IndexValue.Text("a"), "issue#1", "", BigDecimal.valueOf(7));
+        String project = "p".repeat((int) (DynamoDbLimits.MAX_ITEM_BYTES - DynamoDbLimits.itemBytes(shortItem.toItem())));
+        var image = IssueImages.issue("issue#1", project, 7, Map.of(
+                "f", AttributeValue.fromL(List.of(s("a"), s(longValue))),
+                "g", s("a")));
+
+        // when
+        IssueProjection projection = indexer.project("issue#1", image);
+
+        // then: a field is indexed with all its values or not at all
+        assertThat(projection.items()).extracting(IndexItem::attribId).containsExactly("g");
+        assertThat(projection.rejections()).containsExactly(new Rejection.Field("issue#1", "f",
+                "index item larger than 409600 bytes even without the value"));
     }
 }

@@ -3,7 +3,10 @@ package com.multikey.index;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -119,6 +122,111 @@ class SortKeyCodecTest {
     void encode_whenIssueIdLeavesNoRoom_refuses() {
         assertThatThrownBy(() -> SortKeyCodec.encode(new IndexValue.Text("a"), BigDecimal.ONE, "issue#" + "x".repeat(300)))
                 .isInstanceOf(UnindexableValueException.class);
+    }
+
+    /** The encoded value alone, as it starts every key of the value. */
+    private static String encodedText(String value) {
+        return SortKeyCodec.encodeValue(new IndexValue.Text(value), SortKeyCodec.MAX_VALUE_BYTES);
+    }
+
+    /** The text bytes a cut value keeps: its budget less the truncation mark and the digest. */
+    private static final int CUT_AT = SortKeyCodec.MAX_VALUE_BYTES - SortKeyCodec.TRUNCATION_MARK.length()
+            - SortKeyCodec.DIGEST_HEX_CHARS;
+
+    @Test
+    void encode_whenValueFillsItsBudgetExactly_keepsItWhole() {
+        // given: the type tag and 722 characters, exactly MAX_VALUE_BYTES
+        String text = "x".repeat(SortKeyCodec.MAX_VALUE_BYTES - 1);
+
+        // then
+        assertThat(encodedText(text)).isEqualTo("S" + text);
+    }
+
+    @Test
+    void encode_whenValueIsOneByteOverItsBudget_cutsItToExactlyTheBudget() {
+        // given
+        String text = "x".repeat(SortKeyCodec.MAX_VALUE_BYTES);
+
+        // when
+        String encoded = encodedText(text);
+
+        // then: the tag and 688 characters of text, the mark and the digest fill the 723 bytes
+        assertThat(encoded).hasSize(SortKeyCodec.MAX_VALUE_BYTES)
+                .isEqualTo("S" + "x".repeat(CUT_AT - 1) + SortKeyCodec.TRUNCATION_MARK + sha256Hex(text).substring(0, 32));
+    }
+
+    @Test
+    void encode_whenEscapedCharactersPushAValuePastItsBudget_cutsIt() {
+        // given: U+0002 is escaped as two characters, so these 722 characters encode to 724 bytes
+        String text = "\u0002" + "x".repeat(SortKeyCodec.MAX_VALUE_BYTES - 2);
+
+        // when
+        String encoded = encodedText(text);
+
+        // then
+        assertThat(encoded).contains(SortKeyCodec.TRUNCATION_MARK);
+        assertThat(encoded.getBytes(StandardCharsets.UTF_8)).hasSize(SortKeyCodec.MAX_VALUE_BYTES);
+    }
+
+    @Test
+    void encode_whenACharacterWouldCrossTheCut_cutsBeforeItAndCountsItsUtf8Bytes() {
+        // given: after the tag and 687 characters, each character below fills the cut exactly or crosses it
+        String filler = "x".repeat(CUT_AT - 2);
+        for (String next : List.of("\u0001", "\u0002", "\u0003", "\u007f", "\u0080", "\u00e9", "\u07ff", "\u0800", "\uffff", "\uD83D\uDE00")) {
+            String text = filler + next + "y".repeat(SortKeyCodec.MAX_VALUE_BYTES);
+
+            // when
+            String encoded = encodedText(text);
+            String kept = encoded.substring(0, encoded.indexOf(SortKeyCodec.TRUNCATION_MARK));
+
+            // then: the kept text is the longest that fits in CUT_AT bytes
+            int nextBytes = next.codePointAt(0) <= 2 ? 2 : next.getBytes(StandardCharsets.UTF_8).length;
+            String expected = 1 + filler.length() + nextBytes <= CUT_AT
+                    ? "S" + filler + (next.codePointAt(0) <= 2 ? "\u0002" + (char) (next.charAt(0) + 2) : next)
+                    : "S" + filler;
+            assertThat(kept).as("U+%04X", next.codePointAt(0)).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void textPrefix_whenTextIsLongerThanTheCut_isExactlyWhatItsKeysKeep() {
+        // given: texts whose cut falls before, on and after characters of every escaped and UTF-8 length
+        for (String next : List.of("\u0000", "\u0002", "\u0003", "a", "\u0080", "\u0800", "\uD83D\uDE00")) {
+            for (int fillerLength = CUT_AT - 4; fillerLength <= CUT_AT; fillerLength++) {
+                String text = "x".repeat(fillerLength) + next.repeat(3) + "y".repeat(SortKeyCodec.MAX_VALUE_BYTES);
+                String key = encodedText(text);
+
+                // then
+                assertThat(SortKeyCodec.textPrefix(text)).as("U+%04X after %d", next.codePointAt(0), fillerLength)
+                        .isEqualTo(key.substring(0, key.indexOf(SortKeyCodec.TRUNCATION_MARK)));
+            }
+        }
+    }
+
+    @Test
+    void textPrefix_whenTextIsEmpty_isTheStringTypeTag() {
+        assertThat(SortKeyCodec.textPrefix("")).isEqualTo("S");
+    }
+
+    @Test
+    void textPrefix_whenTextHoldsTheEscapeCharacterItself_escapesIt() {
+        assertThat(SortKeyCodec.textPrefix("a\u0002b")).isEqualTo("Sa\u0002\u0004b");
+    }
+
+    @Test
+    void utf8Length_whenCodePointsAtTheEncodingBoundaries_countsAsUtf8Does() {
+        for (String text : List.of("\u007f", "\u0080", "\u07ff", "\u0800", "\uffff", "\uD800\uDC00", "\uDBFF\uDFFF", "a\u00e9\u20ac\uD83D\uDE00")) {
+            assertThat(SortKeyCodec.utf8Length(text)).as("%s", text.codePoints().boxed().toList())
+                    .isEqualTo(text.getBytes(StandardCharsets.UTF_8).length);
+        }
+    }
+
+    private static String sha256Hex(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static List<String> sortedAsDynamoDb(List<String> keys) {

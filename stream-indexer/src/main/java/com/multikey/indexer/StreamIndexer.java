@@ -64,9 +64,15 @@ public final class StreamIndexer {
         for (Rejection rejection : plan.rejections()) {
             Map<String, Object> fields = new LinkedHashMap<>();
             fields.put("itemKey", rejection.issueId());
-            rejection.attribId().ifPresent(attribId -> fields.put("attribId", attribId));
+            String message = switch (rejection) {
+                case Rejection.Image image -> "issue not indexed";
+                case Rejection.Field field -> {
+                    fields.put("attribId", field.attribId());
+                    yield "custom field not indexed";
+                }
+            };
             fields.put("reason", rejection.reason());
-            log.warn(rejection.attribId().isPresent() ? "custom field not indexed" : "issue not indexed", fields);
+            log.warn(message, fields);
         }
 
         int valuesNotCopied = 0;
