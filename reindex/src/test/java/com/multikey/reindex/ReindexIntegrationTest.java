@@ -1,22 +1,11 @@
 package com.multikey.reindex;
 
-import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
-import com.multikey.common.Backoff;
-import com.multikey.common.Deadline;
-import com.multikey.common.Sleeper;
 import com.multikey.common.StructuredLog;
-import com.multikey.index.IndexChange;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexValue;
 import com.multikey.index.IssueProjector;
 import com.multikey.index.IssueSchema;
-import com.multikey.indexer.BatchPlanner;
-import com.multikey.indexer.DynamoDbIndexWriter;
-import com.multikey.indexer.IndexerConfig;
-import com.multikey.indexer.StreamIndexer;
-import com.multikey.local.runtime.LambdaEvents;
 import com.multikey.local.runtime.LocalDynamoDb;
-import com.multikey.local.runtime.StreamTail;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.LocalTablesExtension;
 import org.junit.jupiter.api.Test;
@@ -24,7 +13,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.Record;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -40,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -173,75 +160,4 @@ class ReindexIntegrationTest {
         assertThat(verifier().verify(false).clean()).isTrue();
         assertThat(index()).isEqualTo(expected());
     }
-
-    @Test
-    void backfill_concurrentWithRandomStreamUpdates_converges() throws Exception {
-        populate(150, new Random(4));
-        StreamTail tail = new StreamTail(dynamoDb, local.streamsClient(), "AppTable");
-        tail.poll(); // written before the stream indexer existed: only a backfill can index these
-        StreamIndexer streamIndexer = new StreamIndexer(new BatchPlanner(new IndexerConfig("IssueAttribIndexTable", CONFIG)),
-                new DynamoDbIndexWriter(dynamoDb, "IssueAttribIndexTable", Backoff.standard(), Sleeper.SYSTEM, QUIET),
-                summary -> { }, QUIET);
-        AtomicBoolean writing = new AtomicBoolean(true);
-
-        Thread updates = new Thread(() -> {
-            Random random = new Random(5);
-            for (int i = 0; i < 400; i++) {
-                String id = "issue#" + random.nextInt(170);
-                if (random.nextInt(8) == 0) {
-                    dynamoDb.deleteItem(b -> b.tableName("AppTable").key(Map.of("id", AttributeValue.fromS(id))));
-                } else {
-                    Map<String, AttributeValue> item = issue(id, random.nextInt(40), random, random.nextInt(5));
-                    dynamoDb.putItem(b -> b.tableName("AppTable").item(item));
-                }
-            }
-            writing.set(false);
-        });
-        Thread stream = new Thread(() -> {
-            while (writing.get()) {
-                deliver(streamIndexer, tail.poll());
-            }
-        });
-        updates.start();
-        stream.start();
-        backfill().run(CheckpointStore.open(null, 3), 3, p -> { }, Duration.ofSeconds(1));
-        updates.join();
-        stream.join();
-        deliver(streamIndexer, tail.poll());
-
-        assertThat(index()).isEqualTo(expected());
-        assertThat(verifier().verify(false).clean()).isTrue();
-    }
-
-    @Test
-    void aWriteDerivedFromAVersionTheStreamHasSinceReplaced_isRefused_andLeavesNothingStale() {
-        StreamTail tail = new StreamTail(dynamoDb, local.streamsClient(), "AppTable");
-        StreamIndexer streamIndexer = new StreamIndexer(new BatchPlanner(new IndexerConfig("IssueAttribIndexTable", CONFIG)),
-                new DynamoDbIndexWriter(dynamoDb, "IssueAttribIndexTable", Backoff.standard(), Sleeper.SYSTEM, QUIET),
-                summary -> { }, QUIET);
-        Map<String, AttributeValue> v1 = issue("issue#1", 1, new Random(6), 4);
-        dynamoDb.putItem(b -> b.tableName("AppTable").item(v1));
-        tail.poll();
-        // a backfill has read v1; then the issue changes and the stream indexer handles the change
-        Map<String, AttributeValue> v2 = issue("issue#1", 2, new Random(7), 3);
-        dynamoDb.putItem(b -> b.tableName("AppTable").item(v2));
-        deliver(streamIndexer, tail.poll());
-
-        ConditionalIndexWriter.Outcome outcome = new ConditionalIndexWriter(dynamoDb, "AppTable", "IssueAttribIndexTable", CONFIG)
-                .write("issue#1", v1, new IssueProjector(CONFIG).project("issue#1", v1).items().stream()
-                        .<IndexChange>map(IndexChange.Put::new).toList());
-
-        assertThat(outcome).isEqualTo(ConditionalIndexWriter.Outcome.ISSUE_CHANGED);
-        assertThat(index()).isEqualTo(new HashSet<>(new IssueProjector(CONFIG).project("issue#1", v2).items()));
-    }
-
-    private static void deliver(StreamIndexer indexer, List<Record> records) {
-        for (int from = 0; from < records.size(); from += 100) {
-            List<Record> batch = records.subList(from, Math.min(records.size(), from + 100));
-            StreamsEventResponse response = indexer.process(LambdaEvents.dynamodbEvent(batch, "arn:stream").getRecords(),
-                    Deadline.after(Duration.ofMinutes(1)));
-            assertThat(response.getBatchItemFailures()).isEmpty();
-        }
-    }
-
 }

@@ -1,0 +1,174 @@
+package com.multikey.indexer;
+
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import com.multikey.common.Backoff;
+import com.multikey.common.Deadline;
+import com.multikey.common.Sleeper;
+import com.multikey.common.StructuredLog;
+import com.multikey.index.IndexChange;
+import com.multikey.index.IndexItem;
+import com.multikey.index.IssueProjector;
+import com.multikey.index.IssueSchema;
+import com.multikey.local.runtime.LambdaEvents;
+import com.multikey.local.runtime.LocalDynamoDb;
+import com.multikey.local.runtime.StreamTail;
+import com.multikey.reindex.Backfill;
+import com.multikey.reindex.CheckpointStore;
+import com.multikey.reindex.ConditionalIndexWriter;
+import com.multikey.reindex.Verifier;
+import com.multikey.testkit.LocalTables;
+import com.multikey.testkit.LocalTablesExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Backfill and repair (the reindex library) running beside this stream indexer on DynamoDB Local: whichever
+ * writes first, the index ends as the latest versions imply, because every reindex write is conditioned on
+ * the issue's version.
+ */
+@ExtendWith(LocalTablesExtension.class)
+class BackfillBesideTheIndexerIntegrationTest {
+
+    private static final IssueSchema CONFIG = IssueSchema.DEFAULT;
+    private static final StructuredLog QUIET = new StructuredLog("t", new PrintStream(OutputStream.nullOutputStream()), Clock.systemUTC());
+    private final LocalDynamoDb local;
+    private final DynamoDbClient dynamoDb;
+
+    BackfillBesideTheIndexerIntegrationTest(LocalTables tables) {
+        this.local = tables.local();
+        this.dynamoDb = tables.dynamoDb();
+    }
+
+    private static Map<String, AttributeValue> issue(String id, int num, Random random, int fieldCount) {
+        Map<String, AttributeValue> fields = new LinkedHashMap<>();
+        for (int f = 0; f < fieldCount; f++) {
+            fields.put("f" + f, switch (random.nextInt(3)) {
+                case 0 -> AttributeValue.fromN(Integer.toString(random.nextInt(1000)));
+                case 1 -> AttributeValue.fromS("v" + random.nextInt(50));
+                default -> AttributeValue.fromSs(List.of("a" + random.nextInt(3), "b" + random.nextInt(3)));
+            });
+        }
+        return Map.of("id", AttributeValue.fromS(id), "project", AttributeValue.fromS("project#" + (num % 3)),
+                "num", AttributeValue.fromN(Integer.toString(num)), "custom_fields", AttributeValue.fromM(fields));
+    }
+
+    private void populate(int issues, Random random) {
+        for (int i = 0; i < issues; i++) {
+            Map<String, AttributeValue> item = issue("issue#" + i, i, random, i == 0 ? 150 : random.nextInt(6));
+            dynamoDb.putItem(b -> b.tableName("AppTable").item(item));
+        }
+    }
+
+    private Set<IndexItem> index() {
+        Set<IndexItem> items = new HashSet<>();
+        dynamoDb.scanPaginator(b -> b.tableName("IssueAttribIndexTable")).items().forEach(i -> items.add(IndexItem.fromItem(i)));
+        return items;
+    }
+
+    private Set<IndexItem> expected() {
+        IssueProjector indexer = new IssueProjector(CONFIG);
+        Set<IndexItem> items = new HashSet<>();
+        dynamoDb.scanPaginator(b -> b.tableName("AppTable")).items().forEach(item -> {
+            if (item.get("id").s().startsWith("issue#")) {
+                items.addAll(indexer.project(item.get("id").s(), item).items());
+            }
+        });
+        return items;
+    }
+
+    private Backfill backfill() {
+        return new Backfill(dynamoDb, "AppTable", "IssueAttribIndexTable", CONFIG, 100_000);
+    }
+
+    private Verifier verifier() {
+        return new Verifier(dynamoDb, "AppTable", "IssueAttribIndexTable", CONFIG);
+    }
+
+    @Test
+    void backfill_concurrentWithRandomStreamUpdates_converges() throws Exception {
+        populate(150, new Random(4));
+        StreamTail tail = new StreamTail(dynamoDb, local.streamsClient(), "AppTable");
+        tail.poll(); // written before the stream indexer existed: only a backfill can index these
+        StreamIndexer streamIndexer = new StreamIndexer(new BatchPlanner(new IndexerConfig("IssueAttribIndexTable", CONFIG)),
+                new DynamoDbIndexWriter(dynamoDb, "IssueAttribIndexTable", Backoff.standard(), Sleeper.SYSTEM, QUIET),
+                summary -> { }, QUIET);
+        AtomicBoolean writing = new AtomicBoolean(true);
+
+        Thread updates = new Thread(() -> {
+            Random random = new Random(5);
+            for (int i = 0; i < 400; i++) {
+                String id = "issue#" + random.nextInt(170);
+                if (random.nextInt(8) == 0) {
+                    dynamoDb.deleteItem(b -> b.tableName("AppTable").key(Map.of("id", AttributeValue.fromS(id))));
+                } else {
+                    Map<String, AttributeValue> item = issue(id, random.nextInt(40), random, random.nextInt(5));
+                    dynamoDb.putItem(b -> b.tableName("AppTable").item(item));
+                }
+            }
+            writing.set(false);
+        });
+        Thread stream = new Thread(() -> {
+            while (writing.get()) {
+                deliver(streamIndexer, tail.poll());
+            }
+        });
+        updates.start();
+        stream.start();
+        backfill().run(CheckpointStore.open(null, 3), 3, p -> { }, Duration.ofSeconds(1));
+        updates.join();
+        stream.join();
+        deliver(streamIndexer, tail.poll());
+
+        assertThat(index()).isEqualTo(expected());
+        assertThat(verifier().verify(false).clean()).isTrue();
+    }
+
+    @Test
+    void aWriteDerivedFromAVersionTheStreamHasSinceReplaced_isRefused_andLeavesNothingStale() {
+        StreamTail tail = new StreamTail(dynamoDb, local.streamsClient(), "AppTable");
+        StreamIndexer streamIndexer = new StreamIndexer(new BatchPlanner(new IndexerConfig("IssueAttribIndexTable", CONFIG)),
+                new DynamoDbIndexWriter(dynamoDb, "IssueAttribIndexTable", Backoff.standard(), Sleeper.SYSTEM, QUIET),
+                summary -> { }, QUIET);
+        Map<String, AttributeValue> v1 = issue("issue#1", 1, new Random(6), 4);
+        dynamoDb.putItem(b -> b.tableName("AppTable").item(v1));
+        tail.poll();
+        // a backfill has read v1; then the issue changes and the stream indexer handles the change
+        Map<String, AttributeValue> v2 = issue("issue#1", 2, new Random(7), 3);
+        dynamoDb.putItem(b -> b.tableName("AppTable").item(v2));
+        deliver(streamIndexer, tail.poll());
+
+        ConditionalIndexWriter.Outcome outcome = new ConditionalIndexWriter(dynamoDb, "AppTable", "IssueAttribIndexTable", CONFIG)
+                .write("issue#1", v1, new IssueProjector(CONFIG).project("issue#1", v1).items().stream()
+                        .<IndexChange>map(IndexChange.Put::new).toList());
+
+        assertThat(outcome).isEqualTo(ConditionalIndexWriter.Outcome.ISSUE_CHANGED);
+        assertThat(index()).isEqualTo(new HashSet<>(new IssueProjector(CONFIG).project("issue#1", v2).items()));
+    }
+
+    private static void deliver(StreamIndexer indexer, List<Record> records) {
+        for (int from = 0; from < records.size(); from += 100) {
+            List<Record> batch = records.subList(from, Math.min(records.size(), from + 100));
+            StreamsEventResponse response = indexer.process(LambdaEvents.dynamodbEvent(batch, "arn:stream").getRecords(),
+                    Deadline.after(Duration.ofMinutes(1)));
+            assertThat(response.getBatchItemFailures()).isEmpty();
+        }
+    }
+
+}
