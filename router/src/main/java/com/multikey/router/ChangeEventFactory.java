@@ -137,9 +137,9 @@ public final class ChangeEventFactory {
 
     private ChangeEvent event(ChangeRecord record, ObjectNode keys, String detailType, ObjectNode detail, DroppedImages dropped,
                               List<String> adjustments, Optional<ChangeEvent> withoutImages) {
-        return new ChangeEvent(keys.toString(), record.sequenceNumber(), String.valueOf(record.eventId()), config.eventSource(),
-                detailType, detail.toString(), record.approximateCreationTime(), List.of(config.tableArn()),
-                dropped != DroppedImages.NONE, adjustments, withoutImages);
+        return new ChangeEvent(keys.toString(), record.sequenceNumber().orElse(null), String.valueOf(record.eventId()),
+                config.eventSource(), detailType, detail.toString(), record.approximateCreationTime().orElse(null),
+                List.of(config.tableArn()), dropped != DroppedImages.NONE, adjustments, withoutImages.orElse(null));
     }
 
     /**

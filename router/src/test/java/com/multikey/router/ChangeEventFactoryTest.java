@@ -121,8 +121,8 @@ class ChangeEventFactoryTest {
 
     @Test
     void size_countsAsEventBridgeDoes() {
-        ChangeEvent event = new ChangeEvent("k", java.util.Optional.empty(), "e", "src", "Issue Created", "{\"é\":1}",
-                java.util.Optional.of(java.time.Instant.EPOCH), List.of("arn"), false, List.of(), java.util.Optional.empty());
+        ChangeEvent event = new ChangeEvent("k", null, "e", "src", "Issue Created", "{\"é\":1}",
+                java.time.Instant.EPOCH, List.of("arn"), false, List.of(), null);
 
         // time 14, "src" 3, "Issue Created" 13, {"é":1} 8 bytes (é is two), "arn" 3
         assertThat(event.size()).isEqualTo(14 + 3 + 13 + 8 + 3);
@@ -137,9 +137,8 @@ class ChangeEventFactoryTest {
     }
 
     private ChangeEvent eventOf(Map<String, AttributeValue> image) {
-        return factory.toEvent(new ChangeRecord("e-1", com.multikey.common.ChangeKind.INSERT, java.util.Optional.of("1"),
-                Map.of("id", AttributeValue.fromS("issue#1")), java.util.Optional.empty(), java.util.Optional.of(image),
-                java.util.Optional.empty(), java.util.Optional.empty()));
+        return factory.toEvent(new ChangeRecord("e-1", com.multikey.common.ChangeKind.INSERT, "1",
+                Map.of("id", AttributeValue.fromS("issue#1")), null, image, null, null));
     }
 
     @Test

@@ -27,7 +27,6 @@ import java.math.BigInteger;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -59,8 +58,8 @@ class RouterEntryPropertiesTest {
 
     private static ChangeEvent eventOf(String id, Map<String, AttributeValue> before, Map<String, AttributeValue> after) {
         ChangeKind kind = before == null ? ChangeKind.INSERT : after == null ? ChangeKind.REMOVE : ChangeKind.MODIFY;
-        return FACTORY.toEvent(new ChangeRecord("event-1", kind, Optional.of("000000000000000000001"), Map.of("id", AttributeValue.fromS(id)),
-                Optional.ofNullable(before), Optional.ofNullable(after), Optional.empty(), Optional.of(Instant.ofEpochSecond(1_793_577_600L))));
+        return FACTORY.toEvent(new ChangeRecord("event-1", kind, "000000000000000000001", Map.of("id", AttributeValue.fromS(id)),
+                before, after, null, Instant.ofEpochSecond(1_793_577_600L)));
     }
 
     /** The entry as the SDK puts it on the wire (Time in epoch seconds). */

@@ -8,29 +8,71 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Instant;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
  * One stream record as the consumers need it: its images converted to SDK v2 attribute values with the
- * official events transformer, and what identifies it in logs and batch item failures.
- *
- * @param sequenceNumber the shard sequence number; empty for record shapes that carry none
- *                       (Kinesis Data Streams for DynamoDB)
- * @param oldImage       absent for INSERT records and for stream view types without old images
- * @param newImage       absent for REMOVE records and for stream view types without new images
+ * official events transformer, and what identifies it in logs and batch item failures. What a record may
+ * lack is answered as {@link Optional}: the sequence number (record shapes that carry none, such as Kinesis
+ * Data Streams for DynamoDB), the old image (INSERT records, stream view types without old images), the new
+ * image (REMOVE records, view types without new images), the user identity and the creation time.
  */
-public record ChangeRecord(
-        String eventId,
-        ChangeKind kind,
-        Optional<String> sequenceNumber,
-        Map<String, AttributeValue> keys,
-        Optional<Map<String, AttributeValue>> oldImage,
-        Optional<Map<String, AttributeValue>> newImage,
-        Optional<UserIdentity> userIdentity,
-        Optional<Instant> approximateCreationTime) {
+public final class ChangeRecord {
 
-    public ChangeRecord {
-        keys = Map.copyOf(keys);
+    private final String eventId;
+    private final ChangeKind kind;
+    private final String sequenceNumber;
+    private final Map<String, AttributeValue> keys;
+    private final Map<String, AttributeValue> oldImage;
+    private final Map<String, AttributeValue> newImage;
+    private final UserIdentity userIdentity;
+    private final Instant approximateCreationTime;
+
+    /** The parts a record may lack are null here. */
+    public ChangeRecord(String eventId, ChangeKind kind, String sequenceNumber, Map<String, AttributeValue> keys,
+                        Map<String, AttributeValue> oldImage, Map<String, AttributeValue> newImage,
+                        UserIdentity userIdentity, Instant approximateCreationTime) {
+        this.eventId = eventId;
+        this.kind = Objects.requireNonNull(kind, "kind");
+        this.sequenceNumber = sequenceNumber;
+        this.keys = Map.copyOf(keys);
+        this.oldImage = oldImage;
+        this.newImage = newImage;
+        this.userIdentity = userIdentity;
+        this.approximateCreationTime = approximateCreationTime;
+    }
+
+    public String eventId() {
+        return eventId;
+    }
+
+    public ChangeKind kind() {
+        return kind;
+    }
+
+    public Optional<String> sequenceNumber() {
+        return Optional.ofNullable(sequenceNumber);
+    }
+
+    public Map<String, AttributeValue> keys() {
+        return keys;
+    }
+
+    public Optional<Map<String, AttributeValue>> oldImage() {
+        return Optional.ofNullable(oldImage);
+    }
+
+    public Optional<Map<String, AttributeValue>> newImage() {
+        return Optional.ofNullable(newImage);
+    }
+
+    public Optional<UserIdentity> userIdentity() {
+        return Optional.ofNullable(userIdentity);
+    }
+
+    public Optional<Instant> approximateCreationTime() {
+        return Optional.ofNullable(approximateCreationTime);
     }
 
     /** Who caused a change; DynamoDB's TTL process appears as type {@code Service}, principal {@code dynamodb.amazonaws.com}. */
@@ -64,12 +106,12 @@ public record ChangeRecord(
         return new ChangeRecord(
                 record.getEventID(),
                 kind,
-                Optional.ofNullable(stream.getSequenceNumber()).filter(s -> !s.isBlank()),
+                stream.getSequenceNumber() == null || stream.getSequenceNumber().isBlank() ? null : stream.getSequenceNumber(),
                 keys,
-                Optional.ofNullable(convert(stream.getOldImage(), "OldImage")),
-                Optional.ofNullable(convert(stream.getNewImage(), "NewImage")),
-                Optional.ofNullable(identity).map(i -> new UserIdentity(i.getType(), i.getPrincipalId())),
-                Optional.ofNullable(stream.getApproximateCreationDateTime()).map(d -> plausible(d.toInstant())));
+                convert(stream.getOldImage(), "OldImage"),
+                convert(stream.getNewImage(), "NewImage"),
+                identity == null ? null : new UserIdentity(identity.getType(), identity.getPrincipalId()),
+                stream.getApproximateCreationDateTime() == null ? null : plausible(stream.getApproximateCreationDateTime().toInstant()));
     }
 
     /**
