@@ -101,8 +101,8 @@ final class TableCommands {
         @Override
         public Integer call() {
             PrintStream out = parent.out;
-            PageRequest request = new PageRequest(project, attribute, descending ? Order.DESC : Order.ASC, pageSize, filter(),
-                    missing, Optional.ofNullable(cursor));
+            PageRequest request = new PageRequest(project, attribute, descending ? Order.DESC : Order.ASC, pageSize,
+                    filter().orElse(null), missing, cursor);
             try (DynamoDbClient client = tables.client()) {
                 Page page = GridQuery.of(client, tables.appTable, tables.indexTable).page(request);
                 out.printf("%-4s %-14s %-5s %-30s %s%n", "#", "id", "num", "name", attribute);

@@ -130,7 +130,7 @@ public final class GridQuery {
                 next = fill.isFull() ? Optional.of(new Cursor(Cursor.Part.MISSING, Map.of())) : fill.missing(Map.of());
             }
         }
-        return new Page(fill.page, next.map(c -> c.encode(request)), fill.calls);
+        return new Page(fill.page, next.map(c -> c.encode(request)).orElse(null), fill.calls);
     }
 
     /** The reads of one page, and what they have given so far. */

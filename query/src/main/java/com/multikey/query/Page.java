@@ -14,5 +14,29 @@ import java.util.Optional;
  * reached {@link GridQuery#MAX_READS_PER_PAGE}; the last page may be empty. The catalog's occasional read
  * of the project item, on first pages, is not counted.
  */
-public record Page(List<Map<String, AttributeValue>> issues, Optional<String> nextCursor, int apiCalls) {
+public final class Page {
+
+    private final List<Map<String, AttributeValue>> issues;
+    private final String nextCursor;
+    private final int apiCalls;
+
+    /** @param nextCursor null when the result ends here */
+    public Page(List<Map<String, AttributeValue>> issues, String nextCursor, int apiCalls) {
+        this.issues = List.copyOf(issues);
+        this.nextCursor = nextCursor;
+        this.apiCalls = apiCalls;
+    }
+
+    public List<Map<String, AttributeValue>> issues() {
+        return issues;
+    }
+
+    /** The cursor of the next page; empty when the result ends here. */
+    public Optional<String> nextCursor() {
+        return Optional.ofNullable(nextCursor);
+    }
+
+    public int apiCalls() {
+        return apiCalls;
+    }
 }
