@@ -1,11 +1,9 @@
 package com.multikey.reindex;
 
-import com.multikey.common.StructuredLog;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexValue;
-import com.multikey.index.IssueProjector;
 import com.multikey.index.IssueSchema;
-import com.multikey.local.runtime.LocalDynamoDb;
+import com.multikey.testkit.IssueFixtures;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.LocalTablesExtension;
 import org.junit.jupiter.api.Test;
@@ -14,12 +12,9 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -37,31 +32,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ReindexIntegrationTest {
 
     private static final IssueSchema CONFIG = IssueSchema.DEFAULT;
-    private static final StructuredLog QUIET = new StructuredLog("t", new PrintStream(OutputStream.nullOutputStream()), Clock.systemUTC());
-    private final LocalDynamoDb local;
     private final DynamoDbClient dynamoDb;
 
     ReindexIntegrationTest(LocalTables tables) {
-        this.local = tables.local();
         this.dynamoDb = tables.dynamoDb();
-    }
-
-    private static Map<String, AttributeValue> issue(String id, int num, Random random, int fieldCount) {
-        Map<String, AttributeValue> fields = new LinkedHashMap<>();
-        for (int f = 0; f < fieldCount; f++) {
-            fields.put("f" + f, switch (random.nextInt(3)) {
-                case 0 -> AttributeValue.fromN(Integer.toString(random.nextInt(1000)));
-                case 1 -> AttributeValue.fromS("v" + random.nextInt(50));
-                default -> AttributeValue.fromSs(List.of("a" + random.nextInt(3), "b" + random.nextInt(3)));
-            });
-        }
-        return Map.of("id", AttributeValue.fromS(id), "project", AttributeValue.fromS("project#" + (num % 3)),
-                "num", AttributeValue.fromN(Integer.toString(num)), "custom_fields", AttributeValue.fromM(fields));
     }
 
     private void populate(int issues, Random random) {
         for (int i = 0; i < issues; i++) {
-            Map<String, AttributeValue> item = issue("issue#" + i, i, random, i == 0 ? 150 : random.nextInt(6));
+            Map<String, AttributeValue> item = IssueFixtures.randomIssue("issue#" + i, i, random, i == 0 ? 150 : random.nextInt(6));
             dynamoDb.putItem(b -> b.tableName("AppTable").item(item));
         }
         dynamoDb.putItem(b -> b.tableName("AppTable").item(Map.of("id", AttributeValue.fromS("project#0"),
@@ -69,20 +48,11 @@ class ReindexIntegrationTest {
     }
 
     private Set<IndexItem> index() {
-        Set<IndexItem> items = new HashSet<>();
-        dynamoDb.scanPaginator(b -> b.tableName("IssueAttribIndexTable")).items().forEach(i -> items.add(IndexItem.fromItem(i)));
-        return items;
+        return IssueFixtures.storedIndex(dynamoDb, "IssueAttribIndexTable");
     }
 
     private Set<IndexItem> expected() {
-        IssueProjector indexer = new IssueProjector(CONFIG);
-        Set<IndexItem> items = new HashSet<>();
-        dynamoDb.scanPaginator(b -> b.tableName("AppTable")).items().forEach(item -> {
-            if (item.get("id").s().startsWith("issue#")) {
-                items.addAll(indexer.project(item.get("id").s(), item).items());
-            }
-        });
-        return items;
+        return IssueFixtures.expectedIndex(dynamoDb, "AppTable", CONFIG);
     }
 
     private Backfill backfill() {

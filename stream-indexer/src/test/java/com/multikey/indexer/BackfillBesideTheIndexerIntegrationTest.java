@@ -16,6 +16,7 @@ import com.multikey.reindex.Backfill;
 import com.multikey.reindex.CheckpointStore;
 import com.multikey.reindex.ConditionalIndexWriter;
 import com.multikey.reindex.Verifier;
+import com.multikey.testkit.IssueFixtures;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.LocalTablesExtension;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,6 @@ import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -56,41 +56,19 @@ class BackfillBesideTheIndexerIntegrationTest {
         this.dynamoDb = tables.dynamoDb();
     }
 
-    private static Map<String, AttributeValue> issue(String id, int num, Random random, int fieldCount) {
-        Map<String, AttributeValue> fields = new LinkedHashMap<>();
-        for (int f = 0; f < fieldCount; f++) {
-            fields.put("f" + f, switch (random.nextInt(3)) {
-                case 0 -> AttributeValue.fromN(Integer.toString(random.nextInt(1000)));
-                case 1 -> AttributeValue.fromS("v" + random.nextInt(50));
-                default -> AttributeValue.fromSs(List.of("a" + random.nextInt(3), "b" + random.nextInt(3)));
-            });
-        }
-        return Map.of("id", AttributeValue.fromS(id), "project", AttributeValue.fromS("project#" + (num % 3)),
-                "num", AttributeValue.fromN(Integer.toString(num)), "custom_fields", AttributeValue.fromM(fields));
-    }
-
     private void populate(int issues, Random random) {
         for (int i = 0; i < issues; i++) {
-            Map<String, AttributeValue> item = issue("issue#" + i, i, random, i == 0 ? 150 : random.nextInt(6));
+            Map<String, AttributeValue> item = IssueFixtures.randomIssue("issue#" + i, i, random, i == 0 ? 150 : random.nextInt(6));
             dynamoDb.putItem(b -> b.tableName("AppTable").item(item));
         }
     }
 
     private Set<IndexItem> index() {
-        Set<IndexItem> items = new HashSet<>();
-        dynamoDb.scanPaginator(b -> b.tableName("IssueAttribIndexTable")).items().forEach(i -> items.add(IndexItem.fromItem(i)));
-        return items;
+        return IssueFixtures.storedIndex(dynamoDb, "IssueAttribIndexTable");
     }
 
     private Set<IndexItem> expected() {
-        IssueProjector indexer = new IssueProjector(CONFIG);
-        Set<IndexItem> items = new HashSet<>();
-        dynamoDb.scanPaginator(b -> b.tableName("AppTable")).items().forEach(item -> {
-            if (item.get("id").s().startsWith("issue#")) {
-                items.addAll(indexer.project(item.get("id").s(), item).items());
-            }
-        });
-        return items;
+        return IssueFixtures.expectedIndex(dynamoDb, "AppTable", CONFIG);
     }
 
     private Backfill backfill() {
@@ -118,7 +96,7 @@ class BackfillBesideTheIndexerIntegrationTest {
                 if (random.nextInt(8) == 0) {
                     dynamoDb.deleteItem(b -> b.tableName("AppTable").key(Map.of("id", AttributeValue.fromS(id))));
                 } else {
-                    Map<String, AttributeValue> item = issue(id, random.nextInt(40), random, random.nextInt(5));
+                    Map<String, AttributeValue> item = IssueFixtures.randomIssue(id, random.nextInt(40), random, random.nextInt(5));
                     dynamoDb.putItem(b -> b.tableName("AppTable").item(item));
                 }
             }
@@ -146,11 +124,11 @@ class BackfillBesideTheIndexerIntegrationTest {
         StreamIndexer streamIndexer = new StreamIndexer(new BatchPlanner(new IndexerConfig("IssueAttribIndexTable", CONFIG)),
                 new DynamoDbIndexWriter(dynamoDb, "IssueAttribIndexTable", Backoff.standard(), Sleeper.SYSTEM, QUIET),
                 summary -> { }, QUIET);
-        Map<String, AttributeValue> v1 = issue("issue#1", 1, new Random(6), 4);
+        Map<String, AttributeValue> v1 = IssueFixtures.randomIssue("issue#1", 1, new Random(6), 4);
         dynamoDb.putItem(b -> b.tableName("AppTable").item(v1));
         tail.poll();
         // a backfill has read v1; then the issue changes and the stream indexer handles the change
-        Map<String, AttributeValue> v2 = issue("issue#1", 2, new Random(7), 3);
+        Map<String, AttributeValue> v2 = IssueFixtures.randomIssue("issue#1", 2, new Random(7), 3);
         dynamoDb.putItem(b -> b.tableName("AppTable").item(v2));
         deliver(streamIndexer, tail.poll());
 

@@ -9,11 +9,7 @@ import com.multikey.index.IndexValue;
 import com.multikey.index.IssueImages;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 
 import java.io.ByteArrayOutputStream;
@@ -117,7 +113,7 @@ class LimitBoundaryIntegrationTest {
 
         stack.put(IssueImages.issue("issue#a", "project#new", 1, Map.of("f1", s("a"))));
         List<Record> batch = stack.newRecords();
-        DynamoDbClient refusing = new RefusingPuts(stack.dynamoDb, "project#new");
+        DynamoDbClient refusing = RefusingDynamoDbClient.refusingPuts(stack.dynamoDb, IndexItem.PROJECT, "project#new");
         for (int delivery = 0; delivery < 2; delivery++) {
             StreamsEventResponse response = stack.invoke(stack.handler(refusing, Duration.ofMillis(1), Sleeper.SYSTEM, log), batch);
             assertThat(response.getBatchItemFailures()).isEmpty();
@@ -149,37 +145,5 @@ class LimitBoundaryIntegrationTest {
         assertThat(response.getBatchItemFailures()).as("batch item failures for good issues; log: %s",
                 logged.toString(StandardCharsets.UTF_8).lines().filter(line -> line.contains("error")).toList()).isEmpty();
         assertThat(stack.query("f1", true)).hasSize(8);
-    }
-
-    /** Refuses as invalid any BatchWriteItem that holds a put of an item with the given project. */
-    private static final class RefusingPuts implements DynamoDbClient {
-        private final DynamoDbClient delegate;
-        private final String project;
-
-        RefusingPuts(DynamoDbClient delegate, String project) {
-            this.delegate = delegate;
-            this.project = project;
-        }
-
-        @Override
-        public BatchWriteItemResponse batchWriteItem(BatchWriteItemRequest request) {
-            boolean refuse = request.requestItems().values().stream().flatMap(List::stream)
-                    .anyMatch(w -> w.putRequest() != null && w.putRequest().item().get(IndexItem.PROJECT).s().equals(project));
-            if (refuse) {
-                throw DynamoDbException.builder().statusCode(400).message("refused")
-                        .awsErrorDetails(AwsErrorDetails.builder().errorCode("ValidationException").errorMessage("refused").build())
-                        .build();
-            }
-            return delegate.batchWriteItem(request);
-        }
-
-        @Override
-        public String serviceName() {
-            return delegate.serviceName();
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }

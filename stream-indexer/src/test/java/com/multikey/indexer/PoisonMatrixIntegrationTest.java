@@ -12,11 +12,8 @@ import com.multikey.index.IndexValue;
 import com.multikey.index.IssueImages;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 
@@ -165,7 +162,7 @@ class PoisonMatrixIntegrationTest {
         stack.put(IssueImages.issue("issue#refused", "project#1", 2, fields("f1", s("b"), "f2", s("b2"))));
         stack.put(IssueImages.issue("issue#c", "project#1", 3, fields("f1", s("c"))));
         List<Record> batch = stack.newRecords();
-        DynamoDbClient refusing = new RefusingClient(stack.dynamoDb, "issue#refused");
+        DynamoDbClient refusing = RefusingDynamoDbClient.refusingPuts(stack.dynamoDb, IndexItem.ISSUE_ID, "issue#refused");
 
         // when
         StreamsEventResponse response = stack.invoke(stack.handler(refusing, Duration.ofMillis(1), Sleeper.SYSTEM, log), batch);
@@ -177,37 +174,5 @@ class PoisonMatrixIntegrationTest {
         assertThat(stack.metrics.last().refusedWrites()).isEqualTo(2);
         assertThat(logText()).contains("\"message\":\"index write refused by DynamoDB and skipped\",\"itemKey\":\"issue#refused\"")
                 .contains("\"errorCode\":\"ValidationException\"");
-    }
-
-    /** Passes calls to DynamoDB Local, but refuses as invalid any BatchWriteItem that holds a put of one issue. */
-    private static final class RefusingClient implements DynamoDbClient {
-        private final DynamoDbClient delegate;
-        private final String issueId;
-
-        RefusingClient(DynamoDbClient delegate, String issueId) {
-            this.delegate = delegate;
-            this.issueId = issueId;
-        }
-
-        @Override
-        public BatchWriteItemResponse batchWriteItem(BatchWriteItemRequest request) {
-            boolean refuse = request.requestItems().values().stream().flatMap(List::stream)
-                    .anyMatch(w -> w.putRequest() != null && w.putRequest().item().get(IndexItem.ISSUE_ID).s().equals(issueId));
-            if (refuse) {
-                throw DynamoDbException.builder().statusCode(400).message("refused")
-                        .awsErrorDetails(AwsErrorDetails.builder().errorCode("ValidationException").errorMessage("refused").build())
-                        .build();
-            }
-            return delegate.batchWriteItem(request);
-        }
-
-        @Override
-        public String serviceName() {
-            return delegate.serviceName();
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }

@@ -1,0 +1,55 @@
+package com.multikey.testkit;
+
+import com.multikey.index.IndexItem;
+import com.multikey.index.IssueProjector;
+import com.multikey.index.IssueSchema;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+/** Random issues, and the index a table holds or implies, for tests of the index on DynamoDB Local. */
+public final class IssueFixtures {
+
+    private IssueFixtures() {
+    }
+
+    /** An issue with {@code fieldCount} random custom fields (numbers, strings, string sets) in one of three projects. */
+    public static Map<String, AttributeValue> randomIssue(String id, int num, Random random, int fieldCount) {
+        Map<String, AttributeValue> fields = new LinkedHashMap<>();
+        for (int f = 0; f < fieldCount; f++) {
+            fields.put("f" + f, switch (random.nextInt(3)) {
+                case 0 -> AttributeValue.fromN(Integer.toString(random.nextInt(1000)));
+                case 1 -> AttributeValue.fromS("v" + random.nextInt(50));
+                default -> AttributeValue.fromSs(List.of("a" + random.nextInt(3), "b" + random.nextInt(3)));
+            });
+        }
+        return Map.of("id", AttributeValue.fromS(id), "project", AttributeValue.fromS("project#" + (num % 3)),
+                "num", AttributeValue.fromN(Integer.toString(num)), "custom_fields", AttributeValue.fromM(fields));
+    }
+
+    /** The index table's items. */
+    public static Set<IndexItem> storedIndex(DynamoDbClient dynamoDb, String indexTable) {
+        Set<IndexItem> items = new HashSet<>();
+        dynamoDb.scanPaginator(b -> b.tableName(indexTable)).items().forEach(i -> items.add(IndexItem.fromItem(i)));
+        return items;
+    }
+
+    /** The index the app table's issues imply. */
+    public static Set<IndexItem> expectedIndex(DynamoDbClient dynamoDb, String appTable, IssueSchema schema) {
+        IssueProjector projector = new IssueProjector(schema);
+        Set<IndexItem> items = new HashSet<>();
+        dynamoDb.scanPaginator(b -> b.tableName(appTable)).items().forEach(item -> {
+            String id = item.get(schema.keyAttribute()).s();
+            if (schema.isIssue(id)) {
+                items.addAll(projector.project(id, item).items());
+            }
+        });
+        return items;
+    }
+}
