@@ -5,7 +5,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
@@ -31,8 +30,11 @@ public final class ProjectItemCatalog implements AttributeCatalog {
     private final LongSupplier nanoClock;
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
 
-    /** The project's ids (empty: every id is accepted) and when they were read, on {@code nanoClock}. */
-    private record Entry(Optional<Set<String>> attributes, long readAt) {
+    /**
+     * The project's attribute ids (null when its item does not say: every id is accepted) and when they were
+     * read, on {@code nanoClock}.
+     */
+    private record Entry(Set<String> attributes, long readAt) {
     }
 
     public ProjectItemCatalog(DynamoDbClient dynamoDb, String appTable, String keyAttribute, Duration ttl,
@@ -60,7 +62,7 @@ public final class ProjectItemCatalog implements AttributeCatalog {
     }
 
     private static boolean accepts(Entry entry, String attribId) {
-        return entry.attributes().map(ids -> ids.contains(attribId)).orElse(true);
+        return entry.attributes() == null || entry.attributes().contains(attribId);
     }
 
     private Entry read(String project, long now) {
@@ -68,8 +70,8 @@ public final class ProjectItemCatalog implements AttributeCatalog {
                 .key(Map.of(keyAttribute, AttributeValue.fromS(project)))).item();
         AttributeValue attributes = item == null ? null : item.get("attributes");
         if (attributes == null || !attributes.hasM()) {
-            return new Entry(Optional.empty(), now);
+            return new Entry(null, now);
         }
-        return new Entry(Optional.of(Set.copyOf(attributes.m().keySet())), now);
+        return new Entry(Set.copyOf(attributes.m().keySet()), now);
     }
 }
