@@ -53,10 +53,14 @@ public final class LocalMain implements Callable<Integer> {
 
     public static void main(String[] args) throws IOException {
         PrintStream console = System.out;
-        // the functions log JSON lines and metrics to standard output, as on Lambda; keep them out of the way
+        PrintStream consoleErrors = System.err;
+        // the functions log JSON lines and metrics to standard output (and their libraries' warnings to
+        // standard error), as on Lambda; keep them out of the way
         Path functionLogs = Files.createTempFile("multikey-functions-", ".log");
-        System.setOut(new PrintStream(Files.newOutputStream(functionLogs), true, StandardCharsets.UTF_8));
-        int status = run(args, console, System.err);
+        PrintStream logs = new PrintStream(Files.newOutputStream(functionLogs), true, StandardCharsets.UTF_8);
+        System.setOut(logs);
+        System.setErr(logs);
+        int status = run(args, console, consoleErrors);
         console.println("(function logs: " + functionLogs + ")");
         console.flush();
         // DynamoDB Local leaves non-daemon threads behind after shutdown
