@@ -39,10 +39,7 @@ class ReindexIntegrationTest {
     }
 
     private void populate(int issues, Random random) {
-        for (int i = 0; i < issues; i++) {
-            Map<String, AttributeValue> item = IssueFixtures.randomIssue("issue#" + i, i, random, i == 0 ? 150 : random.nextInt(6));
-            dynamoDb.putItem(b -> b.tableName("AppTable").item(item));
-        }
+        IssueFixtures.putRandomIssues(dynamoDb, "AppTable", issues, random);
         dynamoDb.putItem(b -> b.tableName("AppTable").item(Map.of("id", AttributeValue.fromS("project#0"),
                 "name", AttributeValue.fromS("not an issue"))));
     }

@@ -57,10 +57,7 @@ class BackfillBesideTheIndexerIntegrationTest {
     }
 
     private void populate(int issues, Random random) {
-        for (int i = 0; i < issues; i++) {
-            Map<String, AttributeValue> item = IssueFixtures.randomIssue("issue#" + i, i, random, i == 0 ? 150 : random.nextInt(6));
-            dynamoDb.putItem(b -> b.tableName("AppTable").item(item));
-        }
+        IssueFixtures.putRandomIssues(dynamoDb, "AppTable", issues, random);
     }
 
     private Set<IndexItem> index() {

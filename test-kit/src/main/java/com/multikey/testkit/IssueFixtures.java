@@ -33,6 +33,17 @@ public final class IssueFixtures {
                 "num", AttributeValue.fromN(Integer.toString(num)), "custom_fields", AttributeValue.fromM(fields));
     }
 
+    /**
+     * Writes issues {@code issue#0} to {@code issue#<count-1>} to the app table with {@link #randomIssue}: the
+     * first with 150 fields, the others with up to 5.
+     */
+    public static void putRandomIssues(DynamoDbClient dynamoDb, String appTable, int count, Random random) {
+        for (int i = 0; i < count; i++) {
+            Map<String, AttributeValue> item = randomIssue("issue#" + i, i, random, i == 0 ? 150 : random.nextInt(6));
+            dynamoDb.putItem(b -> b.tableName(appTable).item(item));
+        }
+    }
+
     /** The index table's items. */
     public static Set<IndexItem> storedIndex(DynamoDbClient dynamoDb, String indexTable) {
         Set<IndexItem> items = new HashSet<>();
