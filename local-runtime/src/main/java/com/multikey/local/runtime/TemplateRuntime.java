@@ -1,13 +1,8 @@
 package com.multikey.local.runtime;
 
-import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
-import software.amazon.event.ruler.Machine;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -23,17 +18,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * template.yaml running on this machine: its tables in DynamoDB Local, its functions in this JVM, its
+ * template.yaml running on this machine: its tables in DynamoDB Local, its functions from their deployable
+ * jars (each in its own class loader), its
  * DynamoDB event source mappings polling the streams, its bus as a local PutEvents endpoint whose rules
  * (matched with event-ruler) invoke their target functions, TTL honoured within about a second, and the
  * Lambda API (DeleteLayerVersion) answered by a local endpoint that records the calls.
  */
 public final class TemplateRuntime implements AutoCloseable {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    private record Source(StreamEventSource mapping, StreamTail tail, String table) {
-    }
 
     private final SamTemplate template;
     private final LocalDynamoDb dynamoDbLocal;
@@ -46,7 +37,7 @@ public final class TemplateRuntime implements AutoCloseable {
     private final TtlSweeper ttlSweeper;
     private BusRules busRules;
     private final Consumer<String> out;
-    private final List<Source> sources = new ArrayList<>();
+    private final List<EventSourceMappings.Source> sources = new ArrayList<>();
     private final ExecutorService dispatcher = Executors.newSingleThreadExecutor(daemon("local-bus"));
     private final AtomicInteger dispatching = new AtomicInteger();
     private ScheduledExecutorService poller;
@@ -91,9 +82,8 @@ public final class TemplateRuntime implements AutoCloseable {
             for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
                 functions.put(function, LocalFunction.create(template, function, environment(function)));
             }
-            for (String function : functions.keySet()) {
-                bindEventSources(function);
-            }
+            EventSourceMappings mappings = new EventSourceMappings(template, names, dynamoDb, streams, out);
+            functions.forEach((function, target) -> sources.addAll(mappings.bind(function, target)));
             this.busRules = new BusRules(template, names, functions, out);
             bus.onAccepted(event -> {
                 dispatching.incrementAndGet();
@@ -209,7 +199,7 @@ public final class TemplateRuntime implements AutoCloseable {
                 busy |= ttlSweeper.sweep() > 0;
                 lastSweep = Instant.now();
             }
-            for (Source source : sources) {
+            for (EventSourceMappings.Source source : sources) {
                 List<Record> records = source.tail().poll().stream().map(r -> ttlSweeper.withTtlIdentity(source.table(), r)).toList();
                 source.mapping().offer(records);
                 busy |= !records.isEmpty();
@@ -226,76 +216,6 @@ public final class TemplateRuntime implements AutoCloseable {
             }
             out.accept("stream polling failed: " + e.getMessage());
         }
-    }
-
-    private void bindEventSources(String function) {
-        Object events = template.properties(function).get("Events");
-        if (events == null) {
-            return;
-        }
-        SamTemplate.map(events, function + ".Events").forEach((eventId, value) -> {
-            Map<String, Object> event = SamTemplate.map(value, function + ".Events." + eventId);
-            String where = function + ".Events." + eventId;
-            if (!"DynamoDB".equals(event.get("Type"))) {
-                throw new TemplateException(where + ": event type " + event.get("Type") + " is not emulated (DynamoDB only)");
-            }
-            Map<String, Object> properties = SamTemplate.map(event.get("Properties"), where + ".Properties");
-            if (!(properties.get("Stream") instanceof Map<?, ?> stream) || !(stream.get("Fn::GetAtt") instanceof List<?> parts)
-                    || !"StreamArn".equals(parts.get(1))) {
-                throw new TemplateException(where + ".Stream must be !GetAtt <Table>.StreamArn");
-            }
-            String table = names.get((String) parts.get(0));
-            Machine filter = filter(properties, where);
-            int batchSize = number(properties.get("BatchSize"), 100, where + ".BatchSize");
-            int retries = number(properties.get("MaximumRetryAttempts"), 10000, where + ".MaximumRetryAttempts");
-            boolean bisect = Boolean.TRUE.equals(properties.get("BisectBatchOnFunctionError"));
-            boolean partial = properties.get("FunctionResponseTypes") instanceof List<?> types && types.contains("ReportBatchItemFailures");
-            LocalFunction target = functions.get(function);
-            StreamTail tail = new StreamTail(dynamoDb, streams, table);
-            StreamEventSource mapping = new StreamEventSource(function, tail.streamArn(), filter, batchSize, retries, bisect,
-                    (String batch) -> {
-                        String answer = target.invoke(batch);
-                        return partial ? batchItemFailures(answer) : new StreamsEventResponse(List.of());
-                    }, out);
-            sources.add(new Source(mapping, tail, table));
-        });
-    }
-
-    /** The batch item failures of a function's answer, as Lambda reads a partial batch response. */
-    private static StreamsEventResponse batchItemFailures(String answer) {
-        List<StreamsEventResponse.BatchItemFailure> failures = new ArrayList<>();
-        try {
-            JsonNode response = JSON.readTree(answer);
-            response.path("batchItemFailures").forEach(failure ->
-                    failures.add(new StreamsEventResponse.BatchItemFailure(failure.path("itemIdentifier").asText())));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("the function's answer is not JSON: " + e.getOriginalMessage(), e);
-        }
-        return new StreamsEventResponse(failures);
-    }
-
-    private Machine filter(Map<String, Object> properties, String where) {
-        if (!(properties.get("FilterCriteria") instanceof Map<?, ?> criteria)) {
-            return null;
-        }
-        Machine machine = new Machine();
-        int n = 0;
-        for (Object filter : (List<?>) criteria.get("Filters")) {
-            String pattern = (String) ((Map<?, ?>) filter).get("Pattern");
-            try {
-                machine.addRule(where + "#" + n++, pattern);
-            } catch (Exception e) {
-                throw new TemplateException(where + ".FilterCriteria: pattern is not valid: " + e.getMessage());
-            }
-        }
-        return machine;
-    }
-
-    private int number(Object value, int fallback, String where) {
-        if (value == null) {
-            return fallback;
-        }
-        return Integer.parseInt(TemplateEnvironment.resolve(value, template, names, where));
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String name) {

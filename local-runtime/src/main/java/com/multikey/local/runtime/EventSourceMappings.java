@@ -1,0 +1,115 @@
+package com.multikey.local.runtime;
+
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+import software.amazon.event.ruler.Machine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The template's DynamoDB event sources, read as Lambda's event source mappings read them: the table
+ * stream, {@code BatchSize}, {@code FilterCriteria} (event-ruler), {@code MaximumRetryAttempts},
+ * {@code BisectBatchOnFunctionError} and {@code FunctionResponseTypes}; each bound to a {@link StreamEventSource}.
+ */
+final class EventSourceMappings {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A bound mapping, the tail of the stream it reads, and its table. */
+    record Source(StreamEventSource mapping, StreamTail tail, String table) {
+    }
+
+    private final SamTemplate template;
+    private final Map<String, String> names;
+    private final DynamoDbClient dynamoDb;
+    private final DynamoDbStreamsClient streams;
+    private final Consumer<String> out;
+
+    EventSourceMappings(SamTemplate template, Map<String, String> names, DynamoDbClient dynamoDb,
+                        DynamoDbStreamsClient streams, Consumer<String> out) {
+        this.template = template;
+        this.names = names;
+        this.dynamoDb = dynamoDb;
+        this.streams = streams;
+        this.out = out;
+    }
+
+    /** The mappings of one function's {@code DynamoDB} events, delivering to it. */
+    List<Source> bind(String function, LocalFunction target) {
+        List<Source> sources = new ArrayList<>();
+        Object events = template.properties(function).get("Events");
+        if (events == null) {
+            return sources;
+        }
+        SamTemplate.map(events, function + ".Events").forEach((eventId, value) -> {
+            Map<String, Object> event = SamTemplate.map(value, function + ".Events." + eventId);
+            String where = function + ".Events." + eventId;
+            if (!"DynamoDB".equals(event.get("Type"))) {
+                throw new TemplateException(where + ": event type " + event.get("Type") + " is not emulated (DynamoDB only)");
+            }
+            Map<String, Object> properties = SamTemplate.map(event.get("Properties"), where + ".Properties");
+            if (!(properties.get("Stream") instanceof Map<?, ?> stream) || !(stream.get("Fn::GetAtt") instanceof List<?> parts)
+                    || !"StreamArn".equals(parts.get(1))) {
+                throw new TemplateException(where + ".Stream must be !GetAtt <Table>.StreamArn");
+            }
+            String table = names.get((String) parts.get(0));
+            Machine filter = filter(properties, where);
+            int batchSize = number(properties.get("BatchSize"), 100, where + ".BatchSize");
+            int retries = number(properties.get("MaximumRetryAttempts"), 10000, where + ".MaximumRetryAttempts");
+            boolean bisect = Boolean.TRUE.equals(properties.get("BisectBatchOnFunctionError"));
+            boolean partial = properties.get("FunctionResponseTypes") instanceof List<?> types && types.contains("ReportBatchItemFailures");
+            StreamTail tail = new StreamTail(dynamoDb, streams, table);
+            StreamEventSource mapping = new StreamEventSource(function, tail.streamArn(), filter, batchSize, retries, bisect,
+                    (String batch) -> {
+                        String answer = target.invoke(batch);
+                        return partial ? batchItemFailures(answer) : new StreamsEventResponse(List.of());
+                    }, out);
+            sources.add(new Source(mapping, tail, table));
+        });
+        return sources;
+    }
+
+    /** The batch item failures of a function's answer, as Lambda reads a partial batch response. */
+    private static StreamsEventResponse batchItemFailures(String answer) {
+        List<StreamsEventResponse.BatchItemFailure> failures = new ArrayList<>();
+        try {
+            JsonNode response = JSON.readTree(answer);
+            response.path("batchItemFailures").forEach(failure ->
+                    failures.add(new StreamsEventResponse.BatchItemFailure(failure.path("itemIdentifier").asText())));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the function's answer is not JSON: " + e.getOriginalMessage(), e);
+        }
+        return new StreamsEventResponse(failures);
+    }
+
+    private Machine filter(Map<String, Object> properties, String where) {
+        if (!(properties.get("FilterCriteria") instanceof Map<?, ?> criteria)) {
+            return null;
+        }
+        Machine machine = new Machine();
+        int n = 0;
+        for (Object filter : (List<?>) criteria.get("Filters")) {
+            String pattern = (String) ((Map<?, ?>) filter).get("Pattern");
+            try {
+                machine.addRule(where + "#" + n++, pattern);
+            } catch (Exception e) {
+                throw new TemplateException(where + ".FilterCriteria: pattern is not valid: " + e.getMessage());
+            }
+        }
+        return machine;
+    }
+
+    private int number(Object value, int fallback, String where) {
+        if (value == null) {
+            return fallback;
+        }
+        return Integer.parseInt(TemplateEnvironment.resolve(value, template, names, where));
+    }
+}
