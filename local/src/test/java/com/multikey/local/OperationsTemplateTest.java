@@ -1,0 +1,130 @@
+package com.multikey.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.multikey.common.EmfMetrics;
+import com.multikey.indexer.IndexerMetrics;
+import com.multikey.local.runtime.SamTemplate;
+import com.multikey.router.RouterMetrics;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+import static com.multikey.local.runtime.SamTemplate.map;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The operator's view of the stack: every {@code Multikey} metric the dashboard draws or an alarm watches is
+ * one a function emits, under the {@code service} that emits it (names taken from the lines the functions'
+ * metrics publishers write, not from a list kept beside them); every queue holding failures is drawn and
+ * alarmed; every alarm notifies the topic.
+ */
+class OperationsTemplateTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final SamTemplate template = SamTemplate.ofRepository();
+
+    @Test
+    void dashboard_drawsOnlyMetricsTheFunctionsEmit_underTheirService() throws Exception {
+        Set<String> emitted = emittedMetrics();
+        List<String> drawn = new ArrayList<>();
+        for (JsonNode widget : dashboard().path("widgets")) {
+            for (JsonNode metric : widget.path("properties").path("metrics")) {
+                if ("Multikey".equals(metric.get(0).asText())) {
+                    assertThat(metric.get(2).asText()).as("dimension of %s", metric).isEqualTo("service");
+                    drawn.add(metric.get(3).asText() + "/" + metric.get(1).asText());
+                }
+            }
+        }
+        assertThat(drawn).isNotEmpty();
+        assertThat(emitted).containsAll(drawn);
+        assertThat(drawn).contains("stream-indexer/IndexPuts", "stream-indexer/IndexDeletes", "stream-indexer/RejectedFields",
+                "stream-indexer/SkippedRecords", "router/EventsSent", "router/EventsWithoutImages", "router/EventsRefused");
+    }
+
+    @Test
+    void dashboard_drawsIteratorAgeOfBothConsumers_andEveryQueueDepth() throws Exception {
+        String body = dashboard().toString();
+        for (String function : List.of("StreamIndexerFunction", "RouterFunction")) {
+            assertThat(body).contains("[\"AWS/Lambda\",\"IteratorAge\",\"FunctionName\",\"${" + function + "}\"");
+        }
+        for (String queue : template.resourcesOfType("AWS::SQS::Queue")) {
+            assertThat(body).as("queue %s on the dashboard", queue)
+                    .contains("\"ApproximateNumberOfMessagesVisible\",\"QueueName\",\"${" + queue + ".QueueName}\"");
+        }
+    }
+
+    @Test
+    void everyAlarm_onAMultikeyMetric_watchesOneAFunctionEmits() throws Exception {
+        Set<String> emitted = emittedMetrics();
+        int watched = 0;
+        for (String alarm : template.resourcesOfType("AWS::CloudWatch::Alarm")) {
+            Map<String, Object> properties = template.properties(alarm);
+            if (!"Multikey".equals(properties.get("Namespace"))) {
+                continue;
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> dimension = ((List<Map<String, Object>>) properties.get("Dimensions")).get(0);
+            assertThat(dimension.get("Name")).isEqualTo("service");
+            assertThat(emitted).as(alarm).contains(dimension.get("Value") + "/" + properties.get("MetricName"));
+            watched++;
+        }
+        assertThat(watched).isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void everyQueue_hasAnAlarm_andEveryAlarmNotifiesTheTopic() {
+        Set<String> alarmedQueues = new HashSet<>();
+        for (String alarm : template.resourcesOfType("AWS::CloudWatch::Alarm")) {
+            Map<String, Object> properties = template.properties(alarm);
+            assertThat(properties.get("AlarmActions")).as(alarm).isEqualTo(List.of(Map.of("Ref", "AlarmTopic")));
+            if ("AWS/SQS".equals(properties.get("Namespace"))) {
+                alarmedQueues.add(String.valueOf(properties.get("Dimensions")));
+            }
+        }
+        for (String queue : template.resourcesOfType("AWS::SQS::Queue")) {
+            assertThat(alarmedQueues).as("alarm on %s", queue).anySatisfy(dimensions -> assertThat(dimensions).contains(queue));
+        }
+    }
+
+    private JsonNode dashboard() throws Exception {
+        Object body = template.properties("OperationsDashboard").get("DashboardBody");
+        return JSON.readTree((String) map(body, "DashboardBody").get("Fn::Sub"));
+    }
+
+    /** service/name of every metric the functions' publishers write, read back from the EMF lines they print. */
+    static Set<String> emittedMetrics() throws Exception {
+        Set<String> names = new TreeSet<>();
+        names.addAll(published("stream-indexer", emf -> IndexerMetrics.emf(emf).batchProcessed(
+                new IndexerMetrics.BatchSummary(1, 0, 0, 0, 0, 0, 1, 0, 0, 0))));
+        names.addAll(published(RouterMetrics.SERVICE, emf -> RouterMetrics.emf(emf).batchProcessed(
+                new RouterMetrics.BatchSummary(1, 0, 1, 0, 0, 0, 0, 0))));
+        return names;
+    }
+
+    private static Set<String> published(String service, Consumer<EmfMetrics> publish) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        publish.accept(new EmfMetrics("Multikey", service, new PrintStream(out, true, StandardCharsets.UTF_8), Clock.systemUTC()));
+        Set<String> names = new TreeSet<>();
+        for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
+            JsonNode emf = JSON.readTree(line);
+            for (JsonNode directive : emf.path("_aws").path("CloudWatchMetrics")) {
+                assertThat(directive.path("Namespace").asText()).isEqualTo("Multikey");
+                for (JsonNode metric : directive.path("Metrics")) {
+                    names.add(emf.path("service").asText() + "/" + metric.path("Name").asText());
+                }
+            }
+        }
+        return names;
+    }
+}
