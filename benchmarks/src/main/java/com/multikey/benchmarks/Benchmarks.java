@@ -3,7 +3,7 @@ package com.multikey.benchmarks;
 import java.io.PrintStream;
 import java.util.List;
 
-/** Runs the benchmarks: {@code indexer}, {@code grid}, or both (no argument). */
+/** Runs the benchmarks: {@code indexer}, {@code grid}, {@code cold-start [runs]}, or the first two (no argument). */
 public final class Benchmarks {
 
     private Benchmarks() {
@@ -19,6 +19,10 @@ public final class Benchmarks {
         if (which.contains("grid")) {
             out.println();
             GridBenchmark.run(out);
+        }
+        if (which.contains("cold-start")) {
+            out.println();
+            ColdStart.run(out, args.length > 1 ? Integer.parseInt(args[1]) : 7);
         }
         out.flush();
         // DynamoDB Local leaves non-daemon threads behind after shutdown
