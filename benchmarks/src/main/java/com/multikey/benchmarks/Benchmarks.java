@@ -3,7 +3,7 @@ package com.multikey.benchmarks;
 import java.io.PrintStream;
 import java.util.List;
 
-/** Runs the benchmarks: {@code indexer}, {@code grid}, {@code cold-start [runs]}, or the first two (no argument). */
+/** Runs the benchmarks: {@code indexer}, {@code grid}, {@code cost}, {@code cold-start [runs]}, or the first two (no argument). */
 public final class Benchmarks {
 
     private Benchmarks() {
@@ -19,6 +19,10 @@ public final class Benchmarks {
         if (which.contains("grid")) {
             out.println();
             GridBenchmark.run(out);
+        }
+        if (which.contains("cost")) {
+            out.println();
+            CostModel.run(out);
         }
         if (which.contains("cold-start")) {
             out.println();

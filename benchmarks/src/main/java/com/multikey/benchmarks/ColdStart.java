@@ -10,6 +10,7 @@ import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -58,11 +59,20 @@ final class ColdStart {
         String java = ProcessHandle.current().info().command().orElse("java");
         String runtimeLibraries = String.join(File.pathSeparator, location(ColdStartProbe.class), location(Context.class),
                 location(LambdaEventSerializers.class));
+        PrintStream console = System.out;
+        System.setOut(new PrintStream(OutputStream.nullOutputStream()));
+        TemplateRuntime started;
+        try {
+            // DynamoDB Local prints its configuration on start
+            started = new TemplateRuntime(template, 0, line -> { });
+        } finally {
+            System.setOut(console);
+        }
         out.printf("(A) cold start: process start -> first batch answered, fresh JVM per run (%s), median of %d runs%n",
                 Runtime.version(), runs);
-        out.printf("%-22s %-8s %10s %10s %10s %10s %10s %8s%n", "function", "jar MB", "total", "JVM boot", "init",
+        out.printf("%-30s %-7s %10s %10s %10s %10s %10s %10s%n", "function", "jar MB", "total", "JVM boot", "init",
                 "priming", "1st batch", "min-max");
-        try (TemplateRuntime stack = new TemplateRuntime(template, 0, line -> { })) {
+        try (TemplateRuntime stack = started) {
             for (Map.Entry<String, String> sample : SAMPLES.entrySet()) {
                 String function = sample.getKey();
                 Path jar;
@@ -80,7 +90,7 @@ final class ColdStart {
                         results.add(once(java, jar + File.pathSeparator + runtimeLibraries, handler,
                                 events.resolve(sample.getValue()), mode, stack.environment(function)));
                     }
-                    out.printf(Locale.ROOT, "%-22s %-8.1f %8.0f ms %7.0f ms %7.0f ms %7.0f ms %7.0f ms %s%n",
+                    out.printf(Locale.ROOT, "%-30s %-7.1f %7.0f ms %7.0f ms %7.0f ms %7.0f ms %7.0f ms %10s%n",
                             function + ("primed".equals(mode) ? " (primed)" : ""), bytes / 1e6,
                             median(results, Run::wall), median(results, r -> r.wall() - r.init() - r.prime() - r.firstBatch()),
                             median(results, Run::init), median(results, Run::prime), median(results, Run::firstBatch),
