@@ -26,7 +26,8 @@ public final class Benchmarks {
         }
         if (which.contains("cold-start")) {
             out.println();
-            ColdStart.run(out, args.length > 1 ? Integer.parseInt(args[1]) : 7);
+            int at = which.indexOf("cold-start");
+            ColdStart.run(out, at + 1 < which.size() && which.get(at + 1).matches("[0-9]+") ? Integer.parseInt(which.get(at + 1)) : 7);
         }
         out.flush();
         // DynamoDB Local leaves non-daemon threads behind after shutdown

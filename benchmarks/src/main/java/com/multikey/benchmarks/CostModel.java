@@ -87,8 +87,9 @@ final class CostModel {
         double writesPerRecord = IndexerBenchmark.writeCounts(fields).stream()
                 .filter(counts -> counts.change().equals("one custom field")).findFirst().orElseThrow().perRecord();
         PrintStream console = System.out;
+        // DynamoDB Local's banner, and the functions' log and metric lines (their logs take System.out when built)
+        System.setOut(new PrintStream(OutputStream.nullOutputStream()));
         try (TemplateRuntime stack = new TemplateRuntime(SamTemplate.ofRepository(), 0, line -> { })) {
-            System.setOut(new PrintStream(OutputStream.nullOutputStream()));
             String table = stack.table("AppTable");
             StreamTail tail = new StreamTail(stack.dynamoDb(), stack.dynamoDbLocal().streamsClient(), table);
             LocalFunction indexer = stack.function("StreamIndexerFunction");
