@@ -3,7 +3,7 @@ package com.multikey.benchmarks;
 import java.io.PrintStream;
 import java.util.List;
 
-/** Runs the benchmarks: {@code indexer}, {@code grid}, or both (no argument). */
+/** Runs the benchmarks: {@code indexer}, {@code grid}, {@code cost}, {@code cold-start [runs]}, or the first two (no argument). */
 public final class Benchmarks {
 
     private Benchmarks() {
@@ -19,6 +19,15 @@ public final class Benchmarks {
         if (which.contains("grid")) {
             out.println();
             GridBenchmark.run(out);
+        }
+        if (which.contains("cost")) {
+            out.println();
+            CostModel.run(out);
+        }
+        if (which.contains("cold-start")) {
+            out.println();
+            int at = which.indexOf("cold-start");
+            ColdStart.run(out, at + 1 < which.size() && which.get(at + 1).matches("[0-9]+") ? Integer.parseInt(which.get(at + 1)) : 7);
         }
         out.flush();
         // DynamoDB Local leaves non-daemon threads behind after shutdown

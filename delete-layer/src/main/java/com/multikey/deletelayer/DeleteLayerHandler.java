@@ -12,6 +12,9 @@ import java.util.Map;
 /** Lambda entry point for the "Layer Expired" rule; answers with what it did. */
 public final class DeleteLayerHandler implements RequestHandler<ScheduledEvent, String> {
 
+    /** SnapStart runtime hook: primes the function before a snapshot is taken (held here: CRaC may keep it weakly). */
+    static final DeleteLayerPriming PRIMING = DeleteLayerPriming.register(System.getenv());
+
     private final LayerExpiryProcessor processor;
 
     public DeleteLayerHandler() {

@@ -21,6 +21,9 @@ public final class RouterHandler implements RequestHandler<DynamodbEvent, Stream
 
     static final Duration RESPONSE_RESERVE = Duration.ofSeconds(2);
 
+    /** SnapStart runtime hook: primes the function before Lambda snapshots it (held here: CRaC may keep it weakly). */
+    static final RouterPriming PRIMING = RouterPriming.register(System.getenv());
+
     private final Router router;
 
     public RouterHandler() {

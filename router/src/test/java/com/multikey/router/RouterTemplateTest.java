@@ -1,6 +1,7 @@
 package com.multikey.router;
 
 import com.multikey.local.runtime.SamTemplate;
+import com.multikey.local.runtime.TemplateEnvironment;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -30,5 +31,22 @@ class RouterTemplateTest {
             assertThat(properties.get("ComparisonOperator")).isEqualTo("GreaterThanThreshold");
             assertThat(properties.get("AlarmActions")).isEqualTo(List.of(Map.of("Ref", "AlarmTopic")));
         });
+    }
+
+    @Test
+    void streamEvents_invokeTheAliasSamPublishes_withSnapStartOnByDefault() {
+        Map<String, Object> function = template.properties("RouterFunction");
+
+        // SAM binds a function's Events to the alias AutoPublishAlias names (the version published on each deploy)
+        assertThat(function.get("AutoPublishAlias")).isEqualTo("live");
+        Map<String, Object> events = map(function.get("Events"), "Events");
+        assertThat(events.values()).isNotEmpty().allSatisfy(event -> assertThat(map(event, "event").get("Type")).isEqualTo("DynamoDB"));
+        // nothing outside the function's Events invokes it, so nothing reaches $LATEST instead of the snapshot
+        assertThat(template.resourcesOfType("AWS::Lambda::EventSourceMapping")).isEmpty();
+        assertThat(template.resourcesOfType("AWS::Lambda::Permission")).noneSatisfy(permission ->
+                assertThat(template.properties(permission).get("FunctionName").toString()).contains("RouterFunction"));
+
+        Object applyOn = map(function.get("SnapStart"), "SnapStart").get("ApplyOn");
+        assertThat(TemplateEnvironment.resolve(applyOn, template, Map.of(), "RouterFunction.SnapStart")).isEqualTo("PublishedVersions");
     }
 }

@@ -20,6 +20,9 @@ public final class StreamIndexerHandler implements RequestHandler<DynamodbEvent,
     /** Time kept back from the invocation timeout to answer with batch item failures. */
     static final Duration RESPONSE_RESERVE = Duration.ofSeconds(2);
 
+    /** SnapStart runtime hook: primes the function before Lambda snapshots it (held here: CRaC may keep it weakly). */
+    static final StreamIndexerPriming PRIMING = StreamIndexerPriming.register(System.getenv());
+
     private final StreamIndexer indexer;
 
     public StreamIndexerHandler() {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.local.runtime.SamTemplate;
+import com.multikey.local.runtime.TemplateEnvironment;
 import com.multikey.testkit.Fixtures;
 import org.junit.jupiter.api.Test;
 import software.amazon.event.ruler.Machine;
@@ -163,5 +164,22 @@ class IndexerTemplateTest {
         record.put("eventName", "INSERT");
         record.putObject("dynamodb").putObject("Keys").putObject("id").put("S", id);
         return record;
+    }
+
+    @Test
+    void streamEvents_invokeTheAliasSamPublishes_withSnapStartOnByDefault() {
+        Map<String, Object> function = template.properties("StreamIndexerFunction");
+
+        // SAM binds a function's Events to the alias AutoPublishAlias names (the version published on each deploy)
+        assertThat(function.get("AutoPublishAlias")).isEqualTo("live");
+        Map<String, Object> events = map(function.get("Events"), "Events");
+        assertThat(events.values()).isNotEmpty().allSatisfy(event -> assertThat(map(event, "event").get("Type")).isEqualTo("DynamoDB"));
+        // nothing outside the function's Events invokes it, so nothing reaches $LATEST instead of the snapshot
+        assertThat(template.resourcesOfType("AWS::Lambda::EventSourceMapping")).isEmpty();
+        assertThat(template.resourcesOfType("AWS::Lambda::Permission")).noneSatisfy(permission ->
+                assertThat(template.properties(permission).get("FunctionName").toString()).contains("StreamIndexerFunction"));
+
+        Object applyOn = map(function.get("SnapStart"), "SnapStart").get("ApplyOn");
+        assertThat(TemplateEnvironment.resolve(applyOn, template, Map.of(), "StreamIndexerFunction.SnapStart")).isEqualTo("PublishedVersions");
     }
 }
