@@ -1,5 +1,6 @@
 package com.multikey.common;
 
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.random.RandomGenerator;
 
@@ -15,8 +16,13 @@ public record Backoff(Duration base, Duration cap, RandomGenerator random) {
         }
     }
 
+    /**
+     * 50 ms doubling up to 5 s, drawn from a {@link SecureRandom}: Lambda's Java runtime keeps SecureRandom
+     * unique across environments restored from one SnapStart snapshot, which a seeded generator built during
+     * initialisation is not (every restored copy would draw the same delays and retry in step).
+     */
     public static Backoff standard() {
-        return new Backoff(Duration.ofMillis(50), Duration.ofSeconds(5), RandomGenerator.getDefault());
+        return new Backoff(Duration.ofMillis(50), Duration.ofSeconds(5), new SecureRandom());
     }
 
     /** The wait before retry number {@code attempt} (0 for the first retry). */
