@@ -84,8 +84,8 @@ final class EventSourceMappings {
             int factor = number(properties.get("ParallelizationFactor"), 1, where + ".ParallelizationFactor");
             StreamTail tail = new StreamTail(dynamoDb, streams, table);
             FaultSwitch faults = new FaultSwitch();
-            ConcurrentBatches mapping = new ConcurrentBatches(function, factor, lane -> new StreamEventSource(
-                    factor == 1 ? function : function + " (batch lane " + (lane + 1) + " of " + factor + ")",
+            // every lane reports under the function's name: a line says what happened to a batch, not where
+            ConcurrentBatches mapping = new ConcurrentBatches(function, factor, lane -> new StreamEventSource(function,
                     tail.streamArn(), filter, batchSize, retries, bisect,
                     (String batch) -> {
                         String answer = target.invoke(batch);
