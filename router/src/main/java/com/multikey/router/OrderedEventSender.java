@@ -138,34 +138,7 @@ public final class OrderedEventSender {
                     List<Answer> answers = concurrency.map(calls, call -> send(call, timeout));
                     List<List<Integer>> halves = new ArrayList<>();
                     for (int c = 0; c < calls.size(); c++) {
-                        List<Integer> call = calls.get(c);
-                        switch (answers.get(c)) {
-                            case Answer.Entries entries -> {
-                                List<EventPublisher.EntryResult> results = entries.results();
-                                for (int i = 0; i < call.size(); i++) {
-                                    EventPublisher.EntryResult result = i < results.size() ? results.get(i)
-                                            : new EventPublisher.EntryResult.Failed("MissingResultEntry");
-                                    switch (result) {
-                                        case EventPublisher.EntryResult.Accepted accepted -> done(call.get(i));
-                                        case EventPublisher.EntryResult.Failed failure ->
-                                                failed(call.get(i), failure.errorCode(), PutEventsErrors.ofEntry(failure.errorCode()));
-                                    }
-                                }
-                            }
-                            case Answer.CallFailed callFailed -> {
-                                SdkException e = callFailed.failure();
-                                String code = PutEventsErrors.code(e);
-                                PutEventsErrors.Kind kind = PutEventsErrors.ofCall(e);
-                                if (kind == PutEventsErrors.Kind.PERMANENT && call.size() > 1) {
-                                    // one bad entry can make AWS refuse the whole call: halve it until the offender is alone
-                                    errorCodes.merge(code, 1, Integer::sum);
-                                    halves.add(call.subList(0, call.size() / 2));
-                                    halves.add(call.subList(call.size() / 2, call.size()));
-                                } else {
-                                    call.forEach(position -> failed(position, code, kind));
-                                }
-                            }
-                        }
+                        apply(calls.get(c), answers.get(c), halves);
                     }
                     calls = halves;
                 }
@@ -182,6 +155,37 @@ public final class OrderedEventSender {
             queues.values().forEach(unsent::addAll);
             return new Outcome(unsent.stream().map(original::get).toList(), byEvent(refused), byEvent(resentWithoutImages),
                     retriedEntries, errorCodes);
+        }
+
+        /** What one call's answer means for its events; a call refused as a whole for a permanent reason adds its halves. */
+        private void apply(List<Integer> call, Answer answer, List<List<Integer>> halves) {
+            switch (answer) {
+                case Answer.Entries entries -> {
+                    List<EventPublisher.EntryResult> results = entries.results();
+                    for (int i = 0; i < call.size(); i++) {
+                        EventPublisher.EntryResult result = i < results.size() ? results.get(i)
+                                : new EventPublisher.EntryResult.Failed("MissingResultEntry");
+                        switch (result) {
+                            case EventPublisher.EntryResult.Accepted accepted -> done(call.get(i));
+                            case EventPublisher.EntryResult.Failed failure ->
+                                    failed(call.get(i), failure.errorCode(), PutEventsErrors.ofEntry(failure.errorCode()));
+                        }
+                    }
+                }
+                case Answer.CallFailed callFailed -> {
+                    SdkException e = callFailed.failure();
+                    String code = PutEventsErrors.code(e);
+                    PutEventsErrors.Kind kind = PutEventsErrors.ofCall(e);
+                    if (kind == PutEventsErrors.Kind.PERMANENT && call.size() > 1) {
+                        // one bad entry can make AWS refuse the whole call: halve it until the offender is alone
+                        errorCodes.merge(code, 1, Integer::sum);
+                        halves.add(call.subList(0, call.size() / 2));
+                        halves.add(call.subList(call.size() / 2, call.size()));
+                    } else {
+                        call.forEach(position -> failed(position, code, kind));
+                    }
+                }
+            }
         }
 
         /** One PutEvents call of the round; runs on a call thread, reading the events only. */
