@@ -3,7 +3,7 @@ package com.multikey.benchmarks;
 import java.io.PrintStream;
 import java.util.List;
 
-/** Runs the benchmarks: {@code indexer}, {@code grid}, {@code cost}, {@code cold-start [runs]}, or the first two (no argument). */
+/** Runs the benchmarks: {@code indexer}, {@code concurrency}, {@code grid}, {@code cost}, {@code cold-start [runs]}, or the first three (no argument). */
 public final class Benchmarks {
 
     private Benchmarks() {
@@ -11,10 +11,14 @@ public final class Benchmarks {
 
     public static void main(String[] args) throws Exception {
         PrintStream out = System.out;
-        List<String> which = args.length == 0 ? List.of("indexer", "grid") : List.of(args);
+        List<String> which = args.length == 0 ? List.of("indexer", "concurrency", "grid") : List.of(args);
         out.printf("multikey benchmarks (Java %s, %d cores)%n%n", Runtime.version(), Runtime.getRuntime().availableProcessors());
         if (which.contains("indexer")) {
             IndexerBenchmark.run(out);
+        }
+        if (which.contains("concurrency")) {
+            out.println();
+            IndexerBenchmark.runConcurrency(out);
         }
         if (which.contains("grid")) {
             out.println();

@@ -42,13 +42,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.regex.Pattern;
 
 /**
  * Measures the stream indexer: (1) records per second of diff + encode for issues with 20 and 400 custom
  * fields and one field changed, measured by JMH ({@link DiffEncodeBenchmark}); (2) index writes per stream record against a naive indexer that deletes
  * every old item and puts every new one; (3) records per second through the real handler on embedded
- * DynamoDB Local, as a ratio to raw BatchWriteItem of the same index items on the same DynamoDB Local.
+ * DynamoDB Local, as a ratio to raw BatchWriteItem of the same index items on the same DynamoDB Local; (6)
+ * throughput with concurrent batches per shard against one batch per shard, and with concurrent BatchWriteItem
+ * calls against one at a time, on DynamoDB Local ({@link #runConcurrency}).
  *
  * <p>Results are ratios of numbers measured in one run: absolute rates depend on the machine.
  */
@@ -241,6 +247,153 @@ public final class IndexerBenchmark {
                 rounds.add(new HandlerResult(records.size(), changes.size(), handlerSeconds, rawSeconds));
             }
             return rounds.get(rounds.size() - 1);
+        }
+    }
+
+    // ------------------------------------------------------------------ (6)
+
+    /** Write calls in flight per invocation and concurrent batches per shard, as measured. */
+    record ConcurrencyRun(int factor, int calls, long records, long items, double seconds) {
+        double itemsPerSecond() {
+            return items / seconds;
+        }
+    }
+
+    /** The configurations of (6): {ParallelizationFactor, BatchWriteItem calls in flight}. */
+    private static final int[][] CONCURRENCY_CONFIGS = {{1, 1}, {2, 1}, {4, 1}, {1, 4}, {2, 4}, {4, 4}};
+
+    /**
+     * (6): concurrent batches of one shard against one batch per shard, and concurrent BatchWriteItem calls
+     * against one at a time, through the real handler on embedded DynamoDB Local.
+     */
+    static void runConcurrency(PrintStream out) {
+        out.println("(6) concurrent batches per shard and concurrent BatchWriteItem calls: real handler on embedded DynamoDB Local");
+        PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
+        List<ConcurrencyRun> runs;
+        System.setOut(quiet);
+        try {
+            runs = concurrencyRuns(1000, 10, 3);
+        } finally {
+            System.setOut(out);
+        }
+        out.printf("| ParallelizationFactor | calls in flight | records | index items | seconds (median of 3) | index items/s |%n"
+                + "|---|---|---|---|---|---|%n");
+        for (ConcurrencyRun run : runs) {
+            out.printf("| %d | %d | %d | %d | %.2f | %,.0f |%n", run.factor(), run.calls(), run.records(), run.items(), run.seconds(),
+                    run.itemsPerSecond());
+        }
+        ConcurrencyRun baseline = find(runs, 1, 1);
+        for (int calls : new int[] {1, 4}) {
+            for (int factor : new int[] {2, 4}) {
+                out.printf("%d concurrent batches / one batch per shard, %d call%s in flight: %.2f%n", factor, calls, calls == 1 ? "" : "s",
+                        find(runs, factor, calls).itemsPerSecond() / find(runs, 1, calls).itemsPerSecond());
+            }
+        }
+        for (int factor : new int[] {1, 2, 4}) {
+            out.printf("4 calls in flight / one at a time, %d batch%s per shard: %.2f%n", factor, factor == 1 ? "" : "es",
+                    find(runs, factor, 4).itemsPerSecond() / find(runs, factor, 1).itemsPerSecond());
+        }
+        out.printf("the indexer's defaults (2 concurrent batches, 4 calls in flight) / one batch, one call at a time: %.2f%n",
+                find(runs, 2, 4).itemsPerSecond() / baseline.itemsPerSecond());
+        out.flush();
+    }
+
+    private static ConcurrencyRun find(List<ConcurrencyRun> runs, int factor, int calls) {
+        return runs.stream().filter(r -> r.factor() == factor && r.calls() == calls).findFirst().orElseThrow();
+    }
+
+    /**
+     * Indexes the same stream records (inserts of {@code issues} issues) once per configuration and repetition,
+     * after a warm-up pass over every configuration; the same puts each time, as replays of a stream are. Records
+     * go to {@code factor} lanes by their item's key, as Lambda keeps one item's records in one concurrent batch;
+     * each lane has its own handler (Lambda runs each concurrent batch in an environment of its own) and works
+     * through its batches of 100 in order.
+     */
+    static List<ConcurrencyRun> concurrencyRuns(int issues, int fields, int repetitions) {
+        SamTemplate template = SamTemplate.ofRepository();
+        try (LocalDynamoDb local = LocalDynamoDb.start(); DynamoDbClient dynamoDb = local.client()) {
+            Map<String, String> tables = TemplateTables.create(template, dynamoDb);
+            Map<String, String> env = TemplateEnvironment.forLocalRun(template, "StreamIndexerFunction", tables,
+                    Map.of("DYNAMODB", local.endpoint()));
+            StreamTail tail = new StreamTail(dynamoDb, local.streamsClient(), tables.get("AppTable"));
+            Random random = new Random(11);
+            for (int i = 0; i < issues; i++) {
+                Map<String, AttributeValue> item = issue("issue#c" + i, i, fieldsOf(fields, random));
+                dynamoDb.putItem(b -> b.tableName(tables.get("AppTable")).item(item));
+            }
+            List<Record> records = tail.poll();
+            BatchPlanner planner = new BatchPlanner(IndexerConfig.fromEnvironment(env));
+            long items = 0;
+            for (int from = 0; from < records.size(); from += 100) {
+                items += planner.plan(read(LambdaEvents.dynamodbEvent(records.subList(from, Math.min(records.size(), from + 100)),
+                        tail.streamArn()).getRecords())).changes().size();
+            }
+            Map<Integer, List<Double>> seconds = new TreeMap<>();
+            for (int pass = 0; pass <= repetitions; pass++) {
+                for (int c = 0; c < CONCURRENCY_CONFIGS.length; c++) {
+                    double took = indexConcurrently(records, tail.streamArn(), env, CONCURRENCY_CONFIGS[c][0], CONCURRENCY_CONFIGS[c][1]);
+                    if (pass > 0) {
+                        seconds.computeIfAbsent(c, k -> new ArrayList<>()).add(took);
+                    }
+                }
+            }
+            List<ConcurrencyRun> runs = new ArrayList<>();
+            for (int c = 0; c < CONCURRENCY_CONFIGS.length; c++) {
+                List<Double> sorted = seconds.get(c).stream().sorted().toList();
+                runs.add(new ConcurrencyRun(CONCURRENCY_CONFIGS[c][0], CONCURRENCY_CONFIGS[c][1], records.size(), items,
+                        sorted.get(sorted.size() / 2)));
+            }
+            return runs;
+        }
+    }
+
+    /** Seconds to index {@code records} with {@code factor} lanes, each invocation sending up to {@code calls} calls at once. */
+    private static double indexConcurrently(List<Record> records, String streamArn, Map<String, String> env, int factor, int calls) {
+        Map<String, String> lambdaEnv = new LinkedHashMap<>(env);
+        lambdaEnv.put("INDEX_WRITE_CONCURRENCY", Integer.toString(calls));
+        List<List<Record>> lanes = new ArrayList<>();
+        for (int i = 0; i < factor; i++) {
+            lanes.add(new ArrayList<>());
+        }
+        for (Record record : records) {
+            lanes.get(Math.floorMod(record.dynamodb().keys().get("id").s().hashCode(), factor)).add(record);
+        }
+        List<List<DynamodbEvent>> events = new ArrayList<>();
+        List<StreamIndexerHandler> handlers = new ArrayList<>();
+        for (List<Record> lane : lanes) {
+            List<DynamodbEvent> laneEvents = new ArrayList<>();
+            for (int from = 0; from < lane.size(); from += 100) {
+                laneEvents.add(LambdaEvents.dynamodbEvent(lane.subList(from, Math.min(lane.size(), from + 100)), streamArn));
+            }
+            events.add(laneEvents);
+            handlers.add(new StreamIndexerHandler(lambdaEnv));
+        }
+        ExecutorService threads = Executors.newFixedThreadPool(factor);
+        try {
+            long start = System.nanoTime();
+            List<Future<?>> done = new ArrayList<>();
+            for (int lane = 0; lane < factor; lane++) {
+                StreamIndexerHandler handler = handlers.get(lane);
+                List<DynamodbEvent> laneEvents = events.get(lane);
+                done.add(threads.submit(() -> {
+                    for (DynamodbEvent event : laneEvents) {
+                        if (!handler.handleRequest(event, LocalContext.of("StreamIndexerFunction")).getBatchItemFailures().isEmpty()) {
+                            throw new IllegalStateException("the handler reported failures");
+                        }
+                    }
+                }));
+            }
+            for (Future<?> lane : done) {
+                lane.get();
+            }
+            return (System.nanoTime() - start) / 1e9;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a lane failed: " + e.getCause(), e.getCause());
+        } finally {
+            threads.shutdownNow();
         }
     }
 

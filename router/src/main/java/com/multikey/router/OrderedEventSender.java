@@ -1,9 +1,11 @@
 package com.multikey.router;
 
 import com.multikey.common.Backoff;
+import com.multikey.common.BoundedCalls;
 import com.multikey.common.Deadline;
 import com.multikey.common.RetryBudget;
 import com.multikey.common.Sleeper;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.exception.SdkException;
 
 import java.util.ArrayDeque;
@@ -30,6 +32,12 @@ import java.util.TreeSet;
  * error means is {@link PutEventsErrors}': a permanent refusal sends the event once more without its
  * images, then skips it; a call refused as a whole for a permanent reason is split to isolate the entry
  * responsible.
+ *
+ * <p>A round packs the next event of every item into calls and sends them concurrently, at most
+ * {@link BoundedCalls#maxInFlight()} at a time: each item has one event in the round, in one call, so two
+ * events of one item are never in flight at once, and the item's next event waits for the next round. The
+ * answers are applied in call order once the round's calls are back, so what becomes of each event does not
+ * depend on which call finished first.
  */
 public final class OrderedEventSender {
 
@@ -41,15 +49,24 @@ public final class OrderedEventSender {
     private final Backoff backoff;
     private final Sleeper sleeper;
     private final int maxFailedAttempts;
+    private final BoundedCalls concurrency;
 
+    /** Sends one call at a time. */
     public OrderedEventSender(EventPublisher publisher, String eventBusName, int maxRequestBytes, Backoff backoff,
                               Sleeper sleeper, int maxFailedAttempts) {
+        this(publisher, eventBusName, maxRequestBytes, backoff, sleeper, maxFailedAttempts, BoundedCalls.sequential());
+    }
+
+    /** Sends up to {@code concurrency.maxInFlight()} calls of a round at a time. */
+    public OrderedEventSender(EventPublisher publisher, String eventBusName, int maxRequestBytes, Backoff backoff,
+                              Sleeper sleeper, int maxFailedAttempts, BoundedCalls concurrency) {
         this.publisher = publisher;
         this.eventBusName = eventBusName;
         this.maxRequestBytes = maxRequestBytes;
         this.backoff = backoff;
         this.sleeper = sleeper;
         this.maxFailedAttempts = maxFailedAttempts;
+        this.concurrency = concurrency;
     }
 
     /**
@@ -73,6 +90,15 @@ public final class OrderedEventSender {
 
     public Outcome send(List<ChangeEvent> events, Deadline deadline) {
         return new Sending(events, new RetryBudget(backoff, sleeper, deadline, maxFailedAttempts)).run();
+    }
+
+    /** What one call came back with: an answer per entry, or the failure of the whole call. */
+    private sealed interface Answer {
+        record Entries(List<EventPublisher.EntryResult> results) implements Answer {
+        }
+
+        record CallFailed(SdkException failure) implements Answer {
+        }
     }
 
     /** The state of sending one batch. */
@@ -103,36 +129,18 @@ public final class OrderedEventSender {
                 transientFailures.clear();
                 int pendingBefore = pending();
                 List<Integer> heads = queues.values().stream().map(Deque::peekFirst).sorted().toList();
-                Deque<List<Integer>> calls = new ArrayDeque<>(calls(heads));
+                List<List<Integer>> calls = calls(heads);
                 while (!calls.isEmpty()) {
                     if (!budget.hasTime()) {
                         break rounds;
                     }
-                    List<Integer> call = calls.pollFirst();
-                    try {
-                        List<EventPublisher.EntryResult> results = publisher.publish(
-                                call.stream().map(p -> current[p].toEntry(eventBusName)).toList(), budget.callTimeout());
-                        for (int i = 0; i < call.size(); i++) {
-                            EventPublisher.EntryResult result = i < results.size() ? results.get(i)
-                                    : new EventPublisher.EntryResult.Failed("MissingResultEntry");
-                            switch (result) {
-                                case EventPublisher.EntryResult.Accepted accepted -> done(call.get(i));
-                                case EventPublisher.EntryResult.Failed failure ->
-                                        failed(call.get(i), failure.errorCode(), PutEventsErrors.ofEntry(failure.errorCode()));
-                            }
-                        }
-                    } catch (SdkException e) {
-                        String code = PutEventsErrors.code(e);
-                        PutEventsErrors.Kind kind = PutEventsErrors.ofCall(e);
-                        if (kind == PutEventsErrors.Kind.PERMANENT && call.size() > 1) {
-                            // one bad entry can make AWS refuse the whole call: halve it until the offender is alone
-                            errorCodes.merge(code, 1, Integer::sum);
-                            calls.addFirst(call.subList(call.size() / 2, call.size()));
-                            calls.addFirst(call.subList(0, call.size() / 2));
-                        } else {
-                            call.forEach(position -> failed(position, code, kind));
-                        }
+                    AwsRequestOverrideConfiguration timeout = budget.callTimeout();
+                    List<Answer> answers = concurrency.map(calls, call -> send(call, timeout));
+                    List<List<Integer>> halves = new ArrayList<>();
+                    for (int c = 0; c < calls.size(); c++) {
+                        apply(calls.get(c), answers.get(c), halves);
                     }
+                    calls = halves;
                 }
                 if (pending() < pendingBefore) {
                     budget.progressed();
@@ -147,6 +155,46 @@ public final class OrderedEventSender {
             queues.values().forEach(unsent::addAll);
             return new Outcome(unsent.stream().map(original::get).toList(), byEvent(refused), byEvent(resentWithoutImages),
                     retriedEntries, errorCodes);
+        }
+
+        /** What one call's answer means for its events; a call refused as a whole for a permanent reason adds its halves. */
+        private void apply(List<Integer> call, Answer answer, List<List<Integer>> halves) {
+            switch (answer) {
+                case Answer.Entries entries -> {
+                    List<EventPublisher.EntryResult> results = entries.results();
+                    for (int i = 0; i < call.size(); i++) {
+                        EventPublisher.EntryResult result = i < results.size() ? results.get(i)
+                                : new EventPublisher.EntryResult.Failed("MissingResultEntry");
+                        switch (result) {
+                            case EventPublisher.EntryResult.Accepted accepted -> done(call.get(i));
+                            case EventPublisher.EntryResult.Failed failure ->
+                                    failed(call.get(i), failure.errorCode(), PutEventsErrors.ofEntry(failure.errorCode()));
+                        }
+                    }
+                }
+                case Answer.CallFailed callFailed -> {
+                    SdkException e = callFailed.failure();
+                    String code = PutEventsErrors.code(e);
+                    PutEventsErrors.Kind kind = PutEventsErrors.ofCall(e);
+                    if (kind == PutEventsErrors.Kind.PERMANENT && call.size() > 1) {
+                        // one bad entry can make AWS refuse the whole call: halve it until the offender is alone
+                        errorCodes.merge(code, 1, Integer::sum);
+                        halves.add(call.subList(0, call.size() / 2));
+                        halves.add(call.subList(call.size() / 2, call.size()));
+                    } else {
+                        call.forEach(position -> failed(position, code, kind));
+                    }
+                }
+            }
+        }
+
+        /** One PutEvents call of the round; runs on a call thread, reading the events only. */
+        private Answer send(List<Integer> call, AwsRequestOverrideConfiguration timeout) {
+            try {
+                return new Answer.Entries(publisher.publish(call.stream().map(p -> current[p].toEntry(eventBusName)).toList(), timeout));
+            } catch (SdkException e) {
+                return new Answer.CallFailed(e);
+            }
         }
 
         private Map<ChangeEvent, String> byEvent(Map<Integer, String> byPosition) {

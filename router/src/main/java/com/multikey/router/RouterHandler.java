@@ -5,6 +5,7 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.multikey.common.Backoff;
+import com.multikey.common.BoundedCalls;
 import com.multikey.common.ClientFactory;
 import com.multikey.common.Deadline;
 import com.multikey.common.EmfMetrics;
@@ -23,6 +24,9 @@ public final class RouterHandler implements RequestHandler<DynamodbEvent, Stream
 
     /** SnapStart runtime hook: primes the function before Lambda snapshots it (held here: CRaC may keep it weakly). */
     static final RouterPriming PRIMING = RouterPriming.register(System.getenv());
+
+    /** PutEvents calls of one round in flight at once (1 to 16; default {@link BoundedCalls#DEFAULT_IN_FLIGHT}). */
+    static final String PUT_EVENTS_CONCURRENCY = "PUT_EVENTS_CONCURRENCY";
 
     private final Router router;
 
@@ -57,7 +61,8 @@ public final class RouterHandler implements RequestHandler<DynamodbEvent, Stream
         EventBridgeClient eventBridge = clients.configure(EventBridgeClient.builder(), "EVENTBRIDGE")
                 .httpClient(ClientFactory.httpClient()).build();
         OrderedEventSender sender = new OrderedEventSender(new EventBridgePublisher(eventBridge), config.eventBusName(),
-                config.maxEntryBytes(), Backoff.standard(), Sleeper.SYSTEM, RetryBudget.DEFAULT_MAX_FAILED_ATTEMPTS);
+                config.maxEntryBytes(), Backoff.standard(), Sleeper.SYSTEM, RetryBudget.DEFAULT_MAX_FAILED_ATTEMPTS,
+                BoundedCalls.fromEnvironment(env, PUT_EVENTS_CONCURRENCY, BoundedCalls.DEFAULT_IN_FLIGHT));
         return new Router(new ChangeEventFactory(config), sender, RouterMetrics.emf(emf), log);
     }
 }

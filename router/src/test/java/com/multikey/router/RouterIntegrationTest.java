@@ -63,7 +63,8 @@ class RouterIntegrationTest {
         StreamsEventResponse response = route(handler(262144), inserts(25));
 
         assertThat(response.getBatchItemFailures()).isEmpty();
-        assertThat(bus.callSizes()).containsExactly(10, 10, 5);
+        // the three calls go concurrently: they arrive in any order
+        assertThat(bus.callSizes()).containsExactlyInAnyOrder(10, 10, 5);
         assertThat(bus.received()).hasSize(25).allSatisfy(r -> {
             assertThat(r.detailType()).isEqualTo("Issue Created");
             assertThat(r.envelope().get("source").asText()).isEqualTo("multikey.app-table");
@@ -178,8 +179,9 @@ class RouterIntegrationTest {
         StreamsEventResponse response = route(handler(262144), inserts(25));
 
         assertThat(response.getBatchItemFailures()).isEmpty();
-        assertThat(bus.received()).hasSize(25);
-        assertThat(bus.callSizes()).containsExactly(10, 10, 10, 5);
+        assertThat(bus.received()).extracting(r -> r.envelope().at("/detail/keys/id").asText()).doesNotHaveDuplicates().hasSize(25);
+        // three calls (10, 10, 5) sent concurrently, the throttled one sent again by the SDK
+        assertThat(bus.callSizes()).hasSize(4);
     }
 
     @Test

@@ -16,6 +16,17 @@ class RouterTemplateTest {
     private final SamTemplate template = SamTemplate.ofRepository();
 
     @Test
+    void parallelizationFactor_isItsOwnParameter_withinLambdasRange() {
+        Map<String, Object> events = map(template.properties("RouterFunction").get("Events"), "Events");
+        Map<String, Object> properties = map(map(events.get("AppTableStream"), "AppTableStream").get("Properties"), "Properties");
+
+        assertThat(properties.get("ParallelizationFactor")).isEqualTo(Map.of("Ref", "RouterParallelizationFactor"));
+        Map<String, Object> parameter = map(template.parameters().get("RouterParallelizationFactor"), "parameter");
+        assertThat(parameter).containsEntry("Type", "Number").containsEntry("MinValue", 1).containsEntry("MaxValue", 10)
+                .containsEntry("Default", 1);
+    }
+
+    @Test
     void eventsRefused_isAlarmed_onTheNamespaceAndDimensionTheRouterPublishesItWith() {
         Map<String, Object> variables = map(map(map(map(template.root().get("Globals"), "Globals").get("Function"), "Function")
                 .get("Environment"), "Environment").get("Variables"), "Variables");

@@ -1,6 +1,7 @@
 package com.multikey.indexer;
 
 import com.multikey.common.Backoff;
+import com.multikey.common.BoundedCalls;
 import com.multikey.common.Deadline;
 import com.multikey.common.RetryBudget;
 import com.multikey.common.Sleeper;
@@ -35,6 +36,12 @@ import java.util.Set;
  * large) is split in halves until the offending requests stand alone; they are returned as refused and
  * the rest is written, so one item AWS will never accept costs none of its neighbours. The key of a
  * refused put is then deleted, so it never keeps the item of an older image of the issue.
+ *
+ * <p>The calls of one write are independent (the plan holds at most one change per key, and keys of different
+ * issues never meet), so they are sent concurrently, at most {@link BoundedCalls#maxInFlight()} at a time,
+ * each with its own retry budget and {@code apiCallTimeout} within the same deadline. What each call left
+ * unwritten or refused is gathered per call and merged in call order, so the result, and the records a
+ * caller reports as failed, do not depend on which call finished first.
  */
 public final class DynamoDbIndexWriter implements IndexWriter {
 
@@ -49,22 +56,29 @@ public final class DynamoDbIndexWriter implements IndexWriter {
     private final Backoff backoff;
     private final Sleeper sleeper;
     private final StructuredLog log;
+    private final BoundedCalls concurrency;
 
+    /** Sends one call at a time. */
     public DynamoDbIndexWriter(DynamoDbClient dynamoDb, String tableName, Backoff backoff, Sleeper sleeper, StructuredLog log) {
+        this(dynamoDb, tableName, backoff, sleeper, log, BoundedCalls.sequential());
+    }
+
+    /** Sends up to {@code concurrency.maxInFlight()} calls at a time. */
+    public DynamoDbIndexWriter(DynamoDbClient dynamoDb, String tableName, Backoff backoff, Sleeper sleeper, StructuredLog log,
+                               BoundedCalls concurrency) {
         this.dynamoDb = dynamoDb;
         this.tableName = tableName;
         this.backoff = backoff;
         this.sleeper = sleeper;
         this.log = log;
+        this.concurrency = concurrency;
     }
 
     @Override
     public WriteResult write(List<IndexChange> changes, Deadline deadline) {
         Set<IndexKey> unwritten = new LinkedHashSet<>();
         List<Refused> refused = new ArrayList<>();
-        for (List<WriteRequest> call : calls(changes)) {
-            writeCall(call, deadline, unwritten, refused);
-        }
+        writeCalls(calls(changes), deadline, unwritten, refused);
         // a refused put leaves its key empty, not holding the item of an older image
         List<IndexChange> clearRefusedPuts = new ArrayList<>();
         for (Refused refusal : refused) {
@@ -73,10 +87,25 @@ public final class DynamoDbIndexWriter implements IndexWriter {
             }
         }
         List<Refused> refusedDeletes = new ArrayList<>();
-        for (List<WriteRequest> call : calls(clearRefusedPuts)) {
-            writeCall(call, deadline, unwritten, refusedDeletes);
-        }
+        writeCalls(calls(clearRefusedPuts), deadline, unwritten, refusedDeletes);
         return new WriteResult(unwritten, refused);
+    }
+
+    /** What one call left: keys to retry in a later delivery, and requests DynamoDB refused. */
+    private record CallResult(Set<IndexKey> unwritten, List<Refused> refused) {
+    }
+
+    /** Sends the calls concurrently (bounded) and merges what each left, in call order. */
+    private void writeCalls(List<List<WriteRequest>> calls, Deadline deadline, Set<IndexKey> unwritten, List<Refused> refused) {
+        List<CallResult> results = concurrency.map(calls, call -> {
+            CallResult result = new CallResult(new LinkedHashSet<>(), new ArrayList<>());
+            writeCall(call, deadline, result.unwritten(), result.refused());
+            return result;
+        });
+        for (CallResult result : results) {
+            unwritten.addAll(result.unwritten());
+            refused.addAll(result.refused());
+        }
     }
 
     private static boolean isPut(List<IndexChange> changes, IndexKey key) {

@@ -5,6 +5,7 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.multikey.common.Backoff;
+import com.multikey.common.BoundedCalls;
 import com.multikey.common.ClientFactory;
 import com.multikey.common.Deadline;
 import com.multikey.common.EmfMetrics;
@@ -22,6 +23,9 @@ public final class StreamIndexerHandler implements RequestHandler<DynamodbEvent,
 
     /** SnapStart runtime hook: primes the function before Lambda snapshots it (held here: CRaC may keep it weakly). */
     static final StreamIndexerPriming PRIMING = StreamIndexerPriming.register(System.getenv());
+
+    /** BatchWriteItem calls of one batch in flight at once (1 to 16; default {@link BoundedCalls#DEFAULT_IN_FLIGHT}). */
+    static final String WRITE_CONCURRENCY = "INDEX_WRITE_CONCURRENCY";
 
     private final StreamIndexer indexer;
 
@@ -47,7 +51,7 @@ public final class StreamIndexerHandler implements RequestHandler<DynamodbEvent,
         IndexerConfig config = IndexerConfig.fromEnvironment(env);
         StructuredLog log = StructuredLog.forClass(StreamIndexer.class);
         IndexWriter writer = new DynamoDbIndexWriter(new ClientFactory(env).dynamoDb(), config.indexTableName(),
-                Backoff.standard(), Sleeper.SYSTEM, log);
+                Backoff.standard(), Sleeper.SYSTEM, log, BoundedCalls.fromEnvironment(env, WRITE_CONCURRENCY, BoundedCalls.DEFAULT_IN_FLIGHT));
         IndexerMetrics metrics = IndexerMetrics.emf(
                 EmfMetrics.toStandardOutput(env.getOrDefault("METRICS_NAMESPACE", "Multikey"), "stream-indexer"));
         return new StreamIndexer(new BatchPlanner(config), writer, metrics, log);

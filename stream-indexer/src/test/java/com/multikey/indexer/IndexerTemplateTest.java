@@ -47,6 +47,16 @@ class IndexerTemplateTest {
     }
 
     @Test
+    void parallelizationFactor_isItsOwnParameter_withinLambdasRange() {
+        Object factor = streamEvent().get("ParallelizationFactor");
+
+        assertThat(factor).isEqualTo(Map.of("Ref", "StreamIndexerParallelizationFactor"));
+        Map<String, Object> parameter = map(template.parameters().get("StreamIndexerParallelizationFactor"), "parameter");
+        assertThat(parameter).containsEntry("Type", "Number").containsEntry("MinValue", 1).containsEntry("MaxValue", 10);
+        assertThat(parameterDefault(factor)).isEqualTo(2);
+    }
+
+    @Test
     void filterCriteria_passesIssueRecordsOnly_checkedWithEventRuler() throws Exception {
         Machine machine = new Machine();
         @SuppressWarnings("unchecked")

@@ -16,14 +16,30 @@ import java.util.function.Consumer;
 /**
  * The template's DynamoDB event sources, read as Lambda's event source mappings read them: the table
  * stream, {@code BatchSize}, {@code FilterCriteria} (event-ruler), {@code MaximumRetryAttempts},
- * {@code BisectBatchOnFunctionError} and {@code FunctionResponseTypes}; each bound to a {@link StreamEventSource}.
+ * {@code BisectBatchOnFunctionError}, {@code FunctionResponseTypes} and {@code ParallelizationFactor} (a
+ * number, or {@code !Ref} to a parameter, resolved through its default or override like every other
+ * property); each bound to {@link ConcurrentBatches} of that many {@link StreamEventSource} lanes.
  */
 final class EventSourceMappings {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** A bound mapping, the tail of the stream it reads, and its table. */
-    record Source(StreamEventSource mapping, StreamTail tail, String table) {
+    /** A bound mapping, the tail of the stream it reads, its table and the function it delivers to. */
+    record Source(ConcurrentBatches mapping, StreamTail tail, String table, String function, FaultSwitch faults) {
+    }
+
+    /** The faults of one mapping, replaceable while it runs. */
+    static final class FaultSwitch implements InvocationFaults {
+        private volatile InvocationFaults faults = InvocationFaults.NONE;
+
+        void set(InvocationFaults faults) {
+            this.faults = faults;
+        }
+
+        @Override
+        public boolean failAfterInvoke(List<String> sequenceNumbers) {
+            return faults.failAfterInvoke(sequenceNumbers);
+        }
     }
 
     private final SamTemplate template;
@@ -65,15 +81,32 @@ final class EventSourceMappings {
             int retries = number(properties.get("MaximumRetryAttempts"), 10000, where + ".MaximumRetryAttempts");
             boolean bisect = Boolean.TRUE.equals(properties.get("BisectBatchOnFunctionError"));
             boolean partial = properties.get("FunctionResponseTypes") instanceof List<?> types && types.contains("ReportBatchItemFailures");
+            int factor = number(properties.get("ParallelizationFactor"), 1, where + ".ParallelizationFactor");
             StreamTail tail = new StreamTail(dynamoDb, streams, table);
-            StreamEventSource mapping = new StreamEventSource(function, tail.streamArn(), filter, batchSize, retries, bisect,
+            FaultSwitch faults = new FaultSwitch();
+            // every lane reports under the function's name: a line says what happened to a batch, not where
+            ConcurrentBatches mapping = new ConcurrentBatches(function, factor, lane -> new StreamEventSource(function,
+                    tail.streamArn(), filter, batchSize, retries, bisect,
                     (String batch) -> {
                         String answer = target.invoke(batch);
+                        if (faults.failAfterInvoke(sequenceNumbers(batch))) {
+                            throw new IllegalStateException("injected function error");
+                        }
                         return partial ? batchItemFailures(answer) : new StreamsEventResponse(List.of());
-                    }, out);
-            sources.add(new Source(mapping, tail, table));
+                    }, out));
+            sources.add(new Source(mapping, tail, table, function, faults));
         });
         return sources;
+    }
+
+    private static List<String> sequenceNumbers(String batch) {
+        List<String> sequenceNumbers = new ArrayList<>();
+        try {
+            JSON.readTree(batch).path("Records").forEach(r -> sequenceNumbers.add(r.path("dynamodb").path("SequenceNumber").asText()));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the batch is not JSON: " + e.getOriginalMessage(), e);
+        }
+        return sequenceNumbers;
     }
 
     /** The batch item failures of a function's answer, as Lambda reads a partial batch response. */

@@ -85,6 +85,45 @@ public final class SamTemplate {
         return root.containsKey("Parameters") ? map(root.get("Parameters"), "Parameters") : Map.of();
     }
 
+    /**
+     * This template with parameter values given as {@code sam deploy --parameter-overrides} gives them: each
+     * replaces the parameter's {@code Default}, checked against its {@code AllowedValues}, {@code MinValue} and
+     * {@code MaxValue} as CloudFormation checks them.
+     *
+     * @throws TemplateException when a parameter does not exist or a value breaks its constraints
+     */
+    public SamTemplate withParameterOverrides(Map<String, String> overrides) {
+        Map<String, Object> parameters = new LinkedHashMap<>(parameters());
+        overrides.forEach((name, value) -> {
+            if (!(parameters.get(name) instanceof Map<?, ?> declared)) {
+                throw new TemplateException("parameter override " + name + ": the template has no such parameter");
+            }
+            if (declared.get("AllowedValues") instanceof List<?> allowed && allowed.stream().map(String::valueOf).noneMatch(value::equals)) {
+                throw new TemplateException("parameter override " + name + "=" + value + ": not one of " + allowed);
+            }
+            if (declared.get("MinValue") instanceof Number || declared.get("MaxValue") instanceof Number) {
+                double number;
+                try {
+                    number = Double.parseDouble(value);
+                } catch (NumberFormatException e) {
+                    throw new TemplateException("parameter override " + name + "=" + value + ": not a number");
+                }
+                if (declared.get("MinValue") instanceof Number min && number < min.doubleValue()
+                        || declared.get("MaxValue") instanceof Number max && number > max.doubleValue()) {
+                    throw new TemplateException("parameter override " + name + "=" + value + ": outside "
+                            + declared.get("MinValue") + ".." + declared.get("MaxValue"));
+                }
+            }
+            Map<String, Object> changed = new LinkedHashMap<>();
+            declared.forEach((k, v) -> changed.put((String) k, v));
+            changed.put("Default", value);
+            parameters.put(name, changed);
+        });
+        Map<String, Object> newRoot = new LinkedHashMap<>(root);
+        newRoot.put("Parameters", parameters);
+        return new SamTemplate(path, newRoot);
+    }
+
     public Map<String, Object> resource(String logicalId) {
         Object resource = resources().get(logicalId);
         if (resource == null) {

@@ -7,12 +7,14 @@ import software.amazon.event.ruler.Machine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * A DynamoDB event source mapping, emulated: records of the table's stream that pass the
+ * A DynamoDB event source mapping, emulated (with {@code ParallelizationFactor} above 1, one of its batch lanes:
+ * see {@link ConcurrentBatches}): records of the table's stream that pass the
  * {@code FilterCriteria} (matched with event-ruler) are delivered in batches of {@code BatchSize}. A partial
  * batch response checkpoints at the lowest failed sequence number and delivers again from there; a
  * handler error retries the batch, halved when {@code BisectBatchOnFunctionError} is on; after
@@ -29,7 +31,7 @@ final class StreamEventSource {
     private final Function<String, StreamsEventResponse> target;
     private final Consumer<String> out;
     private final List<Record> pending = new ArrayList<>();
-    private final List<List<String>> onFailure = new ArrayList<>();
+    private final List<List<String>> onFailure = new CopyOnWriteArrayList<>();
     private int retries;
     private int attemptSize;
 

@@ -184,6 +184,16 @@ public final class TemplateRuntime implements AutoCloseable {
         return failures;
     }
 
+    /**
+     * Makes the event source mappings of {@code function} answer a delivery as a function error after the
+     * function ran, when {@code faults} says so for the batch's sequence numbers (fault injection for tests;
+     * {@link InvocationFaults#NONE} to stop).
+     */
+    public void invocationFaults(String function, InvocationFaults faults) {
+        function(function);
+        sources.stream().filter(s -> s.function().equals(function)).forEach(s -> s.faults().set(faults));
+    }
+
     /** Waits for the bus's targets only (for a single invoke). */
     public void awaitDispatch(Duration timeout) throws InterruptedException {
         Instant end = Instant.now().plus(timeout);
@@ -232,6 +242,7 @@ public final class TemplateRuntime implements AutoCloseable {
         if (poller != null) {
             poller.shutdownNow();
         }
+        sources.forEach(source -> source.mapping().close());
         dispatcher.shutdownNow();
         if (bus != null) {
             bus.close();
