@@ -3,7 +3,10 @@ package com.multikey.benchmarks;
 import java.io.PrintStream;
 import java.util.List;
 
-/** Runs the benchmarks: {@code indexer}, {@code grid}, or both (no argument). */
+/**
+ * Runs the benchmarks: {@code indexer}, {@code grid}, {@code reindex} (verify's heap at 10k and 100k index
+ * items; {@code reindex-1m} adds 1M), or the first two (no argument).
+ */
 public final class Benchmarks {
 
     private Benchmarks() {
@@ -19,6 +22,10 @@ public final class Benchmarks {
         if (which.contains("grid")) {
             out.println();
             GridBenchmark.run(out);
+        }
+        if (which.contains("reindex") || which.contains("reindex-1m")) {
+            out.println();
+            ReindexBenchmark.run(out, which.contains("reindex-1m") ? List.of(10_000, 100_000, 1_000_000) : List.of(10_000, 100_000));
         }
         out.flush();
         // DynamoDB Local leaves non-daemon threads behind after shutdown
