@@ -11,6 +11,12 @@ import java.util.Map;
  */
 sealed interface WorkerRequest {
 
+    /**
+     * Segments one start may create: it writes one item and makes one asynchronous Invoke per segment, about
+     * 20 ms each, well within one invocation.
+     */
+    int MAX_SEGMENTS_PER_JOB = 10_000;
+
     /** Starts a job, or resumes it when one with that id exists. */
     record Start(JobSpec spec) implements WorkerRequest {
     }
@@ -34,8 +40,12 @@ sealed interface WorkerRequest {
         }
         String jobId = text(event, "jobId");
         if ("start".equals(action)) {
-            return new Start(new JobSpec(jobId, JobSpec.Kind.of(text(event, "kind")),
-                    (int) number(event, "totalSegments", defaults.totalSegments()),
+            int segments = (int) number(event, "totalSegments", defaults.totalSegments());
+            if (segments > MAX_SEGMENTS_PER_JOB) {
+                throw new IllegalArgumentException("a job has at most " + MAX_SEGMENTS_PER_JOB
+                        + " segments (its start writes and invokes every one within one invocation), got " + segments);
+            }
+            return new Start(new JobSpec(jobId, JobSpec.Kind.of(text(event, "kind")), segments,
                     number(event, "writeUnitsPerSecond", defaults.writeUnitsPerSecond()),
                     (int) number(event, "concurrency", defaults.concurrency()),
                     (int) number(event, "pageSize", defaults.pageSize())));
