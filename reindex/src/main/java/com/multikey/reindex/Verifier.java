@@ -76,20 +76,18 @@ public final class Verifier {
                 });
         ExecutorService pool = Executors.newFixedThreadPool(segments);
         try {
-            List<Future<long[]>> running = new ArrayList<>();
+            List<Future<Totals>> running = new ArrayList<>();
             for (int segment = 0; segment < segments; segment++) {
                 int s = segment;
                 running.add(pool.submit(() -> runSegment(verifier, s, segments)));
             }
-            long[] totals = new long[7];
-            for (Future<long[]> future : running) {
-                long[] counts = future.get();
-                for (int i = 0; i < totals.length; i++) {
-                    totals[i] += counts[i];
-                }
+            Totals all = new Totals(PageCounts.NONE, 0);
+            for (Future<Totals> future : running) {
+                all = all.plus(future.get());
             }
-            return new Report(totals[0], totals[1], totals[2], totals[3], totals[4], List.copyOf(missing), List.copyOf(stale),
-                    List.copyOf(orphaned), totals[5]);
+            PageCounts c = all.counts();
+            return new Report(c.issues(), all.indexItems(), c.missing(), c.stale(), c.orphaned(), List.copyOf(missing), List.copyOf(stale),
+                    List.copyOf(orphaned), c.repaired());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("verify interrupted", e);
@@ -100,21 +98,20 @@ public final class Verifier {
         }
     }
 
-    /** issues, index items, missing, stale, orphaned, repaired of one segment. */
-    private static long[] runSegment(SegmentWork work, int segment, int segments) throws InterruptedException {
-        long[] counts = new long[7];
-        SegmentPosition at = SegmentPosition.START;
-        while (!at.done()) {
+    /** A segment's counts, and the index items among the items it read. */
+    private record Totals(PageCounts counts, long indexItems) {
+        Totals plus(Totals other) {
+            return new Totals(counts.plus(other.counts), indexItems + other.indexItems);
+        }
+    }
+
+    private static Totals runSegment(SegmentWork work, int segment, int segments) throws InterruptedException {
+        Totals totals = new Totals(PageCounts.NONE, 0);
+        for (SegmentPosition at = SegmentPosition.START; !at.done(); ) {
             PageOutcome page = work.page(segment, segments, at);
-            PageCounts c = page.counts();
-            counts[0] += c.issues();
-            counts[1] += at.phase() == SegmentPosition.Phase.INDEX ? c.items() : 0;
-            counts[2] += c.missing();
-            counts[3] += c.stale();
-            counts[4] += c.orphaned();
-            counts[5] += c.repaired();
+            totals = totals.plus(new Totals(page.counts(), at.phase() == SegmentPosition.Phase.INDEX ? page.counts().items() : 0));
             at = page.next();
         }
-        return counts;
+        return totals;
     }
 }

@@ -121,12 +121,12 @@ final class ReindexWorker {
             at = page.next();
             longestPageMillis = Math.max(longestPageMillis, (System.nanoTime() - pageStart) / 1_000_000);
             double seconds = Math.max(1e-3, (System.nanoTime() - started) / 1e9);
-            metrics.progress(spec, page.counts(), total.items() / seconds);
+            metrics.progress(page.counts(), total.items() / seconds);
             logCheckpoint(spec, segment, claim, page, at.done() ? "segment done" : "checkpoint");
             if (at.done()) {
                 Optional<JobStatus> finished = jobs.completeIfLast(jobId, clock.instant());
                 finished.ifPresentOrElse(this::finished,
-                        () -> jobs.job(jobId).ifPresent(status -> metrics.segmentsLeft(spec, status.segmentsLeft())));
+                        () -> jobs.job(jobId).ifPresent(status -> metrics.segmentsLeft(status.segmentsLeft())));
                 return new Outcome.Worked(jobId, segment, pageCount, total, finished.isPresent() ? Status.JOB_DONE : Status.SEGMENT_DONE);
             }
             // the next page must fit before the margin: twice the longest page so far, at least the configured margin

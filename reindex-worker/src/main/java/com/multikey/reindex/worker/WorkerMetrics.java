@@ -25,7 +25,7 @@ final class WorkerMetrics {
         this.emf = emf;
     }
 
-    void progress(JobSpec spec, PageCounts page, double itemsPerSecond) {
+    void progress(PageCounts page, double itemsPerSecond) {
         Map<String, Number> counts = new LinkedHashMap<>();
         counts.put("ItemsDone", page.items());
         counts.put("IndexWrites", page.writes());
@@ -33,7 +33,7 @@ final class WorkerMetrics {
         emf.publish(counts);
     }
 
-    void segmentsLeft(JobSpec spec, long left) {
+    void segmentsLeft(long left) {
         emf.publish(Map.of("SegmentsLeft", left));
     }
 
