@@ -185,8 +185,29 @@ class ReindexWorkerIT {
         assertThatThrownBy(() -> lambda.invoke(b -> b.functionName(WORKER)
                 .invocationType(software.amazon.awssdk.services.lambda.model.InvocationType.EVENT).payload(SdkBytes.fromUtf8String(big))))
                 .isInstanceOf(RequestTooLargeException.class);
+        String tooBigForSync = "{\"x\":\"" + "a".repeat(LocalLambdaApi.MAX_SYNC_PAYLOAD_BYTES) + "\"}";
+        assertThatThrownBy(() -> lambda.invoke(b -> b.functionName(WORKER).payload(SdkBytes.fromUtf8String(tooBigForSync))))
+                .isInstanceOf(RequestTooLargeException.class);
+        assertThat(lambda.invoke(b -> b.functionName(WORKER).invocationType(software.amazon.awssdk.services.lambda.model.InvocationType.DRY_RUN)
+                .payload(SdkBytes.fromUtf8String("{}"))).statusCode()).isEqualTo(204);
         InvokeResponse bad = lambda.invoke(b -> b.functionName(WORKER).payload(SdkBytes.fromUtf8String("{\"action\":\"dance\"}")));
         assertThat(bad.functionError()).isEqualTo("Unhandled");
         assertThat(bad.payload().asUtf8String()).contains("\\\"action\\\" must be");
+    }
+
+    @Test
+    @Order(5)
+    void asyncInvocation_thatKeepsFailing_isRetriedAsConfigured_thenRecordedForTheOnFailureDestination() throws Exception {
+        InvokeResponse queued = lambda.invoke(b -> b.functionName(WORKER)
+                .invocationType(software.amazon.awssdk.services.lambda.model.InvocationType.EVENT)
+                .payload(SdkBytes.fromUtf8String("{\"action\":\"segment\",\"jobId\":\"no-such-job\",\"segment\":0}")));
+
+        assertThat(queued.statusCode()).isEqualTo(202);
+        assertThat(runtime.lambdaApi().awaitAsyncIdle(Duration.ofMinutes(1))).isTrue();
+        assertThat(runtime.lambdaApi().asyncFailures()).singleElement().satisfies(failure -> {
+            assertThat(failure.function()).isEqualTo(WORKER);
+            assertThat(failure.attempts()).as("the first and ReindexWorkerMaximumRetryAttempts (2) retries").isEqualTo(3);
+            assertThat(failure.error()).contains("no reindex job no-such-job");
+        });
     }
 }
