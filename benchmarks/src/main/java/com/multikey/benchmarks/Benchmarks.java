@@ -3,7 +3,11 @@ package com.multikey.benchmarks;
 import java.io.PrintStream;
 import java.util.List;
 
-/** Runs the benchmarks: {@code indexer}, {@code concurrency}, {@code grid}, {@code cost}, {@code cold-start [runs]}, or the first three (no argument). */
+/**
+ * Runs the benchmarks: {@code indexer}, {@code concurrency}, {@code grid}, {@code reindex} (segmented backfill;
+ * verify's heap at 10k and 100k index items; {@code reindex-1m} adds 1M), {@code cost}, {@code cold-start [runs]},
+ * or the first three (no argument).
+ */
 public final class Benchmarks {
 
     private Benchmarks() {
@@ -32,6 +36,10 @@ public final class Benchmarks {
             out.println();
             int at = which.indexOf("cold-start");
             ColdStart.run(out, at + 1 < which.size() && which.get(at + 1).matches("[0-9]+") ? Integer.parseInt(which.get(at + 1)) : 7);
+        }
+        if (which.contains("reindex") || which.contains("reindex-1m")) {
+            out.println();
+            ReindexBenchmark.run(out, which.contains("reindex-1m") ? List.of(10_000, 100_000, 1_000_000) : List.of(10_000, 100_000));
         }
         out.flush();
         // DynamoDB Local leaves non-daemon threads behind after shutdown

@@ -137,6 +137,8 @@ public final class LocalMain implements Callable<Integer> {
                 Map<String, Map<String, String>> before = snapshot(runtime);
                 String response = invoke(target, input, event);
                 runtime.awaitDispatch(Duration.ofSeconds(30));
+                // what the function invoked asynchronously (e.g. the reindex worker's segments) runs to its end too
+                runtime.lambdaApi().awaitAsyncIdle(Duration.ofMinutes(10));
                 out.println(function + " answered: " + LocalFunction.display(response));
                 printChanges(runtime, before, out);
                 return 0;

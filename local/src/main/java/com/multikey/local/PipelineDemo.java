@@ -10,6 +10,8 @@ import com.multikey.query.GridQuery;
 import com.multikey.query.Order;
 import com.multikey.query.Page;
 import com.multikey.query.PageRequest;
+import com.multikey.reindex.JobStatus;
+import com.multikey.reindex.JobStore;
 import com.multikey.reindex.Verifier;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -20,6 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -89,7 +92,22 @@ final class PipelineDemo {
         out.printf("%n== verify: %d issues, %d index items: %d missing, %d stale, %d orphaned%n", report.issues(),
                 report.indexItems(), report.missingCount(), report.staleCount(), report.orphanedCount());
         checks.add(new Check("verify finds the index equal to what the table implies", true, report.clean()));
+        workerVerify();
         return checks;
+    }
+
+    /** The same check as a job of the reindex worker function: 8 segments, each its own asynchronous invocation. */
+    private void workerVerify() throws InterruptedException {
+        String answer = runtime.function("ReindexWorkerFunction")
+                .invoke("{\"action\":\"start\",\"jobId\":\"demo-verify\",\"kind\":\"verify\",\"totalSegments\":8}");
+        boolean idle = runtime.lambdaApi().awaitAsyncIdle(Duration.ofSeconds(60));
+        Optional<JobStatus> job = new JobStore(runtime.dynamoDb(), runtime.table("ReindexJobsTable")).job("demo-verify");
+        out.printf("%n== reindex worker: %s%n", answer);
+        job.ifPresent(status -> out.printf("   verify job over %d segments: %s, %d issues, %d missing, %d stale, %d orphaned%n",
+                status.spec().totalSegments(), status.done() ? "done" : "not done", status.totals().issues(), status.totals().missing(),
+                status.totals().stale(), status.totals().orphaned()));
+        checks.add(new Check("the reindex worker's verify job over 8 segments finishes and finds no drift", true,
+                idle && job.isPresent() && job.get().done() && job.get().totals().drift() == 0));
     }
 
     private void settle() throws InterruptedException {

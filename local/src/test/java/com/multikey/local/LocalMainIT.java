@@ -35,13 +35,14 @@ class LocalMainIT {
         int status = run("demo");
 
         assertThat(status).as(printed()).isZero();
-        assertThat(printed()).contains("29 of 29 checks passed.")
+        assertThat(printed()).contains("30 of 30 checks passed.")
                 .contains("3812     | S2023-05-01\u2401p1311\u2401issue#020e | issue#020e | project#35e9 | 1   | 2023-05-01")
                 .contains("3812  issue#67d1, issue#020e         ok (descending too)")
                 .contains("Layer Expired   x1  -> LayerExpiredRule")
                 .contains("DELETE /2018-10-31/layers/multikey-requests/versions/12 (us-east-1) -> 204")
                 .contains("page 1: issue#020e, issue#67d1")
                 .contains("== verify: 4 issues, 4 index items: 0 missing, 0 stale, 0 orphaned")
+                .contains("verify job over 8 segments: done, 4 issues, 0 missing, 0 stale, 0 orphaned")
                 .doesNotContain("FAILED");
     }
 
@@ -84,7 +85,7 @@ class LocalMainIT {
 
         assertThat(run("invoke", "NoSuchFunction", "-e", samEvents.resolve("issue-insert.json").toString())).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8))
-                .contains("error: template.yaml has no function 'NoSuchFunction' (functions: StreamIndexerFunction, RouterFunction, DeleteLayerFunction)");
+                .contains("error: template.yaml has no function 'NoSuchFunction' (functions: StreamIndexerFunction, RouterFunction, DeleteLayerFunction, ReindexWorkerFunction)");
 
         Path broken = Files.writeString(dir.resolve("broken.json"), "{\"Records\": [ {\"eventName\": ");
         assertThat(run("invoke", "StreamIndexerFunction", "-e", broken.toString())).isEqualTo(2);

@@ -42,7 +42,7 @@ class TemplateDeploymentTest {
     }
 
     /**
-     * The template's functions are exactly the three whose deployable jars the build proves (each module's
+     * The template's functions are exactly the four whose deployable jars the build proves (each module's
      * {@code *JarIT}, in verify: the jar at its CodeUri, its size, what it holds, and its handler run from it
      * alone); a new function needs its own.
      */
@@ -58,7 +58,8 @@ class TemplateDeploymentTest {
         assertThat(codeUris).containsExactlyInAnyOrderEntriesOf(Map.of(
                 "StreamIndexerFunction", "stream-indexer/target/stream-indexer.jar",
                 "RouterFunction", "router/target/router.jar",
-                "DeleteLayerFunction", "delete-layer/target/delete-layer.jar"));
+                "DeleteLayerFunction", "delete-layer/target/delete-layer.jar",
+                "ReindexWorkerFunction", "reindex-worker/target/reindex-worker.jar"));
         Map<String, Object> globals = map(map(template.root().get("Globals"), "Globals").get("Function"), "Globals.Function");
         assertThat(globals.get("Runtime")).isEqualTo("java21");
     }
@@ -101,9 +102,29 @@ class TemplateDeploymentTest {
                 .containsExactlyInAnyOrder("Logs", "ReadAppTableStream", "PutEventsOnTheAppBus", "OnFailureDestination");
         assertThat(statement("DeleteLayerRole", "DeleteOwnLayerVersions").get("Resource")).isEqualTo(
                 Map.of("Fn::Sub", "arn:${AWS::Partition}:lambda:*:${AWS::AccountId}:layer:${LayerNamePrefix}*:*"));
+        assertThat(statement("ReindexWorkerRole", "InvokeItself").get("Resource")).as("its own ARN by name: a !GetAtt would be circular")
+                .isEqualTo(Map.of("Fn::Sub", "arn:${AWS::Partition}:lambda:${AWS::Region}:${AWS::AccountId}:function:${AWS::StackName}-reindex-worker"));
+        assertThat(template.properties("ReindexWorkerFunction").get("FunctionName"))
+                .isEqualTo(Map.of("Fn::Sub", "${AWS::StackName}-reindex-worker"));
+        assertThat(statements("ReindexWorkerRole")).extracting(s -> s.get("Sid")).containsExactlyInAnyOrder("Logs", "ReadAppTable",
+                "ReadAndWriteIndexTable", "JobsAndCheckpoints", "InvokeItself", "OnFailureDestination");
         Map<String, Object> tombstones = statement("DeleteLayerRole", "WriteLayerTombstones");
         assertThat(tombstones.get("Action")).isEqualTo("dynamodb:PutItem");
         assertThat(tombstones.get("Condition").toString()).contains("dynamodb:LeadingKeys=[layer#*]");
+    }
+
+    @Test
+    void reindexWorker_retriesBoundedly_toAnAlarmedFailureQueue_andTheOutputsNameWhatToStart() {
+        Map<String, Object> worker = template.properties("ReindexWorkerFunction");
+        Map<String, Object> invokeConfig = map(worker.get("EventInvokeConfig"), "EventInvokeConfig");
+        assertThat(invokeConfig).containsKeys("MaximumRetryAttempts", "MaximumEventAgeInSeconds");
+        assertThat(String.valueOf(invokeConfig.get("DestinationConfig"))).contains("ReindexWorkerFailureQueue");
+        assertThat(worker).containsKeys("ReservedConcurrentExecutions", "MemorySize", "Timeout");
+        assertThat(template.resourcesOfType("AWS::CloudWatch::Alarm")).anySatisfy(alarm ->
+                assertThat(String.valueOf(template.properties(alarm).get("Dimensions"))).contains("ReindexWorkerFailureQueue"));
+        Map<String, Object> outputs = map(template.root().get("Outputs"), "Outputs");
+        assertThat(map(outputs.get("ReindexWorkerFunctionName"), "output").get("Value")).isEqualTo(Map.of("Ref", "ReindexWorkerFunction"));
+        assertThat(map(outputs.get("ReindexJobsTableName"), "output").get("Value")).isEqualTo(Map.of("Ref", "ReindexJobsTable"));
     }
 
     @Test

@@ -10,12 +10,14 @@ import java.util.concurrent.Callable;
 
 /**
  * The operator's command line for the tables of a deployed stack: {@code query}, {@code backfill},
- * {@code verify [--repair]}. It talks to DynamoDB in the account and region of the usual AWS environment
+ * {@code verify [--repair]} (in this process, or {@code --on-aws} as a job of the stack's reindex worker
+ * function), {@code job-status}. It talks to DynamoDB in the account and region of the usual AWS environment
  * (credentials, {@code AWS_REGION}), or to {@code --endpoint} (a local stack from {@code local.jar start}).
  */
 @Command(name = "operator-cli.jar", mixinStandardHelpOptions = true,
         description = "Queries, backfills and verifies the index of a deployed stack (or of a local one with --endpoint).",
-        subcommands = {TableCommands.Query.class, TableCommands.BackfillCommand.class, TableCommands.VerifyCommand.class})
+        subcommands = {TableCommands.Query.class, TableCommands.BackfillCommand.class, TableCommands.VerifyCommand.class,
+                WorkerJobs.JobStatusCommand.class})
 public final class OperatorCli implements Callable<Integer> {
 
     @CommandLine.Spec

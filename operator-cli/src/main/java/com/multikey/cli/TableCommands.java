@@ -11,6 +11,7 @@ import com.multikey.query.Page;
 import com.multikey.query.PageRequest;
 import com.multikey.reindex.Backfill;
 import com.multikey.reindex.CheckpointStore;
+import com.multikey.reindex.JobSpec;
 import com.multikey.reindex.Verifier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -171,10 +172,15 @@ final class TableCommands {
         double rate;
         @Option(names = "--checkpoint", description = "file to resume from and record progress in")
         Path checkpoint;
+        @CommandLine.ArgGroup(exclusive = false, heading = "On AWS, by the stack's reindex worker function:%n")
+        WorkerJobs.Options aws = new WorkerJobs.Options();
 
         @Override
         public Integer call() throws InterruptedException {
             PrintStream out = parent.out;
+            if (aws.onAws) {
+                return WorkerJobs.start(aws, JobSpec.Kind.BACKFILL, tables, out);
+            }
             try (DynamoDbClient client = tables.client()) {
                 Backfill.Progress done = new Backfill(client, tables.appTable, tables.indexTable, tables.schema(), rate)
                         .run(CheckpointStore.open(checkpoint, segments), segments, p -> out.printf(
@@ -195,12 +201,22 @@ final class TableCommands {
         Tables tables = new Tables();
         @Option(names = "--repair")
         boolean repair;
+        @Option(names = "--segments", defaultValue = "4", description = "parallel scan segments (default ${DEFAULT-VALUE})")
+        int segments;
+        @Option(names = "--rate", defaultValue = "1000", description = "repair write units per second at most (default ${DEFAULT-VALUE})")
+        double rate;
+        @CommandLine.ArgGroup(exclusive = false, heading = "On AWS, by the stack's reindex worker function:%n")
+        WorkerJobs.Options aws = new WorkerJobs.Options();
 
         @Override
-        public Integer call() {
+        public Integer call() throws InterruptedException {
             PrintStream out = parent.out;
+            if (aws.onAws) {
+                return WorkerJobs.start(aws, repair ? JobSpec.Kind.REPAIR : JobSpec.Kind.VERIFY, tables, out);
+            }
             try (DynamoDbClient client = tables.client()) {
-                Verifier.Report report = new Verifier(client, tables.appTable, tables.indexTable, tables.schema()).verify(repair);
+                Verifier.Report report = new Verifier(client, tables.appTable, tables.indexTable, tables.schema())
+                        .verify(repair, segments, rate);
                 out.printf("%d issues, %d index items: %d missing, %d stale, %d orphaned%n", report.issues(), report.indexItems(),
                         report.missingCount(), report.staleCount(), report.orphanedCount());
                 report.missing().forEach(d -> out.printf("  missing  %s %s%n", d.issueId(), d.key()));

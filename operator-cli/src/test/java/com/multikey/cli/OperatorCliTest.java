@@ -109,6 +109,32 @@ class OperatorCliTest {
     }
 
     @Test
+    @Order(6)
+    void jobStatus_printsAWorkerJobsSegmentsLeftItemsAndDrift() {
+        com.multikey.reindex.JobStore jobs = new com.multikey.reindex.JobStore(tables.dynamoDb(), "ReindexJobsTable");
+        com.multikey.reindex.JobSpec spec = new com.multikey.reindex.JobSpec("verify-7", com.multikey.reindex.JobSpec.Kind.VERIFY, 3, 600,
+                3, 100);
+        java.time.Instant now = java.time.Instant.now();
+        jobs.create(spec, now);
+        com.multikey.reindex.JobStore.Claim claim = jobs.claim("verify-7", 2, now).orElseThrow();
+        jobs.checkpoint("verify-7", claim, com.multikey.reindex.SegmentPosition.DONE,
+                new com.multikey.reindex.PageCounts(40, 30, 0, 2, 1, 0, 0), now);
+
+        assertThat(run("job-status", "verify-7", "--jobs-table", "ReindexJobsTable")).as(err.toString()).isZero();
+
+        assertThat(printed()).contains("job verify-7 (verify, 3 segments, 600 WCU/s over 3 at once): running, 2 segment(s) left")
+                .contains("40 items read, 30 issues, 0 index writes").contains("drift: 2 missing, 1 stale, 0 orphaned");
+        assertThat(run("job-status", "nope", "--jobs-table", "ReindexJobsTable")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("error: no job nope in ReindexJobsTable");
+    }
+
+    @Test
+    void backfillOnAws_withoutTheWorkerFunction_failsClearly() {
+        assertThat(run("backfill", "--on-aws")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--on-aws needs --function <ReindexWorkerFunctionName>");
+    }
+
+    @Test
     void noCommand_printsUsage_andExitsTwo() {
         assertThat(OperatorCli.run(new String[0], new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8))).isEqualTo(2);

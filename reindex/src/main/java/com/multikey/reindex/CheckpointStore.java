@@ -17,7 +17,8 @@ import java.util.Optional;
 
 /**
  * Where each scan segment of a backfill got to, in a JSON file rewritten atomically after every page, so an
- * interrupted backfill resumes where it stopped. A segment is either at a start key or done.
+ * interrupted backfill resumes where it stopped. A segment is either at a start key or done; a start key's
+ * attributes keep their type (S, N or B).
  */
 public final class CheckpointStore {
 
@@ -50,7 +51,7 @@ public final class CheckpointStore {
                 root.path("positions").fields().forEachRemaining(entry -> {
                     JsonNode position = entry.getValue();
                     Map<String, AttributeValue> key = new LinkedHashMap<>();
-                    position.path("startKey").fields().forEachRemaining(k -> key.put(k.getKey(), AttributeValue.fromS(k.getValue().asText())));
+                    position.path("startKey").fields().forEachRemaining(k -> key.put(k.getKey(), keyValue(k.getValue())));
                     store.positions.put(Integer.parseInt(entry.getKey()), new Position(position.path("done").asBoolean(), key));
                 });
             } catch (IOException e) {
@@ -58,6 +59,20 @@ public final class CheckpointStore {
             }
         }
         return store;
+    }
+
+    /** A key attribute as saved: {@code {"S": …}}, {@code {"N": …}} or {@code {"B": base64}}; a plain string (older files) is S. */
+    private static AttributeValue keyValue(JsonNode saved) {
+        if (saved.isTextual()) {
+            return AttributeValue.fromS(saved.asText());
+        }
+        if (saved.has("N")) {
+            return AttributeValue.fromN(saved.get("N").asText());
+        }
+        if (saved.has("B")) {
+            return AttributeValue.fromB(software.amazon.awssdk.core.SdkBytes.fromByteArray(java.util.Base64.getDecoder().decode(saved.get("B").asText())));
+        }
+        return AttributeValue.fromS(saved.path("S").asText());
     }
 
     public synchronized Position position(int segment) {
@@ -77,10 +92,13 @@ public final class CheckpointStore {
             node.put("done", p.done());
             ObjectNode key = node.putObject("startKey");
             p.startKey().forEach((name, value) -> {
-                if (value.s() == null) {
-                    throw new IllegalStateException("the app table's key must be a string, found " + name + " of another type");
+                ObjectNode typed = key.putObject(name);
+                switch (value.type()) {
+                    case S -> typed.put("S", value.s());
+                    case N -> typed.put("N", value.n());
+                    case B -> typed.put("B", java.util.Base64.getEncoder().encodeToString(value.b().asByteArray()));
+                    default -> throw new IllegalStateException("a key attribute is S, N or B; found " + name + " of type " + value.type());
                 }
-                key.put(name, value.s());
             });
         });
         try {

@@ -1,27 +1,22 @@
 package com.multikey.reindex;
 
-import com.multikey.index.IndexChange;
-import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;
-import com.multikey.index.IssueProjector;
 import com.multikey.index.IssueSchema;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
- * Compares the index with what the app table implies and, when asked, repairs it: missing items (the table
- * implies them, the index lacks them), stale items (the issue exists but implies another item at that key,
- * or none), orphaned items (their issue no longer exists). Repairs go through {@link ConditionalIndexWriter}
- * from a fresh consistent read of each issue, so they are safe while the stream indexer runs.
+ * Verify (and repair) in this process: every segment of a {@link SegmentVerifier} run to its end, in
+ * parallel, in memory bounded by segments × page size (a few samples of each kind kept, counts for the rest).
+ * Missing items (the table implies them, the index lacks them), stale items (the issue exists but implies
+ * another item at that key, or none), orphaned items (their issue no longer exists); repairs are conditional
+ * on the issue's version, so safe while the stream indexer runs.
  */
 public final class Verifier {
 
@@ -29,7 +24,11 @@ public final class Verifier {
     public record Discrepancy(String issueId, IndexKey key) {
     }
 
-    /** What a verification found, with up to {@value #SAMPLES} samples of each kind, and what it repaired. */
+    /**
+     * What a verification found, with up to {@value #SAMPLES} samples of each kind, and what it repaired
+     * ({@code repairedIssues}: conditional writes that fixed an issue's entries; an issue wrong on both the
+     * table's and the index's side counts twice).
+     */
     public record Report(long issues, long indexItems, long missingCount, long staleCount, long orphanedCount,
                          List<Discrepancy> missing, List<Discrepancy> stale, List<Discrepancy> orphaned, long repairedIssues) {
         public boolean clean() {
@@ -38,109 +37,81 @@ public final class Verifier {
     }
 
     static final int SAMPLES = 5;
-    private static final int MAX_ATTEMPTS_PER_ISSUE = 5;
+    static final int PAGE_SIZE = 100;
+    private static final double UNLIMITED = 1e9;
 
     private final DynamoDbClient dynamoDb;
     private final String appTable;
     private final String indexTable;
     private final IssueSchema schema;
-    private final IssueProjector issues;
-    private final ConditionalIndexWriter writer;
 
     public Verifier(DynamoDbClient dynamoDb, String appTable, String indexTable, IssueSchema schema) {
         this.dynamoDb = dynamoDb;
         this.appTable = appTable;
         this.indexTable = indexTable;
         this.schema = schema;
-        this.issues = new IssueProjector(schema);
-        this.writer = new ConditionalIndexWriter(dynamoDb, appTable, indexTable, schema);
     }
 
     public Report verify(boolean repair) {
-        Map<String, Map<IndexKey, Map<String, AttributeValue>>> actual = new HashMap<>();
-        long[] indexItems = {0};
-        dynamoDb.scanPaginator(b -> b.tableName(indexTable).consistentRead(true)).items().forEach(stored -> {
-            actual.computeIfAbsent(IndexItem.issueIdOf(stored), k -> new LinkedHashMap<>()).put(IndexKey.of(stored), IndexItem.normalized(stored));
-            indexItems[0]++;
-        });
-        Map<String, Map<IndexKey, IndexItem>> expected = new HashMap<>();
-        dynamoDb.scanPaginator(b -> b.tableName(appTable).consistentRead(true)).items().forEach(item -> {
-            AttributeValue id = item.get(schema.keyAttribute());
-            if (id != null && id.s() != null && schema.isIssue(id.s())) {
-                expected.put(id.s(), byKey(issues.project(id.s(), item).items()));
-            }
-        });
+        return verify(repair, 1, UNLIMITED);
+    }
 
+    /** Over {@code segments} parallel scan segments, repairs held to {@code writeUnitsPerSecond} (see {@link WriteCost}). */
+    public Report verify(boolean repair, int segments, double writeUnitsPerSecond) {
         List<Discrepancy> missing = new ArrayList<>();
         List<Discrepancy> stale = new ArrayList<>();
         List<Discrepancy> orphaned = new ArrayList<>();
-        Set<String> wrong = new LinkedHashSet<>();
-        Set<String> all = new LinkedHashSet<>(expected.keySet());
-        all.addAll(actual.keySet());
-        for (String issueId : all) {
-            Map<IndexKey, IndexItem> want = expected.get(issueId);
-            Map<IndexKey, Map<String, AttributeValue>> have = actual.getOrDefault(issueId, Map.of());
-            if (want == null) {
-                have.keySet().forEach(key -> orphaned.add(new Discrepancy(issueId, key)));
-                wrong.add(issueId);
-                continue;
+        SegmentVerifier verifier = new SegmentVerifier(dynamoDb, appTable, indexTable, schema, repair, writeUnitsPerSecond,
+                PAGE_SIZE, found -> {
+                    List<Discrepancy> samples = switch (found.kind()) {
+                        case MISSING -> missing;
+                        case STALE -> stale;
+                        case ORPHANED -> orphaned;
+                    };
+                    synchronized (samples) {
+                        if (samples.size() < SAMPLES) {
+                            samples.add(new Discrepancy(found.issueId(), found.key()));
+                        }
+                    }
+                });
+        ExecutorService pool = Executors.newFixedThreadPool(segments);
+        try {
+            List<Future<Totals>> running = new ArrayList<>();
+            for (int segment = 0; segment < segments; segment++) {
+                int s = segment;
+                running.add(pool.submit(() -> runSegment(verifier, s, segments)));
             }
-            want.forEach((key, item) -> {
-                if (!have.containsKey(key)) {
-                    missing.add(new Discrepancy(issueId, key));
-                    wrong.add(issueId);
-                }
-            });
-            have.forEach((key, stored) -> {
-                if (!want.containsKey(key) || !stored.equals(want.get(key).toItem())) {
-                    stale.add(new Discrepancy(issueId, key));
-                    wrong.add(issueId);
-                }
-            });
-        }
-        long repaired = 0;
-        if (repair) {
-            for (String issueId : wrong) {
-                repaired += repairIssue(issueId, actual.getOrDefault(issueId, Map.of())) ? 1 : 0;
+            Totals all = new Totals(PageCounts.NONE, 0);
+            for (Future<Totals> future : running) {
+                all = all.plus(future.get());
             }
+            PageCounts c = all.counts();
+            return new Report(c.issues(), all.indexItems(), c.missing(), c.stale(), c.orphaned(), List.copyOf(missing), List.copyOf(stale),
+                    List.copyOf(orphaned), c.repaired());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("verify interrupted", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } finally {
+            pool.shutdownNow();
         }
-        return new Report(expected.size(), indexItems[0], missing.size(), stale.size(), orphaned.size(),
-                sample(missing), sample(stale), sample(orphaned), repaired);
     }
 
-    private boolean repairIssue(String issueId, Map<IndexKey, Map<String, AttributeValue>> current) {
-        for (int attempt = 0; attempt < MAX_ATTEMPTS_PER_ISSUE; attempt++) {
-            Map<String, AttributeValue> version = writer.currentVersion(issueId);
-            Collection<IndexItem> want = version == null ? List.of() : issues.project(issueId, version).items();
-            List<IndexChange> changes = changes(current, want);
-            if (writer.write(issueId, version, changes) == ConditionalIndexWriter.Outcome.WRITTEN) {
-                return true;
-            }
+    /** A segment's counts, and the index items among the items it read. */
+    private record Totals(PageCounts counts, long indexItems) {
+        Totals plus(Totals other) {
+            return new Totals(counts.plus(other.counts), indexItems + other.indexItems);
         }
-        return false;
     }
 
-    /** The writes that turn the stored items of an issue into the expected ones, compared as stored. */
-    private static List<IndexChange> changes(Map<IndexKey, Map<String, AttributeValue>> stored, Collection<IndexItem> want) {
-        List<IndexChange> changes = new ArrayList<>();
-        Set<IndexKey> wanted = new java.util.HashSet<>();
-        for (IndexItem item : want) {
-            wanted.add(item.key());
-            if (!item.toItem().equals(stored.get(item.key()))) {
-                changes.add(new IndexChange.Put(item));
-            }
+    private static Totals runSegment(SegmentWork work, int segment, int segments) throws InterruptedException {
+        Totals totals = new Totals(PageCounts.NONE, 0);
+        for (SegmentPosition at = SegmentPosition.START; !at.done(); ) {
+            PageOutcome page = work.page(segment, segments, at);
+            totals = totals.plus(new Totals(page.counts(), at.phase() == SegmentPosition.Phase.INDEX ? page.counts().items() : 0));
+            at = page.next();
         }
-        stored.keySet().stream().filter(key -> !wanted.contains(key)).forEach(key -> changes.add(new IndexChange.Delete(key)));
-        return changes;
-    }
-
-    private static Map<IndexKey, IndexItem> byKey(Collection<IndexItem> items) {
-        Map<IndexKey, IndexItem> map = new LinkedHashMap<>();
-        items.forEach(item -> map.put(item.key(), item));
-        return map;
-    }
-
-    private static List<Discrepancy> sample(List<Discrepancy> all) {
-        return List.copyOf(all.subList(0, Math.min(SAMPLES, all.size())));
+        return totals;
     }
 }

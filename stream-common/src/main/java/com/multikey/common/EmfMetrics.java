@@ -44,6 +44,14 @@ public final class EmfMetrics {
 
     /** One line with every count, unit {@code Count}. */
     public void publish(Map<String, ? extends Number> counts) {
+        publish(Map.of(), counts);
+    }
+
+    /**
+     * One line with every count, unit {@code Count}, under the dimension {@code service} and the given further
+     * dimensions (e.g. {@code drift=missing}): CloudWatch keys each metric by all of them together.
+     */
+    public void publish(Map<String, String> dimensions, Map<String, ? extends Number> counts) {
         List<Map<String, String>> definitions = new ArrayList<>();
         for (String name : counts.keySet()) {
             Map<String, String> definition = new LinkedHashMap<>();
@@ -56,14 +64,22 @@ public final class EmfMetrics {
                 "Timestamp", clock.millis(),
                 "CloudWatchMetrics", List.of(Map.of(
                         "Namespace", namespace,
-                        "Dimensions", List.of(List.of("service")),
+                        "Dimensions", List.of(dimensionNames(dimensions)),
                         "Metrics", definitions))));
         line.put("service", service);
+        line.putAll(dimensions);
         line.putAll(counts);
         try {
             out.println(JSON.writeValueAsString(line));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("metric line could not be serialised", e);
         }
+    }
+
+    private static List<String> dimensionNames(Map<String, String> dimensions) {
+        List<String> names = new ArrayList<>();
+        names.add("service");
+        names.addAll(new java.util.TreeSet<>(dimensions.keySet()));
+        return names;
     }
 }

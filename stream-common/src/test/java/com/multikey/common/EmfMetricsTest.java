@@ -40,4 +40,18 @@ class EmfMetricsTest {
         assertThat(line.get("Records").asInt()).isEqualTo(5);
         assertThat(line.get("IndexPuts").asLong()).isEqualTo(6);
     }
+
+    @Test
+    void publish_withFurtherDimensions_keysTheMetricsByServiceAndThem() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Clock clock = Clock.fixed(Instant.ofEpochMilli(1_700_000_000_123L), ZoneOffset.UTC);
+
+        new EmfMetrics("Multikey", "reindex-worker", new PrintStream(out, true, StandardCharsets.UTF_8), clock)
+                .publish(Map.of("drift", "missing"), Map.of("IndexDrift", 3L));
+
+        JsonNode line = new ObjectMapper().readTree(out.toString(StandardCharsets.UTF_8));
+        assertThat(line.at("/_aws/CloudWatchMetrics/0/Dimensions").toString()).isEqualTo("[[\"service\",\"drift\"]]");
+        assertThat(line.get("drift").asText()).isEqualTo("missing");
+        assertThat(line.get("IndexDrift").asLong()).isEqualTo(3);
+    }
 }

@@ -8,18 +8,26 @@ import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 
-/** A Lambda {@link Context} for invoking handlers in-process, with the function's timeout as its budget. */
+/**
+ * A Lambda {@link Context} for invoking handlers in-process, with the function's timeout as its budget. The
+ * remaining time can be set while the handler runs, so a test can make an invocation run out of time.
+ */
 public final class LocalContext implements Context {
 
     private final String functionName;
     private final int memoryMb;
-    private final long deadlineMillis;
+    private volatile long deadlineMillis;
     private final String requestId = UUID.randomUUID().toString();
 
     public LocalContext(String functionName, int memoryMb, long timeoutMillis) {
         this.functionName = functionName;
         this.memoryMb = memoryMb;
         this.deadlineMillis = System.currentTimeMillis() + timeoutMillis;
+    }
+
+    /** From now on, {@link #getRemainingTimeInMillis()} counts down from {@code millis}. */
+    public void setRemainingTimeInMillis(long millis) {
+        this.deadlineMillis = System.currentTimeMillis() + millis;
     }
 
     public static LocalContext of(String functionName) {
@@ -53,7 +61,7 @@ public final class LocalContext implements Context {
 
     @Override
     public String getInvokedFunctionArn() {
-        return "arn:aws:lambda:us-east-1:000000000000:function:" + functionName;
+        return "arn:aws:lambda:us-east-1:" + TemplateEnvironment.LOCAL_ACCOUNT + ":function:" + functionName;
     }
 
     @Override

@@ -116,6 +116,16 @@ public final class LocalFunction {
      * @throws IllegalArgumentException when the JSON is not an event of the handler's type
      */
     public String invoke(String eventJson) {
+        return invoke(eventJson, newContext());
+    }
+
+    /** A context with the function's timeout and memory from the template, as each invocation gets. */
+    public LocalContext newContext() {
+        return new LocalContext(logicalId, memoryMb, timeoutSeconds * 1000L);
+    }
+
+    /** As {@link #invoke(String)}, with the given context (e.g. one whose remaining time a test controls). */
+    public String invoke(String eventJson, LocalContext context) {
         Class<?> eventType = handleRequest.getParameterTypes()[0];
         ClassLoader loader = jar.loader();
         Thread thread = Thread.currentThread();
@@ -131,7 +141,7 @@ public final class LocalFunction {
                 String detail = String.valueOf(cause.getMessage()).lines().findFirst().orElse("");
                 throw new IllegalArgumentException("not a valid " + eventType.getSimpleName() + " event: " + detail, e.getCause());
             }
-            Object result = handleRequest.invoke(handler, event, new LocalContext(logicalId, memoryMb, timeoutSeconds * 1000L));
+            Object result = handleRequest.invoke(handler, event, context);
             return result == null ? "null" : serialization.toJson(result);
         } catch (InvocationTargetException e) {
             if (e.getCause() instanceof RuntimeException runtime) {

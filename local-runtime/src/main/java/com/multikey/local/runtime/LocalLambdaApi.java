@@ -1,5 +1,7 @@
 package com.multikey.local.runtime;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
@@ -8,17 +10,32 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * An HTTP endpoint on loopback that answers the Lambda API's DeleteLayerVersion and records every call,
- * with the region it was signed for. Versions already deleted answer 404 ResourceNotFoundException, as
- * Lambda does; a test can make the next calls fail with 429 TooManyRequestsException.
+ * An HTTP endpoint on loopback for the Lambda API, recording every call with the region it was signed for:
+ * <ul>
+ *   <li>DeleteLayerVersion: versions already deleted answer 404 ResourceNotFoundException, as Lambda does; a
+ *       test can make the next calls fail with 429 TooManyRequestsException;</li>
+ *   <li>Invoke ({@code POST /2015-03-31/functions/{name}/invocations}) of any function {@link #register}ed
+ *       (by logical id, name or ARN): {@code RequestResponse} runs it and answers its result (a function error
+ *       as 200 with {@code X-Amz-Function-Error: Unhandled}), {@code Event} queues it and answers 202, run on
+ *       the function's own pool of its reserved concurrency, retried as its {@code MaximumRetryAttempts} says
+ *       and recorded as an on-failure delivery when it keeps failing; {@code DryRun} answers 204. Payload
+ *       limits and error codes as the Invoke API reference documents them.</li>
+ * </ul>
  */
 public final class LocalLambdaApi implements AutoCloseable {
 
@@ -26,13 +43,45 @@ public final class LocalLambdaApi implements AutoCloseable {
     public record Call(String method, String path, String region, int status) {
     }
 
+    /** An asynchronous invocation that failed on every attempt (what Lambda sends to the on-failure destination). */
+    public record AsyncFailure(String function, String payload, String error, int attempts) {
+    }
+
+    /** How a registered function is invoked asynchronously. */
+    public record AsyncSettings(int concurrency, int maximumRetryAttempts, Duration retryDelay) {
+        public AsyncSettings {
+            if (concurrency < 1 || maximumRetryAttempts < 0 || maximumRetryAttempts > 2) {
+                throw new IllegalArgumentException("concurrency >= 1 and 0..2 retries, got " + concurrency + ", " + maximumRetryAttempts);
+            }
+        }
+    }
+
+    /** Invoke: "For synchronous invocations, the maximum payload size is 6 MB" (API reference, Invoke). */
+    public static final int MAX_SYNC_PAYLOAD_BYTES = 6 * 1024 * 1024;
+    /** Invoke: "For asynchronous invocations, the maximum payload size is 1 MB" (API reference, Invoke). */
+    public static final int MAX_ASYNC_PAYLOAD_BYTES = 1024 * 1024;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern DELETE_LAYER_VERSION = Pattern.compile("/2018-10-31/layers/([^/]+)/versions/(\\d+)");
+    private static final Pattern INVOKE = Pattern.compile("/2015-03-31/functions/([^/]+)/invocations");
+    /** FunctionName: a name, a partial ARN ({@code account:function:name}) or an ARN, with an optional qualifier. */
+    private static final Pattern FUNCTION_NAME = Pattern.compile(
+            "(?:arn:aws[a-zA-Z-]*:lambda:[a-z]{2}(?:-gov|-iso[a-z]?)?-[a-z]+-\\d:)?(?:\\d{12}:)?(?:function:)?([a-zA-Z0-9-_.]+)(?::(\\$LATEST|[a-zA-Z0-9-_]+))?");
     private static final Pattern SIGNED_REGION = Pattern.compile("Credential=[^/]+/\\d{8}/([^/]+)/lambda/");
 
     private final HttpServer server;
+    private final ExecutorService handlers = Executors.newCachedThreadPool(daemon("local-lambda-api"));
     private final List<Call> calls = new CopyOnWriteArrayList<>();
     private final Set<String> deleted = ConcurrentHashMap.newKeySet();
+    private final Map<String, Registered> functions = new ConcurrentHashMap<>();
+    private final List<AsyncFailure> asyncFailures = new CopyOnWriteArrayList<>();
+    private final AtomicInteger asyncPending = new AtomicInteger();
     private volatile int throttledCallsLeft;
+    private volatile boolean closed;
+
+    private record Registered(LocalFunction function, ExecutorService pool, AsyncSettings settings,
+                              List<Consumer<LocalContext>> contextHooks) {
+    }
 
     private LocalLambdaApi(HttpServer server) {
         this.server = server;
@@ -48,6 +97,8 @@ public final class LocalLambdaApi implements AutoCloseable {
             HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
             LocalLambdaApi api = new LocalLambdaApi(server);
             server.createContext("/", api::handle);
+            // a function invoked synchronously may itself call this endpoint: requests must not wait on each other
+            server.setExecutor(api.handlers);
             server.start();
             return api;
         } catch (IOException e) {
@@ -60,8 +111,46 @@ public final class LocalLambdaApi implements AutoCloseable {
         return URI.create("http://" + host + ":" + server.getAddress().getPort());
     }
 
+    /** Makes a function invocable under each of {@code names} (its logical id, its FunctionName). */
+    public void register(LocalFunction function, Set<String> names, AsyncSettings settings) {
+        Registered registered = new Registered(function, Executors.newFixedThreadPool(settings.concurrency(),
+                daemon("local-async-" + function.logicalId())), settings, new CopyOnWriteArrayList<>());
+        for (String name : names) {
+            functions.put(name, registered);
+        }
+    }
+
+    /**
+     * Runs {@code hook} on the context of each later invocation of that function before its handler starts, e.g.
+     * to set its remaining time so that it "times out".
+     */
+    public void onInvocation(String functionName, Consumer<LocalContext> hook) {
+        Registered registered = functions.get(functionName);
+        if (registered == null) {
+            throw new IllegalArgumentException("no function registered as " + functionName);
+        }
+        registered.contextHooks().add(hook);
+    }
+
     public List<Call> calls() {
         return List.copyOf(calls);
+    }
+
+    /** Asynchronous invocations that failed on every attempt. */
+    public List<AsyncFailure> asyncFailures() {
+        return List.copyOf(asyncFailures);
+    }
+
+    /** Waits until no asynchronous invocation is queued or running; false if {@code timeout} passed first. */
+    public boolean awaitAsyncIdle(Duration timeout) throws InterruptedException {
+        Instant end = Instant.now().plus(timeout);
+        while (asyncPending.get() > 0) {
+            if (Instant.now().isAfter(end)) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+        return true;
     }
 
     public void throttleCalls(int count) {
@@ -70,52 +159,166 @@ public final class LocalLambdaApi implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         server.stop(0);
+        handlers.shutdownNow();
+        functions.values().stream().distinct().forEach(registered -> registered.pool().shutdownNow());
     }
 
-    private synchronized void handle(HttpExchange exchange) throws IOException {
+    private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
-            exchange.getRequestBody().readAllBytes();
-            String path = exchange.getRequestURI().getPath();
+            byte[] request = exchange.getRequestBody().readAllBytes();
+            String path = exchange.getRequestURI().getRawPath();
             String authorization = String.valueOf(exchange.getRequestHeaders().getFirst("Authorization"));
             Matcher region = SIGNED_REGION.matcher(authorization);
             String signedRegion = region.find() ? region.group(1) : "";
-            Matcher operation = DELETE_LAYER_VERSION.matcher(path);
-            int status;
-            String body;
-            if (!"DELETE".equals(exchange.getRequestMethod()) || !operation.matches()) {
-                status = 400;
-                body = error("InvalidRequestContentException", "only DeleteLayerVersion is served here");
-            } else if (throttledCallsLeft > 0) {
-                throttledCallsLeft--;
-                status = 429;
-                body = error("TooManyRequestsException", "Rate exceeded");
-            } else if (!deleted.add(signedRegion + path)) {
-                status = 404;
-                body = error("ResourceNotFoundException", "Layer version not found");
+            Matcher invoke = INVOKE.matcher(path);
+            Response response;
+            if ("POST".equals(exchange.getRequestMethod()) && invoke.matches()) {
+                response = invoke(java.net.URLDecoder.decode(invoke.group(1), StandardCharsets.UTF_8),
+                        exchange.getRequestHeaders().getFirst("X-Amz-Invocation-Type"), request);
             } else {
-                status = 204;
-                body = "";
+                response = deleteLayerVersion(exchange.getRequestMethod(), path, signedRegion);
             }
-            calls.add(new Call(exchange.getRequestMethod(), path, signedRegion, status));
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            if (status >= 400) {
-                exchange.getResponseHeaders().add("Content-Type", "application/json");
-                exchange.getResponseHeaders().add("x-amzn-ErrorType", errorType(body));
-            }
-            exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+            calls.add(new Call(exchange.getRequestMethod(), path, signedRegion, response.status()));
+            response.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
+            byte[] bytes = response.body().getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(response.status(), bytes.length == 0 ? -1 : bytes.length);
             if (bytes.length > 0) {
                 exchange.getResponseBody().write(bytes);
             }
         }
     }
 
-    private static String error(String type, String message) {
-        return "{\"Type\":\"User\",\"message\":\"" + message + "\",\"__type\":\"" + type + "\"}";
+    private record Response(int status, Map<String, String> headers, String body) {
+        static Response error(int status, String type, String message) {
+            String body = "{\"Type\":\"User\",\"message\":" + quote(message) + ",\"__type\":\"" + type + "\"}";
+            return new Response(status, Map.of("Content-Type", "application/json", "x-amzn-ErrorType", type), body);
+        }
     }
 
-    private static String errorType(String body) {
-        int start = body.indexOf("\"__type\":\"") + 10;
-        return body.substring(start, body.indexOf('"', start));
+    private synchronized Response deleteLayerVersion(String method, String path, String signedRegion) {
+        if (!"DELETE".equals(method) || !DELETE_LAYER_VERSION.matcher(path).matches()) {
+            return Response.error(400, "InvalidRequestContentException", "only DeleteLayerVersion and Invoke are served here");
+        }
+        if (throttledCallsLeft > 0) {
+            throttledCallsLeft--;
+            return Response.error(429, "TooManyRequestsException", "Rate exceeded");
+        }
+        if (!deleted.add(signedRegion + path)) {
+            return Response.error(404, "ResourceNotFoundException", "Layer version not found");
+        }
+        return new Response(204, Map.of(), "");
+    }
+
+    private Response invoke(String functionName, String invocationType, byte[] payload) {
+        Matcher name = FUNCTION_NAME.matcher(functionName);
+        if (functionName.length() > 256 || !name.matches()) {
+            return Response.error(400, "ValidationException", "1 validation error detected: Value '" + functionName
+                    + "' at 'functionName' failed to satisfy constraint: Member must satisfy regular expression pattern");
+        }
+        Registered registered = functions.get(name.group(1));
+        if (registered == null || name.group(2) != null && !"$LATEST".equals(name.group(2))) {
+            return Response.error(404, "ResourceNotFoundException", "Function not found: arn:aws:lambda:us-east-1:"
+                    + TemplateEnvironment.LOCAL_ACCOUNT + ":function:" + functionName);
+        }
+        String type = invocationType == null ? "RequestResponse" : invocationType;
+        int limit = switch (type) {
+            case "RequestResponse", "DryRun" -> MAX_SYNC_PAYLOAD_BYTES;
+            case "Event" -> MAX_ASYNC_PAYLOAD_BYTES;
+            default -> -1;
+        };
+        if (limit < 0) {
+            return Response.error(400, "InvalidParameterValueException", "Unsupported invocation type " + type);
+        }
+        if (payload.length > limit) {
+            return Response.error(413, "RequestTooLargeException", "Request must be smaller than " + limit + " bytes for the "
+                    + type + " invocation type");
+        }
+        String json = payload.length == 0 ? "{}" : new String(payload, StandardCharsets.UTF_8);
+        try {
+            JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            return Response.error(400, "InvalidRequestContentException", "Could not parse request body into json");
+        }
+        return switch (type) {
+            case "DryRun" -> new Response(204, Map.of(), "");
+            case "Event" -> {
+                if (closed) {
+                    yield Response.error(503, "ServiceException", "the local runtime is shutting down");
+                }
+                asyncPending.incrementAndGet();
+                registered.pool().submit(() -> runAsync(registered, json));
+                yield new Response(202, Map.of(), "");
+            }
+            default -> runSync(registered, json);
+        };
+    }
+
+    private Response runSync(Registered registered, String json) {
+        try {
+            String answer = run(registered, json);
+            if (answer.getBytes(StandardCharsets.UTF_8).length > MAX_SYNC_PAYLOAD_BYTES) {
+                return functionError("Function.ResponseSizeTooLarge", "Response payload size exceeded maximum allowed payload size ("
+                        + MAX_SYNC_PAYLOAD_BYTES + " bytes).");
+            }
+            return new Response(200, Map.of("Content-Type", "application/json", "X-Amz-Executed-Version", "$LATEST"), answer);
+        } catch (RuntimeException e) {
+            return functionError(e.getClass().getSimpleName(), String.valueOf(e.getMessage()));
+        }
+    }
+
+    private static Response functionError(String type, String message) {
+        return new Response(200, Map.of("Content-Type", "application/json", "X-Amz-Function-Error", "Unhandled",
+                "X-Amz-Executed-Version", "$LATEST"), "{\"errorMessage\":" + quote(message) + ",\"errorType\":" + quote(type) + "}");
+    }
+
+    private void runAsync(Registered registered, String json) {
+        try {
+            String error = null;
+            int attempts = 0;
+            for (int attempt = 0; attempt <= registered.settings().maximumRetryAttempts() && !closed; attempt++) {
+                if (attempt > 0) {
+                    Thread.sleep(registered.settings().retryDelay().toMillis());
+                }
+                attempts++;
+                try {
+                    run(registered, json);
+                    return;
+                } catch (RuntimeException e) {
+                    error = e.getClass().getSimpleName() + ": " + e.getMessage();
+                }
+            }
+            if (!closed) {
+                asyncFailures.add(new AsyncFailure(registered.function().logicalId(), json, error, attempts));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            asyncPending.decrementAndGet();
+        }
+    }
+
+    private String run(Registered registered, String json) {
+        LocalContext context = registered.function().newContext();
+        registered.contextHooks().forEach(hook -> hook.accept(context));
+        return registered.function().invoke(json, context);
+    }
+
+    private static String quote(String text) {
+        try {
+            return JSON.writeValueAsString(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 }

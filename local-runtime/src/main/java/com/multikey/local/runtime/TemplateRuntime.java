@@ -22,7 +22,8 @@ import java.util.function.Consumer;
  * jars (each in its own class loader), its
  * DynamoDB event source mappings polling the streams, its bus as a local PutEvents endpoint whose rules
  * (matched with event-ruler) invoke their target functions, TTL honoured within about a second, and the
- * Lambda API (DeleteLayerVersion) answered by a local endpoint that records the calls.
+ * Lambda API (DeleteLayerVersion, and Invoke of any of its functions, synchronous or asynchronous) answered by
+ * a local endpoint that records the calls.
  */
 public final class TemplateRuntime implements AutoCloseable {
 
@@ -82,6 +83,7 @@ public final class TemplateRuntime implements AutoCloseable {
             for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
                 functions.put(function, LocalFunction.create(template, function, environment(function)));
             }
+            functions.forEach((function, target) -> lambdaApi.register(target, invocableNames(function), asyncSettings(function)));
             EventSourceMappings mappings = new EventSourceMappings(template, names, dynamoDb, streams, out);
             functions.forEach((function, target) -> sources.addAll(mappings.bind(function, target)));
             this.busRules = new BusRules(template, names, functions, out);
@@ -201,6 +203,39 @@ public final class TemplateRuntime implements AutoCloseable {
             Thread.sleep(50);
         }
     }
+
+    /** The names the Invoke API knows a function by: its logical id and its {@code FunctionName}. */
+    private java.util.Set<String> invocableNames(String function) {
+        java.util.Set<String> invocable = new java.util.LinkedHashSet<>(List.of(function));
+        Object name = template.properties(function).get("FunctionName");
+        if (name != null) {
+            invocable.add(TemplateEnvironment.resolve(name, template, names, function + ".FunctionName"));
+        }
+        return invocable;
+    }
+
+    /**
+     * Asynchronous invocations as the template configures them: at most {@code ReservedConcurrentExecutions} at
+     * once (unreserved: {@value #LOCAL_UNRESERVED_CONCURRENCY}), {@code EventInvokeConfig.MaximumRetryAttempts}
+     * retries (default 2, as Lambda's), spaced by {@value #LOCAL_ASYNC_RETRY_DELAY_MILLIS} ms instead of minutes.
+     */
+    private LocalLambdaApi.AsyncSettings asyncSettings(String function) {
+        Map<String, Object> properties = template.properties(function);
+        int concurrency = LOCAL_UNRESERVED_CONCURRENCY;
+        if (properties.get("ReservedConcurrentExecutions") != null) {
+            concurrency = Integer.parseInt(TemplateEnvironment.resolve(properties.get("ReservedConcurrentExecutions"), template, names,
+                    function + ".ReservedConcurrentExecutions"));
+        }
+        int retries = 2;
+        if (properties.get("EventInvokeConfig") instanceof Map<?, ?> config && config.get("MaximumRetryAttempts") != null) {
+            retries = Integer.parseInt(TemplateEnvironment.resolve(config.get("MaximumRetryAttempts"), template, names,
+                    function + ".EventInvokeConfig.MaximumRetryAttempts"));
+        }
+        return new LocalLambdaApi.AsyncSettings(concurrency, retries, Duration.ofMillis(LOCAL_ASYNC_RETRY_DELAY_MILLIS));
+    }
+
+    private static final int LOCAL_UNRESERVED_CONCURRENCY = 4;
+    private static final int LOCAL_ASYNC_RETRY_DELAY_MILLIS = 200;
 
     private synchronized void pollOnce() {
         try {

@@ -1,0 +1,109 @@
+package com.multikey.reindex.worker;
+
+import com.multikey.index.IssueSchema;
+import com.multikey.local.runtime.DeployableJar;
+import com.multikey.local.runtime.LocalDynamoDb;
+import com.multikey.local.runtime.LocalFunction;
+import com.multikey.local.runtime.LocalLambdaApi;
+import com.multikey.local.runtime.SamTemplate;
+import com.multikey.local.runtime.TemplateEnvironment;
+import com.multikey.local.runtime.TemplateTables;
+import com.multikey.reindex.JobStatus;
+import com.multikey.reindex.JobStore;
+import com.multikey.testkit.IssueFixtures;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The reindex worker's deployable jar on its own: its size, what is and is not inside, every class it can
+ * reach inside, and the handler built from the jar alone running a backfill job through a local Lambda API
+ * endpoint (its own asynchronous invocations included) against DynamoDB Local.
+ */
+class ReindexWorkerJarIT {
+
+    private static final String FUNCTION = "ReindexWorkerFunction";
+    private static final String DYNAMODB = "software/amazon/awssdk/services/dynamodb/";
+    private static final String LAMBDA = "software/amazon/awssdk/services/lambda/";
+    private static final String EVENTS = "com/amazonaws/services/lambda/runtime/events/";
+    private static final SamTemplate TEMPLATE = SamTemplate.ofRepository();
+    private static DeployableJar jar;
+
+    @BeforeAll
+    static void open() {
+        jar = DeployableJar.of(TEMPLATE, FUNCTION);
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        jar.close();
+    }
+
+    @Test
+    void jar_isAtMostTenMegabytes_withTheHandlerAndOnlyTheClientsItUses() {
+        assertThat(jar.sizeBytes()).as("%s size", jar).isLessThanOrEqualTo(10_000_000L);
+        assertThat(jar.hasClass(jar.handlerClassName())).isTrue();
+        assertThat(jar.hasClass("software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient")).isTrue();
+        assertThat(jar.hasClass("software.amazon.awssdk.services.lambda.model.InvokeRequest")).isTrue();
+        assertThat(jar.hasClass("software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsResponse")).isTrue();
+        assertThat(jar.hasClass("software.amazon.awssdk.services.lambda.model.PublishLayerVersionResponse")).isFalse();
+        assertThat(jar.hasClass("software.amazon.awssdk.services.dynamodb.model.TableDescription")).isFalse();
+        assertThat(jar.entries()).as("no other HTTP client, no streams client, paginators or async clients")
+                .noneMatch(name -> name.startsWith("software/amazon/awssdk/http/apache/")
+                        || name.startsWith("software/amazon/awssdk/http/nio/netty/") || name.startsWith("io/netty/")
+                        || name.startsWith(DYNAMODB + "streams/") || name.startsWith(LAMBDA + "paginators/")
+                        || name.startsWith(LAMBDA + "DefaultLambdaAsyncClient"));
+        assertThat(jar.classesNewerThan(65)).as("classes the java21 runtime cannot load").isEmpty();
+    }
+
+    @Test
+    void everyClassTheFunctionCanReach_isInTheJar() {
+        Map<String, String> missing = jar.missingReachableClasses(List.of(DYNAMODB, LAMBDA, EVENTS),
+                // the clients register every exception their calls may answer with
+                name -> (name.startsWith(DYNAMODB + "model/") || name.startsWith(LAMBDA + "model/")) && !name.endsWith("Exception")
+                        || name.startsWith(DYNAMODB + "transform/") || name.startsWith(LAMBDA + "transform/") || name.startsWith(EVENTS),
+                // the endpoint interceptors only check a request's type against the other operations' requests
+                name -> (name.startsWith(DYNAMODB + "model/") || name.startsWith(LAMBDA + "model/")) && name.endsWith("Request"),
+                Set.of(DYNAMODB + "DynamoDbClient", DYNAMODB + "DefaultDynamoDbClient", LAMBDA + "LambdaClient", LAMBDA + "DefaultLambdaClient"));
+
+        assertThat(missing).as("missing class -> a class naming it").isEmpty();
+    }
+
+    @Test
+    void handler_fromTheJarAlone_runsABackfillJob_invokingItselfThroughTheLambdaApi() throws Throwable {
+        assertThat(jar.handlerClass().getConstructor()).as("no-arg constructor for Lambda").isNotNull();
+        try (LocalDynamoDb dynamoDbLocal = LocalDynamoDb.start(); DynamoDbClient dynamoDb = dynamoDbLocal.client();
+             LocalLambdaApi lambdaApi = LocalLambdaApi.start()) {
+            Map<String, String> names = new HashMap<>();
+            TEMPLATE.resources().keySet().forEach(id -> names.put(id, id));
+            names.putAll(TemplateTables.create(TEMPLATE, dynamoDb));
+            IssueFixtures.putRandomIssues(dynamoDb, names.get("AppTable"), 40, new Random(3));
+            Map<String, String> environment = TemplateEnvironment.forLocalRun(TEMPLATE, FUNCTION, names,
+                    Map.of("DYNAMODB", dynamoDbLocal.endpoint(), "LAMBDA", lambdaApi.endpoint()));
+            LocalFunction worker = LocalFunction.create(TEMPLATE, FUNCTION, environment);
+            lambdaApi.register(worker, Set.of(FUNCTION, environment.get("WORKER_FUNCTION_NAME")),
+                    new LocalLambdaApi.AsyncSettings(2, 0, Duration.ZERO));
+
+            String answer = worker.invoke("{\"action\":\"start\",\"jobId\":\"jar-1\",\"kind\":\"backfill\",\"totalSegments\":3}");
+
+            assertThat(answer).contains("\"segmentsInvoked\":3");
+            assertThat(lambdaApi.awaitAsyncIdle(Duration.ofMinutes(2))).isTrue();
+            assertThat(lambdaApi.asyncFailures()).isEmpty();
+            JobStatus job = new JobStore(dynamoDb, names.get("ReindexJobsTable")).job("jar-1").orElseThrow();
+            assertThat(job.done()).isTrue();
+            assertThat(job.totals().issues()).isEqualTo(40);
+            assertThat(IssueFixtures.storedIndex(dynamoDb, names.get("IssueAttribIndexTable")))
+                    .isEqualTo(IssueFixtures.expectedIndex(dynamoDb, names.get("AppTable"), IssueSchema.DEFAULT));
+        }
+    }
+}

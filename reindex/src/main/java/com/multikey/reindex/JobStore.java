@@ -1,0 +1,296 @@
+package com.multikey.reindex;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.Update;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * Reindex jobs and their segments' checkpoints in the jobs table (partition key {@code jobId}, sort key
+ * {@code part}: {@code job} or {@code segment#<n>}; every item expires {@link #RETENTION} after its last
+ * write through the table's TTL on {@code expiresAt}).
+ *
+ * <p>A segment is worked by one invocation at a time: an invocation first <em>claims</em> the segment (its
+ * {@code step} goes up by one, conditioned on the value it read), and every checkpoint is conditioned on that
+ * step. A duplicate delivery, a retry of a crashed invocation, or a resumed job claims afresh; whichever
+ * claimed before it finds its next checkpoint refused and stops. Each checkpoint adds the page's counts to the
+ * job's totals in the same transaction, so totals count every page once.
+ */
+public final class JobStore {
+
+    public static final String JOB_ID = "jobId";
+    public static final String PART = "part";
+    public static final String EXPIRES_AT = "expiresAt";
+    public static final Duration RETENTION = Duration.ofDays(30);
+    static final String JOB_PART = "job";
+    private static final String SEGMENT_PREFIX = "segment#";
+    /** BatchWriteItem: "up to 25 item put or delete operations" a call (API reference). */
+    private static final int MAX_BATCH_WRITE = 25;
+    private static final List<String> TOTALS = List.of("itemsDone", "issues", "writes", "missing", "stale", "orphaned", "repaired");
+
+    /** A segment claimed for one invocation: the step every checkpoint is conditioned on, and where to resume. */
+    public record Claim(int segment, long step, SegmentPosition position) {
+    }
+
+    private final DynamoDbClient dynamoDb;
+    private final String table;
+
+    public JobStore(DynamoDbClient dynamoDb, String table) {
+        this.dynamoDb = dynamoDb;
+        this.table = table;
+    }
+
+    /**
+     * Writes the job and its segments, unless the job exists. A job interrupted between the two is completed by
+     * {@link #unfinishedSegments}, which treats a segment without an item as not started.
+     *
+     * @return false when a job with that id already exists (its spec is then {@link #job}'s)
+     */
+    public boolean create(JobSpec spec, Instant now) {
+        Map<String, AttributeValue> job = new LinkedHashMap<>(key(spec.jobId(), JOB_PART));
+        job.put("kind", AttributeValue.fromS(spec.kind().label()));
+        job.put("totalSegments", number(spec.totalSegments()));
+        job.put("writeUnitsPerSecond", AttributeValue.fromN(Double.toString(spec.writeUnitsPerSecond())));
+        job.put("concurrency", number(spec.concurrency()));
+        job.put("pageSize", number(spec.pageSize()));
+        job.put("status", AttributeValue.fromS("RUNNING"));
+        job.put("segmentsLeft", number(spec.totalSegments()));
+        TOTALS.forEach(name -> job.put(name, number(0)));
+        job.put("startedAt", number(now.toEpochMilli()));
+        job.put(EXPIRES_AT, expiry(now));
+        try {
+            dynamoDb.putItem(b -> b.tableName(table).item(job).conditionExpression("attribute_not_exists(#p)")
+                    .expressionAttributeNames(Map.of("#p", PART)));
+        } catch (ConditionalCheckFailedException exists) {
+            return false;
+        }
+        List<WriteRequest> segments = new ArrayList<>();
+        for (int segment = 0; segment < spec.totalSegments(); segment++) {
+            Map<String, AttributeValue> item = new LinkedHashMap<>(key(spec.jobId(), segmentPart(segment)));
+            item.put("segment", number(segment));
+            item.put("phase", AttributeValue.fromS(SegmentPosition.Phase.APP.name()));
+            item.put("step", number(0));
+            item.put("itemsDone", number(0));
+            item.put(EXPIRES_AT, expiry(now));
+            segments.add(WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build());
+            if (segments.size() == MAX_BATCH_WRITE) {
+                batchWrite(segments);
+                segments = new ArrayList<>();
+            }
+        }
+        batchWrite(segments);
+        return true;
+    }
+
+    private void batchWrite(List<WriteRequest> writes) {
+        List<WriteRequest> pending = writes;
+        for (int round = 0; !pending.isEmpty(); round++) {
+            if (round > 0) {
+                sleep(Math.min(5_000, 50L << Math.min(round, 10)));
+            }
+            List<WriteRequest> asked = pending;
+            BatchWriteItemResponse response = dynamoDb.batchWriteItem(b -> b.requestItems(Map.of(table, asked)));
+            pending = response.hasUnprocessedItems() ? response.unprocessedItems().getOrDefault(table, List.of()) : List.of();
+            if (round > 20) {
+                throw new IllegalStateException("BatchWriteItem on " + table + " kept leaving items unprocessed");
+            }
+        }
+    }
+
+    public Optional<JobStatus> job(String jobId) {
+        Map<String, AttributeValue> item = dynamoDb.getItem(b -> b.tableName(table).key(key(jobId, JOB_PART)).consistentRead(true)).item();
+        return item == null || item.isEmpty() ? Optional.empty() : Optional.of(status(item));
+    }
+
+    /** The segments of a job not yet done, in order (memory: one number per segment). */
+    public List<Integer> unfinishedSegments(JobSpec spec) {
+        TreeSet<Integer> done = new TreeSet<>();
+        Map<String, AttributeValue> start = null;
+        do {
+            Map<String, AttributeValue> after = start;
+            QueryResponse page = dynamoDb.query(b -> {
+                b.tableName(table).consistentRead(true)
+                        .keyConditionExpression("#j = :j AND begins_with(#p, :s)")
+                        .expressionAttributeNames(Map.of("#j", JOB_ID, "#p", PART, "#phase", "phase", "#seg", "segment"))
+                        .expressionAttributeValues(Map.of(":j", AttributeValue.fromS(spec.jobId()), ":s", AttributeValue.fromS(SEGMENT_PREFIX)))
+                        .projectionExpression("#seg, #phase");
+                if (after != null) {
+                    b.exclusiveStartKey(after);
+                }
+            });
+            page.items().stream().filter(item -> SegmentPosition.Phase.DONE.name().equals(item.get("phase").s()))
+                    .forEach(item -> done.add(Integer.parseInt(item.get("segment").n())));
+            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (start != null);
+        List<Integer> left = new ArrayList<>();
+        for (int segment = 0; segment < spec.totalSegments(); segment++) {
+            if (!done.contains(segment)) {
+                left.add(segment);
+            }
+        }
+        return left;
+    }
+
+    /** Claims a segment for this invocation; empty when it is done or another invocation claimed it meanwhile. */
+    public Optional<Claim> claim(String jobId, int segment, Instant now) {
+        Map<String, AttributeValue> key = key(jobId, segmentPart(segment));
+        Map<String, AttributeValue> item = dynamoDb.getItem(b -> b.tableName(table).key(key).consistentRead(true)).item();
+        SegmentPosition position = SegmentPosition.START;
+        long step = 0;
+        if (item != null && !item.isEmpty()) {
+            position = new SegmentPosition(SegmentPosition.Phase.valueOf(item.get("phase").s()),
+                    item.containsKey("startKey") ? item.get("startKey").m() : Map.of());
+            step = Long.parseLong(item.get("step").n());
+        }
+        if (position.done()) {
+            return Optional.empty();
+        }
+        long read = step;
+        try {
+            dynamoDb.updateItem(b -> b.tableName(table).key(key)
+                    .updateExpression("SET #step = :next, #seg = :seg, #phase = if_not_exists(#phase, :app), #exp = :exp "
+                            + "ADD #items :zero")
+                    .conditionExpression(read == 0 ? "attribute_not_exists(#step) OR #step = :read" : "#step = :read")
+                    .expressionAttributeNames(Map.of("#step", "step", "#seg", "segment", "#phase", "phase", "#exp", EXPIRES_AT,
+                            "#items", "itemsDone"))
+                    .expressionAttributeValues(Map.of(":next", number(read + 1), ":read", number(read), ":seg", number(segment),
+                            ":app", AttributeValue.fromS(SegmentPosition.Phase.APP.name()), ":exp", expiry(now), ":zero", number(0))));
+        } catch (ConditionalCheckFailedException claimedMeanwhile) {
+            return Optional.empty();
+        }
+        return Optional.of(new Claim(segment, read + 1, position));
+    }
+
+    /**
+     * Saves where the segment got to and adds the page's counts to the job's totals (and, when the segment is
+     * now done, takes it off {@code segmentsLeft}), in one transaction conditioned on the claim.
+     *
+     * @return false when another invocation claimed the segment since: this one must stop
+     */
+    public boolean checkpoint(String jobId, Claim claim, SegmentPosition next, PageCounts counts, Instant now) {
+        Map<String, String> segmentNames = new HashMap<>(Map.of("#step", "step", "#phase", "phase", "#start", "startKey",
+                "#items", "itemsDone", "#exp", EXPIRES_AT, "#at", "updatedAt"));
+        Map<String, AttributeValue> segmentValues = new HashMap<>(Map.of(":claim", number(claim.step()),
+                ":phase", AttributeValue.fromS(next.phase().name()), ":items", number(counts.items()), ":exp", expiry(now),
+                ":at", number(now.toEpochMilli())));
+        String set = "SET #phase = :phase, #exp = :exp, #at = :at";
+        if (next.startKey().isEmpty()) {
+            set += " REMOVE #start";
+        } else {
+            set += ", #start = :start";
+            segmentValues.put(":start", AttributeValue.fromM(next.startKey()));
+        }
+        Update segment = Update.builder().tableName(table).key(key(jobId, segmentPart(claim.segment())))
+                .updateExpression(set + " ADD #items :items").conditionExpression("#step = :claim")
+                .expressionAttributeNames(segmentNames).expressionAttributeValues(segmentValues).build();
+
+        Map<String, String> jobNames = new HashMap<>(Map.of("#exp", EXPIRES_AT));
+        Map<String, AttributeValue> jobValues = new HashMap<>(Map.of(":exp", expiry(now)));
+        List<String> adds = new ArrayList<>();
+        long[] values = {counts.items(), counts.issues(), counts.writes(), counts.missing(), counts.stale(), counts.orphaned(),
+                counts.repaired()};
+        for (int i = 0; i < TOTALS.size(); i++) {
+            jobNames.put("#t" + i, TOTALS.get(i));
+            jobValues.put(":t" + i, number(values[i]));
+            adds.add("#t" + i + " :t" + i);
+        }
+        if (next.done()) {
+            jobNames.put("#left", "segmentsLeft");
+            jobValues.put(":minusOne", number(-1));
+            adds.add("#left :minusOne");
+        }
+        Update job = Update.builder().tableName(table).key(key(jobId, JOB_PART))
+                .updateExpression("SET #exp = :exp ADD " + String.join(", ", adds))
+                .expressionAttributeNames(jobNames).expressionAttributeValues(jobValues).build();
+        try {
+            dynamoDb.transactWriteItems(b -> b.transactItems(TransactWriteItem.builder().update(segment).build(),
+                    TransactWriteItem.builder().update(job).build()));
+            return true;
+        } catch (TransactionCanceledException e) {
+            if (e.hasCancellationReasons() && e.cancellationReasons().stream().anyMatch(r -> "ConditionalCheckFailed".equals(r.code()))) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Marks the job done when no segment is left, once: the one caller that makes the change gets the job's
+     * final state (to publish its totals); everyone else gets empty.
+     */
+    public Optional<JobStatus> completeIfLast(String jobId, Instant now) {
+        try {
+            Map<String, AttributeValue> item = dynamoDb.updateItem(b -> b.tableName(table).key(key(jobId, JOB_PART))
+                    .updateExpression("SET #status = :done, #finished = :now")
+                    .conditionExpression("#left = :zero AND #status = :running")
+                    .expressionAttributeNames(Map.of("#status", "status", "#finished", "finishedAt", "#left", "segmentsLeft"))
+                    .expressionAttributeValues(Map.of(":done", AttributeValue.fromS("DONE"), ":running", AttributeValue.fromS("RUNNING"),
+                            ":now", number(now.toEpochMilli()), ":zero", number(0)))
+                    .returnValues(ReturnValue.ALL_NEW)).attributes();
+            return Optional.of(status(item));
+        } catch (ConditionalCheckFailedException notLast) {
+            return Optional.empty();
+        }
+    }
+
+    private static JobStatus status(Map<String, AttributeValue> item) {
+        JobSpec spec = new JobSpec(item.get(JOB_ID).s(), JobSpec.Kind.of(item.get("kind").s()), intOf(item, "totalSegments"),
+                Double.parseDouble(item.get("writeUnitsPerSecond").n()), intOf(item, "concurrency"), intOf(item, "pageSize"));
+        PageCounts totals = new PageCounts(longOf(item, "itemsDone"), longOf(item, "issues"), longOf(item, "writes"),
+                longOf(item, "missing"), longOf(item, "stale"), longOf(item, "orphaned"), longOf(item, "repaired"));
+        return new JobStatus(spec, "DONE".equals(item.get("status").s()), longOf(item, "segmentsLeft"), totals,
+                Instant.ofEpochMilli(longOf(item, "startedAt")),
+                item.containsKey("finishedAt") ? Optional.of(Instant.ofEpochMilli(longOf(item, "finishedAt"))) : Optional.empty());
+    }
+
+    private static int intOf(Map<String, AttributeValue> item, String name) {
+        return (int) longOf(item, name);
+    }
+
+    private static long longOf(Map<String, AttributeValue> item, String name) {
+        AttributeValue value = item.get(name);
+        return value == null ? 0 : Long.parseLong(value.n());
+    }
+
+    private static Map<String, AttributeValue> key(String jobId, String part) {
+        return Map.of(JOB_ID, AttributeValue.fromS(jobId), PART, AttributeValue.fromS(part));
+    }
+
+    private static String segmentPart(int segment) {
+        return SEGMENT_PREFIX + String.format("%07d", segment);
+    }
+
+    private static AttributeValue number(long value) {
+        return AttributeValue.fromN(Long.toString(value));
+    }
+
+    private static AttributeValue expiry(Instant now) {
+        return number(now.plus(RETENTION).getEpochSecond());
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}

@@ -1,0 +1,237 @@
+package com.multikey.reindex;
+
+import com.multikey.index.IndexChange;
+import com.multikey.index.IndexItem;
+import com.multikey.index.IndexKey;
+import com.multikey.index.IssueProjector;
+import com.multikey.index.IssueSchema;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/**
+ * Verify (and repair) one scan segment a page at a time, in memory bounded by the page size:
+ * <ul>
+ *   <li>app table side ({@link SegmentPosition.Phase#APP}): each issue of the page is projected and its
+ *       expected index keys are read with BatchGetItem: a key with no item is <b>missing</b>, an item that
+ *       differs from the expected one is <b>stale</b>;</li>
+ *   <li>index side ({@link SegmentPosition.Phase#INDEX}): each index item of the page has its issue read with
+ *       BatchGetItem (each issue once a page): an item whose issue does not exist is <b>orphaned</b>, an item
+ *       its existing issue does not imply (at that key) is <b>stale</b>.</li>
+ * </ul>
+ * With repair on, each wrong issue is fixed through {@link ConditionalIndexWriter} from a consistent read,
+ * conditioned on that version, so it is safe beside the stream indexer.
+ */
+public final class SegmentVerifier implements SegmentWork {
+
+    /** One wrong index entry. */
+    public record Discrepancy(Kind kind, String issueId, IndexKey key) {
+    }
+
+    /** What is wrong with an index entry. */
+    public enum Kind { MISSING, STALE, ORPHANED }
+
+    private static final int MAX_ATTEMPTS_PER_ISSUE = 5;
+
+    private final DynamoDbClient dynamoDb;
+    private final String appTable;
+    private final String indexTable;
+    private final IssueSchema schema;
+    private final IssueProjector issues;
+    private final ConditionalIndexWriter writer;
+    private final BatchReader reader;
+    private final RateLimiter rate;
+    private final boolean repair;
+    private final int pageSize;
+    private final Consumer<Discrepancy> found;
+
+    /**
+     * @param writeUnitsPerSecond write capacity repairs may use (see {@link WriteCost})
+     * @param found               told of every wrong entry (e.g. to keep a few samples); must not keep them all
+     */
+    public SegmentVerifier(DynamoDbClient dynamoDb, String appTable, String indexTable, IssueSchema schema, boolean repair,
+                           double writeUnitsPerSecond, int pageSize, Consumer<Discrepancy> found) {
+        if (pageSize < 1) {
+            throw new IllegalArgumentException("page size must be at least 1, got " + pageSize);
+        }
+        this.dynamoDb = dynamoDb;
+        this.appTable = appTable;
+        this.indexTable = indexTable;
+        this.schema = schema;
+        this.issues = new IssueProjector(schema);
+        this.writer = new ConditionalIndexWriter(dynamoDb, appTable, indexTable, schema);
+        this.reader = new BatchReader(dynamoDb);
+        this.rate = new RateLimiter(writeUnitsPerSecond, System::nanoTime);
+        this.repair = repair;
+        this.pageSize = pageSize;
+        this.found = found;
+    }
+
+    @Override
+    public PageOutcome page(int segment, int totalSegments, SegmentPosition at) throws InterruptedException {
+        return switch (at.phase()) {
+            case APP -> appPage(segment, totalSegments, at);
+            case INDEX -> indexPage(segment, totalSegments, at);
+            case DONE -> new PageOutcome(PageCounts.NONE, SegmentPosition.DONE);
+        };
+    }
+
+    private ScanResponse scan(String table, int segment, int totalSegments, SegmentPosition at) {
+        ScanRequest.Builder scan = ScanRequest.builder().tableName(table).segment(segment).totalSegments(totalSegments)
+                .limit(pageSize).consistentRead(true);
+        if (!at.startKey().isEmpty()) {
+            scan.exclusiveStartKey(at.startKey());
+        }
+        return dynamoDb.scan(scan.build());
+    }
+
+    private static Map<String, AttributeValue> next(ScanResponse page) {
+        return page.hasLastEvaluatedKey() ? page.lastEvaluatedKey() : Map.of();
+    }
+
+    private PageOutcome appPage(int segment, int totalSegments, SegmentPosition at) throws InterruptedException {
+        ScanResponse page = scan(appTable, segment, totalSegments, at);
+        Map<String, Map<String, AttributeValue>> versions = new LinkedHashMap<>();
+        Map<IndexKey, IndexItem> expected = new LinkedHashMap<>();
+        for (Map<String, AttributeValue> item : page.items()) {
+            AttributeValue id = item.get(schema.keyAttribute());
+            if (id != null && id.s() != null && schema.isIssue(id.s())) {
+                versions.put(id.s(), item);
+                issues.project(id.s(), item).items().forEach(want -> expected.put(want.key(), want));
+            }
+        }
+        Map<IndexKey, Map<String, AttributeValue>> stored = new LinkedHashMap<>();
+        for (Map<String, AttributeValue> item : reader.read(indexTable, expected.keySet().stream().map(IndexKey::toKey).toList())) {
+            stored.put(IndexKey.of(item), IndexItem.normalized(item));
+        }
+        long missing = 0;
+        long stale = 0;
+        Map<String, List<IndexChange>> fixes = new LinkedHashMap<>();
+        for (IndexItem want : expected.values()) {
+            Map<String, AttributeValue> have = stored.get(want.key());
+            if (have == null) {
+                missing++;
+                found.accept(new Discrepancy(Kind.MISSING, want.issueId(), want.key()));
+            } else if (!have.equals(want.toItem())) {
+                stale++;
+                found.accept(new Discrepancy(Kind.STALE, want.issueId(), want.key()));
+            } else {
+                continue;
+            }
+            fixes.computeIfAbsent(want.issueId(), k -> new ArrayList<>()).add(new IndexChange.Put(want));
+        }
+        long writes = 0;
+        long repaired = 0;
+        if (repair) {
+            for (Map.Entry<String, List<IndexChange>> fix : fixes.entrySet()) {
+                long made = repairFromTable(fix.getKey(), versions.get(fix.getKey()), fix.getValue());
+                writes += made;
+                repaired += made > 0 ? 1 : 0;
+            }
+        }
+        Map<String, AttributeValue> after = next(page);
+        SegmentPosition next = after.isEmpty() ? new SegmentPosition(SegmentPosition.Phase.INDEX, Map.of())
+                : new SegmentPosition(SegmentPosition.Phase.APP, after);
+        return new PageOutcome(new PageCounts(page.items().size(), versions.size(), writes, missing, stale, 0, repaired), next);
+    }
+
+    /** Puts what the scanned version lacks; if the issue changed since, puts everything its current version implies. */
+    private long repairFromTable(String issueId, Map<String, AttributeValue> version, List<IndexChange> puts)
+            throws InterruptedException {
+        Map<String, AttributeValue> current = version;
+        List<IndexChange> changes = puts;
+        for (int attempt = 1; current != null && attempt <= MAX_ATTEMPTS_PER_ISSUE; attempt++) {
+            rate.acquire(WriteCost.units(changes.size()));
+            if (writer.write(issueId, current, changes) == ConditionalIndexWriter.Outcome.WRITTEN) {
+                return changes.size();
+            }
+            current = writer.currentVersion(issueId);
+            if (current != null) {
+                changes = issues.project(issueId, current).items().stream().<IndexChange>map(IndexChange.Put::new).toList();
+            }
+        }
+        return 0;
+    }
+
+    private PageOutcome indexPage(int segment, int totalSegments, SegmentPosition at) throws InterruptedException {
+        ScanResponse page = scan(indexTable, segment, totalSegments, at);
+        Map<String, List<Map<String, AttributeValue>>> byIssue = new LinkedHashMap<>();
+        for (Map<String, AttributeValue> item : page.items()) {
+            byIssue.computeIfAbsent(IndexItem.issueIdOf(item), k -> new ArrayList<>()).add(item);
+        }
+        List<Map<String, AttributeValue>> keys = byIssue.keySet().stream()
+                .map(id -> Map.of(schema.keyAttribute(), AttributeValue.fromS(id))).toList();
+        Map<String, Map<String, AttributeValue>> versions = new LinkedHashMap<>();
+        for (Map<String, AttributeValue> issue : reader.read(appTable, keys)) {
+            versions.put(issue.get(schema.keyAttribute()).s(), issue);
+        }
+        long stale = 0;
+        long orphaned = 0;
+        long writes = 0;
+        long repaired = 0;
+        for (Map.Entry<String, List<Map<String, AttributeValue>>> entry : byIssue.entrySet()) {
+            String issueId = entry.getKey();
+            Map<String, AttributeValue> version = versions.get(issueId);
+            Set<IndexKey> wanted = wantedKeys(issueId, version);
+            List<IndexKey> unwanted = new ArrayList<>();
+            for (Map<String, AttributeValue> item : entry.getValue()) {
+                IndexKey key = IndexKey.of(item);
+                if (!wanted.contains(key)) {
+                    unwanted.add(key);
+                    if (version == null) {
+                        orphaned++;
+                        found.accept(new Discrepancy(Kind.ORPHANED, issueId, key));
+                    } else {
+                        stale++;
+                        found.accept(new Discrepancy(Kind.STALE, issueId, key));
+                    }
+                }
+            }
+            if (repair && !unwanted.isEmpty()) {
+                long made = repairFromIndex(issueId, version, unwanted);
+                writes += made;
+                repaired += made > 0 ? 1 : 0;
+            }
+        }
+        Map<String, AttributeValue> after = next(page);
+        SegmentPosition next = after.isEmpty() ? SegmentPosition.DONE : new SegmentPosition(SegmentPosition.Phase.INDEX, after);
+        return new PageOutcome(new PageCounts(page.items().size(), 0, writes, 0, stale, orphaned, repaired), next);
+    }
+
+    private Set<IndexKey> wantedKeys(String issueId, Map<String, AttributeValue> version) {
+        if (version == null || !schema.isIssue(issueId)) {
+            return Set.of();
+        }
+        return issues.project(issueId, version).items().stream().map(IndexItem::key).collect(Collectors.toSet());
+    }
+
+    /** Deletes the keys the issue's version (or its absence) does not imply, re-reading it when it changed meanwhile. */
+    private long repairFromIndex(String issueId, Map<String, AttributeValue> version, List<IndexKey> unwanted)
+            throws InterruptedException {
+        Map<String, AttributeValue> current = version;
+        List<IndexKey> keys = unwanted;
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS_PER_ISSUE; attempt++) {
+            List<IndexChange> deletes = keys.stream().<IndexChange>map(IndexChange.Delete::new).toList();
+            if (deletes.isEmpty()) {
+                return 0;
+            }
+            rate.acquire(WriteCost.units(deletes.size()));
+            if (writer.write(issueId, current, deletes) == ConditionalIndexWriter.Outcome.WRITTEN) {
+                return deletes.size();
+            }
+            current = writer.currentVersion(issueId);
+            Set<IndexKey> wanted = wantedKeys(issueId, current);
+            keys = keys.stream().filter(key -> !wanted.contains(key)).toList();
+        }
+        return 0;
+    }
+}
