@@ -5,6 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.common.EmfMetrics;
 import com.multikey.indexer.IndexerMetrics;
 import com.multikey.local.runtime.SamTemplate;
+import com.multikey.reindex.JobSpec;
+import com.multikey.reindex.JobStatus;
+import com.multikey.reindex.PageCounts;
+import com.multikey.reindex.worker.WorkerMetrics;
 import com.multikey.router.RouterMetrics;
 import org.junit.jupiter.api.Test;
 
@@ -12,10 +16,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
@@ -42,14 +48,20 @@ class OperationsTemplateTest {
             for (JsonNode metric : widget.path("properties").path("metrics")) {
                 if ("Multikey".equals(metric.get(0).asText())) {
                     assertThat(metric.get(2).asText()).as("dimension of %s", metric).isEqualTo("service");
-                    drawn.add(metric.get(3).asText() + "/" + metric.get(1).asText());
+                    Map<String, String> further = new java.util.TreeMap<>();
+                    for (int i = 4; i + 1 < metric.size() && metric.get(i).isTextual(); i += 2) {
+                        further.put(metric.get(i).asText(), metric.get(i + 1).asText());
+                    }
+                    drawn.add(series(metric.get(3).asText(), metric.get(1).asText(), further));
                 }
             }
         }
         assertThat(drawn).isNotEmpty();
         assertThat(emitted).containsAll(drawn);
         assertThat(drawn).contains("stream-indexer/IndexPuts", "stream-indexer/IndexDeletes", "stream-indexer/RejectedFields",
-                "stream-indexer/SkippedRecords", "router/EventsSent", "router/EventsWithoutImages", "router/EventsRefused");
+                "stream-indexer/SkippedRecords", "router/EventsSent", "router/EventsWithoutImages", "router/EventsRefused",
+                "reindex-worker/IndexDrift{drift=missing}", "reindex-worker/IndexDrift{drift=stale}",
+                "reindex-worker/IndexDrift{drift=orphaned}", "reindex-worker/SegmentsLeft");
     }
 
     @Test
@@ -67,19 +79,37 @@ class OperationsTemplateTest {
     @Test
     void everyAlarm_onAMultikeyMetric_watchesOneAFunctionEmits() throws Exception {
         Set<String> emitted = emittedMetrics();
-        int watched = 0;
+        List<String> watched = new ArrayList<>();
         for (String alarm : template.resourcesOfType("AWS::CloudWatch::Alarm")) {
             Map<String, Object> properties = template.properties(alarm);
-            if (!"Multikey".equals(properties.get("Namespace"))) {
-                continue;
+            List<Map<String, Object>> metrics = new ArrayList<>();
+            if (properties.get("Metrics") instanceof List<?> queries) {
+                for (Object query : queries) {
+                    Object stat = map(query, "query").get("MetricStat");
+                    if (stat != null) {
+                        metrics.add(map(map(stat, "MetricStat").get("Metric"), "Metric"));
+                    }
+                }
+            } else {
+                metrics.add(properties);
             }
-            @SuppressWarnings("unchecked")
-            Map<String, Object> dimension = ((List<Map<String, Object>>) properties.get("Dimensions")).get(0);
-            assertThat(dimension.get("Name")).isEqualTo("service");
-            assertThat(emitted).as(alarm).contains(dimension.get("Value") + "/" + properties.get("MetricName"));
-            watched++;
+            for (Map<String, Object> metric : metrics) {
+                if (!"Multikey".equals(metric.get("Namespace"))) {
+                    continue;
+                }
+                Map<String, String> dimensions = new java.util.LinkedHashMap<>();
+                for (Object dimension : (List<?>) metric.get("Dimensions")) {
+                    dimensions.put((String) map(dimension, "dimension").get("Name"), (String) map(dimension, "dimension").get("Value"));
+                }
+                String service = dimensions.remove("service");
+                assertThat(service).as("%s: the service dimension", alarm).isNotNull();
+                String identity = series(service, (String) metric.get("MetricName"), new java.util.TreeMap<>(dimensions));
+                assertThat(emitted).as(alarm).contains(identity);
+                watched.add(identity);
+            }
         }
-        assertThat(watched).isGreaterThanOrEqualTo(2);
+        assertThat(watched).contains("stream-indexer/RefusedWrites", "router/EventsRefused", "reindex-worker/IndexDrift{drift=missing}",
+                "reindex-worker/IndexDriftRepaired{drift=orphaned}");
     }
 
     @Test
@@ -97,6 +127,11 @@ class OperationsTemplateTest {
         }
     }
 
+    /** {@code service/Name}, followed by {@code {k=v, ...}} when there are further dimensions. */
+    private static String series(String service, String name, Map<String, String> furtherDimensions) {
+        return service + "/" + name + (furtherDimensions.isEmpty() ? "" : furtherDimensions.toString());
+    }
+
     private JsonNode dashboard() throws Exception {
         Object body = template.properties("OperationsDashboard").get("DashboardBody");
         return JSON.readTree((String) map(body, "DashboardBody").get("Fn::Sub"));
@@ -109,6 +144,15 @@ class OperationsTemplateTest {
                 new IndexerMetrics.BatchSummary(1, 0, 0, 0, 0, 0, 1, 0, 0, 0))));
         names.addAll(published(RouterMetrics.SERVICE, emf -> RouterMetrics.emf(emf).batchProcessed(
                 new RouterMetrics.BatchSummary(1, 0, 1, 0, 0, 0, 0, 0))));
+        for (JobSpec.Kind kind : JobSpec.Kind.values()) {
+            names.addAll(published(WorkerMetrics.SERVICE, emf -> {
+                WorkerMetrics metrics = new WorkerMetrics(emf);
+                metrics.progress(PageCounts.NONE, 1);
+                metrics.segmentsLeft(0);
+                metrics.jobDone(new JobStatus(new JobSpec("j", kind, 1, 1, 1, 1), true, 0, PageCounts.NONE, Instant.EPOCH,
+                        Optional.of(Instant.EPOCH)));
+            }));
+        }
         return names;
     }
 
@@ -120,8 +164,14 @@ class OperationsTemplateTest {
             JsonNode emf = JSON.readTree(line);
             for (JsonNode directive : emf.path("_aws").path("CloudWatchMetrics")) {
                 assertThat(directive.path("Namespace").asText()).isEqualTo("Multikey");
+                Map<String, String> further = new java.util.TreeMap<>();
+                for (JsonNode dimension : directive.path("Dimensions").get(0)) {
+                    if (!"service".equals(dimension.asText())) {
+                        further.put(dimension.asText(), emf.path(dimension.asText()).asText());
+                    }
+                }
                 for (JsonNode metric : directive.path("Metrics")) {
-                    names.add(emf.path("service").asText() + "/" + metric.path("Name").asText());
+                    names.add(series(emf.path("service").asText(), metric.path("Name").asText(), further));
                 }
             }
         }

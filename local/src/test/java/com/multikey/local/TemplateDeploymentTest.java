@@ -171,9 +171,13 @@ class TemplateDeploymentTest {
                     references.add((String) parts.get(0));
                 } else if ("Fn::Sub".equals(key)) {
                     String text = value instanceof List<?> list ? (String) list.get(0) : (String) value;
+                    Set<?> own = value instanceof List<?> list ? map(list.get(1), "Fn::Sub variables").keySet() : Set.of();
                     Matcher matcher = SUB_VARIABLE.matcher(text);
                     while (matcher.find()) {
-                        references.add(matcher.group(1).split("\\.")[0]);
+                        String variable = matcher.group(1).split("\\.")[0];
+                        if (!own.contains(variable)) {
+                            references.add(variable);
+                        }
                     }
                 }
                 collect(value, references);

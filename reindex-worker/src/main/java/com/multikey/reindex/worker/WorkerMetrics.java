@@ -15,17 +15,17 @@ import java.util.Map;
  * {@code drift} = {@code missing}, {@code stale} or {@code orphaned} (what a scheduled drift check alarms on);
  * when a repair job is done, {@code IndexDriftRepaired} likewise and {@code RepairedIssues}.
  */
-final class WorkerMetrics {
+public final class WorkerMetrics {
 
-    static final String SERVICE = "reindex-worker";
+    public static final String SERVICE = "reindex-worker";
 
     private final EmfMetrics emf;
 
-    WorkerMetrics(EmfMetrics emf) {
+    public WorkerMetrics(EmfMetrics emf) {
         this.emf = emf;
     }
 
-    void progress(PageCounts page, double itemsPerSecond) {
+    public void progress(PageCounts page, double itemsPerSecond) {
         Map<String, Number> counts = new LinkedHashMap<>();
         counts.put("ItemsDone", page.items());
         counts.put("IndexWrites", page.writes());
@@ -33,11 +33,11 @@ final class WorkerMetrics {
         emf.publish(counts);
     }
 
-    void segmentsLeft(long left) {
+    public void segmentsLeft(long left) {
         emf.publish(Map.of("SegmentsLeft", left));
     }
 
-    void jobDone(JobStatus status) {
+    public void jobDone(JobStatus status) {
         emf.publish(Map.of("SegmentsLeft", status.segmentsLeft()));
         String metric = switch (status.spec().kind()) {
             case BACKFILL -> null;

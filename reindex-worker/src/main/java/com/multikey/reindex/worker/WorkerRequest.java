@@ -7,7 +7,10 @@ import java.util.Map;
 /**
  * What the worker is asked to do, read from the invocation's JSON object: {@code {"action":"start", "jobId",
  * "kind", "totalSegments", "writeUnitsPerSecond", "concurrency", "pageSize"}} (the last four optional) or
- * {@code {"action":"segment", "jobId", "segment"}} (what the worker sends itself).
+ * {@code {"action":"segment", "jobId", "segment"}} (what the worker sends itself). A scheduled start names
+ * {@code "jobIdPrefix"} and {@code "scheduledTime"} (EventBridge Scheduler's {@code <aws.scheduler.scheduled-time>})
+ * instead of a {@code "jobId"}: the job id is the prefix and the time's digits, so a retried delivery of one
+ * scheduled run resumes that run's job rather than starting another.
  */
 sealed interface WorkerRequest {
 
@@ -38,8 +41,8 @@ sealed interface WorkerRequest {
         if (!"start".equals(action) && !"segment".equals(action)) {
             throw new IllegalArgumentException("\"action\" must be \"start\" or \"segment\", got " + action);
         }
-        String jobId = text(event, "jobId");
         if ("start".equals(action)) {
+            String jobId = event.containsKey("jobId") || !event.containsKey("scheduledTime") ? text(event, "jobId") : scheduledJobId(event);
             int segments = (int) number(event, "totalSegments", defaults.totalSegments());
             if (segments > MAX_SEGMENTS_PER_JOB) {
                 throw new IllegalArgumentException("a job has at most " + MAX_SEGMENTS_PER_JOB
@@ -53,12 +56,23 @@ sealed interface WorkerRequest {
         if (!(event.get("segment") instanceof Number segment) || segment.intValue() < 0) {
             throw new IllegalArgumentException("\"segment\" must be a number of 0 or more");
         }
-        return new Segment(jobId, segment.intValue());
+        return new Segment(text(event, "jobId"), segment.intValue());
     }
 
     /** The request the worker sends itself for a segment. */
     static Map<String, Object> segment(String jobId, int segment) {
         return Map.of("action", "segment", "jobId", jobId, "segment", segment);
+    }
+
+    /** {@code drift} and {@code 2026-11-22T03:00:00Z} → {@code drift-20261122T030000Z}. */
+    private static String scheduledJobId(Map<String, Object> event) {
+        String time = text(event, "scheduledTime");
+        try {
+            java.time.Instant.parse(time);
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new IllegalArgumentException("\"scheduledTime\" must be an ISO-8601 instant such as 2026-11-22T03:00:00Z, got " + time);
+        }
+        return text(event, "jobIdPrefix") + "-" + time.replaceAll("[^0-9TZ]", "");
     }
 
     private static String text(Map<String, Object> event, String name) {
