@@ -31,6 +31,7 @@ public final class TemplateRuntime implements AutoCloseable {
     private final DynamoDbClient dynamoDb;
     private final LocalEventBridge bus;
     private final LocalLambdaApi lambdaApi;
+    private final LocalSqs sqs;
     private final Map<String, String> names = new LinkedHashMap<>();
     private final Map<String, LocalFunction> functions = new LinkedHashMap<>();
     private final DynamoDbStreamsClient streams;
@@ -65,7 +66,9 @@ public final class TemplateRuntime implements AutoCloseable {
             this.ttlSweeper = new TtlSweeper(dynamoDb, out);
             this.bus = LocalEventBridge.start(ports.host(), ports.eventBridge());
             this.lambdaApi = LocalLambdaApi.start(ports.host(), ports.lambda());
+            this.sqs = LocalSqs.start(ports.host(), 0, java.time.Clock.systemUTC());
             template.resources().keySet().forEach(id -> names.put(id, id));
+            template.resourcesOfType("AWS::SQS::Queue").forEach(sqs::createQueue);
             names.putAll(TemplateTables.create(template, dynamoDb));
             for (String busId : template.resourcesOfType("AWS::Events::EventBus")) {
                 Object name = template.properties(busId).get("Name");
@@ -82,7 +85,7 @@ public final class TemplateRuntime implements AutoCloseable {
             for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
                 functions.put(function, LocalFunction.create(template, function, environment(function)));
             }
-            EventSourceMappings mappings = new EventSourceMappings(template, names, dynamoDb, streams, out);
+            EventSourceMappings mappings = new EventSourceMappings(template, names, dynamoDb, streams, out, sqs);
             functions.forEach((function, target) -> sources.addAll(mappings.bind(function, target)));
             this.busRules = new BusRules(template, names, functions, out);
             bus.onAccepted(event -> {
@@ -132,6 +135,11 @@ public final class TemplateRuntime implements AutoCloseable {
         return java.util.Collections.unmodifiableSet(functions.keySet());
     }
 
+    /** The template's SQS queues (the on-failure destinations and the dead-letter queue), by logical id. */
+    public LocalSqs sqs() {
+        return sqs;
+    }
+
     public BusRules busRules() {
         return busRules;
     }
@@ -139,7 +147,7 @@ public final class TemplateRuntime implements AutoCloseable {
     /** A function's environment as deployed, its AWS endpoints pointed at the local ones. */
     public Map<String, String> environment(String function) {
         return TemplateEnvironment.forLocalRun(template, function, names, Map.of(
-                "DYNAMODB", dynamoDbLocal.endpoint(), "EVENTBRIDGE", bus.endpoint(), "LAMBDA", lambdaApi.endpoint()));
+                "DYNAMODB", dynamoDbLocal.endpoint(), "EVENTBRIDGE", bus.endpoint(), "LAMBDA", lambdaApi.endpoint(), "SQS", sqs.endpoint()));
     }
 
     public String table(String logicalId) {
@@ -238,6 +246,9 @@ public final class TemplateRuntime implements AutoCloseable {
         }
         if (lambdaApi != null) {
             lambdaApi.close();
+        }
+        if (sqs != null) {
+            sqs.close();
         }
         if (dynamoDb != null) {
             dynamoDb.close();
