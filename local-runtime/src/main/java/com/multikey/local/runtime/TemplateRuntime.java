@@ -47,7 +47,11 @@ public final class TemplateRuntime implements AutoCloseable {
     private Instant lastSweep = Instant.EPOCH;
 
     /** Ports of the local endpoints (0: any free one) and the address they listen on. */
-    public record Ports(String host, int dynamoDb, int eventBridge, int lambda) {
+    public record Ports(String host, int dynamoDb, int eventBridge, int lambda, int sqs) {
+        /** SQS on the port after the Lambda API's when that one is fixed (4011: SQS on 4012), else any free one. */
+        public Ports(String host, int dynamoDb, int eventBridge, int lambda) {
+            this(host, dynamoDb, eventBridge, lambda, lambda == 0 ? 0 : lambda + 1);
+        }
     }
 
     /** With DynamoDB Local on {@code port} (0: any free one) and the other endpoints on any free port of loopback. */
@@ -66,7 +70,7 @@ public final class TemplateRuntime implements AutoCloseable {
             this.ttlSweeper = new TtlSweeper(dynamoDb, out);
             this.bus = LocalEventBridge.start(ports.host(), ports.eventBridge());
             this.lambdaApi = LocalLambdaApi.start(ports.host(), ports.lambda());
-            this.sqs = LocalSqs.start(ports.host(), 0, java.time.Clock.systemUTC());
+            this.sqs = LocalSqs.start(ports.host(), ports.sqs(), java.time.Clock.systemUTC());
             template.resources().keySet().forEach(id -> names.put(id, id));
             template.resourcesOfType("AWS::SQS::Queue").forEach(sqs::createQueue);
             names.putAll(TemplateTables.create(template, dynamoDb));
@@ -147,7 +151,7 @@ public final class TemplateRuntime implements AutoCloseable {
     /** A function's environment as deployed, its AWS endpoints pointed at the local ones. */
     public Map<String, String> environment(String function) {
         return TemplateEnvironment.forLocalRun(template, function, names, Map.of(
-                "DYNAMODB", dynamoDbLocal.endpoint(), "EVENTBRIDGE", bus.endpoint(), "LAMBDA", lambdaApi.endpoint(), "SQS", sqs.endpoint()));
+                "DYNAMODB", dynamoDbLocal.endpoint(), "DYNAMODB_STREAMS", dynamoDbLocal.endpoint(), "EVENTBRIDGE", bus.endpoint(), "LAMBDA", lambdaApi.endpoint(), "SQS", sqs.endpoint()));
     }
 
     public String table(String logicalId) {
