@@ -13,12 +13,12 @@ final class Json {
     private Json() {
     }
 
-    /** @throws IllegalArgumentException when the text is not JSON */
+    /** @throws IllegalArgumentException when the text is not JSON (the message quotes none of it: it may hold user data) */
     static JsonNode parse(String text) {
         try {
             return JsonNode.parser().parse(text);
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("not JSON: " + e.getMessage(), e);
+            throw new IllegalArgumentException("not JSON", e);
         }
     }
 
