@@ -42,7 +42,7 @@ class TemplateDeploymentTest {
     }
 
     /**
-     * The template's functions are exactly the three whose deployable jars the build proves (each module's
+     * The template's functions are exactly the four whose deployable jars the build proves (each module's
      * {@code *JarIT}, in verify: the jar at its CodeUri, its size, what it holds, and its handler run from it
      * alone); a new function needs its own.
      */
@@ -58,7 +58,8 @@ class TemplateDeploymentTest {
         assertThat(codeUris).containsExactlyInAnyOrderEntriesOf(Map.of(
                 "StreamIndexerFunction", "stream-indexer/target/stream-indexer.jar",
                 "RouterFunction", "router/target/router.jar",
-                "DeleteLayerFunction", "delete-layer/target/delete-layer.jar"));
+                "DeleteLayerFunction", "delete-layer/target/delete-layer.jar",
+                "RedriveFunction", "redrive/target/redrive.jar"));
         Map<String, Object> globals = map(map(template.root().get("Globals"), "Globals").get("Function"), "Globals.Function");
         assertThat(globals.get("Runtime")).isEqualTo("java21");
     }
