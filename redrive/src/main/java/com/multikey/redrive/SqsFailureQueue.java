@@ -15,6 +15,11 @@ public final class SqsFailureQueue implements FailureQueue {
      * repairing its issues takes, within ReceiveMessage's 0 to 43,200 s (SQS API reference).
      */
     static final int VISIBILITY_TIMEOUT_SECONDS = 900;
+    /**
+     * ReceiveMessage {@code WaitTimeSeconds}: 0 to 20 (SQS API reference). Above 0 SQS polls all its servers,
+     * so a queue that holds messages never answers empty (short polling samples a subset).
+     */
+    static final int WAIT_TIME_SECONDS = 1;
 
     private final SqsClient sqs;
     private final String queueUrl;
@@ -33,7 +38,8 @@ public final class SqsFailureQueue implements FailureQueue {
     @Override
     public List<Message> receive(int max) {
         int count = Math.max(1, Math.min(MAX_MESSAGES_PER_RECEIVE, max));
-        return sqs.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(count).visibilityTimeout(VISIBILITY_TIMEOUT_SECONDS))
+        return sqs.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(count)
+                .visibilityTimeout(VISIBILITY_TIMEOUT_SECONDS).waitTimeSeconds(WAIT_TIME_SECONDS))
                 .messages().stream().map(m -> new Message(m.messageId(), m.body(), m.receiptHandle())).toList();
     }
 

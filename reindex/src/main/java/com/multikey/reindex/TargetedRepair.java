@@ -1,5 +1,7 @@
 package com.multikey.reindex;
 
+import com.multikey.common.Backoff;
+import com.multikey.common.Sleeper;
 import com.multikey.index.IndexChange;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;
@@ -122,6 +124,16 @@ public final class TargetedRepair {
         return changes;
     }
 
+    /** Waits before re-sending unprocessed keys, as DynamoDB asks (exponential backoff). */
+    private static void pause(int round) {
+        try {
+            Sleeper.SYSTEM.sleep(Backoff.standard().delay(round));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while re-reading unprocessed keys", e);
+        }
+    }
+
     /** The stored index items at these keys, read consistently. */
     private Map<IndexKey, Map<String, AttributeValue>> stored(Set<IndexKey> keys) {
         Map<IndexKey, Map<String, AttributeValue>> found = new HashMap<>();
@@ -133,6 +145,9 @@ public final class TargetedRepair {
             for (int round = 0; !request.isEmpty(); round++) {
                 if (round == MAX_UNPROCESSED_ROUNDS) {
                     throw new IllegalStateException("BatchGetItem on " + indexTable + " kept returning unprocessed keys");
+                }
+                if (round > 0) {
+                    pause(round);
                 }
                 Map<String, KeysAndAttributes> next = request;
                 BatchGetItemResponse response = dynamoDb.batchGetItem(b -> b.requestItems(next));

@@ -38,6 +38,8 @@ public final class LocalSqs implements AutoCloseable {
     public static final int MAX_RECEIVE = 10;
     /** ReceiveMessage / ChangeMessageVisibility {@code VisibilityTimeout}: 0 to 43,200 s, 12 hours (SQS API reference). */
     public static final int MAX_VISIBILITY_SECONDS = 43_200;
+    /** ReceiveMessage {@code WaitTimeSeconds}: 0 to 20 (SQS API reference). */
+    public static final int MAX_WAIT_SECONDS = 20;
     /** The queue's {@code VisibilityTimeout} default: 30 s (CreateQueue, SQS API reference). */
     public static final int DEFAULT_VISIBILITY_SECONDS = 30;
     /** A queue name: 1 to 80 alphanumerics, hyphens and underscores (CreateQueue, SQS API reference). */
@@ -182,7 +184,12 @@ public final class LocalSqs implements AutoCloseable {
         if (max < 1 || max > MAX_RECEIVE) {
             throw new Refused("InvalidParameterValue", "Value " + max + " for parameter MaxNumberOfMessages is invalid. Reason: Must be between 1 and 10, if provided.");
         }
+        int wait = request.path("WaitTimeSeconds").asInt(0);
+        if (wait < 0 || wait > MAX_WAIT_SECONDS) {
+            throw new Refused("InvalidParameterValue", "Value " + wait + " for parameter WaitTimeSeconds is invalid. Reason: Must be >= 0 and <= 20, if provided.");
+        }
         int visibility = visibility(request, DEFAULT_VISIBILITY_SECONDS);
+        // messages are only ever added by calls answered before this one: waiting would find nothing new
         Instant now = clock.instant();
         ObjectNode response = JSON.createObjectNode();
         ArrayNode messages = response.putArray("Messages");

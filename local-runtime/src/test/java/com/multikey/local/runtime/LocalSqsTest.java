@@ -81,6 +81,8 @@ class LocalSqsTest {
                 .isInstanceOf(SqsException.class);
         assertThatThrownBy(() -> client.receiveMessage(b -> b.queueUrl(url).visibilityTimeout(LocalSqs.MAX_VISIBILITY_SECONDS + 1)))
                 .isInstanceOf(SqsException.class);
+        assertThatThrownBy(() -> client.receiveMessage(b -> b.queueUrl(url).waitTimeSeconds(LocalSqs.MAX_WAIT_SECONDS + 1)))
+                .isInstanceOf(SqsException.class);
     }
 
     @Test
