@@ -59,7 +59,8 @@ class TemplateDeploymentTest {
                 "StreamIndexerFunction", "stream-indexer/target/stream-indexer.jar",
                 "RouterFunction", "router/target/router.jar",
                 "DeleteLayerFunction", "delete-layer/target/delete-layer.jar",
-                "ReindexWorkerFunction", "reindex-worker/target/reindex-worker.jar"));
+                "ReindexWorkerFunction", "reindex-worker/target/reindex-worker.jar",
+                "RedriveFunction", "redrive/target/redrive.jar"));
         Map<String, Object> globals = map(map(template.root().get("Globals"), "Globals").get("Function"), "Globals.Function");
         assertThat(globals.get("Runtime")).isEqualTo("java21");
     }

@@ -47,9 +47,11 @@ final class EventSourceMappings {
     private final DynamoDbClient dynamoDb;
     private final DynamoDbStreamsClient streams;
     private final Consumer<String> out;
+    private final LocalSqs sqs;
 
     EventSourceMappings(SamTemplate template, Map<String, String> names, DynamoDbClient dynamoDb,
-                        DynamoDbStreamsClient streams, Consumer<String> out) {
+                        DynamoDbStreamsClient streams, Consumer<String> out, LocalSqs sqs) {
+        this.sqs = sqs;
         this.template = template;
         this.names = names;
         this.dynamoDb = dynamoDb;
@@ -93,7 +95,7 @@ final class EventSourceMappings {
                             throw new IllegalStateException("injected function error");
                         }
                         return partial ? batchItemFailures(answer) : new StreamsEventResponse(List.of());
-                    }, out));
+                    }, out, onFailure(properties, function, tail.streamArn(), where)));
             sources.add(new Source(mapping, tail, table, function, faults));
         });
         return sources;
@@ -107,6 +109,19 @@ final class EventSourceMappings {
             throw new IllegalStateException("the batch is not JSON: " + e.getOriginalMessage(), e);
         }
         return sequenceNumbers;
+    }
+
+    /** {@code DestinationConfig.OnFailure} of type SQS as a queue of the local SQS endpoint; none without one. */
+    private OnFailureDestination onFailure(Map<String, Object> properties, String function, String streamArn, String where) {
+        if (!(properties.get("DestinationConfig") instanceof Map<?, ?> config) || !(config.get("OnFailure") instanceof Map<?, ?> onFailure)) {
+            return OnFailureDestination.NONE;
+        }
+        if (!"SQS".equals(onFailure.get("Type"))) {
+            throw new TemplateException(where + ".DestinationConfig.OnFailure: only Type SQS is emulated");
+        }
+        String arn = TemplateEnvironment.resolve(onFailure.get("Destination"), template, names, where + ".DestinationConfig.OnFailure.Destination");
+        String functionArn = TemplateEnvironment.resolve(Map.of("Fn::GetAtt", List.of(function, "Arn")), template, names, where);
+        return new StreamOnFailureRecord(streams, streamArn, functionArn, sqs, arn.substring(arn.lastIndexOf(':') + 1));
     }
 
     /** The batch item failures of a function's answer, as Lambda reads a partial batch response. */

@@ -30,13 +30,14 @@ final class StreamEventSource {
     private final boolean bisect;
     private final Function<String, StreamsEventResponse> target;
     private final Consumer<String> out;
+    private final OnFailureDestination destination;
     private final List<Record> pending = new ArrayList<>();
     private final List<List<String>> onFailure = new CopyOnWriteArrayList<>();
     private int retries;
     private int attemptSize;
 
     StreamEventSource(String name, String streamArn, Machine filter, int batchSize, int maximumRetryAttempts, boolean bisect,
-                      Function<String, StreamsEventResponse> target, Consumer<String> out) {
+                      Function<String, StreamsEventResponse> target, Consumer<String> out, OnFailureDestination destination) {
         this.name = name;
         this.streamArn = streamArn;
         this.filter = filter;
@@ -45,6 +46,7 @@ final class StreamEventSource {
         this.bisect = bisect;
         this.target = target;
         this.out = out;
+        this.destination = destination;
         this.attemptSize = batchSize;
     }
 
@@ -108,6 +110,7 @@ final class StreamEventSource {
         if (retries > maximumRetryAttempts) {
             List<String> sequenceNumbers = batch.stream().map(r -> r.dynamodb().sequenceNumber()).toList();
             onFailure.add(sequenceNumbers);
+            destination.send(List.copyOf(batch), retries);
             out.accept(String.format("%s: retries exhausted; %d records sent to the on-failure destination", name, batch.size()));
             pending.subList(0, batch.size()).clear();
             retries = 0;

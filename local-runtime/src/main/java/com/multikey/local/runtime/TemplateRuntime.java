@@ -32,6 +32,7 @@ public final class TemplateRuntime implements AutoCloseable {
     private final DynamoDbClient dynamoDb;
     private final LocalEventBridge bus;
     private final LocalLambdaApi lambdaApi;
+    private final LocalSqs sqs;
     private final Map<String, String> names = new LinkedHashMap<>();
     private final Map<String, LocalFunction> functions = new LinkedHashMap<>();
     private final DynamoDbStreamsClient streams;
@@ -47,7 +48,11 @@ public final class TemplateRuntime implements AutoCloseable {
     private Instant lastSweep = Instant.EPOCH;
 
     /** Ports of the local endpoints (0: any free one) and the address they listen on. */
-    public record Ports(String host, int dynamoDb, int eventBridge, int lambda) {
+    public record Ports(String host, int dynamoDb, int eventBridge, int lambda, int sqs) {
+        /** SQS on the port after the Lambda API's when that one is fixed (4011: SQS on 4012), else any free one. */
+        public Ports(String host, int dynamoDb, int eventBridge, int lambda) {
+            this(host, dynamoDb, eventBridge, lambda, lambda == 0 ? 0 : lambda + 1);
+        }
     }
 
     /** With DynamoDB Local on {@code port} (0: any free one) and the other endpoints on any free port of loopback. */
@@ -66,7 +71,9 @@ public final class TemplateRuntime implements AutoCloseable {
             this.ttlSweeper = new TtlSweeper(dynamoDb, out);
             this.bus = LocalEventBridge.start(ports.host(), ports.eventBridge());
             this.lambdaApi = LocalLambdaApi.start(ports.host(), ports.lambda());
+            this.sqs = LocalSqs.start(ports.host(), ports.sqs(), java.time.Clock.systemUTC());
             template.resources().keySet().forEach(id -> names.put(id, id));
+            template.resourcesOfType("AWS::SQS::Queue").forEach(sqs::createQueue);
             names.putAll(TemplateTables.create(template, dynamoDb));
             for (String busId : template.resourcesOfType("AWS::Events::EventBus")) {
                 Object name = template.properties(busId).get("Name");
@@ -84,7 +91,7 @@ public final class TemplateRuntime implements AutoCloseable {
                 functions.put(function, LocalFunction.create(template, function, environment(function)));
             }
             functions.forEach((function, target) -> lambdaApi.register(target, invocableNames(function), asyncSettings(function)));
-            EventSourceMappings mappings = new EventSourceMappings(template, names, dynamoDb, streams, out);
+            EventSourceMappings mappings = new EventSourceMappings(template, names, dynamoDb, streams, out, sqs);
             functions.forEach((function, target) -> sources.addAll(mappings.bind(function, target)));
             this.busRules = new BusRules(template, names, functions, out);
             bus.onAccepted(event -> {
@@ -134,6 +141,11 @@ public final class TemplateRuntime implements AutoCloseable {
         return java.util.Collections.unmodifiableSet(functions.keySet());
     }
 
+    /** The template's SQS queues (the on-failure destinations and the dead-letter queue), by logical id. */
+    public LocalSqs sqs() {
+        return sqs;
+    }
+
     public BusRules busRules() {
         return busRules;
     }
@@ -141,7 +153,7 @@ public final class TemplateRuntime implements AutoCloseable {
     /** A function's environment as deployed, its AWS endpoints pointed at the local ones. */
     public Map<String, String> environment(String function) {
         return TemplateEnvironment.forLocalRun(template, function, names, Map.of(
-                "DYNAMODB", dynamoDbLocal.endpoint(), "EVENTBRIDGE", bus.endpoint(), "LAMBDA", lambdaApi.endpoint()));
+                "DYNAMODB", dynamoDbLocal.endpoint(), "DYNAMODB_STREAMS", dynamoDbLocal.endpoint(), "EVENTBRIDGE", bus.endpoint(), "LAMBDA", lambdaApi.endpoint(), "SQS", sqs.endpoint()));
     }
 
     public String table(String logicalId) {
@@ -284,6 +296,9 @@ public final class TemplateRuntime implements AutoCloseable {
         }
         if (lambdaApi != null) {
             lambdaApi.close();
+        }
+        if (sqs != null) {
+            sqs.close();
         }
         if (dynamoDb != null) {
             dynamoDb.close();

@@ -44,7 +44,7 @@ class StreamEventSourceTest {
             List<String> sequenceNumbers = event.getRecords().stream().map(r -> r.getDynamodb().getSequenceNumber()).toList();
             invocations.add(sequenceNumbers);
             return handler.apply(sequenceNumbers);
-        }, lines::add);
+        }, lines::add, OnFailureDestination.NONE);
     }
 
     private static void drain(StreamEventSource source) {

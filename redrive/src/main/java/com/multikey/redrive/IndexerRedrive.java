@@ -1,0 +1,92 @@
+package com.multikey.redrive;
+
+import com.multikey.index.IssueSchema;
+import com.multikey.reindex.TargetedRepair;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The indexer's failure queue: reads the range back, and repairs the index of exactly the issues whose
+ * keys are in it (only issues: the records the indexer's filter delivers) from each issue's current state,
+ * considering every key the range's old and new images imply ({@link TargetedRepair}). Right even when the
+ * records are old and the issues changed since.
+ */
+final class IndexerRedrive implements MessageAction {
+
+    static final String GONE_ADVICE = "a targeted repair needs the records' keys, gone with them: run 'operator-cli verify --repair',"
+            + " which rebuilds what the index lacks from the whole table";
+
+    private final StreamRangeReader reader;
+    private final TargetedRepair repair;
+    private final IssueSchema schema;
+
+    IndexerRedrive(StreamRangeReader reader, TargetedRepair repair, IssueSchema schema) {
+        this.reader = reader;
+        this.repair = repair;
+        this.schema = schema;
+    }
+
+    @Override
+    public Result handle(String body, boolean dryRun) {
+        OnFailureRecord range = OnFailureRecord.parse(body);
+        return switch (reader.read(range)) {
+            case StreamRange.Gone gone -> new Result.Gone(range.describe(), gone.reason(), GONE_ADVICE);
+            case StreamRange.Found found -> repair(found.records(), dryRun);
+        };
+    }
+
+    private Result repair(List<Record> records, boolean dryRun) {
+        Map<String, List<Map<String, AttributeValue>>> imagesByIssue = imagesByIssue(records, schema);
+        int repaired = 0;
+        int right = 0;
+        int puts = 0;
+        int deletes = 0;
+        List<String> changing = new ArrayList<>();
+        for (Map.Entry<String, List<Map<String, AttributeValue>>> issue : imagesByIssue.entrySet()) {
+            switch (repair.repair(issue.getKey(), issue.getValue(), dryRun)) {
+                case TargetedRepair.Outcome.Repaired r -> {
+                    repaired++;
+                    puts += r.puts();
+                    deletes += r.deletes();
+                }
+                case TargetedRepair.Outcome.Planned p -> {
+                    repaired++;
+                    puts += p.puts();
+                    deletes += p.deletes();
+                }
+                case TargetedRepair.Outcome.AlreadyRight a -> right++;
+                case TargetedRepair.Outcome.StillChanging s -> changing.add(s.issueId());
+            }
+        }
+        if (!changing.isEmpty()) {
+            return new Result.Failed(changing.size() + " issues kept changing while being repaired (" + String.join(", ", changing)
+                    + "); run again");
+        }
+        return new Result.Done(String.format("%d records, %d issues: %s %d (%d puts, %d deletes), %d already right",
+                records.size(), imagesByIssue.size(), dryRun ? "would repair" : "repaired", repaired, puts, deletes, right));
+    }
+
+    /** Every old and new image of each issue in the records, by issue id in stream order; other entities left out. */
+    static Map<String, List<Map<String, AttributeValue>>> imagesByIssue(List<Record> records, IssueSchema schema) {
+        Map<String, List<Map<String, AttributeValue>>> images = new LinkedHashMap<>();
+        for (Record record : records) {
+            AttributeValue key = record.dynamodb().keys().get(schema.keyAttribute());
+            if (key == null || key.s() == null || !schema.isIssue(key.s())) {
+                continue;
+            }
+            List<Map<String, AttributeValue>> seen = images.computeIfAbsent(key.s(), id -> new ArrayList<>());
+            if (record.dynamodb().hasOldImage()) {
+                seen.add(record.dynamodb().oldImage());
+            }
+            if (record.dynamodb().hasNewImage()) {
+                seen.add(record.dynamodb().newImage());
+            }
+        }
+        return images;
+    }
+}

@@ -1,0 +1,39 @@
+package com.multikey.redrive;
+
+import com.multikey.index.IssueSchema;
+
+import java.util.Map;
+
+/**
+ * Where redrive finds the queues, tables and functions: environment variables set in template.yaml (the
+ * deployed function) or built from the command line's options.
+ */
+public record RedriveConfig(String appTable, String indexTable, String indexerQueue, String routerQueue, String deleteLayerQueue,
+                            String routerFunction, String deleteLayerFunction, IssueSchema schema) {
+
+    public static RedriveConfig fromEnvironment(Map<String, String> env) {
+        return new RedriveConfig(env.get("APP_TABLE_NAME"), env.get("INDEX_TABLE_NAME"), env.get("INDEXER_FAILURE_QUEUE"),
+                env.get("ROUTER_FAILURE_QUEUE"), env.get("DELETE_LAYER_DEAD_LETTER_QUEUE"), env.get("ROUTER_FUNCTION_NAME"),
+                env.get("DELETE_LAYER_FUNCTION_NAME"), IssueSchema.fromEnvironment(env));
+    }
+
+    /** The queue (URL or name) of a kind. */
+    public String queue(QueueKind kind) {
+        return required(switch (kind) {
+            case INDEXER -> indexerQueue;
+            case ROUTER -> routerQueue;
+            case DELETE_LAYER -> deleteLayerQueue;
+        }, switch (kind) {
+            case INDEXER -> "INDEXER_FAILURE_QUEUE";
+            case ROUTER -> "ROUTER_FAILURE_QUEUE";
+            case DELETE_LAYER -> "DELETE_LAYER_DEAD_LETTER_QUEUE";
+        });
+    }
+
+    static String required(String value, String name) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(name + " is not set");
+        }
+        return value;
+    }
+}

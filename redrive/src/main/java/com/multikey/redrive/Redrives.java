@@ -1,0 +1,68 @@
+package com.multikey.redrive;
+
+import com.multikey.common.ClientFactory;
+import com.multikey.reindex.TargetedRepair;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+import software.amazon.awssdk.services.lambda.LambdaClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * Builds a {@link Redrive} for a queue from its configuration, with the SDK clients it needs (built once,
+ * by {@link ClientFactory}'s settings) or with the collaborators a test hands in.
+ */
+public final class Redrives implements AutoCloseable {
+
+    private final RedriveConfig config;
+    private final DynamoDbClient dynamoDb;
+    private final DynamoDbStreamsClient streams;
+    private final SqsClient sqs;
+    private final FunctionInvoker invoker;
+    private final AutoCloseable lambda;
+
+    public Redrives(RedriveConfig config, DynamoDbClient dynamoDb, DynamoDbStreamsClient streams, SqsClient sqs, FunctionInvoker invoker) {
+        this(config, dynamoDb, streams, sqs, invoker, () -> {
+        });
+    }
+
+    private Redrives(RedriveConfig config, DynamoDbClient dynamoDb, DynamoDbStreamsClient streams, SqsClient sqs, FunctionInvoker invoker,
+                     AutoCloseable lambda) {
+        this.config = config;
+        this.dynamoDb = dynamoDb;
+        this.streams = streams;
+        this.sqs = sqs;
+        this.invoker = invoker;
+        this.lambda = lambda;
+    }
+
+    /** With SDK clients configured from the environment (region, credentials, endpoint overrides). */
+    public static Redrives fromEnvironment(java.util.Map<String, String> env) {
+        ClientFactory clients = new ClientFactory(env);
+        LambdaClient lambda = clients.configure(LambdaClient.builder(), "LAMBDA").httpClient(ClientFactory.httpClient()).build();
+        return new Redrives(RedriveConfig.fromEnvironment(env), clients.dynamoDb(),
+                clients.configure(DynamoDbStreamsClient.builder(), "DYNAMODB_STREAMS").httpClient(ClientFactory.httpClient()).build(),
+                clients.configure(SqsClient.builder(), "SQS").httpClient(ClientFactory.httpClient()).build(),
+                new LambdaFunctionInvoker(lambda), lambda);
+    }
+
+    public Redrive forQueue(QueueKind kind) {
+        FailureQueue queue = new SqsFailureQueue(sqs, config.queue(kind));
+        MessageAction action = switch (kind) {
+            case INDEXER -> new IndexerRedrive(new StreamRangeReader(streams), new TargetedRepair(dynamoDb,
+                    RedriveConfig.required(config.appTable(), "APP_TABLE_NAME"), RedriveConfig.required(config.indexTable(), "INDEX_TABLE_NAME"),
+                    config.schema()), config.schema());
+            case ROUTER -> new RouterRedrive(new StreamRangeReader(streams), invoker,
+                    RedriveConfig.required(config.routerFunction(), "ROUTER_FUNCTION_NAME"));
+            case DELETE_LAYER -> new DeleteLayerRedrive(invoker, RedriveConfig.required(config.deleteLayerFunction(), "DELETE_LAYER_FUNCTION_NAME"));
+        };
+        return new Redrive(kind, queue, action);
+    }
+
+    @Override
+    public void close() throws Exception {
+        dynamoDb.close();
+        streams.close();
+        sqs.close();
+        lambda.close();
+    }
+}

@@ -1,0 +1,76 @@
+package com.multikey.redrive;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class OnFailureRecordTest {
+
+    /** The invocation record of the Lambda developer guide ("Retaining discarded batches for a DynamoDB event source"). */
+    static final String DOCUMENTED = """
+            {
+                "requestContext": {
+                    "requestId": "316aa6d0-8154-xmpl-9af7-85d5f4a6bc81",
+                    "functionArn": "arn:aws:lambda:us-east-2:123456789012:function:myfunction",
+                    "condition": "RetryAttemptsExhausted",
+                    "approximateInvokeCount": 1
+                },
+                "responseContext": {
+                    "statusCode": 200,
+                    "executedVersion": "$LATEST",
+                    "functionError": "Unhandled"
+                },
+                "version": "1.0",
+                "timestamp": "2019-11-14T00:13:49.717Z",
+                "DDBStreamBatchInfo": {
+                    "shardId": "shardId-00000001573689847184-864758bb",
+                    "startSequenceNumber": "800000000003126276362",
+                    "endSequenceNumber": "800000000003126276362",
+                    "approximateArrivalOfFirstRecord": "2019-11-14T00:13:19Z",
+                    "approximateArrivalOfLastRecord": "2019-11-14T00:13:19Z",
+                    "batchSize": 1,
+                    "streamArn": "arn:aws:dynamodb:us-east-2:123456789012:table/mytable/stream/2019-11-14T00:04:06.388"
+                }
+            }""";
+
+    @Test
+    void parse_theDocumentedRecord_readsTheRange() {
+        OnFailureRecord record = OnFailureRecord.parse(DOCUMENTED);
+
+        assertThat(record).isEqualTo(new OnFailureRecord("RetryAttemptsExhausted",
+                "arn:aws:lambda:us-east-2:123456789012:function:myfunction", "2019-11-14T00:13:49.717Z",
+                "arn:aws:dynamodb:us-east-2:123456789012:table/mytable/stream/2019-11-14T00:04:06.388",
+                "shardId-00000001573689847184-864758bb", "800000000003126276362", "800000000003126276362", 1));
+    }
+
+    @Test
+    void contains_comparesSequenceNumbersAsNumbers_notAsText() {
+        OnFailureRecord range = new OnFailureRecord(null, null, null, "arn", "shard", "99", "1000", 3);
+
+        assertThat(range.contains("99")).isTrue();
+        assertThat(range.contains("100")).isTrue();
+        assertThat(range.contains("1000")).isTrue();
+        assertThat(range.contains("98")).isFalse();
+        assertThat(range.isAfter("1001")).isTrue();
+        assertThat(range.isAfter("999")).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"not json", "[1]", "{}", "{\"DDBStreamBatchInfo\": 3}",
+            "{\"DDBStreamBatchInfo\": {\"shardId\": \"s\", \"startSequenceNumber\": \"1\", \"endSequenceNumber\": \"2\"}}",
+            "{\"DDBStreamBatchInfo\": {\"streamArn\": \"a\", \"shardId\": \"s\", \"startSequenceNumber\": \"x\", \"endSequenceNumber\": \"2\"}}",
+            "{\"DDBStreamBatchInfo\": {\"streamArn\": \"a\", \"shardId\": \"s\", \"startSequenceNumber\": \"3\", \"endSequenceNumber\": \"2\"}}"})
+    void parse_whatIsNotAStreamOnFailureRecord_isRefusedWithTheReason(String body) {
+        assertThatThrownBy(() -> OnFailureRecord.parse(body)).isInstanceOf(IllegalArgumentException.class).message().isNotBlank()
+                .doesNotContain("not json");
+    }
+
+    @Test
+    void parse_aDeleteLayerEvent_saysItIsNotAStreamRecord() {
+        assertThatThrownBy(() -> OnFailureRecord.parse("{\"detail-type\": \"Layer Expired\", \"detail\": {}}"))
+                .hasMessageContaining("no DDBStreamBatchInfo");
+    }
+}

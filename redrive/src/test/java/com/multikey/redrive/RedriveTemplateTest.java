@@ -1,0 +1,58 @@
+package com.multikey.redrive;
+
+import com.multikey.local.runtime.SamTemplate;
+import com.multikey.local.runtime.TemplateEnvironment;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The redrive function in template.yaml: its settings and its least-privilege role. */
+class RedriveTemplateTest {
+
+    private final SamTemplate template = SamTemplate.ofRepository();
+
+    @Test
+    void function_isConfiguredWithEveryQueueTableAndFunction() {
+        Map<String, String> names = new HashMap<>();
+        template.resources().keySet().forEach(id -> names.put(id, id));
+
+        RedriveConfig config = RedriveConfig.fromEnvironment(TemplateEnvironment.of(template, "RedriveFunction", names));
+
+        assertThat(config).isEqualTo(new RedriveConfig("AppTable", "IssueAttribIndexTable", "StreamIndexerFailureQueue",
+                "RouterFailureQueue", "DeleteLayerDeadLetterQueue", "RouterFunction", "DeleteLayerFunction", config.schema()));
+        for (QueueKind kind : QueueKind.values()) {
+            assertThat(config.queue(kind)).isNotBlank();
+        }
+    }
+
+    @Test
+    void role_grantsOnlyWhatRedriveCalls_onTheStacksOwnResources() {
+        Map<String, Object> role = template.properties("RedriveRole");
+        List<?> policies = (List<?>) role.get("Policies");
+        Set<String> actions = new TreeSet<>();
+        for (Object policy : policies) {
+            Map<String, Object> document = SamTemplate.map(SamTemplate.map(policy, "policy").get("PolicyDocument"), "document");
+            for (Object value : (List<?>) document.get("Statement")) {
+                Map<String, Object> statement = SamTemplate.map(value, "statement");
+                assertThat(statement.get("Effect")).isEqualTo("Allow");
+                assertThat(String.valueOf(statement.get("Resource"))).as("%s", statement.get("Sid")).doesNotContain("'*'").isNotEqualTo("*");
+                Object action = statement.get("Action");
+                if (action instanceof List<?> list) {
+                    list.forEach(a -> actions.add((String) a));
+                } else {
+                    actions.add((String) action);
+                }
+            }
+        }
+        assertThat(actions).containsExactlyInAnyOrder("logs:CreateLogGroup", "logs:CreateLogStream", "logs:PutLogEvents",
+                "dynamodb:GetRecords", "dynamodb:GetShardIterator", "dynamodb:GetItem", "dynamodb:ConditionCheckItem",
+                "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:DeleteItem", "sqs:ReceiveMessage", "sqs:DeleteMessage",
+                "sqs:ChangeMessageVisibility", "sqs:GetQueueAttributes", "lambda:InvokeFunction");
+    }
+}
