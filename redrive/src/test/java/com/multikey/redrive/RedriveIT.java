@@ -256,20 +256,19 @@ class RedriveIT {
         int received = runtime.bus().received().size();
         runtime.bus().callFaults(com.multikey.local.runtime.LocalEventBridge.CallFaults.NONE);
 
-        // when: a dry run; the deployable function from its jar (its Lambda client calls the local Lambda API, which
-        // may not serve Invoke: then the message stays); then the redrive with the local functions standing in for Invoke
+        // when: a dry run; then the deployable function from its jar, its Lambda client invoking the router through
+        // the local Lambda API's Invoke
         Redrive.Report dryRun = redrives.forQueue(QueueKind.ROUTER).run(true, 10, false);
         int afterDryRun = runtime.bus().received().size();
         JsonNode byTheFunction = invokeRedriveFunction("{\"queue\": \"router\"}");
-        Redrive.Report report = redrives.forQueue(QueueKind.ROUTER).run(false, 10, false);
 
         // then
         assertThat(dryRun.outcomes()).isNotEmpty().allMatch(Redrive.Outcome.WouldRedrive.class::isInstance);
         assertThat(afterDryRun).isEqualTo(received);
-        assertThat(byTheFunction.path("messages")).isNotEmpty()
-                .allSatisfy(m -> assertThat(m.path("outcome").asText()).isIn("redriven", "failed"));
-        assertThat(report.outcomes()).allMatch(Redrive.Outcome.Redriven.class::isInstance);
+        assertThat(byTheFunction.path("messages")).hasSize(dryRun.outcomes().size())
+                .allSatisfy(m -> assertThat(m.path("outcome").asText()).isEqualTo("redriven"));
         assertThat(runtime.sqs().bodies(ROUTER_QUEUE)).isEmpty();
+        assertThat(redrives.forQueue(QueueKind.ROUTER).run(false, 10, false).outcomes()).as("nothing left").isEmpty();
         assertThat(runtime.bus().received().subList(received, runtime.bus().received().size()))
                 .extracting(r -> r.envelope().path("detail").path("keys").path("id").asText())
                 .contains("issue#1", "issue#2");
