@@ -63,7 +63,7 @@ class ConcurrentBatchesTest {
                     } finally {
                         inFlight.decrementAndGet();
                     }
-                }, lines::add));
+                }, lines::add, OnFailureDestination.NONE));
     }
 
     private static void drain(ConcurrentBatches mapping) {
