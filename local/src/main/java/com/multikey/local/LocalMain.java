@@ -179,6 +179,9 @@ public final class LocalMain implements Callable<Integer> {
         @Option(names = "--lambda-port", defaultValue = "4011", description = "the local Lambda API endpoint's port (default ${DEFAULT-VALUE}, as in sam/env.json)")
         int lambdaPort;
 
+        @Option(names = "--sqs-port", defaultValue = "4012", description = "the local SQS endpoint's port, holding the template's queues (default ${DEFAULT-VALUE})")
+        int sqsPort;
+
         @Option(names = "--host", defaultValue = "127.0.0.1", description = "address the PutEvents and Lambda API endpoints listen on; 0.0.0.0 to reach them from containers (sam local invoke)")
         String host;
 
@@ -190,12 +193,13 @@ public final class LocalMain implements Callable<Integer> {
             PrintStream out = parent.out;
             SamTemplate template = parent.loadTemplate();
             try (TemplateRuntime runtime = new TemplateRuntime(template,
-                    new TemplateRuntime.Ports(host, port, eventBridgePort, lambdaPort), out::println)) {
+                    new TemplateRuntime.Ports(host, port, eventBridgePort, lambdaPort, sqsPort), out::println)) {
                 runtime.startPolling();
                 out.printf("DynamoDB Local: %s  tables: %s%n", runtime.dynamoDbLocal().endpoint(),
                         String.join(", ", runtime.names().entrySet().stream()
                                 .filter(e -> template.typeOf(e.getKey()).equals("AWS::DynamoDB::Table")).map(Map.Entry::getValue).toList()));
-                out.printf("EventBridge (PutEvents): %s  Lambda API: %s%n", runtime.bus().endpoint(), runtime.lambdaApi().endpoint());
+                out.printf("EventBridge (PutEvents): %s  Lambda API: %s  SQS: %s%n", runtime.bus().endpoint(), runtime.lambdaApi().endpoint(),
+                        runtime.sqs().endpoint());
                 out.printf("functions: %s; write to the tables with any client, e.g.%n", String.join(", ", runtime.functionIds()));
                 out.printf("  aws dynamodb put-item --endpoint-url %s --table-name %s --item '{\"id\":{\"S\":\"issue#1\"},\"project\":{\"S\":\"project#1\"},\"num\":{\"N\":\"1\"},\"custom_fields\":{\"M\":{\"f1\":{\"S\":\"hello\"}}}}'%n",
                         runtime.dynamoDbLocal().endpoint(), runtime.table("AppTable"));
