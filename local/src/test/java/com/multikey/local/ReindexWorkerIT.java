@@ -197,7 +197,7 @@ class ReindexWorkerIT {
 
     @Test
     @Order(5)
-    void asyncInvocation_thatKeepsFailing_isRetriedAsConfigured_thenRecordedForTheOnFailureDestination() throws Exception {
+    void asyncInvocation_thatKeepsFailing_isRetriedAsConfigured_thenSentToItsOnFailureQueue() throws Exception {
         InvokeResponse queued = lambda.invoke(b -> b.functionName(WORKER)
                 .invocationType(software.amazon.awssdk.services.lambda.model.InvocationType.EVENT)
                 .payload(SdkBytes.fromUtf8String("{\"action\":\"segment\",\"jobId\":\"no-such-job\",\"segment\":0}")));
@@ -209,5 +209,14 @@ class ReindexWorkerIT {
             assertThat(failure.attempts()).as("the first and ReindexWorkerMaximumRetryAttempts (2) retries").isEqualTo(3);
             assertThat(failure.error()).contains("no reindex job no-such-job");
         });
+        assertThat(runtime.sqs().bodies("ReindexWorkerFailureQueue")).as("the invocation record in the on-failure destination")
+                .singleElement().satisfies(body -> {
+                    JsonNode record = JSON.readTree(body);
+                    assertThat(record.at("/requestContext/condition").asText()).isEqualTo("RetriesExhausted");
+                    assertThat(record.at("/requestContext/approximateInvokeCount").asInt()).isEqualTo(3);
+                    assertThat(record.at("/requestContext/functionArn").asText()).endsWith(":function:ReindexWorkerFunction:$LATEST");
+                    assertThat(record.path("requestPayload")).isEqualTo(JSON.readTree("{\"action\":\"segment\",\"jobId\":\"no-such-job\",\"segment\":0}"));
+                    assertThat(record.at("/responsePayload/errorMessage").asText()).contains("no reindex job no-such-job");
+                });
     }
 }

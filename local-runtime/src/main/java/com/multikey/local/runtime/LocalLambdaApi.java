@@ -47,12 +47,20 @@ public final class LocalLambdaApi implements AutoCloseable {
     public record AsyncFailure(String function, String payload, String error, int attempts) {
     }
 
-    /** How a registered function is invoked asynchronously. */
-    public record AsyncSettings(int concurrency, int maximumRetryAttempts, Duration retryDelay) {
+    /**
+     * How a registered function is invoked asynchronously; {@code onFailure} receives the invocation record of an
+     * event whose every attempt failed, as Lambda sends it to an on-failure destination.
+     */
+    public record AsyncSettings(int concurrency, int maximumRetryAttempts, Duration retryDelay, Consumer<String> onFailure) {
         public AsyncSettings {
             if (concurrency < 1 || maximumRetryAttempts < 0 || maximumRetryAttempts > 2) {
                 throw new IllegalArgumentException("concurrency >= 1 and 0..2 retries, got " + concurrency + ", " + maximumRetryAttempts);
             }
+        }
+
+        /** Without an on-failure destination (failures are only recorded, see {@link #asyncFailures()}). */
+        public AsyncSettings(int concurrency, int maximumRetryAttempts, Duration retryDelay) {
+            this(concurrency, maximumRetryAttempts, retryDelay, record -> { });
         }
     }
 
@@ -80,7 +88,7 @@ public final class LocalLambdaApi implements AutoCloseable {
     private volatile boolean closed;
 
     private record Registered(LocalFunction function, ExecutorService pool, AsyncSettings settings,
-                              List<Consumer<LocalContext>> contextHooks) {
+                              List<Consumer<LocalContext>> contextHooks, String arn) {
     }
 
     private LocalLambdaApi(HttpServer server) {
@@ -114,7 +122,8 @@ public final class LocalLambdaApi implements AutoCloseable {
     /** Makes a function invocable under each of {@code names} (its logical id, its FunctionName). */
     public void register(LocalFunction function, Set<String> names, AsyncSettings settings) {
         Registered registered = new Registered(function, Executors.newFixedThreadPool(settings.concurrency(),
-                daemon("local-async-" + function.logicalId())), settings, new CopyOnWriteArrayList<>());
+                daemon("local-async-" + function.logicalId())), settings, new CopyOnWriteArrayList<>(),
+                names.stream().filter(name -> name.startsWith("arn:")).findFirst().orElse(function.logicalId()));
         for (String name : names) {
             functions.put(name, registered);
         }
@@ -268,6 +277,33 @@ public final class LocalLambdaApi implements AutoCloseable {
         }
     }
 
+    /**
+     * The record Lambda sends to an asynchronous invocation's on-failure destination ("Retaining records of
+     * asynchronous invocations", Lambda developer guide): the request, why it was given up, and the last error.
+     */
+    static String invocationRecord(String functionArn, String payload, String error, int attempts) {
+        com.fasterxml.jackson.databind.node.ObjectNode record = JSON.createObjectNode();
+        record.put("version", "1.0");
+        record.put("timestamp", Instant.now().toString());
+        com.fasterxml.jackson.databind.node.ObjectNode request = record.putObject("requestContext");
+        request.put("requestId", java.util.UUID.randomUUID().toString());
+        request.put("functionArn", functionArn + ":$LATEST");
+        request.put("condition", "RetriesExhausted");
+        request.put("approximateInvokeCount", attempts);
+        try {
+            record.set("requestPayload", JSON.readTree(payload));
+        } catch (JsonProcessingException e) {
+            record.put("requestPayload", payload);
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode response = record.putObject("responseContext");
+        response.put("statusCode", 200);
+        response.put("executedVersion", "$LATEST");
+        response.put("functionError", "Unhandled");
+        com.fasterxml.jackson.databind.node.ObjectNode responsePayload = record.putObject("responsePayload");
+        responsePayload.put("errorMessage", error);
+        return record.toString();
+    }
+
     private static Response functionError(String type, String message) {
         return new Response(200, Map.of("Content-Type", "application/json", "X-Amz-Function-Error", "Unhandled",
                 "X-Amz-Executed-Version", "$LATEST"), "{\"errorMessage\":" + quote(message) + ",\"errorType\":" + quote(type) + "}");
@@ -291,6 +327,7 @@ public final class LocalLambdaApi implements AutoCloseable {
             }
             if (!closed) {
                 asyncFailures.add(new AsyncFailure(registered.function().logicalId(), json, error, attempts));
+                registered.settings().onFailure().accept(invocationRecord(registered.arn(), json, error, attempts));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -223,13 +223,15 @@ public final class TemplateRuntime implements AutoCloseable {
         if (name != null) {
             invocable.add(TemplateEnvironment.resolve(name, template, names, function + ".FunctionName"));
         }
+        invocable.add(TemplateEnvironment.resolve(Map.of("Fn::GetAtt", List.of(function, "Arn")), template, names, function + ".Arn"));
         return invocable;
     }
 
     /**
      * Asynchronous invocations as the template configures them: at most {@code ReservedConcurrentExecutions} at
      * once (unreserved: {@value #LOCAL_UNRESERVED_CONCURRENCY}), {@code EventInvokeConfig.MaximumRetryAttempts}
-     * retries (default 2, as Lambda's), spaced by {@value #LOCAL_ASYNC_RETRY_DELAY_MILLIS} ms instead of minutes.
+     * retries (default 2, as Lambda's), spaced by {@value #LOCAL_ASYNC_RETRY_DELAY_MILLIS} ms instead of minutes; the
+     * invocation record of an event given up on sent to {@code EventInvokeConfig.DestinationConfig.OnFailure} (SQS).
      */
     private LocalLambdaApi.AsyncSettings asyncSettings(String function) {
         Map<String, Object> properties = template.properties(function);
@@ -243,7 +245,18 @@ public final class TemplateRuntime implements AutoCloseable {
             retries = Integer.parseInt(TemplateEnvironment.resolve(config.get("MaximumRetryAttempts"), template, names,
                     function + ".EventInvokeConfig.MaximumRetryAttempts"));
         }
-        return new LocalLambdaApi.AsyncSettings(concurrency, retries, Duration.ofMillis(LOCAL_ASYNC_RETRY_DELAY_MILLIS));
+        Consumer<String> onFailure = record -> { };
+        if (properties.get("EventInvokeConfig") instanceof Map<?, ?> config && config.get("DestinationConfig") instanceof Map<?, ?> destinations
+                && destinations.get("OnFailure") instanceof Map<?, ?> destination) {
+            String where = function + ".EventInvokeConfig.DestinationConfig.OnFailure";
+            if (!"SQS".equals(destination.get("Type"))) {
+                throw new TemplateException(where + ": only Type SQS is emulated");
+            }
+            String arn = TemplateEnvironment.resolve(destination.get("Destination"), template, names, where + ".Destination");
+            String queue = arn.substring(arn.lastIndexOf(':') + 1);
+            onFailure = record -> sqs.send(queue, record);
+        }
+        return new LocalLambdaApi.AsyncSettings(concurrency, retries, Duration.ofMillis(LOCAL_ASYNC_RETRY_DELAY_MILLIS), onFailure);
     }
 
     private static final int LOCAL_UNRESERVED_CONCURRENCY = 4;
