@@ -275,19 +275,38 @@ class RedriveIT {
     }
 
     @Test
-    void deadLetter_isReinvokedWithTheStoredEvent_andDeletedAfterwards() throws Exception {
-        // given: the Layer Expired sample as the rule's dead-letter queue holds it
-        String event = java.nio.file.Files.readString(SamTemplate.findUp("sam").resolve("events/layer-expired-event.json"));
-        runtime.sqs().send(DEAD_LETTERS, event);
+    void deadLetter_ofADeliveryThatKeptFailing_isReinvokedWithTheStoredEvent_andDeletedAfterwards() throws Exception {
+        // given: Lambda's API throttles every call while a layer record expires: delete-layer fails on every attempt
+        // of the rule's target, and the bus puts the event on the target's dead-letter queue
+        runtime.lambdaApi().throttleCalls(Integer.MAX_VALUE);
+        put(Map.of("id", AttributeValue.fromS("layer#us-east-1#requests#12"),
+                "arn", AttributeValue.fromS("arn:aws:lambda:us-east-1:123456789012:layer:multikey-requests:12"),
+                "expiresAt", AttributeValue.fromN(Long.toString(java.time.Instant.now().getEpochSecond() - 5))));
+        awaitQuiet();
+        List<String> deadLetters = runtime.sqs().bodies(DEAD_LETTERS);
+        assertThat(deadLetters).singleElement().satisfies(body ->
+                assertThat(new ObjectMapper().readTree(body).path("detail-type").asText()).isEqualTo("Layer Expired"));
+        runtime.lambdaApi().throttleCalls(0);
+        long deletesBefore = layerDeletes();
 
         // when
         Redrive.Report dryRun = redrives.forQueue(QueueKind.DELETE_LAYER).run(true, 10, false);
+        long deletesAfterDryRun = layerDeletes();
         Redrive.Report report = redrives.forQueue(QueueKind.DELETE_LAYER).run(false, 10, false);
 
         // then
         assertThat(dryRun.outcomes()).singleElement().isInstanceOf(Redrive.Outcome.WouldRedrive.class);
+        assertThat(deletesAfterDryRun).isEqualTo(deletesBefore);
         assertThat(report.outcomes()).singleElement().isInstanceOf(Redrive.Outcome.Redriven.class);
+        assertThat(layerDeletes()).as("the layer version deleted by the re-invoked delete-layer").isEqualTo(deletesBefore + 1);
         assertThat(runtime.sqs().bodies(DEAD_LETTERS)).isEmpty();
+    }
+
+    /** DeleteLayerVersion calls the local Lambda API answered with success. */
+    private long layerDeletes() {
+        return runtime.lambdaApi().calls().stream()
+                .filter(call -> call.method().equals("DELETE") && call.path().contains("/layers/multikey-requests/versions/12") && call.status() < 300)
+                .count();
     }
 
     private static Set<IndexItem> union(Set<IndexItem> items, IndexItem more) {

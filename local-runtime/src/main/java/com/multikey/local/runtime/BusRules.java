@@ -7,13 +7,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
  * The template's {@code AWS::Events::Rule}s on the local bus: each accepted event is matched with
  * event-ruler (EventBridge's own matching engine) and handed to the target functions of the rules it
- * matches, retried a few times as EventBridge retries an asynchronous target.
+ * matches, retried a few times as EventBridge retries an asynchronous target; an event no attempt delivered goes,
+ * as it was, to the target's {@code DeadLetterConfig} queue on the local SQS endpoint.
  */
 public final class BusRules {
 
@@ -28,23 +31,30 @@ public final class BusRules {
     public record TargetCall(String rule, String function, String result) {
     }
 
-    private record Rule(String logicalId, List<String> targets) {
+    private record Target(String function, Optional<String> deadLetterQueue) {
+    }
+
+    private record Rule(String logicalId, List<Target> targets) {
     }
 
     private final SamTemplate template;
     private final Map<String, String> names;
     private final Map<String, LocalFunction> functions;
     private final Consumer<String> out;
+    private final BiConsumer<String, String> deadLetters;
     private final Machine ruleMachine = new Machine();
     private final List<Rule> rules = new ArrayList<>();
     private final List<RoutedEvent> routed = new CopyOnWriteArrayList<>();
     private final List<TargetCall> targetCalls = new CopyOnWriteArrayList<>();
 
-    BusRules(SamTemplate template, Map<String, String> names, Map<String, LocalFunction> functions, Consumer<String> out) {
+    /** @param deadLetters sends a body to a queue (by its local name) */
+    BusRules(SamTemplate template, Map<String, String> names, Map<String, LocalFunction> functions, Consumer<String> out,
+             BiConsumer<String, String> deadLetters) {
         this.template = template;
         this.names = names;
         this.functions = functions;
         this.out = out;
+        this.deadLetters = deadLetters;
         for (String rule : template.resourcesOfType("AWS::Events::Rule")) {
             bindRule(rule);
         }
@@ -68,14 +78,19 @@ public final class BusRules {
         } catch (Exception e) {
             throw new TemplateException(logicalId + ".EventPattern is not a valid pattern: " + e.getMessage());
         }
-        List<String> targets = new ArrayList<>();
+        List<Target> targets = new ArrayList<>();
         for (Object target : (List<?>) properties.getOrDefault("Targets", List.of())) {
             Object arn = ((Map<?, ?>) target).get("Arn");
             if (!(arn instanceof Map<?, ?> getAtt) || !(getAtt.get("Fn::GetAtt") instanceof List<?> parts)
                     || !functions.containsKey((String) parts.get(0))) {
                 throw new TemplateException(logicalId + ".Targets: only !GetAtt <Function>.Arn targets are emulated");
             }
-            targets.add((String) parts.get(0));
+            Optional<String> deadLetterQueue = Optional.empty();
+            if (((Map<?, ?>) target).get("DeadLetterConfig") instanceof Map<?, ?> deadLetter && deadLetter.get("Arn") != null) {
+                String queueArn = TemplateEnvironment.resolve(deadLetter.get("Arn"), template, names, logicalId + ".Targets.DeadLetterConfig.Arn");
+                deadLetterQueue = Optional.of(queueArn.substring(queueArn.lastIndexOf(':') + 1));
+            }
+            targets.add(new Target((String) parts.get(0), deadLetterQueue));
         }
         rules.add(new Rule(logicalId, targets));
     }
@@ -95,13 +110,14 @@ public final class BusRules {
             if (!matched.contains(rule.logicalId())) {
                 continue;
             }
-            for (String target : rule.targets()) {
-                invokeTarget(rule.logicalId(), functions.get(target), event);
+            for (Target target : rule.targets()) {
+                invokeTarget(rule.logicalId(), target, event);
             }
         }
     }
 
-    private void invokeTarget(String rule, LocalFunction function, LocalEventBridge.Received event) {
+    private void invokeTarget(String rule, Target target, LocalEventBridge.Received event) {
+        LocalFunction function = functions.get(target.function());
         for (int attempt = 1; ; attempt++) {
             try {
                 String result = LocalFunction.display(function.invoke(event.envelope().toString()));
@@ -111,7 +127,9 @@ public final class BusRules {
             } catch (RuntimeException e) {
                 if (attempt >= LOCAL_MAX_TARGET_ATTEMPTS) {
                     targetCalls.add(new TargetCall(rule, function.logicalId(), "failed: " + e.getMessage()));
-                    out.accept("  " + function.logicalId() + " failed " + attempt + " times; sent to the dead-letter queue: " + e.getMessage());
+                    target.deadLetterQueue().ifPresent(queue -> deadLetters.accept(queue, event.envelope().toString()));
+                    out.accept("  " + function.logicalId() + " failed " + attempt + " times; " + target.deadLetterQueue()
+                            .map(queue -> "sent to the dead-letter queue " + queue).orElse("dropped (no dead-letter queue)") + ": " + e.getMessage());
                     return;
                 }
                 sleep(Duration.ofMillis(200L * attempt));

@@ -93,7 +93,7 @@ public final class TemplateRuntime implements AutoCloseable {
             functions.forEach((function, target) -> lambdaApi.register(target, invocableNames(function), asyncSettings(function)));
             EventSourceMappings mappings = new EventSourceMappings(template, names, dynamoDb, streams, out, sqs);
             functions.forEach((function, target) -> sources.addAll(mappings.bind(function, target)));
-            this.busRules = new BusRules(template, names, functions, out);
+            this.busRules = new BusRules(template, names, functions, out, sqs::send);
             bus.onAccepted(event -> {
                 dispatching.incrementAndGet();
                 dispatcher.submit(() -> {
