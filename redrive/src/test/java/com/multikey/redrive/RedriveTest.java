@@ -134,6 +134,22 @@ class RedriveTest {
     }
 
     @Test
+    void run_aBlankMessage_isUnreadableAndKept_andTheRunGoesOn() {
+        // given: SQS accepts a body of one space; the next message is a dead-lettered event
+        String event = "{\"id\": \"e1\", \"detail-type\": \"Layer Expired\", \"detail\": {}}";
+        InMemoryQueue queue = new InMemoryQueue(" ", event);
+        MessageAction action = new DeleteLayerRedrive((function, payload) -> "null", "delete-layer");
+
+        // when
+        Redrive.Report report = new Redrive(QueueKind.DELETE_LAYER, queue, action).run(false, 10, false);
+
+        // then
+        assertThat(report.outcomes()).extracting(o -> o.getClass().getSimpleName()).containsExactly("Unreadable", "Redriven");
+        assertThat(queue.deleted).containsExactly("m1");
+        assertThat(queue.visible).containsOnlyKeys("m0");
+    }
+
+    @Test
     void run_dryRun_deletesNothing_evenWhenAskedToDropGoneRanges() {
         InMemoryQueue queue = new InMemoryQueue("ok", "gone");
 
