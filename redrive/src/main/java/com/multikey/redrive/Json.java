@@ -15,11 +15,17 @@ final class Json {
 
     /** @throws IllegalArgumentException when the text is not JSON (the message quotes none of it: it may hold user data) */
     static JsonNode parse(String text) {
+        JsonNode node;
         try {
-            return JsonNode.parser().parse(text);
+            node = JsonNode.parser().parse(text);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("not JSON", e);
         }
+        if (node == null) {
+            // the parser answers null for a blank text (SQS accepts a body of whitespace)
+            throw new IllegalArgumentException("not JSON: blank");
+        }
+        return node;
     }
 
     static Optional<JsonNode> field(JsonNode node, String name) {

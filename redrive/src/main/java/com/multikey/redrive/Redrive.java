@@ -114,19 +114,47 @@ public final class Redrive {
                 }
                 for (FailureQueue.Message message : received) {
                     Outcome outcome = handle(message, dryRun, dropGone);
-                    outcomes.add(outcome);
                     boolean delete = outcome instanceof Outcome.Redriven || outcome instanceof Outcome.RangeGone gone && gone.dropped();
                     if (delete) {
-                        queue.delete(message);
+                        outcome = delete(message, outcome);
                     } else {
                         kept.add(message);
                     }
+                    outcomes.add(outcome);
                 }
             }
         } finally {
-            kept.forEach(queue::release);
+            kept.forEach(this::release);
         }
         return new Report(kind, dryRun, outcomes, queue.approximateCount());
+    }
+
+    /**
+     * Deletes a message whose work is done. SQS refuses a receipt handle that is no longer the latest (its
+     * visibility timeout ran out and another reader received it): that reader has it now; reported, and the
+     * run goes on.
+     */
+    private Outcome delete(FailureQueue.Message message, Outcome done) {
+        try {
+            queue.delete(message);
+            return done;
+        } catch (SdkException e) {
+            String what = done instanceof Outcome.Redriven redriven ? redriven.what() : "range gone, dropped";
+            return new Outcome.Failed(message.messageId(), "work done (" + what + "), but the message was not deleted: "
+                    + e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Makes a kept message visible again; when that is refused (its visibility timeout ran out, or another
+     * reader holds it), it becomes visible when its timeout ends, and the other kept messages are still released.
+     */
+    private void release(FailureQueue.Message message) {
+        try {
+            queue.release(message);
+        } catch (SdkException e) {
+            // the message stays in the queue either way
+        }
     }
 
     private Outcome handle(FailureQueue.Message message, boolean dryRun, boolean dropGone) {

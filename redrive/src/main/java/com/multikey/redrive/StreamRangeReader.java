@@ -13,7 +13,9 @@ import java.util.List;
 
 /**
  * Reads the records an on-failure record names back from the stream: GetShardIterator
- * {@code AT_SEQUENCE_NUMBER} the first sequence number, then GetRecords until past the last. Stream
+ * {@code AT_SEQUENCE_NUMBER} the first sequence number, then GetRecords until past the last. A read that
+ * stops before the range's last record (GetRecords may answer empty pages before the records, and the
+ * shard may end) is not a range found but a failure to run again. Stream
  * records are kept 24 hours; a range trimmed since, or a stream or shard that no longer exists, is
  * {@link StreamRange.Gone}.
  */
@@ -54,7 +56,11 @@ public final class StreamRangeReader {
                 }
                 iterator = response.nextShardIterator();
             }
-            return new StreamRange.Found(records);
+            // the range's last record was neither read nor passed: an answer now would be part of the range (or
+            // none of it), and the message would be deleted for records never handled
+            throw new IllegalStateException("read " + records.size() + " records of " + range.describe() + " without reaching "
+                    + range.endSequenceNumber() + (iterator == null ? " before the shard ended" : " (GetRecords kept answering empty)")
+                    + "; run again");
         } catch (TrimmedDataAccessException e) {
             return new StreamRange.Gone("the records were trimmed from the stream (kept 24 hours): " + e.awsErrorDetails().errorMessage());
         } catch (ResourceNotFoundException e) {

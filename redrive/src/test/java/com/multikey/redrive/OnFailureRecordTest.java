@@ -73,4 +73,32 @@ class OnFailureRecordTest {
         assertThatThrownBy(() -> OnFailureRecord.parse("{\"detail-type\": \"Layer Expired\", \"detail\": {}}"))
                 .hasMessageContaining("no DDBStreamBatchInfo");
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", " ", "null", "\"text\"", "{\"DDBStreamBatchInfo\": null}", "{\"KinesisBatchInfo\": {\"shardId\": \"s\"}}",
+            "{\"DDBStreamBatchInfo\": {\"streamArn\": \"a\", \"shardId\": \"s\", \"startSequenceNumber\": 1.5, \"endSequenceNumber\": 2}}",
+            "{\"DDBStreamBatchInfo\": {\"streamArn\": \"a\", \"shardId\": \"s\", \"startSequenceNumber\": \"-1\", \"endSequenceNumber\": \"2\"}}",
+            "{\"DDBStreamBatchInfo\": {\"streamArn\": [\"a\"], \"shardId\": \"s\", \"startSequenceNumber\": \"1\", \"endSequenceNumber\": \"2\"}}"})
+    void parse_moreBodiesThatAreNotAStreamOnFailureRecord_areRefusedAsBadInput(String body) {
+        assertThatThrownBy(() -> OnFailureRecord.parse(body)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void parse_aDeeplyNestedBody_withinSqsMessageSize_isRefusedAsBadInput() {
+        // 200,000 opening brackets: a body SQS accepts (256 KiB); it must be an unreadable message, not end the run
+        String body = "[".repeat(200_000);
+
+        assertThatThrownBy(() -> OnFailureRecord.parse(body)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void parse_extraFieldsAndOtherConditions_areAccepted() {
+        String body = DOCUMENTED.replace("RetryAttemptsExhausted", "RecordAgeExceeded")
+                .replace("\"version\": \"1.0\",", "\"version\": \"1.0\", \"futureField\": {\"x\": [1, 2]},");
+
+        OnFailureRecord record = OnFailureRecord.parse(body);
+
+        assertThat(record.condition()).isEqualTo("RecordAgeExceeded");
+        assertThat(record.batchSize()).isEqualTo(1);
+    }
 }

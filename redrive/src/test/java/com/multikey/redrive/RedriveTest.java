@@ -1,6 +1,8 @@
 package com.multikey.redrive;
 
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.services.sqs.model.SqsException;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RedriveTest {
 
     /** An in-memory queue: received messages are hidden until deleted or released. */
-    static final class InMemoryQueue implements FailureQueue {
+    static class InMemoryQueue implements FailureQueue {
         final Map<String, String> visible = new LinkedHashMap<>();
         final Map<String, String> inFlight = new LinkedHashMap<>();
         final List<String> deleted = new ArrayList<>();
@@ -77,6 +79,74 @@ class RedriveTest {
         assertThat(queue.inFlight).isEmpty();
         assertThat(report.remaining()).isEqualTo(4);
         assertThat(report.allRedriven()).isFalse();
+    }
+
+    /** SQS's answer to a receipt handle that is no longer the latest (the message was received again by another reader). */
+    private static SqsException receiptHandleIsInvalid() {
+        return (SqsException) SqsException.builder().statusCode(400).awsErrorDetails(AwsErrorDetails.builder()
+                .errorCode("ReceiptHandleIsInvalid").errorMessage("The input receipt handle is not a valid receipt handle.").build()).build();
+    }
+
+    @Test
+    void run_whenReleasingAKeptMessageFails_stillAnswersTheReport_andReleasesTheOthers() {
+        // given: the first message's visibility timeout ran out during the run and another reader received it
+        InMemoryQueue queue = new InMemoryQueue("garbage", "fails", "ok") {
+            @Override
+            public void release(Message message) {
+                if (message.messageId().equals("m0")) {
+                    throw receiptHandleIsInvalid();
+                }
+                super.release(message);
+            }
+        };
+
+        // when
+        Redrive.Report report = new Redrive(QueueKind.INDEXER, queue, SCRIPTED).run(false, 10, false);
+
+        // then
+        assertThat(report.outcomes()).extracting(o -> o.getClass().getSimpleName()).containsExactly("Unreadable", "Failed", "Redriven");
+        assertThat(queue.deleted).containsExactly("m2");
+        assertThat(queue.visible).containsKey("m1");
+    }
+
+    @Test
+    void run_whenDeletingAMessageFails_reportsIt_andGoesOnWithTheNextMessages() {
+        // given: the work of m0 succeeded, but its receipt handle is no longer valid when it is deleted
+        InMemoryQueue queue = new InMemoryQueue("ok", "ok") {
+            @Override
+            public void delete(Message message) {
+                if (message.messageId().equals("m0")) {
+                    throw receiptHandleIsInvalid();
+                }
+                super.delete(message);
+            }
+        };
+
+        // when
+        Redrive.Report report = new Redrive(QueueKind.INDEXER, queue, SCRIPTED).run(false, 10, false);
+
+        // then
+        assertThat(report.outcomes()).hasSize(2);
+        assertThat(report.outcomes().get(0)).isInstanceOfSatisfying(Redrive.Outcome.Failed.class,
+                failed -> assertThat(failed.reason()).contains("done", "not deleted"));
+        assertThat(report.outcomes().get(1)).isInstanceOf(Redrive.Outcome.Redriven.class);
+        assertThat(queue.deleted).containsExactly("m1");
+    }
+
+    @Test
+    void run_aBlankMessage_isUnreadableAndKept_andTheRunGoesOn() {
+        // given: SQS accepts a body of one space; the next message is a dead-lettered event
+        String event = "{\"id\": \"e1\", \"detail-type\": \"Layer Expired\", \"detail\": {}}";
+        InMemoryQueue queue = new InMemoryQueue(" ", event);
+        MessageAction action = new DeleteLayerRedrive((function, payload) -> "null", "delete-layer");
+
+        // when
+        Redrive.Report report = new Redrive(QueueKind.DELETE_LAYER, queue, action).run(false, 10, false);
+
+        // then
+        assertThat(report.outcomes()).extracting(o -> o.getClass().getSimpleName()).containsExactly("Unreadable", "Redriven");
+        assertThat(queue.deleted).containsExactly("m1");
+        assertThat(queue.visible).containsOnlyKeys("m0");
     }
 
     @Test

@@ -1,5 +1,7 @@
 package com.multikey.redrive;
 
+import com.multikey.index.IssueSchema;
+import com.multikey.reindex.TargetedRepair;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsRequest;
@@ -17,6 +19,7 @@ import java.util.List;
 import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Reading a range back, against a scripted DynamoDB Streams client. */
 class StreamRangeReaderTest {
@@ -81,12 +84,64 @@ class StreamRangeReaderTest {
     }
 
     @Test
-    void read_atTheOpenEndOfAShard_stopsAfterAFewEmptyReads() {
-        ScriptedStreams streams = new ScriptedStreams(List.of(List.of(record(10))));
+    void read_whenTheLastRecordIsTheRangesEnd_stopsThere() {
+        ScriptedStreams streams = new ScriptedStreams(List.of(List.of(record(10), record(11), record(12))));
 
         StreamRange range = new StreamRangeReader(streams).read(RANGE);
 
-        assertThat(range).isInstanceOfSatisfying(StreamRange.Found.class, found -> assertThat(found.records()).hasSize(1));
+        assertThat(range).isInstanceOfSatisfying(StreamRange.Found.class, found -> assertThat(found.records()).hasSize(3));
+    }
+
+    @Test
+    void read_whenTheReadsStopBeforeTheRangesEnd_isNotFound_butAFailureToRunAgain() {
+        // the open end of the shard answers empty pages: record 10 is all that was read of 10..12
+        ScriptedStreams streams = new ScriptedStreams(List.of(List.of(record(10))));
+
+        assertThatThrownBy(() -> new StreamRangeReader(streams).read(RANGE)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("run again");
+    }
+
+    @Test
+    void read_whenEmptyPagesComeBeforeTheRangesRecords_neverAnswersAPartialRangeAsFound() {
+        // GetRecords: "it might take multiple calls to get to a portion of the shard that contains stream records"
+        List<List<Record>> pages = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            pages.add(List.of());
+        }
+        pages.add(List.of(record(10), record(11), record(12)));
+        ScriptedStreams streams = new ScriptedStreams(pages);
+
+        StreamRange range;
+        try {
+            range = new StreamRangeReader(streams).read(RANGE);
+        } catch (IllegalStateException stoppedEarly) {
+            return; // kept for the next run: acceptable
+        }
+        assertThat(range).isInstanceOfSatisfying(StreamRange.Found.class, found -> assertThat(found.records()).hasSize(3));
+    }
+
+    @Test
+    void indexerRedrive_whenTheRangeWasNotReadToItsEnd_keepsTheMessage() {
+        // given: the on-failure record names 10..12; the stream answers empty pages before them
+        List<List<Record>> pages = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            pages.add(List.of());
+        }
+        pages.add(List.of(record(10), record(11), record(12)));
+        String body = OnFailureRecordTest.DOCUMENTED
+                .replace("\"startSequenceNumber\": \"800000000003126276362\"", "\"startSequenceNumber\": \"" + RANGE.startSequenceNumber() + "\"")
+                .replace("\"endSequenceNumber\": \"800000000003126276362\"", "\"endSequenceNumber\": \"" + RANGE.endSequenceNumber() + "\"");
+        assertThat(OnFailureRecord.parse(body).endSequenceNumber()).isEqualTo(RANGE.endSequenceNumber());
+        RedriveTest.InMemoryQueue queue = new RedriveTest.InMemoryQueue(body);
+        IndexerRedrive action = new IndexerRedrive(new StreamRangeReader(new ScriptedStreams(pages)),
+                new TargetedRepair(null, "app", "index", IssueSchema.DEFAULT), IssueSchema.DEFAULT);
+
+        // when
+        Redrive.Report report = new Redrive(QueueKind.INDEXER, queue, action).run(false, 10, false);
+
+        // then: nothing of the range was repaired, so the message must stay
+        assertThat(queue.deleted).isEmpty();
+        assertThat(report.outcomes()).singleElement().isInstanceOf(Redrive.Outcome.Failed.class);
     }
 
     @Test

@@ -57,6 +57,8 @@ public final class LocalSqs implements AutoCloseable {
         final String body;
         Instant visibleAt = Instant.EPOCH;
         String receiptHandle;
+        /** Handles of earlier receives: DeleteMessage accepts them and deletes nothing. */
+        final java.util.Set<String> earlierHandles = new java.util.HashSet<>();
         int receiveCount;
 
         Message(String body) {
@@ -199,6 +201,9 @@ public final class LocalSqs implements AutoCloseable {
             }
             if (!message.visibleAt.isAfter(now)) {
                 message.visibleAt = now.plusSeconds(visibility);
+                if (message.receiptHandle != null) {
+                    message.earlierHandles.add(message.receiptHandle);
+                }
                 message.receiptHandle = UUID.randomUUID() + "#" + message.id;
                 message.receiveCount++;
                 ObjectNode out = messages.addObject();
@@ -210,9 +215,17 @@ public final class LocalSqs implements AutoCloseable {
         return response;
     }
 
+    /**
+     * DeleteMessage (SQS API reference): a handle that is no longer the latest (the message was received again
+     * since) is accepted, "but the message might not be deleted": here it is not.
+     */
     private ObjectNode deleteMessage(JsonNode request) throws Refused {
         List<Message> queue = queue(request);
-        Message message = byReceiptHandle(queue, request.path("ReceiptHandle").asText(""));
+        String handle = request.path("ReceiptHandle").asText("");
+        if (queue.stream().anyMatch(m -> m.earlierHandles.contains(handle))) {
+            return JSON.createObjectNode();
+        }
+        Message message = byReceiptHandle(queue, handle);
         queue.remove(message);
         return JSON.createObjectNode();
     }

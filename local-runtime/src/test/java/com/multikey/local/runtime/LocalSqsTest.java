@@ -67,7 +67,24 @@ class LocalSqsTest {
         // then
         assertThat(second.body()).isEqualTo("m");
         assertThat(second.receiptHandle()).isNotEqualTo(first.receiptHandle());
-        assertThatThrownBy(() -> client.deleteMessage(b -> b.queueUrl(url).receiptHandle(first.receiptHandle())))
+    }
+
+    @Test
+    void deleteMessage_withAReceiptHandleThatIsNoLongerTheLatest_succeedsButDeletesNothing() {
+        // DeleteMessage (SQS API reference): "If you use an old ReceiptHandle, the request will succeed, but the
+        // message might not be deleted."
+        String url = sqs.createQueue("Failures");
+        client.sendMessage(b -> b.queueUrl(url).messageBody("m"));
+        Message first = client.receiveMessage(b -> b.queueUrl(url).visibilityTimeout(30)).messages().get(0);
+        clock.advance(Duration.ofSeconds(31));
+        Message second = client.receiveMessage(b -> b.queueUrl(url)).messages().get(0);
+
+        client.deleteMessage(b -> b.queueUrl(url).receiptHandle(first.receiptHandle()));
+        assertThat(sqs.bodies("Failures")).containsExactly("m");
+
+        client.deleteMessage(b -> b.queueUrl(url).receiptHandle(second.receiptHandle()));
+        assertThat(sqs.bodies("Failures")).isEmpty();
+        assertThatThrownBy(() -> client.deleteMessage(b -> b.queueUrl(url).receiptHandle("not-a-handle")))
                 .isInstanceOf(ReceiptHandleIsInvalidException.class);
     }
 
