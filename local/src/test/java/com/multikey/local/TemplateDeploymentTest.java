@@ -140,6 +140,9 @@ class TemplateDeploymentTest {
                 .isEqualTo(Map.of("Fn::GetAtt", List.of("DeleteLayerDeadLetterQueue", "Arn")));
         assertThat(template.resourcesOfType("AWS::CloudWatch::Alarm")).anySatisfy(alarm ->
                 assertThat(String.valueOf(template.properties(alarm).get("Dimensions"))).contains("DeleteLayerDeadLetterQueue"));
+        assertThat(map(template.properties("DeleteLayerFunction").get("DeadLetterQueue"), "DeadLetterQueue"))
+                .as("events delete-layer itself failed on land where the rule's undeliverable ones do")
+                .containsEntry("Type", "SQS").containsEntry("TargetArn", Map.of("Fn::GetAtt", List.of("DeleteLayerDeadLetterQueue", "Arn")));
         assertThat(template.properties("DeleteLayerInvokePermission").get("SourceArn"))
                 .isEqualTo(Map.of("Fn::GetAtt", List.of("LayerExpiredRule", "Arn")));
     }

@@ -71,9 +71,15 @@ class RedriveIT {
 
     @AfterEach
     void stop() {
-        sqs.close();
-        streams.close();
-        runtime.close();
+        if (sqs != null) {
+            sqs.close();
+        }
+        if (streams != null) {
+            streams.close();
+        }
+        if (runtime != null) {
+            runtime.close();
+        }
     }
 
     /** The functions of the local runtime stand in for Lambda's Invoke. */
