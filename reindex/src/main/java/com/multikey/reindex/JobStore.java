@@ -155,27 +155,34 @@ public final class JobStore {
         SegmentPosition position = SegmentPosition.START;
         long step = 0;
         if (item != null && !item.isEmpty()) {
-            position = new SegmentPosition(SegmentPosition.Phase.valueOf(item.get("phase").s()),
-                    item.containsKey("startKey") ? item.get("startKey").m() : Map.of());
+            position = positionOf(item);
             step = Long.parseLong(item.get("step").n());
         }
         if (position.done()) {
             return Optional.empty();
         }
         long read = step;
+        Map<String, AttributeValue> claimed;
         try {
-            dynamoDb.updateItem(b -> b.tableName(table).key(key)
+            // the position is taken from the claim's own answer: the holder of the previous step may have saved a
+            // checkpoint (which leaves the step as it is) between the read above and this update
+            claimed = dynamoDb.updateItem(b -> b.tableName(table).key(key)
                     .updateExpression("SET #step = :next, #seg = :seg, #phase = if_not_exists(#phase, :app), #exp = :exp "
                             + "ADD #items :zero")
                     .conditionExpression(read == 0 ? "attribute_not_exists(#step) OR #step = :read" : "#step = :read")
                     .expressionAttributeNames(Map.of("#step", "step", "#seg", "segment", "#phase", "phase", "#exp", EXPIRES_AT,
                             "#items", "itemsDone"))
                     .expressionAttributeValues(Map.of(":next", number(read + 1), ":read", number(read), ":seg", number(segment),
-                            ":app", AttributeValue.fromS(SegmentPosition.Phase.APP.name()), ":exp", expiry(now), ":zero", number(0))));
+                            ":app", AttributeValue.fromS(SegmentPosition.Phase.APP.name()), ":exp", expiry(now), ":zero", number(0)))
+                    .returnValues(ReturnValue.ALL_NEW)).attributes();
         } catch (ConditionalCheckFailedException claimedMeanwhile) {
             return Optional.empty();
         }
-        return Optional.of(new Claim(segment, read + 1, position));
+        SegmentPosition saved = positionOf(claimed);
+        if (saved.done()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Claim(segment, read + 1, saved));
     }
 
     /**
@@ -248,6 +255,11 @@ public final class JobStore {
         } catch (ConditionalCheckFailedException notLast) {
             return Optional.empty();
         }
+    }
+
+    private static SegmentPosition positionOf(Map<String, AttributeValue> segment) {
+        return new SegmentPosition(SegmentPosition.Phase.valueOf(segment.get("phase").s()),
+                segment.containsKey("startKey") ? segment.get("startKey").m() : Map.of());
     }
 
     private static JobStatus status(Map<String, AttributeValue> item) {
