@@ -2,15 +2,12 @@ package com.multikey.reindex;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.Update;
-import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -41,8 +38,6 @@ public final class JobStore {
     public static final Duration RETENTION = Duration.ofDays(30);
     static final String JOB_PART = "job";
     private static final String SEGMENT_PREFIX = "segment#";
-    /** BatchWriteItem: "up to 25 item put or delete operations" a call (API reference). */
-    private static final int MAX_BATCH_WRITE = 25;
     private static final List<String> TOTALS = List.of("itemsDone", "issues", "writes", "missing", "stale", "orphaned", "repaired");
 
     /** A segment claimed for one invocation: the step every checkpoint is conditioned on, and where to resume. */
@@ -58,8 +53,10 @@ public final class JobStore {
     }
 
     /**
-     * Writes the job and its segments, unless the job exists. A job interrupted between the two is completed by
-     * {@link #unfinishedSegments}, which treats a segment without an item as not started.
+     * Writes the job, unless it exists. A segment's item is written by its first {@link #claim} (and
+     * {@link #unfinishedSegments} treats a segment without an item as not started): were the segments written
+     * here, a duplicate start delivered meanwhile could have a segment claimed and saved before this write
+     * reset it, so the segment would be worked, and taken off the job, twice.
      *
      * @return false when a job with that id already exists (its spec is then {@link #job}'s)
      */
@@ -81,37 +78,7 @@ public final class JobStore {
         } catch (ConditionalCheckFailedException exists) {
             return false;
         }
-        List<WriteRequest> segments = new ArrayList<>();
-        for (int segment = 0; segment < spec.totalSegments(); segment++) {
-            Map<String, AttributeValue> item = new LinkedHashMap<>(key(spec.jobId(), segmentPart(segment)));
-            item.put("segment", number(segment));
-            item.put("phase", AttributeValue.fromS(SegmentPosition.Phase.APP.name()));
-            item.put("step", number(0));
-            item.put("itemsDone", number(0));
-            item.put(EXPIRES_AT, expiry(now));
-            segments.add(WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build());
-            if (segments.size() == MAX_BATCH_WRITE) {
-                batchWrite(segments);
-                segments = new ArrayList<>();
-            }
-        }
-        batchWrite(segments);
         return true;
-    }
-
-    private void batchWrite(List<WriteRequest> writes) {
-        List<WriteRequest> pending = writes;
-        for (int round = 0; !pending.isEmpty(); round++) {
-            if (round > 0) {
-                sleep(Math.min(5_000, 50L << Math.min(round, 10)));
-            }
-            List<WriteRequest> asked = pending;
-            BatchWriteItemResponse response = dynamoDb.batchWriteItem(b -> b.requestItems(Map.of(table, asked)));
-            pending = response.hasUnprocessedItems() ? response.unprocessedItems().getOrDefault(table, List.of()) : List.of();
-            if (round > 20) {
-                throw new IllegalStateException("BatchWriteItem on " + table + " kept leaving items unprocessed");
-            }
-        }
     }
 
     public Optional<JobStatus> job(String jobId) {
@@ -297,12 +264,4 @@ public final class JobStore {
         return number(now.plus(RETENTION).getEpochSecond());
     }
 
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
-    }
 }

@@ -30,8 +30,8 @@ class JobStoreClaimRaceTest {
         this.dynamoDb = tables.dynamoDb();
     }
 
-    /** The client, running {@code afterGetItem} once, right after the next GetItem answers. */
-    private static DynamoDbClient runningAfterGetItem(DynamoDbClient client, AtomicReference<Runnable> afterGetItem) {
+    /** The client, running {@code after} once, right after the next call of {@code operation} answers. */
+    private static DynamoDbClient runningAfter(String operation, DynamoDbClient client, AtomicReference<Runnable> after) {
         return (DynamoDbClient) Proxy.newProxyInstance(DynamoDbClient.class.getClassLoader(), new Class<?>[] {DynamoDbClient.class},
                 (proxy, method, args) -> {
                     Object result;
@@ -40,8 +40,8 @@ class JobStoreClaimRaceTest {
                     } catch (InvocationTargetException e) {
                         throw e.getCause();
                     }
-                    if (method.getName().equals("getItem")) {
-                        Runnable hook = afterGetItem.getAndSet(null);
+                    if (method.getName().equals(operation)) {
+                        Runnable hook = after.getAndSet(null);
                         if (hook != null) {
                             hook.run();
                         }
@@ -57,7 +57,7 @@ class JobStoreClaimRaceTest {
         JobStore.Claim holder = jobs.claim("race", 0, NOW).orElseThrow();
         AtomicReference<Runnable> hook = new AtomicReference<>(() -> assertThat(
                 jobs.checkpoint("race", holder, SegmentPosition.DONE, new PageCounts(5, 5, 0, 1, 0, 0, 0), NOW)).isTrue());
-        JobStore racing = new JobStore(runningAfterGetItem(dynamoDb, hook), TABLE);
+        JobStore racing = new JobStore(runningAfter("getItem", dynamoDb, hook), TABLE);
 
         // a duplicate delivery of segment 0 claims it while the holder saves its last page
         var duplicate = racing.claim("race", 0, NOW);
@@ -69,5 +69,24 @@ class JobStoreClaimRaceTest {
         JobStatus status = jobs.job("race").orElseThrow();
         assertThat(status.segmentsLeft()).as("segment 1 has not run").isEqualTo(1);
         assertThat(status.totals().missing()).as("the page counted once").isEqualTo(1);
+    }
+
+    @Test
+    void create_racingADuplicateStartWhoseSegmentAlreadyRan_doesNotResetThatSegment() {
+        JobStore jobs = new JobStore(dynamoDb, TABLE);
+        JobSpec spec = new JobSpec("dup", JobSpec.Kind.VERIFY, 2, 100, 2, 10);
+        // a duplicate delivery of the scheduled start finds the job as soon as its item is written, invokes segment 0,
+        // and that invocation works the segment to its end, while the first start is still writing segment items
+        AtomicReference<Runnable> hook = new AtomicReference<>(() -> {
+            assertThat(jobs.create(spec, NOW)).isFalse();
+            JobStore.Claim claim = jobs.claim("dup", 0, NOW).orElseThrow();
+            assertThat(jobs.checkpoint("dup", claim, SegmentPosition.DONE, new PageCounts(5, 5, 0, 1, 0, 0, 0), NOW)).isTrue();
+        });
+        JobStore first = new JobStore(runningAfter("putItem", dynamoDb, hook), TABLE);
+
+        assertThat(first.create(spec, NOW)).isTrue();
+
+        assertThat(jobs.unfinishedSegments(spec)).as("segment 0 stays done").containsExactly(1);
+        assertThat(jobs.claim("dup", 0, NOW)).as("segment 0 is not worked again").isEmpty();
     }
 }
