@@ -7,9 +7,11 @@ import com.multikey.index.IssueProjector;
 import com.multikey.index.IssueSchema;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.Delete;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -221,17 +223,24 @@ public final class SegmentVerifier implements SegmentWork {
         return new PageOutcome(new PageCounts(page.items().size(), 0, writes, 0, stale, orphaned, repaired), next);
     }
 
-    /** Deletes an index item that names no issue, unless it has been written with one since; whether it deleted it. */
+    /**
+     * Deletes an index item that names no issue, unless it has been written with one since; whether it deleted
+     * it. A transaction of one delete: the calls and permissions the worker already has.
+     */
     private boolean deleteIssueless(IndexKey key) throws InterruptedException {
-        rate.acquire(1);
+        rate.acquire(WriteCost.units(1));
+        Delete delete = Delete.builder().tableName(indexTable).key(key.toKey())
+                .conditionExpression("attribute_exists(#a) AND (attribute_not_exists(#i) OR NOT attribute_type(#i, :s) OR #i = :empty)")
+                .expressionAttributeNames(Map.of("#a", IndexKey.ATTRIB_ID, "#i", IndexItem.ISSUE_ID))
+                .expressionAttributeValues(Map.of(":s", AttributeValue.fromS("S"), ":empty", AttributeValue.fromS(""))).build();
         try {
-            dynamoDb.deleteItem(b -> b.tableName(indexTable).key(key.toKey())
-                    .conditionExpression("attribute_exists(#a) AND (attribute_not_exists(#i) OR NOT attribute_type(#i, :s) OR #i = :empty)")
-                    .expressionAttributeNames(Map.of("#a", IndexKey.ATTRIB_ID, "#i", IndexItem.ISSUE_ID))
-                    .expressionAttributeValues(Map.of(":s", AttributeValue.fromS("S"), ":empty", AttributeValue.fromS(""))));
+            dynamoDb.transactWriteItems(b -> b.transactItems(TransactWriteItem.builder().delete(delete).build()));
             return true;
-        } catch (ConditionalCheckFailedException rewritten) {
-            return false;
+        } catch (TransactionCanceledException e) {
+            if (e.hasCancellationReasons() && e.cancellationReasons().stream().anyMatch(r -> "ConditionalCheckFailed".equals(r.code()))) {
+                return false;
+            }
+            throw e;
         }
     }
 
