@@ -44,9 +44,11 @@ final class BatchReader {
                 KeysAndAttributes left = response.hasUnprocessedKeys() ? response.unprocessedKeys().get(table) : null;
                 pending = left == null ? List.of() : left.keys();
                 if (!pending.isEmpty()) {
-                    stalled = items.isEmpty() ? stalled + 1 : 0;
+                    // progress is keys settled, found or not: a call that settles only keys with no item (what
+                    // verify looks for) still progressed
+                    stalled = pending.size() < asked.size() ? 0 : stalled + 1;
                     if (stalled >= MAX_ROUNDS_WITHOUT_PROGRESS) {
-                        throw new IllegalStateException("BatchGetItem on " + table + " returned no item " + stalled + " times in a row");
+                        throw new IllegalStateException("BatchGetItem on " + table + " settled no key " + stalled + " times in a row");
                     }
                     Thread.sleep(BACKOFF.delay(stalled).toMillis());
                 }

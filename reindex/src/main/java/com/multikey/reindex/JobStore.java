@@ -2,15 +2,12 @@ package com.multikey.reindex;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.Update;
-import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -41,8 +38,6 @@ public final class JobStore {
     public static final Duration RETENTION = Duration.ofDays(30);
     static final String JOB_PART = "job";
     private static final String SEGMENT_PREFIX = "segment#";
-    /** BatchWriteItem: "up to 25 item put or delete operations" a call (API reference). */
-    private static final int MAX_BATCH_WRITE = 25;
     private static final List<String> TOTALS = List.of("itemsDone", "issues", "writes", "missing", "stale", "orphaned", "repaired");
 
     /** A segment claimed for one invocation: the step every checkpoint is conditioned on, and where to resume. */
@@ -58,8 +53,10 @@ public final class JobStore {
     }
 
     /**
-     * Writes the job and its segments, unless the job exists. A job interrupted between the two is completed by
-     * {@link #unfinishedSegments}, which treats a segment without an item as not started.
+     * Writes the job, unless it exists. A segment's item is written by its first {@link #claim} (and
+     * {@link #unfinishedSegments} treats a segment without an item as not started): were the segments written
+     * here, a duplicate start delivered meanwhile could have a segment claimed and saved before this write
+     * reset it, so the segment would be worked, and taken off the job, twice.
      *
      * @return false when a job with that id already exists (its spec is then {@link #job}'s)
      */
@@ -81,37 +78,7 @@ public final class JobStore {
         } catch (ConditionalCheckFailedException exists) {
             return false;
         }
-        List<WriteRequest> segments = new ArrayList<>();
-        for (int segment = 0; segment < spec.totalSegments(); segment++) {
-            Map<String, AttributeValue> item = new LinkedHashMap<>(key(spec.jobId(), segmentPart(segment)));
-            item.put("segment", number(segment));
-            item.put("phase", AttributeValue.fromS(SegmentPosition.Phase.APP.name()));
-            item.put("step", number(0));
-            item.put("itemsDone", number(0));
-            item.put(EXPIRES_AT, expiry(now));
-            segments.add(WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build());
-            if (segments.size() == MAX_BATCH_WRITE) {
-                batchWrite(segments);
-                segments = new ArrayList<>();
-            }
-        }
-        batchWrite(segments);
         return true;
-    }
-
-    private void batchWrite(List<WriteRequest> writes) {
-        List<WriteRequest> pending = writes;
-        for (int round = 0; !pending.isEmpty(); round++) {
-            if (round > 0) {
-                sleep(Math.min(5_000, 50L << Math.min(round, 10)));
-            }
-            List<WriteRequest> asked = pending;
-            BatchWriteItemResponse response = dynamoDb.batchWriteItem(b -> b.requestItems(Map.of(table, asked)));
-            pending = response.hasUnprocessedItems() ? response.unprocessedItems().getOrDefault(table, List.of()) : List.of();
-            if (round > 20) {
-                throw new IllegalStateException("BatchWriteItem on " + table + " kept leaving items unprocessed");
-            }
-        }
     }
 
     public Optional<JobStatus> job(String jobId) {
@@ -155,27 +122,34 @@ public final class JobStore {
         SegmentPosition position = SegmentPosition.START;
         long step = 0;
         if (item != null && !item.isEmpty()) {
-            position = new SegmentPosition(SegmentPosition.Phase.valueOf(item.get("phase").s()),
-                    item.containsKey("startKey") ? item.get("startKey").m() : Map.of());
+            position = positionOf(item);
             step = Long.parseLong(item.get("step").n());
         }
         if (position.done()) {
             return Optional.empty();
         }
         long read = step;
+        Map<String, AttributeValue> claimed;
         try {
-            dynamoDb.updateItem(b -> b.tableName(table).key(key)
+            // the position is taken from the claim's own answer: the holder of the previous step may have saved a
+            // checkpoint (which leaves the step as it is) between the read above and this update
+            claimed = dynamoDb.updateItem(b -> b.tableName(table).key(key)
                     .updateExpression("SET #step = :next, #seg = :seg, #phase = if_not_exists(#phase, :app), #exp = :exp "
                             + "ADD #items :zero")
                     .conditionExpression(read == 0 ? "attribute_not_exists(#step) OR #step = :read" : "#step = :read")
                     .expressionAttributeNames(Map.of("#step", "step", "#seg", "segment", "#phase", "phase", "#exp", EXPIRES_AT,
                             "#items", "itemsDone"))
                     .expressionAttributeValues(Map.of(":next", number(read + 1), ":read", number(read), ":seg", number(segment),
-                            ":app", AttributeValue.fromS(SegmentPosition.Phase.APP.name()), ":exp", expiry(now), ":zero", number(0))));
+                            ":app", AttributeValue.fromS(SegmentPosition.Phase.APP.name()), ":exp", expiry(now), ":zero", number(0)))
+                    .returnValues(ReturnValue.ALL_NEW)).attributes();
         } catch (ConditionalCheckFailedException claimedMeanwhile) {
             return Optional.empty();
         }
-        return Optional.of(new Claim(segment, read + 1, position));
+        SegmentPosition saved = positionOf(claimed);
+        if (saved.done()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Claim(segment, read + 1, saved));
     }
 
     /**
@@ -250,6 +224,11 @@ public final class JobStore {
         }
     }
 
+    private static SegmentPosition positionOf(Map<String, AttributeValue> segment) {
+        return new SegmentPosition(SegmentPosition.Phase.valueOf(segment.get("phase").s()),
+                segment.containsKey("startKey") ? segment.get("startKey").m() : Map.of());
+    }
+
     private static JobStatus status(Map<String, AttributeValue> item) {
         JobSpec spec = new JobSpec(item.get(JOB_ID).s(), JobSpec.Kind.of(item.get("kind").s()), intOf(item, "totalSegments"),
                 Double.parseDouble(item.get("writeUnitsPerSecond").n()), intOf(item, "concurrency"), intOf(item, "pageSize"));
@@ -285,12 +264,4 @@ public final class JobStore {
         return number(now.plus(RETENTION).getEpochSecond());
     }
 
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
-    }
 }

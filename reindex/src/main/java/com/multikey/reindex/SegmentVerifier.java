@@ -7,8 +7,11 @@ import com.multikey.index.IssueProjector;
 import com.multikey.index.IssueSchema;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Delete;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,7 +28,8 @@ import java.util.stream.Collectors;
  *       expected index keys are read with BatchGetItem: a key with no item is <b>missing</b>, an item that
  *       differs from the expected one is <b>stale</b>;</li>
  *   <li>index side ({@link SegmentPosition.Phase#INDEX}): each index item of the page has its issue read with
- *       BatchGetItem (each issue once a page): an item whose issue does not exist is <b>orphaned</b>, an item
+ *       BatchGetItem (each issue once a page): an item whose issue does not exist, or that names no issue, is
+ *       <b>orphaned</b>, an item
  *       its existing issue does not imply (at that key) is <b>stale</b>.</li>
  * </ul>
  * With repair on, each wrong issue is fixed through {@link ConditionalIndexWriter} from a consistent read,
@@ -165,8 +169,23 @@ public final class SegmentVerifier implements SegmentWork {
     private PageOutcome indexPage(int segment, int totalSegments, SegmentPosition at) throws InterruptedException {
         ScanResponse page = scan(indexTable, segment, totalSegments, at);
         Map<String, List<Map<String, AttributeValue>>> byIssue = new LinkedHashMap<>();
+        long orphaned = 0;
+        long writes = 0;
+        long repaired = 0;
         for (Map<String, AttributeValue> item : page.items()) {
-            byIssue.computeIfAbsent(IndexItem.issueIdOf(item), k -> new ArrayList<>()).add(item);
+            AttributeValue id = item.get(IndexItem.ISSUE_ID);
+            if (id == null || id.s() == null || id.s().isEmpty()) {
+                // no issue named: no issue can imply it (and no key could be read for it)
+                IndexKey key = IndexKey.of(item);
+                orphaned++;
+                found.accept(new Discrepancy(Kind.ORPHANED, "", key));
+                if (repair && deleteIssueless(key)) {
+                    writes++;
+                    repaired++;
+                }
+                continue;
+            }
+            byIssue.computeIfAbsent(id.s(), k -> new ArrayList<>()).add(item);
         }
         List<Map<String, AttributeValue>> keys = byIssue.keySet().stream()
                 .map(id -> Map.of(schema.keyAttribute(), AttributeValue.fromS(id))).toList();
@@ -175,9 +194,6 @@ public final class SegmentVerifier implements SegmentWork {
             versions.put(issue.get(schema.keyAttribute()).s(), issue);
         }
         long stale = 0;
-        long orphaned = 0;
-        long writes = 0;
-        long repaired = 0;
         for (Map.Entry<String, List<Map<String, AttributeValue>>> entry : byIssue.entrySet()) {
             String issueId = entry.getKey();
             Map<String, AttributeValue> version = versions.get(issueId);
@@ -205,6 +221,27 @@ public final class SegmentVerifier implements SegmentWork {
         Map<String, AttributeValue> after = next(page);
         SegmentPosition next = after.isEmpty() ? SegmentPosition.DONE : new SegmentPosition(SegmentPosition.Phase.INDEX, after);
         return new PageOutcome(new PageCounts(page.items().size(), 0, writes, 0, stale, orphaned, repaired), next);
+    }
+
+    /**
+     * Deletes an index item that names no issue, unless it has been written with one since; whether it deleted
+     * it. A transaction of one delete: the calls and permissions the worker already has.
+     */
+    private boolean deleteIssueless(IndexKey key) throws InterruptedException {
+        rate.acquire(WriteCost.units(1));
+        Delete delete = Delete.builder().tableName(indexTable).key(key.toKey())
+                .conditionExpression("attribute_exists(#a) AND (attribute_not_exists(#i) OR NOT attribute_type(#i, :s) OR #i = :empty)")
+                .expressionAttributeNames(Map.of("#a", IndexKey.ATTRIB_ID, "#i", IndexItem.ISSUE_ID))
+                .expressionAttributeValues(Map.of(":s", AttributeValue.fromS("S"), ":empty", AttributeValue.fromS(""))).build();
+        try {
+            dynamoDb.transactWriteItems(b -> b.transactItems(TransactWriteItem.builder().delete(delete).build()));
+            return true;
+        } catch (TransactionCanceledException e) {
+            if (e.hasCancellationReasons() && e.cancellationReasons().stream().anyMatch(r -> "ConditionalCheckFailed".equals(r.code()))) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     private Set<IndexKey> wantedKeys(String issueId, Map<String, AttributeValue> version) {

@@ -116,4 +116,23 @@ class SegmentVerifierIntegrationTest {
         assertThat(run.found()).containsExactly(new SegmentVerifier.Discrepancy(SegmentVerifier.Kind.STALE, "issue#1", extra.key()));
         assertThat(dynamoDb.getItem(b -> b.tableName("IssueAttribIndexTable").key(extra.key().toKey())).item()).isNullOrEmpty();
     }
+
+    @Test
+    void indexPage_ofItemsNamingANonIssue_orNoIssueAtAll_findsThem_andRepairDeletesThem() throws Exception {
+        IssueFixtures.putRandomIssues(dynamoDb, "AppTable", 2, new Random(7));
+        verify(true, 1, 10);
+        dynamoDb.putItem(b -> b.tableName("AppTable").item(Map.of(SCHEMA.keyAttribute(), AttributeValue.fromS("project#9"))));
+        IndexItem ofAProject = IndexItem.of("f1", new IndexValue.Text("x"), "project#9", "project#9", BigDecimal.ONE);
+        dynamoDb.putItem(b -> b.tableName("IssueAttribIndexTable").item(ofAProject.toItem()));
+        Map<String, AttributeValue> noIssue = new LinkedHashMap<>(
+                IndexItem.of("f1", new IndexValue.Text("y"), "issue#77", "project#9", BigDecimal.TEN).toItem());
+        noIssue.remove(IndexItem.ISSUE_ID);
+        dynamoDb.putItem(b -> b.tableName("IssueAttribIndexTable").item(noIssue));
+
+        Run run = verify(true, 1, 10);
+
+        assertThat(run.found()).extracting(SegmentVerifier.Discrepancy::key)
+                .contains(ofAProject.key(), com.multikey.index.IndexKey.of(noIssue));
+        assertThat(verify(false, 1, 10).totals().drift()).as("repaired").isZero();
+    }
 }

@@ -100,7 +100,11 @@ final class ReindexWorker {
         }
         Optional<JobStore.Claim> claimed = jobs.claim(jobId, segment, clock.instant());
         if (claimed.isEmpty()) {
-            return new Outcome.Worked(jobId, segment, 0, PageCounts.NONE, Status.ALREADY_DONE);
+            // a retry of an invocation that saved the segment's last page but died before completing the job
+            // finishes the job here (completion is conditional: at most one caller ever makes it)
+            Optional<JobStatus> finished = jobs.completeIfLast(jobId, clock.instant());
+            finished.ifPresent(this::finished);
+            return new Outcome.Worked(jobId, segment, 0, PageCounts.NONE, finished.isPresent() ? Status.JOB_DONE : Status.ALREADY_DONE);
         }
         JobStore.Claim claim = claimed.get();
         SegmentWork pages = work.apply(spec);

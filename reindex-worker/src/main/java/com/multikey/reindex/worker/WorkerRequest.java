@@ -15,8 +15,8 @@ import java.util.Map;
 sealed interface WorkerRequest {
 
     /**
-     * Segments one start may create: it writes one item and makes one asynchronous Invoke per segment, about
-     * 20 ms each, well within one invocation.
+     * Segments one start may create: it makes one asynchronous Invoke per segment, about 20 ms each, well within
+     * one invocation.
      */
     int MAX_SEGMENTS_PER_JOB = 10_000;
 

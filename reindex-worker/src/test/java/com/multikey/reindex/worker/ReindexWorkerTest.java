@@ -130,6 +130,21 @@ class ReindexWorkerTest {
     }
 
     @Test
+    void segment_retriedAfterACrashBetweenItsLastCheckpointAndTheJobsCompletion_marksTheJobDone() throws Exception {
+        handle(Map.of("action", "start", "jobId", "v5", "kind", "verify", "totalSegments", 1), 900_000);
+        // the invocation saved the segment's last page (the job has no segment left), then died before completing the job
+        JobStore.Claim claim = jobs.claim("v5", 0, java.time.Instant.now()).orElseThrow();
+        assertThat(jobs.checkpoint("v5", claim, SegmentPosition.DONE, new PageCounts(10, 10, 0, 1, 0, 0, 0), java.time.Instant.now()))
+                .isTrue();
+
+        // Lambda retries the failed asynchronous invocation
+        handle(WorkerRequest.segment("v5", 0), 900_000);
+
+        assertThat(jobs.job("v5").orElseThrow().done()).as("the retry finishes the job").isTrue();
+        assertThat(output.toString(StandardCharsets.UTF_8)).contains("\"IndexDrift\"");
+    }
+
+    @Test
     void start_ofAnExistingJob_resumesOnlyUnfinishedSegments_andRefusesAnotherKind() throws Exception {
         handle(start("v4"), 900_000);
         handle(WorkerRequest.segment("v4", 1), 900_000);
