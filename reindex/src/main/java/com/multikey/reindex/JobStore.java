@@ -129,21 +129,29 @@ public final class JobStore {
             return Optional.empty();
         }
         long read = step;
+        // names this claim: when the update succeeded but its answer was lost, the SDK's retry fails its condition,
+        // and the token read back tells that the segment is ours after all
+        AttributeValue token = AttributeValue.fromS(java.util.UUID.randomUUID().toString());
         Map<String, AttributeValue> claimed;
         try {
             // the position is taken from the claim's own answer: the holder of the previous step may have saved a
             // checkpoint (which leaves the step as it is) between the read above and this update
             claimed = dynamoDb.updateItem(b -> b.tableName(table).key(key)
-                    .updateExpression("SET #step = :next, #seg = :seg, #phase = if_not_exists(#phase, :app), #exp = :exp "
-                            + "ADD #items :zero")
+                    .updateExpression("SET #step = :next, #seg = :seg, #phase = if_not_exists(#phase, :app), #exp = :exp, "
+                            + "#by = :token ADD #items :zero")
                     .conditionExpression(read == 0 ? "attribute_not_exists(#step) OR #step = :read" : "#step = :read")
                     .expressionAttributeNames(Map.of("#step", "step", "#seg", "segment", "#phase", "phase", "#exp", EXPIRES_AT,
-                            "#items", "itemsDone"))
+                            "#items", "itemsDone", "#by", "claimedBy"))
                     .expressionAttributeValues(Map.of(":next", number(read + 1), ":read", number(read), ":seg", number(segment),
-                            ":app", AttributeValue.fromS(SegmentPosition.Phase.APP.name()), ":exp", expiry(now), ":zero", number(0)))
+                            ":app", AttributeValue.fromS(SegmentPosition.Phase.APP.name()), ":exp", expiry(now), ":zero", number(0),
+                            ":token", token))
                     .returnValues(ReturnValue.ALL_NEW)).attributes();
         } catch (ConditionalCheckFailedException claimedMeanwhile) {
-            return Optional.empty();
+            Map<String, AttributeValue> current = dynamoDb.getItem(b -> b.tableName(table).key(key).consistentRead(true)).item();
+            if (current == null || !token.equals(current.get("claimedBy")) || !number(read + 1).equals(current.get("step"))) {
+                return Optional.empty();
+            }
+            claimed = current;
         }
         SegmentPosition saved = positionOf(claimed);
         if (saved.done()) {

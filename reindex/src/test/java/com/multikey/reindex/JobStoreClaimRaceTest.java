@@ -72,6 +72,32 @@ class JobStoreClaimRaceTest {
     }
 
     @Test
+    void claim_whoseUpdateSucceededButWhoseAnswerWasLost_isStillTheClaim_afterTheSdksRetryFailsItsCondition() {
+        JobStore jobs = new JobStore(dynamoDb, TABLE);
+        jobs.create(new JobSpec("lost", JobSpec.Kind.VERIFY, 1, 100, 1, 10), NOW);
+        // the first UpdateItem is applied but its answer never arrives; the SDK sends it again, and that one fails
+        // its condition (the step has moved on)
+        DynamoDbClient lossy = (DynamoDbClient) Proxy.newProxyInstance(DynamoDbClient.class.getClassLoader(),
+                new Class<?>[] {DynamoDbClient.class}, (proxy, method, args) -> {
+                    try {
+                        if (method.getName().equals("updateItem")) {
+                            method.invoke(dynamoDb, args);
+                        }
+                        return method.invoke(dynamoDb, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+
+        var claim = new JobStore(lossy, TABLE).claim("lost", 0, NOW);
+
+        assertThat(claim).as("the segment is claimed by this invocation, not by nobody").isPresent();
+        assertThat(jobs.checkpoint("lost", claim.get(), SegmentPosition.DONE, new PageCounts(1, 1, 0, 0, 0, 0, 0), NOW)).isTrue();
+        assertThat(jobs.job("lost").orElseThrow().segmentsLeft()).isZero();
+        assertThat(jobs.claim("lost", 0, NOW)).as("a later delivery finds it done").isEmpty();
+    }
+
+    @Test
     void create_racingADuplicateStartWhoseSegmentAlreadyRan_doesNotResetThatSegment() {
         JobStore jobs = new JobStore(dynamoDb, TABLE);
         JobSpec spec = new JobSpec("dup", JobSpec.Kind.VERIFY, 2, 100, 2, 10);
