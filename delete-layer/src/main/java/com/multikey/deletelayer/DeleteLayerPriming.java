@@ -2,15 +2,11 @@ package com.multikey.deletelayer;
 
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import com.multikey.common.ClientFactory;
+import com.multikey.common.SnapStartPriming;
 import com.multikey.common.StructuredLog;
-import org.crac.Context;
-import org.crac.Core;
-import org.crac.Resource;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -24,32 +20,16 @@ import java.util.Map;
  * resolved (the SDK resolves them at a client's first call) and nothing unique is kept, so
  * {@link #afterRestore} has nothing to renew.
  */
-public final class DeleteLayerPriming implements Resource {
+public final class DeleteLayerPriming extends SnapStartPriming<ExpiryOutcome> {
 
-    private static final PrintStream SINK = new PrintStream(OutputStream.nullOutputStream());
 
-    private final Map<String, String> environment;
-
-    /** Keeps the environment only: a run without SnapStart (or a local one) never primes. */
     DeleteLayerPriming(Map<String, String> environment) {
-        this.environment = Map.copyOf(environment);
+        super(environment);
     }
 
     /** Registers a priming hook with the global CRaC context (Lambda's, under SnapStart; a no-op elsewhere). */
     static DeleteLayerPriming register(Map<String, String> environment) {
-        DeleteLayerPriming priming = new DeleteLayerPriming(environment);
-        Core.getGlobalContext().register(priming);
-        return priming;
-    }
-
-    @Override
-    public void beforeCheckpoint(Context<? extends Resource> context) {
-        prime();
-    }
-
-    @Override
-    public void afterRestore(Context<? extends Resource> context) {
-        // nothing to renew: priming keeps no connection, credentials, clock reading or random seed
+        return SnapStartPriming.register(new DeleteLayerPriming(environment));
     }
 
     /**
@@ -57,7 +37,8 @@ public final class DeleteLayerPriming implements Resource {
      *
      * @return the outcome for the sample (a deletion: the whole path ran)
      */
-    ExpiryOutcome prime() {
+    @Override
+    public ExpiryOutcome prime() {
         DeleteLayerConfig config = DeleteLayerConfig.fromEnvironment(environment);
         ClientFactory clients = new ClientFactory(environment);
         // built as the handler builds them and closed, never called: loads the clients' classes and endpoint rules

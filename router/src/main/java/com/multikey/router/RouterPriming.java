@@ -8,16 +8,12 @@ import com.amazonaws.services.lambda.runtime.events.models.dynamodb.StreamViewTy
 import com.multikey.common.ChangeRecord;
 import com.multikey.common.ClientFactory;
 import com.multikey.common.EmfMetrics;
+import com.multikey.common.SnapStartPriming;
 import com.multikey.common.StructuredLog;
-import org.crac.Context;
-import org.crac.Core;
-import org.crac.Resource;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import software.amazon.awssdk.services.eventbridge.model.PutEventsRequest;
 import software.amazon.awssdk.services.eventbridge.model.PutEventsRequestEntry;
 
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Date;
@@ -35,32 +31,16 @@ import java.util.Map;
  * resolved (the SDK resolves them at a client's first call) and nothing unique is kept, so
  * {@link #afterRestore} has nothing to renew.
  */
-public final class RouterPriming implements Resource {
+public final class RouterPriming extends SnapStartPriming<Integer> {
 
-    private static final PrintStream SINK = new PrintStream(OutputStream.nullOutputStream());
 
-    private final Map<String, String> environment;
-
-    /** Keeps the environment only: a run without SnapStart (or a local one) never primes. */
     RouterPriming(Map<String, String> environment) {
-        this.environment = Map.copyOf(environment);
+        super(environment);
     }
 
     /** Registers a priming hook with the global CRaC context (Lambda's, under SnapStart; a no-op elsewhere). */
     static RouterPriming register(Map<String, String> environment) {
-        RouterPriming priming = new RouterPriming(environment);
-        Core.getGlobalContext().register(priming);
-        return priming;
-    }
-
-    @Override
-    public void beforeCheckpoint(Context<? extends Resource> context) {
-        prime();
-    }
-
-    @Override
-    public void afterRestore(Context<? extends Resource> context) {
-        // nothing to renew: priming keeps no connection, credentials, clock reading or random seed
+        return SnapStartPriming.register(new RouterPriming(environment));
     }
 
     /**
@@ -68,7 +48,8 @@ public final class RouterPriming implements Resource {
      *
      * @return the entries of that request (one per sample record: the work was done)
      */
-    int prime() {
+    @Override
+    public Integer prime() {
         RouterConfig config = RouterConfig.fromEnvironment(environment);
         // built as the handler builds it and closed, never called: loads the client's classes and endpoint rules
         try (EventBridgeClient client = new ClientFactory(environment).configure(EventBridgeClient.builder(), "EVENTBRIDGE")

@@ -8,15 +8,11 @@ import com.amazonaws.services.lambda.runtime.events.models.dynamodb.StreamViewTy
 import com.multikey.common.ClientFactory;
 import com.multikey.common.Deadline;
 import com.multikey.common.EmfMetrics;
+import com.multikey.common.SnapStartPriming;
 import com.multikey.common.StructuredLog;
 import com.multikey.index.IndexChange;
-import org.crac.Context;
-import org.crac.Core;
-import org.crac.Resource;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -32,32 +28,16 @@ import java.util.Map;
  * resolved (the SDK resolves them at a client's first call) and nothing unique is kept, so
  * {@link #afterRestore} has nothing to renew.
  */
-public final class StreamIndexerPriming implements Resource {
+public final class StreamIndexerPriming extends SnapStartPriming<Integer> {
 
-    private static final PrintStream SINK = new PrintStream(OutputStream.nullOutputStream());
 
-    private final Map<String, String> environment;
-
-    /** Keeps the environment only: a run without SnapStart (or a local one) never primes. */
     StreamIndexerPriming(Map<String, String> environment) {
-        this.environment = Map.copyOf(environment);
+        super(environment);
     }
 
     /** Registers a priming hook with the global CRaC context (Lambda's, under SnapStart; a no-op elsewhere). */
     static StreamIndexerPriming register(Map<String, String> environment) {
-        StreamIndexerPriming priming = new StreamIndexerPriming(environment);
-        Core.getGlobalContext().register(priming);
-        return priming;
-    }
-
-    @Override
-    public void beforeCheckpoint(Context<? extends Resource> context) {
-        prime();
-    }
-
-    @Override
-    public void afterRestore(Context<? extends Resource> context) {
-        // nothing to renew: priming keeps no connection, credentials, clock reading or random seed
+        return SnapStartPriming.register(new StreamIndexerPriming(environment));
     }
 
     /**
@@ -65,7 +45,8 @@ public final class StreamIndexerPriming implements Resource {
      *
      * @return the index changes planned for the sample (non-zero: the work was done)
      */
-    int prime() {
+    @Override
+    public Integer prime() {
         IndexerConfig config = IndexerConfig.fromEnvironment(environment);
         // built and closed, never called: loads the client's classes, endpoint rules and marshallers' model
         try (DynamoDbClient client = new ClientFactory(environment).dynamoDb()) {
