@@ -184,8 +184,8 @@ final class TableCommands {
             try (DynamoDbClient client = tables.client()) {
                 Backfill.Progress done = new Backfill(client, tables.appTable, tables.indexTable, tables.schema(), rate)
                         .run(CheckpointStore.open(checkpoint, segments), segments, p -> out.printf(
-                                "scanned %d items, indexed %d issues (%d index writes, %d re-read), %.0f items/s, ETA %ds%n",
-                                p.itemsScanned(), p.issuesIndexed(), p.indexWrites(), p.retriedIssues(), p.itemsPerSecond(),
+                                "scanned %d items, indexed %d issues (%d index writes), %.0f items/s, ETA %ds%n",
+                                p.itemsScanned(), p.issuesIndexed(), p.indexWrites(), p.itemsPerSecond(),
                                 p.eta().toSeconds()), Duration.ofSeconds(2));
                 out.printf("backfill done: %d issues indexed%n", done.issuesIndexed());
                 return 0;
