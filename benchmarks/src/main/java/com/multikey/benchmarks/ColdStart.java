@@ -58,7 +58,7 @@ final class ColdStart {
         Path events = SamTemplate.findUp("sam").resolve("events");
         String java = ProcessHandle.current().info().command().orElse("java");
         String runtimeLibraries = String.join(File.pathSeparator, location(ColdStartProbe.class), location(Context.class),
-                location(LambdaEventSerializers.class));
+                location(LambdaEventSerializers.class), location(com.multikey.local.runtime.LocalContext.class));
         PrintStream console = System.out;
         System.setOut(new PrintStream(OutputStream.nullOutputStream()));
         TemplateRuntime started;

@@ -1,12 +1,9 @@
 package com.multikey.benchmarks;
 
-import com.amazonaws.services.lambda.runtime.ClientContext;
-import com.amazonaws.services.lambda.runtime.CognitoIdentity;
-import com.amazonaws.services.lambda.runtime.Context;
-import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.serialization.PojoSerializer;
 import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
+import com.multikey.local.runtime.LocalContext;
 
 import java.io.InputStream;
 import java.lang.reflect.Field;
@@ -56,7 +53,7 @@ public final class ColdStartProbe {
         try (InputStream in = Files.newInputStream(Path.of(args[1]))) {
             event = serializer.fromJson(in);
         }
-        Object answer = handler.handleRequest(event, new ProbeContext(handlerClass.getSimpleName()));
+        Object answer = handler.handleRequest(event, LocalContext.of(handlerClass.getSimpleName()));
         long answered = System.nanoTime();
 
         System.out.println(RESULT + " init=" + millis(built - start) + " prime=" + millis(primed - built)
@@ -79,71 +76,4 @@ public final class ColdStartProbe {
         return String.format(java.util.Locale.ROOT, "%.1f", nanos / 1e6);
     }
 
-    /** The parts of the invocation context the handlers read. */
-    private record ProbeContext(String functionName) implements Context {
-        @Override
-        public String getAwsRequestId() {
-            return "cold-start-probe";
-        }
-
-        @Override
-        public String getLogGroupName() {
-            return "/aws/lambda/" + functionName;
-        }
-
-        @Override
-        public String getLogStreamName() {
-            return "cold-start-probe";
-        }
-
-        @Override
-        public String getFunctionName() {
-            return functionName;
-        }
-
-        @Override
-        public String getFunctionVersion() {
-            return "$LATEST";
-        }
-
-        @Override
-        public String getInvokedFunctionArn() {
-            return "arn:aws:lambda:us-east-1:123456789012:function:" + functionName;
-        }
-
-        @Override
-        public CognitoIdentity getIdentity() {
-            return null;
-        }
-
-        @Override
-        public ClientContext getClientContext() {
-            return null;
-        }
-
-        @Override
-        public int getRemainingTimeInMillis() {
-            return 60_000;
-        }
-
-        @Override
-        public int getMemoryLimitInMB() {
-            return 1024;
-        }
-
-        @Override
-        public LambdaLogger getLogger() {
-            return new LambdaLogger() {
-                @Override
-                public void log(String message) {
-                    System.err.print(message);
-                }
-
-                @Override
-                public void log(byte[] message) {
-                    System.err.write(message, 0, message.length);
-                }
-            };
-        }
-    }
 }
