@@ -3,23 +3,35 @@ package com.multikey.index;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * One entry of the multikey index: one (issue, custom field, distinct value). It carries what a grid
- * query needs without reading the issue: its id, project, num and the whole typed value.
+ * One entry of a multikey index: one (index, item, field, distinct value), as written to the index table.
  *
  * <p>The value is copied into the item only when the item then stays within DynamoDB's item size limit
  * ({@link DynamoDbLimits#MAX_ITEM_BYTES}); a value too large for that (a text of hundreds of kilobytes) is
  * still indexed by its key, and the stored item says {@code valueOmitted: true} instead of holding it.
  *
- * @param valueCopied whether the stored item holds {@code value}; decided by {@link #of} from the item's size
+ * <p>Two layouts write these attributes (see {@code IndexDefinition.Layout}): the grouped layout stores
+ * {@value #INDEX} (the index name), {@value #ITEM_KEY} (the source item's key as a map), {@code value} and
+ * {@value #ATTRS} (the projection); the field-partitioned layout of the original issue grid stores
+ * {@value #ISSUE_ID}, {@value #PROJECT}, {@value #NUM} and {@code value}.
+ *
+ * @param index  the declared index it belongs to
+ * @param key    its key in the index table
+ * @param source the key of the item it indexes
+ * @param value  the indexed value (whole, even when the stored item holds no copy of it)
+ * @param item   the item as stored
  */
-public record IndexItem(String attribId, String sortKey, String issueId, String project, BigDecimal num, IndexValue value,
-                        boolean valueCopied) {
+public record IndexItem(String index, IndexKey key, ItemKey source, IndexValue value, Map<String, AttributeValue> item) {
 
+    public static final String INDEX = "index";
+    public static final String ITEM_KEY = "itemKey";
+    public static final String ATTRS = "attrs";
     public static final String ISSUE_ID = "issueId";
     public static final String PROJECT = "project";
     public static final String NUM = "num";
@@ -27,94 +39,115 @@ public record IndexItem(String attribId, String sortKey, String issueId, String 
     public static final String VALUE_OMITTED = "valueOmitted";
 
     public IndexItem {
-        Objects.requireNonNull(attribId, "attribId");
-        Objects.requireNonNull(sortKey, "sortKey");
-        Objects.requireNonNull(issueId, "issueId");
-        Objects.requireNonNull(project, "project");
+        Objects.requireNonNull(index, "index");
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(source, "source");
         Objects.requireNonNull(value, "value");
-        num = IndexValue.Num.canonical(Objects.requireNonNull(num, "num"));
+        item = Map.copyOf(item);
     }
 
+    /** The default name of the field-partitioned index of the original issue grid. */
+    public static final String ISSUE_GRID_INDEX = "custom_fields";
+
     /**
-     * The item for (field, value) of an issue, with its sort key, and with a copy of the value when the
-     * item can hold it.
+     * The field-partitioned item for (field, value) of an issue keyed by a string {@code id}, in the index named
+     * {@value #ISSUE_GRID_INDEX}: the items the index held before definitions existed.
      *
-     * @throws UnindexableValueException when the field id cannot be a partition key, or the item is too
-     *                                   large for DynamoDB even without the value's copy
+     * @throws UnindexableValueException when the field id cannot be a partition key, or the item is too large
+     *                                   for DynamoDB even without the value's copy
      */
     public static IndexItem of(String attribId, IndexValue value, String issueId, String project, BigDecimal num) {
+        return fieldPartitioned(ISSUE_GRID_INDEX, ItemKey.ofString("id", issueId), attribId, value, project, num);
+    }
+
+    /** As {@link #of}, for an index of any name over a table keyed by one string attribute. */
+    public static IndexItem fieldPartitioned(String index, ItemKey source, String attribId, IndexValue value, String project,
+                                             BigDecimal num) {
+        String issueId = source.singleString().orElseThrow(() -> new IllegalArgumentException("not a one-string key"));
         if (attribId.isEmpty() || DynamoDbLimits.utf8Bytes(attribId) > DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
             throw new UnindexableValueException("field id is empty or longer than "
                     + DynamoDbLimits.MAX_PARTITION_KEY_BYTES + " bytes; it cannot be a partition key");
         }
-        String sortKey = SortKeyCodec.encode(value, num, issueId);
-        IndexItem withValue = new IndexItem(attribId, sortKey, issueId, project, num, value, true);
-        if (DynamoDbLimits.itemBytes(withValue.toItem()) <= DynamoDbLimits.MAX_ITEM_BYTES) {
-            return withValue;
-        }
-        IndexItem withoutValue = new IndexItem(attribId, sortKey, issueId, project, num, value, false);
-        if (DynamoDbLimits.itemBytes(withoutValue.toItem()) > DynamoDbLimits.MAX_ITEM_BYTES) {
-            throw new UnindexableValueException("index item larger than "
-                    + DynamoDbLimits.MAX_ITEM_BYTES + " bytes even without the value");
-        }
-        return withoutValue;
-    }
-
-    public IndexKey key() {
-        return new IndexKey(attribId, sortKey);
-    }
-
-    /** The item as written to the index table. */
-    public Map<String, AttributeValue> toItem() {
+        BigDecimal canonicalNum = IndexValue.Num.canonical(num);
+        String sortKey = SortKeyCodec.encode(value, canonicalNum, issueId);
         Map<String, AttributeValue> item = new LinkedHashMap<>();
         item.put(IndexKey.ATTRIB_ID, AttributeValue.fromS(attribId));
         item.put(IndexKey.SORT_KEY, AttributeValue.fromS(sortKey));
         item.put(ISSUE_ID, AttributeValue.fromS(issueId));
         item.put(PROJECT, AttributeValue.fromS(project));
-        item.put(NUM, AttributeValue.fromN(num.toString()));
-        if (valueCopied) {
-            item.put(VALUE, value.toAttributeValue());
-        } else {
-            item.put(VALUE_OMITTED, AttributeValue.fromBool(true));
-        }
-        return Map.copyOf(item);
+        item.put(NUM, AttributeValue.fromN(canonicalNum.toString()));
+        return sized(new IndexItem(index, new IndexKey(attribId, sortKey), source, value, item));
     }
 
     /**
-     * Reads an item as stored in the index table.
+     * This item with a copy of its value when it then fits DynamoDB's item size, otherwise marked {@code valueOmitted}.
      *
-     * @throws IllegalArgumentException when the item holds no copy of its value ({@code valueOmitted}):
-     *                                  read the issue for it, or compare stored items with {@link #toItem()}
+     * @param withoutValue an item that holds neither {@code value} nor {@code valueOmitted}
+     * @throws UnindexableValueException when even the item without the value is too large
      */
-    public static IndexItem fromItem(Map<String, AttributeValue> item) {
-        AttributeValue value = item.get(VALUE);
-        if (value == null) {
-            throw new IllegalArgumentException("index item holds no copy of its value");
+    static IndexItem sized(IndexItem withoutValue) {
+        Map<String, AttributeValue> withValue = new LinkedHashMap<>(withoutValue.item);
+        withValue.put(VALUE, withoutValue.value.toAttributeValue());
+        if (DynamoDbLimits.itemBytes(withValue) <= DynamoDbLimits.MAX_ITEM_BYTES) {
+            return withoutValue.with(withValue);
         }
-        IndexValue typed = switch (value.type()) {
-            case S -> new IndexValue.Text(value.s());
-            case N -> IndexValue.Num.parse(value.n());
-            case BOOL -> new IndexValue.Bool(value.bool());
-            default -> throw new IllegalArgumentException("index item value of type " + value.type());
-        };
-        return new IndexItem(item.get(IndexKey.ATTRIB_ID).s(), item.get(IndexKey.SORT_KEY).s(), item.get(ISSUE_ID).s(),
-                item.get(PROJECT).s(), new BigDecimal(item.get(NUM).n()), typed, true);
+        Map<String, AttributeValue> omitted = new LinkedHashMap<>(withoutValue.item);
+        omitted.put(VALUE_OMITTED, AttributeValue.fromBool(true));
+        if (DynamoDbLimits.itemBytes(omitted) > DynamoDbLimits.MAX_ITEM_BYTES) {
+            throw new UnindexableValueException("index item larger than "
+                    + DynamoDbLimits.MAX_ITEM_BYTES + " bytes even without the value");
+        }
+        return withoutValue.with(omitted);
+    }
+
+    private IndexItem with(Map<String, AttributeValue> stored) {
+        return new IndexItem(index, key, source, value, stored);
+    }
+
+    public String attribId() {
+        return key.attribId();
+    }
+
+    public String sortKey() {
+        return key.sortKey();
+    }
+
+    /** Whether the stored item holds a copy of the value. */
+    public boolean valueCopied() {
+        return item.containsKey(VALUE);
+    }
+
+    /** The source item's key as text, for logs and reports. */
+    public String issueId() {
+        return source.toString();
+    }
+
+    /** The item as written to the index table. */
+    public Map<String, AttributeValue> toItem() {
+        return item;
     }
 
     /**
-     * A stored index item with its numbers spelled as {@link #toItem()} spells them (DynamoDB answers
-     * {@code 12345678901234567890} for {@code 1.234567890123456789E+19}), so stored and expected items
-     * compare with {@code equals}.
+     * A stored item with its numbers spelled as {@link #toItem()} spells them, at any depth (DynamoDB answers
+     * {@code 12345678901234567890} for {@code 1.234567890123456789E+19}), so stored and expected items compare
+     * with {@code equals}.
      */
     public static Map<String, AttributeValue> normalized(Map<String, AttributeValue> stored) {
         Map<String, AttributeValue> item = new LinkedHashMap<>();
-        stored.forEach((name, value) -> item.put(name, value.type() == AttributeValue.Type.N
-                ? AttributeValue.fromN(IndexValue.Num.canonical(new BigDecimal(value.n())).toString()) : value));
+        stored.forEach((name, value) -> item.put(name, normalized(value)));
         return Map.copyOf(item);
     }
 
-    /** The issue a stored index item belongs to, whether or not it holds its value. */
-    public static String issueIdOf(Map<String, AttributeValue> item) {
-        return item.get(ISSUE_ID).s();
+    private static AttributeValue normalized(AttributeValue value) {
+        return switch (value.type()) {
+            case N -> AttributeValue.fromN(IndexValue.Num.canonical(new BigDecimal(value.n())).toString());
+            case M -> AttributeValue.fromM(normalized(value.m()));
+            case L -> {
+                List<AttributeValue> list = new ArrayList<>();
+                value.l().forEach(element -> list.add(normalized(element)));
+                yield AttributeValue.fromL(list);
+            }
+            default -> value;
+        };
     }
 }

@@ -3,27 +3,37 @@ package com.multikey.index;
 import java.util.Objects;
 
 /**
- * Why part of an issue version gets no index items: the whole image, or one custom field. The reason names
- * types and rules, never values.
+ * Why part of an item version gets no items in an index: the whole item, or one field (a map entry, or the
+ * indexed attribute). The reason names types and rules, never values.
  */
 public sealed interface Rejection {
 
-    String issueId();
+    ItemKey item();
+
+    /** The index that left it out. */
+    String index();
 
     String reason();
 
-    /** The image gets no index items at all (no custom fields map, no project or num, an id too long). */
-    record Image(String issueId, String reason) implements Rejection {
+    /** The item's key as text, for logs. */
+    default String issueId() {
+        return item().toString();
+    }
+
+    /** The item gets no items in the index (no map, no group, a key too long, ...). */
+    record Image(ItemKey item, String index, String reason) implements Rejection {
         public Image {
-            Objects.requireNonNull(issueId, "issueId");
+            Objects.requireNonNull(item, "item");
+            Objects.requireNonNull(index, "index");
             Objects.requireNonNull(reason, "reason");
         }
     }
 
-    /** One custom field gets no index items; the image's other fields are indexed. */
-    record Field(String issueId, String attribId, String reason) implements Rejection {
+    /** One field (a map entry, or the indexed attribute) gets no items; the item's other fields are indexed. */
+    record Field(ItemKey item, String index, String attribId, String reason) implements Rejection {
         public Field {
-            Objects.requireNonNull(issueId, "issueId");
+            Objects.requireNonNull(item, "item");
+            Objects.requireNonNull(index, "index");
             Objects.requireNonNull(attribId, "attribId");
             Objects.requireNonNull(reason, "reason");
         }

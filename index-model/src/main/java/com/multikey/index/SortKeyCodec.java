@@ -5,6 +5,12 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+import com.multikey.index.definition.IndexDefinition;
+import com.multikey.index.definition.KeySchema;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The order-preserving index sort key: {@code value SEP num SEP issueId}, where DynamoDB's ascending
@@ -59,7 +65,75 @@ public final class SortKeyCodec {
     private static final int MAX_EXPONENT = 126;
     private static final int MAX_DIGITS = 38;
 
+    /** The fewest bytes a grouped index leaves its values: a number's 44, or a cut string's digest and some text. */
+    public static final int MIN_VALUE_BYTES = 64;
+
     private SortKeyCodec() {
+    }
+
+    /**
+     * The bytes a grouped index's sort key gives its value: what is left of {@value #MAX_KEY_BYTES} after each
+     * tie-breaker's {@code maxBytes} and the item key's {@code maxItemKeyBytes}, with a separator after the
+     * value and after each tie-breaker. Fixed per index, so equal values always encode alike.
+     */
+    public static int valueBudget(IndexDefinition index, KeySchema table) {
+        int tieBreakers = index.orderBy().stream().mapToInt(tieBreaker -> tieBreaker.maxBytes() + 1).sum();
+        return MAX_KEY_BYTES - 1 - tieBreakers - table.maxItemKeyBytes();
+    }
+
+    /**
+     * The sort key of a grouped index item: {@code value SEP tie-breaker SEP ... item key}. A missing tie-breaker
+     * is empty, so it sorts before every present one.
+     *
+     * @param valueBytes  the index's {@link #valueBudget}
+     * @param tieBreakers each tie-breaker's value (null when missing) with its {@code maxBytes}
+     * @param itemKey     the item key as {@link #encodeItemKey} gives it
+     */
+    public static String encodeGrouped(IndexValue value, int valueBytes, List<Map.Entry<IndexValue, Integer>> tieBreakers,
+                                       String itemKey) {
+        StringBuilder key = new StringBuilder(encodeValue(value, valueBytes)).append(SEPARATOR);
+        for (Map.Entry<IndexValue, Integer> tieBreaker : tieBreakers) {
+            if (tieBreaker.getKey() != null) {
+                key.append(encodeValue(tieBreaker.getKey(), tieBreaker.getValue()));
+            }
+            key.append(SEPARATOR);
+        }
+        return key.append(itemKey).toString();
+    }
+
+    /**
+     * An item's key as the end of a grouped sort key: each key attribute in order (partition key first), a string
+     * escaped as values are (readable, never holding the separator), a number order-preserving as values are, binary
+     * in lowercase hex, joined by the separator.
+     *
+     * @throws UnindexableValueException when a number is outside DynamoDB's range
+     */
+    public static String encodeItemKey(ItemKey key) {
+        StringBuilder out = new StringBuilder();
+        for (AttributeValue part : key.attributes().values()) {
+            if (!out.isEmpty()) {
+                out.append(SEPARATOR);
+            }
+            switch (part.type()) {
+                case S -> appendEscaped(out, part.s());
+                case N -> out.append(encodeNumber(new BigDecimal(part.n())));
+                case B -> out.append(HexFormat.of().formatHex(part.b().asByteArrayUnsafe()));
+                default -> throw new IllegalArgumentException("a key attribute of type " + part.type());
+            }
+        }
+        return out.toString();
+    }
+
+    private static void appendEscaped(StringBuilder out, String text) {
+        for (int i = 0; i < text.length(); ) {
+            int codePoint = text.codePointAt(i);
+            i += Character.charCount(codePoint);
+            if (codePoint <= ESCAPE) {
+                out.append(ESCAPE).append((char) (codePoint + 2));
+            } else {
+                out.appendCodePoint(codePoint);
+            }
+        }
     }
 
     /**

@@ -14,17 +14,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** What an issue whose field ids, values or id break DynamoDB's limits gets in the index. */
 class IndexItemLimitsTest {
 
-    private final IssueProjector indexer = new IssueProjector(IssueSchema.DEFAULT);
+    private final IndexProjector indexer = IssueGrid.projector();
 
-    private IssueProjection project(String issueId, Map<String, AttributeValue> fields) {
-        return indexer.project(issueId, IssueImages.issue(issueId, "project#1", 7, fields));
+    private ItemProjection project(String issueId, Map<String, AttributeValue> fields) {
+        return indexer.project(IssueGrid.key(issueId), IssueImages.issue(issueId, "project#1", 7, fields));
     }
 
     @Test
     void project_whenFieldIdOverThePartitionKeyLimit_rejectsThatFieldOnly() {
         String tooLong = "f".repeat(DynamoDbLimits.MAX_PARTITION_KEY_BYTES + 1);
 
-        IssueProjection projection = project("issue#1", Map.of(tooLong, IssueImages.s("x"), "ok", IssueImages.s("y")));
+        ItemProjection projection = project("issue#1", Map.of(tooLong, IssueImages.s("x"), "ok", IssueImages.s("y")));
 
         assertThat(projection.items()).extracting(IndexItem::attribId).containsExactly("ok");
         assertThat(projection.rejections()).singleElement().isInstanceOfSatisfying(Rejection.Field.class, rejection -> {
@@ -39,7 +39,7 @@ class IndexItemLimitsTest {
         String atLimit = "€".repeat(682) + "ab";
         assertThat(DynamoDbLimits.utf8Bytes(atLimit)).isEqualTo(DynamoDbLimits.MAX_PARTITION_KEY_BYTES);
 
-        IssueProjection projection = project("issue#1", Map.of(atLimit, IssueImages.s("x"), atLimit + "c", IssueImages.s("y")));
+        ItemProjection projection = project("issue#1", Map.of(atLimit, IssueImages.s("x"), atLimit + "c", IssueImages.s("y")));
 
         assertThat(projection.items()).extracting(IndexItem::attribId).containsExactly(atLimit);
         assertThat(projection.rejections()).asInstanceOf(InstanceOfAssertFactories.list(Rejection.Field.class))
@@ -48,7 +48,7 @@ class IndexItemLimitsTest {
 
     @Test
     void project_whenEmptyFieldId_rejectsThatField() {
-        IssueProjection projection = project("issue#1", Map.of("", IssueImages.s("x"), "ok", IssueImages.s("y")));
+        ItemProjection projection = project("issue#1", Map.of("", IssueImages.s("x"), "ok", IssueImages.s("y")));
 
         assertThat(projection.items()).extracting(IndexItem::attribId).containsExactly("ok");
         assertThat(projection.rejections()).asInstanceOf(InstanceOfAssertFactories.list(Rejection.Field.class))
@@ -97,7 +97,7 @@ class IndexItemLimitsTest {
     void project_whenIssueIdLongerThanTheSortKeyAllows_rejectsTheImageOnce() {
         String id = "issue#" + "i".repeat(SortKeyCodec.MAX_ISSUE_ID_BYTES);
 
-        IssueProjection projection = project(id, Map.of("a", IssueImages.s("x"), "b", IssueImages.s("y")));
+        ItemProjection projection = project(id, Map.of("a", IssueImages.s("x"), "b", IssueImages.s("y")));
 
         assertThat(projection.items()).isEmpty();
         assertThat(projection.rejections()).singleElement().isInstanceOfSatisfying(Rejection.Image.class, rejection ->
@@ -108,20 +108,11 @@ class IndexItemLimitsTest {
     void project_whenIssueIdAtTheLimit_indexesIt() {
         String id = "issue#" + "i".repeat(SortKeyCodec.MAX_ISSUE_ID_BYTES - 6);
 
-        IssueProjection projection = project(id, Map.of("a", IssueImages.s("x")));
+        ItemProjection projection = project(id, Map.of("a", IssueImages.s("x")));
 
         assertThat(projection.rejections()).isEmpty();
         assertThat(projection.items()).singleElement().satisfies(item ->
                 assertThat(DynamoDbLimits.utf8Bytes(item.sortKey())).isLessThanOrEqualTo(DynamoDbLimits.MAX_SORT_KEY_BYTES));
     }
 
-    @Test
-    void fromItem_whenTheValueWasNotCopied_saysSo_andIssueIdOfStillReadsIt() {
-        IndexItem item = IndexItem.of("notes", new IndexValue.Text("y".repeat(400 * 1024)), "issue#1", "p", BigDecimal.ONE);
-
-        assertThatThrownBy(() -> IndexItem.fromItem(item.toItem())).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("no copy of its value");
-        assertThat(IndexItem.issueIdOf(item.toItem())).isEqualTo("issue#1");
-        assertThat(List.of(item.toItem().get(IndexKey.SORT_KEY).s())).containsExactly(item.sortKey());
-    }
 }

@@ -1,5 +1,6 @@
 package com.multikey.index;
 
+import com.multikey.index.definition.IndexDefinitions;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -36,20 +37,15 @@ class LegacyLayoutGoldenTest {
     }
 
     static List<String> render() throws IOException {
-        IssueProjector projector = new IssueProjector(IssueSchema.DEFAULT);
+        IndexProjector projector = new IndexProjector(IndexDefinitions.packaged());
         List<String> lines = new ArrayList<>();
         for (Map<String, AttributeValue> image : GoldenIssueImages.all()) {
             String id = image.get("id").s();
-            IssueProjection projection = projector.project(id, image);
+            ItemProjection projection = projector.project(ItemKey.ofString("id", id), image);
             lines.add("# " + id.length() + " " + projection.items().size() + " items, " + projection.rejections().size() + " rejected");
             projection.items().stream().map(item -> GoldenIssueImages.canonical(item.toItem())).sorted().forEach(lines::add);
         }
         return lines;
     }
 
-    /** Writes the golden file from the current projector: run once, with the version whose output it must keep. */
-    public static void main(String[] args) throws IOException {
-        Files.createDirectories(GOLDEN.getParent());
-        Files.write(GOLDEN, render(), StandardCharsets.UTF_8);
-    }
 }

@@ -1,8 +1,8 @@
 package com.multikey.testkit;
 
 import com.multikey.index.IndexItem;
-import com.multikey.index.IssueProjector;
-import com.multikey.index.IssueSchema;
+import com.multikey.index.IndexProjector;
+import com.multikey.index.definition.IndexDefinitions;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -44,23 +44,24 @@ public final class IssueFixtures {
         }
     }
 
-    /** The index table's items. */
-    public static Set<IndexItem> storedIndex(DynamoDbClient dynamoDb, String indexTable) {
-        Set<IndexItem> items = new HashSet<>();
-        dynamoDb.scanPaginator(b -> b.tableName(indexTable)).items().forEach(i -> items.add(IndexItem.fromItem(i)));
+    /** The index table's items, numbers spelled as the model spells them ({@link IndexItem#normalized}). */
+    public static Set<Map<String, AttributeValue>> storedIndex(DynamoDbClient dynamoDb, String indexTable) {
+        Set<Map<String, AttributeValue>> items = new HashSet<>();
+        dynamoDb.scanPaginator(b -> b.tableName(indexTable)).items().forEach(i -> items.add(IndexItem.normalized(i)));
         return items;
     }
 
-    /** The index the app table's issues imply. */
-    public static Set<IndexItem> expectedIndex(DynamoDbClient dynamoDb, String appTable, IssueSchema schema) {
-        IssueProjector projector = new IssueProjector(schema);
-        Set<IndexItem> items = new HashSet<>();
-        dynamoDb.scanPaginator(b -> b.tableName(appTable)).items().forEach(item -> {
-            String id = item.get(schema.keyAttribute()).s();
-            if (schema.isIssue(id)) {
-                items.addAll(projector.project(id, item).items());
-            }
-        });
+    /** The index items the app table's items imply under the definitions (a rebuild from the table). */
+    public static Set<Map<String, AttributeValue>> expectedIndex(DynamoDbClient dynamoDb, String appTable, IndexDefinitions definitions) {
+        IndexProjector projector = new IndexProjector(definitions);
+        Set<Map<String, AttributeValue>> items = new HashSet<>();
+        dynamoDb.scanPaginator(b -> b.tableName(appTable)).items().forEach(item -> projector.keyOf(item)
+                .ifPresent(key -> projector.project(key, item).items().forEach(i -> items.add(i.toItem()))));
         return items;
+    }
+
+    /** The index the app table implies under the packaged (default) definitions. */
+    public static Set<Map<String, AttributeValue>> expectedIndex(DynamoDbClient dynamoDb, String appTable) {
+        return expectedIndex(dynamoDb, appTable, IndexDefinitions.packaged());
     }
 }

@@ -11,9 +11,9 @@ import static com.multikey.index.IssueImages.s;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The projections of two versions of an issue, restricted to what can differ between them. */
-class IssueProjectorChangedTest {
+class FieldPartitionedLayoutChangedTest {
 
-    private final IssueProjector projector = new IssueProjector(IssueSchema.DEFAULT);
+    private final IndexProjector projector = IssueGrid.projector();
 
     private static Map<String, AttributeValue> issue(String project, int num, Map<String, AttributeValue> fields) {
         return IssueImages.issue("issue#1", project, num, fields);
@@ -30,7 +30,7 @@ class IssueProjectorChangedTest {
         var after = issue("p", 1, Map.of("same", s("x"), "changed", s("new"), "added", s("a")));
 
         // when
-        IssueProjector.ChangedProjections projections = projector.changed("issue#1", before, after);
+        IndexProjector.Changed projections = projector.changed(IssueGrid.key("issue#1"), before, after);
 
         // then
         assertThat(projections.before().items()).containsExactlyInAnyOrder(item("changed", "old", "p", 1), item("gone", "g", "p", 1));
@@ -41,10 +41,10 @@ class IssueProjectorChangedTest {
     void changed_whenNothingChanges_projectsNothing() {
         var image = issue("p", 1, Map.of("f", s("x")));
 
-        IssueProjector.ChangedProjections projections = projector.changed("issue#1", image, image);
+        IndexProjector.Changed projections = projector.changed(IssueGrid.key("issue#1"), image, image);
 
-        assertThat(projections.before()).isEqualTo(IssueProjection.EMPTY);
-        assertThat(projections.after()).isEqualTo(IssueProjection.EMPTY);
+        assertThat(projections.before()).isEqualTo(ItemProjection.EMPTY);
+        assertThat(projections.after()).isEqualTo(ItemProjection.EMPTY);
     }
 
     @Test
@@ -53,7 +53,7 @@ class IssueProjectorChangedTest {
         var before = issue("p", 1, Map.of("same", s("x")));
         var after = issue("p", 2, Map.of("same", s("x")));
 
-        IssueProjector.ChangedProjections projections = projector.changed("issue#1", before, after);
+        IndexProjector.Changed projections = projector.changed(IssueGrid.key("issue#1"), before, after);
 
         assertThat(projections.before().items()).containsExactly(item("same", "x", "p", 1));
         assertThat(projections.after().items()).containsExactly(item("same", "x", "p", 2));
@@ -65,7 +65,7 @@ class IssueProjectorChangedTest {
         var before = issue("p", 1, Map.of("same", s("x")));
         var after = issue("q", 1, Map.of("same", s("x")));
 
-        IssueProjector.ChangedProjections projections = projector.changed("issue#1", before, after);
+        IndexProjector.Changed projections = projector.changed(IssueGrid.key("issue#1"), before, after);
 
         assertThat(projections.before().items()).containsExactly(item("same", "x", "p", 1));
         assertThat(projections.after().items()).containsExactly(item("same", "x", "q", 1));
@@ -75,9 +75,9 @@ class IssueProjectorChangedTest {
     void changed_whenIssueIsCreated_projectsNothingBeforeAndEverythingAfter() {
         var after = issue("p", 1, Map.of("f", s("x")));
 
-        IssueProjector.ChangedProjections projections = projector.changed("issue#1", null, after);
+        IndexProjector.Changed projections = projector.changed(IssueGrid.key("issue#1"), null, after);
 
-        assertThat(projections.before()).isEqualTo(IssueProjection.EMPTY);
+        assertThat(projections.before()).isEqualTo(ItemProjection.EMPTY);
         assertThat(projections.after().items()).containsExactly(item("f", "x", "p", 1));
     }
 
@@ -85,10 +85,10 @@ class IssueProjectorChangedTest {
     void changed_whenIssueIsRemoved_projectsEverythingBeforeAndNothingAfter() {
         var before = issue("p", 1, Map.of("f", s("x")));
 
-        IssueProjector.ChangedProjections projections = projector.changed("issue#1", before, null);
+        IndexProjector.Changed projections = projector.changed(IssueGrid.key("issue#1"), before, null);
 
         assertThat(projections.before().items()).containsExactly(item("f", "x", "p", 1));
-        assertThat(projections.after()).isEqualTo(IssueProjection.EMPTY);
+        assertThat(projections.after()).isEqualTo(ItemProjection.EMPTY);
     }
 
     @Test
@@ -96,9 +96,9 @@ class IssueProjectorChangedTest {
         var before = issue("p", 1, null);
         var after = issue("p", 1, Map.of("f", s("x")));
 
-        IssueProjector.ChangedProjections projections = projector.changed("issue#1", before, after);
+        IndexProjector.Changed projections = projector.changed(IssueGrid.key("issue#1"), before, after);
 
-        assertThat(projections.before()).isEqualTo(IssueProjection.EMPTY);
+        assertThat(projections.before()).isEqualTo(ItemProjection.EMPTY);
         assertThat(projections.after().items()).containsExactly(item("f", "x", "p", 1));
     }
 
@@ -107,10 +107,10 @@ class IssueProjectorChangedTest {
         var before = issue("p", 1, Map.of("f", s("x")));
         var after = issue("p", 1, null);
 
-        IssueProjector.ChangedProjections projections = projector.changed("issue#1", before, after);
+        IndexProjector.Changed projections = projector.changed(IssueGrid.key("issue#1"), before, after);
 
         assertThat(projections.before().items()).containsExactly(item("f", "x", "p", 1));
-        assertThat(projections.after()).isEqualTo(IssueProjection.EMPTY);
+        assertThat(projections.after()).isEqualTo(ItemProjection.EMPTY);
     }
 
     @Test
@@ -118,12 +118,12 @@ class IssueProjectorChangedTest {
         var before = issue("p", 1, Map.of("f", s("x")));
         var after = IssueImages.with(before, "custom_fields", s("oops"));
 
-        IssueProjector.ChangedProjections projections = projector.changed("issue#1", before, after);
+        IndexProjector.Changed projections = projector.changed(IssueGrid.key("issue#1"), before, after);
 
         assertThat(projections.before().items()).containsExactly(item("f", "x", "p", 1));
         assertThat(projections.after().items()).isEmpty();
         assertThat(projections.after().rejections()).containsExactly(
-                new Rejection.Image("issue#1", "custom_fields is of type S, not a map"));
+                new Rejection.Image(IssueGrid.key("issue#1"), IssueGrid.INDEX, "custom_fields is of type S, not a map"));
     }
 
     @Test
@@ -131,7 +131,7 @@ class IssueProjectorChangedTest {
         var after = issue("p", 1, Map.of("f", s("x")));
         var before = IssueImages.with(after, "custom_fields", n("1"));
 
-        IssueProjector.ChangedProjections projections = projector.changed("issue#1", before, after);
+        IndexProjector.Changed projections = projector.changed(IssueGrid.key("issue#1"), before, after);
 
         assertThat(projections.before().items()).isEmpty();
         assertThat(projections.after().items()).containsExactly(item("f", "x", "p", 1));

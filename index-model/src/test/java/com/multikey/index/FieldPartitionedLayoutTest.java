@@ -14,17 +14,17 @@ import static com.multikey.index.IssueImages.n;
 import static com.multikey.index.IssueImages.s;
 import static org.assertj.core.api.Assertions.assertThat;
 
-class IssueProjectorTest {
+class FieldPartitionedLayoutTest {
 
-    private final IssueProjector indexer = new IssueProjector(IssueSchema.DEFAULT);
+    private final IndexProjector indexer = IssueGrid.projector();
 
-    private IssueProjection project(Map<String, AttributeValue> fields) {
-        return indexer.project("issue#1", IssueImages.issue("issue#1", "project#1", 7, fields));
+    private ItemProjection project(Map<String, AttributeValue> fields) {
+        return indexer.project(IssueGrid.key("issue#1"), IssueImages.issue("issue#1", "project#1", 7, fields));
     }
 
     @Test
     void project_whenScalarFields_givesOneItemEachWithProjectedAttributes() {
-        IssueProjection projection = project(Map.of("3812", s("2023-05-01"), "3fe6", n("42"), "done", AttributeValue.fromBool(true)));
+        ItemProjection projection = project(Map.of("3812", s("2023-05-01"), "3fe6", n("42"), "done", AttributeValue.fromBool(true)));
 
         assertThat(projection.rejections()).isEmpty();
         assertThat(projection.items()).containsExactlyInAnyOrder(
@@ -35,7 +35,7 @@ class IssueProjectorTest {
 
     @Test
     void project_whenMultiValuedField_givesOneItemPerDistinctElement() {
-        IssueProjection projection = project(Map.of(
+        ItemProjection projection = project(Map.of(
                 "tags", AttributeValue.fromL(List.of(s("red"), s("blue"), s("red"), n("1"), n("1.0"), AttributeValue.fromNul(true))),
                 "labels", AttributeValue.fromSs(List.of("a", "b")),
                 "sizes", AttributeValue.fromNs(List.of("10", "2"))));
@@ -53,7 +53,7 @@ class IssueProjectorTest {
     @Test
     void project_whenTwoLongElementsAgreeWithinTheCut_keepsBothAsDistinctItems() {
         String common = "z".repeat(2000);
-        IssueProjection projection = project(Map.of("notes", AttributeValue.fromSs(List.of(common + "1", common + "2"))));
+        ItemProjection projection = project(Map.of("notes", AttributeValue.fromSs(List.of(common + "1", common + "2"))));
 
         assertThat(projection.items()).hasSize(2).extracting(IndexItem::value)
                 .containsExactlyInAnyOrder(new IndexValue.Text(common + "1"), new IndexValue.Text(common + "2"));
@@ -61,7 +61,7 @@ class IssueProjectorTest {
 
     @Test
     void project_whenUnsupportedTypes_rejectsOnlyThoseFields() {
-        IssueProjection projection = project(Map.of(
+        ItemProjection projection = project(Map.of(
                 "ok", s("fine"),
                 "nested", AttributeValue.fromM(Map.of("a", s("b"))),
                 "blob", AttributeValue.fromB(SdkBytes.fromUtf8String("x")),
@@ -83,52 +83,52 @@ class IssueProjectorTest {
     void project_whenCustomFieldsIsNotAMap_rejectsTheImage() {
         var image = IssueImages.with(IssueImages.issue("issue#1", "p", 1, null), "custom_fields", s("oops"));
 
-        IssueProjection projection = indexer.project("issue#1", image);
+        ItemProjection projection = indexer.project(IssueGrid.key("issue#1"), image);
 
         assertThat(projection.items()).isEmpty();
         assertThat(projection.rejections()).containsExactly(
-                new Rejection.Image("issue#1", "custom_fields is of type S, not a map"));
+                new Rejection.Image(IssueGrid.key("issue#1"), IssueGrid.INDEX, "custom_fields is of type S, not a map"));
     }
 
     @Test
     void project_whenNumIsMissingOrNotANumber_rejectsTheImage() {
         var image = IssueImages.with(IssueImages.issue("issue#1", "p", 1, Map.of("f", s("v"))), "num", s("one"));
 
-        assertThat(indexer.project("issue#1", image).rejections()).extracting(Rejection::reason)
+        assertThat(indexer.project(IssueGrid.key("issue#1"), image).rejections()).extracting(Rejection::reason)
                 .containsExactly("num is missing or not a number");
     }
 
     @Test
     void project_whenNoCustomFields_givesNothingAndRejectsNothing() {
-        assertThat(indexer.project("issue#1", IssueImages.issue("issue#1", "p", 1, null))).isEqualTo(IssueProjection.EMPTY);
+        assertThat(indexer.project(IssueGrid.key("issue#1"), IssueImages.issue("issue#1", "p", 1, null))).isEqualTo(ItemProjection.EMPTY);
     }
 
     @Test
     void project_whenCustomFieldsIsAnEmptyMap_givesNothingAndRejectsNothing() {
-        assertThat(project(Map.of())).isEqualTo(IssueProjection.EMPTY);
+        assertThat(project(Map.of())).isEqualTo(ItemProjection.EMPTY);
     }
 
     @Test
     void project_whenCustomFieldsIsNull_givesNothingAndRejectsNothing() {
         var image = IssueImages.with(IssueImages.issue("issue#1", "p", 1, null), "custom_fields", AttributeValue.fromNul(true));
 
-        assertThat(indexer.project("issue#1", image)).isEqualTo(IssueProjection.EMPTY);
+        assertThat(indexer.project(IssueGrid.key("issue#1"), image)).isEqualTo(ItemProjection.EMPTY);
     }
 
     @Test
     void project_whenProjectIsMissingOrNotAString_rejectsTheImage() {
         var image = IssueImages.with(IssueImages.issue("issue#1", "p", 1, Map.of("f", s("v"))), "project", n("1"));
 
-        assertThat(indexer.project("issue#1", image)).isEqualTo(new IssueProjection(Set.of(),
-                List.of(new Rejection.Image("issue#1", "project is missing or not a string"))));
+        assertThat(indexer.project(IssueGrid.key("issue#1"), image)).isEqualTo(new ItemProjection(Set.of(),
+                List.of(new Rejection.Image(IssueGrid.key("issue#1"), IssueGrid.INDEX, "project is missing or not a string"))));
     }
 
     @Test
     void project_whenNumIsOutsideDynamoDbRange_rejectsTheImage() {
         var image = IssueImages.with(IssueImages.issue("issue#1", "p", 1, Map.of("f", s("v"))), "num", n("1E+200"));
 
-        assertThat(indexer.project("issue#1", image)).isEqualTo(new IssueProjection(Set.of(),
-                List.of(new Rejection.Image("issue#1", "num is not a valid DynamoDB number"))));
+        assertThat(indexer.project(IssueGrid.key("issue#1"), image)).isEqualTo(new ItemProjection(Set.of(),
+                List.of(new Rejection.Image(IssueGrid.key("issue#1"), IssueGrid.INDEX, "num is not a valid DynamoDB number"))));
     }
 
     @Test
@@ -143,11 +143,11 @@ class IssueProjectorTest {
                 "g", s("a")));
 
         // when
-        IssueProjection projection = indexer.project("issue#1", image);
+        ItemProjection projection = indexer.project(IssueGrid.key("issue#1"), image);
 
         // then: a field is indexed with all its values or not at all
         assertThat(projection.items()).extracting(IndexItem::attribId).containsExactly("g");
-        assertThat(projection.rejections()).containsExactly(new Rejection.Field("issue#1", "f",
+        assertThat(projection.rejections()).containsExactly(new Rejection.Field(IssueGrid.key("issue#1"), IssueGrid.INDEX, "f",
                 "index item larger than 409600 bytes even without the value"));
     }
 }

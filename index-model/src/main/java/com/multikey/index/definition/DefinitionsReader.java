@@ -1,0 +1,370 @@
+package com.multikey.index.definition;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.multikey.index.DynamoDbLimits;
+import com.multikey.index.SortKeyCodec;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Reads an index definitions file (YAML, or JSON) and refuses one that cannot work, before anything runs: every
+ * error names the file, the index and the attribute, and says what to change. The format is described in
+ * {@code docs/index-definitions.md}.
+ */
+public final class DefinitionsReader {
+
+    public static final int VERSION = 1;
+    private static final Pattern INDEX_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
+    private static final Pattern TYPE_NAME = Pattern.compile("[A-Z][A-Za-z0-9]{0,63}");
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    private final String file;
+
+    private DefinitionsReader(String file) {
+        this.file = file;
+    }
+
+    /** @param source what to call the file in errors */
+    public static IndexDefinitions read(InputStream in, String source) throws IOException {
+        JsonNode root;
+        try {
+            root = YAML.readTree(in);
+        } catch (JsonProcessingException e) {
+            throw new DefinitionException(source + ": not valid YAML or JSON (line "
+                    + (e.getLocation() == null ? "?" : e.getLocation().getLineNr()) + "): " + e.getOriginalMessage());
+        }
+        return new DefinitionsReader(source).definitions(root);
+    }
+
+    /** Reads definitions from text (tests, examples). */
+    public static IndexDefinitions parse(String text) {
+        try {
+            return read(new java.io.ByteArrayInputStream(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)), "definitions");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private DefinitionException error(String where, String what) {
+        return new DefinitionException(file + ": " + where + ": " + what);
+    }
+
+    private IndexDefinitions definitions(JsonNode root) {
+        if (root == null || !root.isObject()) {
+            throw new DefinitionException(file + ": expected a mapping with 'version', 'table' and 'indexes'");
+        }
+        allowOnly(root, "the file", "version", "table", "entityTypes", "indexes");
+        JsonNode version = root.get("version");
+        if (version == null || !version.isInt() || version.asInt() != VERSION) {
+            throw error("version", "must be " + VERSION + " (the format this build reads), found "
+                    + (version == null ? "none" : "'" + version.asText() + "'"));
+        }
+        KeySchema table = table(root.get("table"));
+        List<EntityTypeRule> types = entityTypes(root.get("entityTypes"), table);
+        JsonNode indexNodes = root.get("indexes");
+        if (indexNodes == null || !indexNodes.isArray()) {
+            throw error("indexes", "expected a list of index definitions (it may be empty: [])");
+        }
+        List<IndexDefinition> indexes = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (JsonNode node : indexNodes) {
+            IndexDefinition index = index(node, table);
+            if (!names.add(index.name())) {
+                throw error("index '" + index.name() + "'", "is declared twice; index names must be unique (a name is part of the index's keys)");
+            }
+            indexes.add(index);
+        }
+        long fieldPartitioned = indexes.stream().filter(i -> i.layout() == IndexDefinition.Layout.FIELD_PARTITIONED).count();
+        if (fieldPartitioned > 1) {
+            throw error("indexes", "more than one index uses layout field-partitioned; at most one can (its partitions are bare entry names)");
+        }
+        return new IndexDefinitions(VERSION, table, types, indexes);
+    }
+
+    private void allowOnly(JsonNode node, String where, String... fields) {
+        Set<String> allowed = Set.of(fields);
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+            String name = it.next();
+            if (!allowed.contains(name)) {
+                throw error(where, "unknown setting '" + name + "'; expected one of " + String.join(", ", fields));
+            }
+        }
+    }
+
+    private KeySchema table(JsonNode node) {
+        if (node == null || !node.isObject()) {
+            throw error("table", "expected the table's key, e.g. table: {partitionKey: {name: pk, type: S}, sortKey: {name: sk, type: S}}");
+        }
+        allowOnly(node, "table", "partitionKey", "sortKey", "maxItemKeyBytes");
+        KeySchema.KeyAttribute partition = keyAttribute(node.get("partitionKey"), "table.partitionKey");
+        Optional<KeySchema.KeyAttribute> sort = node.hasNonNull("sortKey")
+                ? Optional.of(keyAttribute(node.get("sortKey"), "table.sortKey")) : Optional.empty();
+        if (sort.isPresent() && sort.get().name().equals(partition.name())) {
+            throw error("table.sortKey", "names the partition key's attribute '" + partition.name() + "'; name the sort key attribute");
+        }
+        int maxItemKeyBytes = KeySchema.DEFAULT_MAX_ITEM_KEY_BYTES;
+        if (node.has("maxItemKeyBytes")) {
+            JsonNode max = node.get("maxItemKeyBytes");
+            if (!max.isInt() || max.asInt() < 8 || max.asInt() > DynamoDbLimits.MAX_SORT_KEY_BYTES / 2) {
+                throw error("table.maxItemKeyBytes", "must be a whole number from 8 to " + DynamoDbLimits.MAX_SORT_KEY_BYTES / 2
+                        + " (the bytes an item's key may take at the end of an index sort key)");
+            }
+            maxItemKeyBytes = max.asInt();
+        }
+        return new KeySchema(partition, sort, maxItemKeyBytes);
+    }
+
+    private KeySchema.KeyAttribute keyAttribute(JsonNode node, String where) {
+        if (node == null || !node.isObject()) {
+            throw error(where, "expected {name: <attribute>, type: S|N|B}");
+        }
+        allowOnly(node, where, "name", "type");
+        String name = text(node, "name", where);
+        if (name.isEmpty() || name.contains(".")) {
+            throw error(where, "the key attribute's name must be a top-level attribute name, found '" + name + "'");
+        }
+        String type = node.hasNonNull("type") ? node.get("type").asText() : "S";
+        try {
+            return new KeySchema.KeyAttribute(name, KeySchema.KeyType.valueOf(type));
+        } catch (IllegalArgumentException e) {
+            throw error(where + ".type", "must be S, N or B (DynamoDB's key types), found '" + type + "'");
+        }
+    }
+
+    private static String text(JsonNode node, String field, String where) {
+        JsonNode value = node.get(field);
+        if (value == null || !value.isValueNode() || value.isNull()) {
+            throw new DefinitionException(where + ": '" + field + "' is missing");
+        }
+        return value.asText();
+    }
+
+    private List<EntityTypeRule> entityTypes(JsonNode node, KeySchema table) {
+        if (node == null) {
+            // the app table's convention: the type is the partition key's prefix before '#'
+            return List.of(new EntityTypeRule.KeyPrefix(new AttributePath(List.of(table.partitionKey().name())), "#"));
+        }
+        if (!node.isArray()) {
+            throw error("entityTypes", "expected a list of rules, e.g. - {name: Layer, when: [{attribute: pk, beginsWith: 'lyr#'}]}");
+        }
+        List<EntityTypeRule> rules = new ArrayList<>();
+        int n = 0;
+        for (JsonNode rule : node) {
+            String where = "entityTypes[" + n++ + "]";
+            if (rule.has("keyPrefix")) {
+                allowOnly(rule, where, "keyPrefix");
+                JsonNode prefix = rule.get("keyPrefix");
+                allowOnly(prefix, where + ".keyPrefix", "attribute", "separator");
+                AttributePath attribute = AttributePath.parse(prefix.path("attribute").asText(""), file + ": " + where + ".keyPrefix.attribute");
+                String separator = prefix.path("separator").asText("#");
+                if (separator.isEmpty()) {
+                    throw error(where + ".keyPrefix.separator", "must not be empty");
+                }
+                rules.add(new EntityTypeRule.KeyPrefix(attribute, separator));
+            } else {
+                allowOnly(rule, where, "name", "when");
+                String name = rule.path("name").asText("");
+                if (!TYPE_NAME.matcher(name).matches()) {
+                    throw error(where + ".name", "'" + name + "' is not an entity type name; use PascalCase letters and digits, e.g. Layer");
+                }
+                List<Condition> when = conditions(rule.get("when"), where + " (" + name + ").when");
+                if (when.isEmpty()) {
+                    throw error(where + " (" + name + ").when", "lists no condition; say how an item of this type is told, e.g. [{attribute: sk, beginsWith: 'ISSUE#'}]");
+                }
+                rules.add(new EntityTypeRule.Named(name, when));
+            }
+        }
+        return rules;
+    }
+
+    private List<Condition> conditions(JsonNode node, String where) {
+        if (node == null || node.isNull()) {
+            return List.of();
+        }
+        if (!node.isArray()) {
+            throw error(where, "expected a list of conditions");
+        }
+        List<Condition> conditions = new ArrayList<>();
+        int n = 0;
+        for (JsonNode condition : node) {
+            String at = where + "[" + n++ + "]";
+            allowOnly(condition, at, "attribute", "beginsWith", "equals", "exists");
+            AttributePath path = AttributePath.parse(condition.path("attribute").asText(""), file + ": " + at + ".attribute");
+            int tests = (condition.has("beginsWith") ? 1 : 0) + (condition.has("equals") ? 1 : 0) + (condition.has("exists") ? 1 : 0);
+            if (tests != 1) {
+                throw error(at + " (" + path + ")", "needs exactly one of beginsWith, equals or exists");
+            }
+            if (condition.has("beginsWith")) {
+                JsonNode prefix = condition.get("beginsWith");
+                if (!prefix.isTextual()) {
+                    throw error(at + " (" + path + ")", "beginsWith takes a string");
+                }
+                conditions.add(new Condition.BeginsWith(path, prefix.asText()));
+            } else if (condition.has("equals")) {
+                conditions.add(new Condition.Equals(path, scalar(condition.get("equals"), at + " (" + path + ").equals")));
+            } else {
+                if (!condition.get("exists").isBoolean() || !condition.get("exists").asBoolean()) {
+                    throw error(at + " (" + path + ")", "exists takes true (an index covering items that lack an attribute lists what they have instead)");
+                }
+                conditions.add(new Condition.Exists(path));
+            }
+        }
+        return conditions;
+    }
+
+    private AttributeValue scalar(JsonNode value, String where) {
+        if (value.isTextual()) {
+            return AttributeValue.fromS(value.asText());
+        }
+        if (value.isNumber()) {
+            return AttributeValue.fromN(value.decimalValue().toString());
+        }
+        if (value.isBoolean()) {
+            return AttributeValue.fromBool(value.asBoolean());
+        }
+        throw error(where, "takes a string, a number or a boolean");
+    }
+
+    private IndexDefinition index(JsonNode node, KeySchema table) {
+        if (!node.isObject()) {
+            throw error("indexes", "each index is a mapping with at least 'name' and 'values'");
+        }
+        String name = node.path("name").asText("");
+        String where = "index '" + name + "'";
+        if (!INDEX_NAME.matcher(name).matches()) {
+            throw error(where, "the name must be 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit; it becomes part of the index keys, so choose it once");
+        }
+        allowOnly(node, where, "name", "layout", "covers", "group", "values", "orderBy", "projection");
+        IndexDefinition.Layout layout = switch (node.path("layout").asText("grouped")) {
+            case "grouped" -> IndexDefinition.Layout.GROUPED;
+            case "field-partitioned" -> IndexDefinition.Layout.FIELD_PARTITIONED;
+            default -> throw error(where + ": layout", "must be grouped (the default) or field-partitioned, found '" + node.get("layout").asText() + "'");
+        };
+        List<Condition> covers = conditions(node.get("covers"), where + ": covers");
+        List<AttributePath> group = paths(node.get("group"), where + ": group");
+        ValueSource values = values(node.get("values"), where);
+        List<TieBreaker> orderBy = tieBreakers(node.get("orderBy"), where + ": orderBy");
+        List<AttributePath> projection = paths(node.get("projection"), where + ": projection");
+        for (AttributePath projected : projection) {
+            if (projected.overlaps(values.path())) {
+                throw error(where + ": projection (" + projected + ")", "overlaps the indexed attribute '" + values.path()
+                        + "': every index item of the item would carry a copy of it, which can pass DynamoDB's "
+                        + DynamoDbLimits.MAX_ITEM_BYTES / 1024 + " KB item size many times over; project other attributes, or none");
+            }
+        }
+        IndexDefinition index = new IndexDefinition(name, layout, covers, group, values, orderBy, projection);
+        if (layout == IndexDefinition.Layout.FIELD_PARTITIONED) {
+            checkFieldPartitioned(index, table, where);
+        } else {
+            checkGrouped(index, table, where);
+        }
+        return index;
+    }
+
+    private List<AttributePath> paths(JsonNode node, String where) {
+        if (node == null || node.isNull()) {
+            return List.of();
+        }
+        JsonNode list = node.isArray() ? node : YAML.createArrayNode().add(node);
+        List<AttributePath> paths = new ArrayList<>();
+        for (JsonNode path : list) {
+            if (!path.isTextual()) {
+                throw error(where, "expected attribute paths (strings)");
+            }
+            AttributePath parsed = AttributePath.parse(path.asText(), file + ": " + where);
+            if (paths.contains(parsed)) {
+                throw error(where, "names '" + parsed + "' twice");
+            }
+            paths.add(parsed);
+        }
+        return paths;
+    }
+
+    private ValueSource values(JsonNode node, String where) {
+        if (node == null || !node.isObject() || node.size() != 1) {
+            throw error(where + ": values", "say where the values come from with exactly one of: entriesOf: <map>, elementsOf: <list or set>, attribute: <scalar>");
+        }
+        allowOnly(node, where + ": values", "entriesOf", "elementsOf", "attribute");
+        String kind = node.fieldNames().next();
+        AttributePath path = AttributePath.parse(node.get(kind).isTextual() ? node.get(kind).asText() : "", file + ": " + where + ": values." + kind);
+        return switch (kind) {
+            case "entriesOf" -> new ValueSource.MapEntries(path);
+            case "elementsOf" -> new ValueSource.Elements(path);
+            default -> new ValueSource.Scalar(path);
+        };
+    }
+
+    private List<TieBreaker> tieBreakers(JsonNode node, String where) {
+        if (node == null || node.isNull()) {
+            return List.of();
+        }
+        JsonNode list = node.isArray() ? node : YAML.createArrayNode().add(node);
+        List<TieBreaker> tieBreakers = new ArrayList<>();
+        for (JsonNode entry : list) {
+            if (entry.isTextual()) {
+                tieBreakers.add(new TieBreaker(AttributePath.parse(entry.asText(), file + ": " + where), TieBreaker.DEFAULT_MAX_BYTES));
+                continue;
+            }
+            allowOnly(entry, where, "attribute", "maxBytes");
+            AttributePath path = AttributePath.parse(entry.path("attribute").asText(""), file + ": " + where);
+            int maxBytes = entry.path("maxBytes").asInt(TieBreaker.DEFAULT_MAX_BYTES);
+            if (maxBytes < TieBreaker.MIN_MAX_BYTES || maxBytes > DynamoDbLimits.MAX_SORT_KEY_BYTES / 2) {
+                throw error(where + " (" + path + ")", "maxBytes must be from " + TieBreaker.MIN_MAX_BYTES + " to "
+                        + DynamoDbLimits.MAX_SORT_KEY_BYTES / 2 + ", found " + entry.path("maxBytes").asText());
+            }
+            tieBreakers.add(new TieBreaker(path, maxBytes));
+        }
+        return tieBreakers;
+    }
+
+    private void checkGrouped(IndexDefinition index, KeySchema table, String where) {
+        int valueBytes = SortKeyCodec.valueBudget(index, table);
+        if (valueBytes < SortKeyCodec.MIN_VALUE_BYTES) {
+            throw error(where + ": orderBy", "the sort key cannot fit DynamoDB's " + DynamoDbLimits.MAX_SORT_KEY_BYTES
+                    + " bytes: the tie-breakers (" + index.orderBy().stream().mapToInt(TieBreaker::maxBytes).sum()
+                    + " bytes) and the item key (table.maxItemKeyBytes " + table.maxItemKeyBytes() + ") leave the value "
+                    + valueBytes + " bytes, and it needs at least " + SortKeyCodec.MIN_VALUE_BYTES
+                    + "; lower their maxBytes, or drop a tie-breaker");
+        }
+        for (AttributePath group : index.group()) {
+            if (group.overlaps(index.values().path())) {
+                throw error(where + ": group (" + group + ")", "overlaps the indexed attribute '" + index.values().path()
+                        + "'; group by an attribute that names what a query runs within, e.g. a project");
+            }
+            if (table.isKeyAttribute(group) && table.partitionKey().name().equals(group.toString())
+                    && index.group().size() > 1) {
+                throw error(where + ": group (" + group + ")", "combines the table's partition key (up to "
+                        + DynamoDbLimits.MAX_PARTITION_KEY_BYTES + " bytes) with other attributes, which cannot fit DynamoDB's "
+                        + DynamoDbLimits.MAX_PARTITION_KEY_BYTES + "-byte partition key; group by the partition key alone");
+            }
+        }
+    }
+
+    private void checkFieldPartitioned(IndexDefinition index, KeySchema table, String where) {
+        String what = "layout field-partitioned is the index layout from before definitions (kept for stacks that upgrade): ";
+        if (!(index.values() instanceof ValueSource.MapEntries)) {
+            throw error(where + ": values", what + "it indexes the entries of a map (entriesOf); use layout grouped");
+        }
+        if (index.group().size() != 1 || index.orderBy().size() != 1) {
+            throw error(where + ": group/orderBy", what + "it takes exactly one group attribute (stored as 'project') and one numeric orderBy attribute (stored as 'num')");
+        }
+        if (table.sortKey().isPresent() || table.partitionKey().type() != KeySchema.KeyType.S) {
+            throw error(where, what + "it needs a table keyed by one string attribute; use layout grouped");
+        }
+        if (!index.projection().isEmpty()) {
+            throw error(where + ": projection", what + "it projects its group and orderBy attributes only; use layout grouped to project others");
+        }
+    }
+}
