@@ -1,5 +1,9 @@
 package com.multikey.index;
 
+import com.multikey.index.definition.IndexDefinition;
+import com.multikey.index.definition.KeySchema;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -7,10 +11,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-
-import com.multikey.index.definition.IndexDefinition;
-import com.multikey.index.definition.KeySchema;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The order-preserving index sort key: {@code value SEP num SEP issueId}, where DynamoDB's ascending
