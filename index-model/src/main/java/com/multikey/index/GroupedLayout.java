@@ -19,13 +19,13 @@ import java.util.function.Predicate;
 
 /**
  * The layout of declared indexes: every item of index {@code I} lives in a partition
- * {@code I#<group part>...[#<entry name>]}, so indexes never share a partition and a query reads its own group's
+ * {@code I|<group part>...[|<entry name>]}, so indexes never share a partition and a query reads its own group's
  * items only; the sort key orders by value, then the declared tie-breakers, then the item key.
  *
  * <h2>Partition key</h2>
- * The index name, then each group attribute's value, then (for map entries) the entry's name, joined by {@code #}.
- * A string part is written as it is with {@code %} and {@code #} escaped as {@code %25} and {@code %23} (so the
- * parts can always be told apart); a number is {@code %N} and its canonical form, binary {@code %B} and base64, a
+ * The index name, then each group attribute's value, then (for map entries) the entry's name, joined by {@code |}
+ * (readable in the console: single-table keys such as {@code PROJECT#p1} stay as they are). A string part is written
+ * as it is with {@code %} and {@code |} escaped as {@code %25} and {@code %7C} (so the parts can always be told apart); a number is {@code %N} and its canonical form, binary {@code %B} and base64, a
  * boolean {@code %Ttrue} or {@code %Tfalse}. An item without a group attribute is not in the index (counted as
  * rejected); one whose partition would pass 2,048 bytes neither.
  *
@@ -35,7 +35,7 @@ import java.util.function.Predicate;
  */
 final class GroupedLayout implements IndexLayout {
 
-    static final String PARTITION_SEPARATOR = "#";
+    static final String PARTITION_SEPARATOR = "|";
 
     private final IndexDefinition index;
     private final KeySchema table;
@@ -80,7 +80,7 @@ final class GroupedLayout implements IndexLayout {
     }
 
     private static String escape(String text) {
-        return text.replace("%", "%25").replace("#", "%23");
+        return text.replace("%", "%25").replace("|", "%7C");
     }
 
     @Override

@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
  * The full primary key of a source table item: its partition key attribute, and its sort key attribute when the
  * table has one, each of type S, N or B. Index items name their source item by it.
  *
- * @param attributes the key attributes, partition key first
+ * @param attributes the key attributes, partition key first; numbers are held in canonical form
  */
 public record ItemKey(Map<String, AttributeValue> attributes) {
 
@@ -24,7 +24,11 @@ public record ItemKey(Map<String, AttributeValue> attributes) {
         if (attributes.isEmpty()) {
             throw new IllegalArgumentException("an item key has at least a partition key");
         }
-        attributes = Collections.unmodifiableMap(new LinkedHashMap<>(attributes));
+        Map<String, AttributeValue> canonical = new LinkedHashMap<>();
+        // numbers as DynamoDB stores them, so a key read back from a table or an index item equals the key written
+        attributes.forEach((name, value) -> canonical.put(name, value.type() == AttributeValue.Type.N
+                ? AttributeValue.fromN(IndexValue.Num.canonical(new java.math.BigDecimal(value.n())).toString()) : value));
+        attributes = Collections.unmodifiableMap(canonical);
     }
 
     /** The key of a table keyed by one string attribute. */
