@@ -343,12 +343,6 @@ public final class DefinitionsReader {
                 throw error(where + ": group (" + group + ")", "overlaps the indexed attribute '" + index.values().path()
                         + "'; group by an attribute that names what a query runs within, e.g. a project");
             }
-            if (table.isKeyAttribute(group) && table.partitionKey().name().equals(group.toString())
-                    && index.group().size() > 1) {
-                throw error(where + ": group (" + group + ")", "combines the table's partition key (up to "
-                        + DynamoDbLimits.MAX_PARTITION_KEY_BYTES + " bytes) with other attributes, which cannot fit DynamoDB's "
-                        + DynamoDbLimits.MAX_PARTITION_KEY_BYTES + "-byte partition key; group by the partition key alone");
-            }
         }
     }
 
