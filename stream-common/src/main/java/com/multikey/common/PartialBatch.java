@@ -71,7 +71,7 @@ public final class PartialBatch<T> {
 
     /**
      * @param sequenceNumber the sequence number of a record as read
-     * @param keyAttribute   the table's key attribute, to name an unreadable record's item in the log
+     * @param keyAttribute   the table's partition key attribute, to name an unreadable record's item in the log
      */
     public PartialBatch(Reader<T> reader, Function<T, Optional<String>> sequenceNumber, String keyAttribute, StructuredLog log) {
         this.reader = reader;
@@ -111,14 +111,26 @@ public final class PartialBatch<T> {
                 batch.size(), skipped.size(), failed.size(), outcome.report());
     }
 
-    /** The item key of a record that could not be read: the key attribute's string value, for the log line. */
+    /**
+     * The item key of a record that could not be read, for the log line: the key attribute's string value when
+     * that is the whole key, otherwise every key attribute as {@code name=value} (strings and numbers).
+     */
     private String keyOf(DynamodbStreamRecord record) {
-        if (record == null || record.getDynamodb() == null || record.getDynamodb().getKeys() == null) {
+        if (record == null || record.getDynamodb() == null || record.getDynamodb().getKeys() == null
+                || record.getDynamodb().getKeys().isEmpty()) {
             return "(unknown)";
         }
-        com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue id =
-                record.getDynamodb().getKeys().get(keyAttribute);
-        return id != null && id.getS() != null ? id.getS() : "(unknown)";
+        Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> keys = record.getDynamodb().getKeys();
+        com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue id = keys.get(keyAttribute);
+        if (keys.size() == 1 && id != null && id.getS() != null) {
+            return id.getS();
+        }
+        StringBuilder text = new StringBuilder();
+        new java.util.TreeMap<>(keys).forEach((name, value) -> {
+            String shown = value == null ? null : value.getS() != null ? value.getS() : value.getN();
+            text.append(text.isEmpty() ? "" : " ").append(name).append('=').append(shown == null ? "?" : shown);
+        });
+        return text.toString();
     }
 
     private static String eventIdOf(DynamodbStreamRecord record) {

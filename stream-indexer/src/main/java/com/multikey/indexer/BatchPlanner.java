@@ -6,8 +6,13 @@ import com.multikey.common.PartialBatch;
 import com.multikey.index.IndexChange;
 import com.multikey.index.IndexDiff;
 import com.multikey.index.IndexKey;
-import com.multikey.index.IssueProjector;
+import com.multikey.index.IndexProjector;
+import com.multikey.index.ItemKey;
 import com.multikey.index.Rejection;
+import com.multikey.index.definition.Condition;
+import com.multikey.index.definition.IndexDefinition;
+import com.multikey.index.definition.KeySchema;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,71 +20,114 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
- * Turns a batch of change records into the net index writes. Each record's change is the diff of its old
- * and new image; the changes of all records are applied in stream order and only the last change per
- * index key is kept, so a replayed, partial or retried batch converges on the index of the latest images.
+ * Turns a batch of change records into the net index writes of every declared index. Each record's change is
+ * the diff of its old and new image over all indexes in one pass; the changes of all records are applied in
+ * stream order and only the last change per index key is kept, so a replayed, partial or retried batch
+ * converges on the index of the latest images.
  */
 public final class BatchPlanner {
 
-    private final IndexerConfig config;
-    private final IssueProjector issueIndexer;
+    private final IndexProjector projector;
 
     public BatchPlanner(IndexerConfig config) {
-        this.config = config;
-        this.issueIndexer = new IssueProjector(config.schema());
+        this.projector = new IndexProjector(config.definitions());
     }
 
-    /** The app table's key attribute, whose value names a record's item. */
+    /** The source table's partition key attribute, whose value names a record's item in logs. */
     public String keyAttribute() {
-        return config.schema().keyAttribute();
+        return projector.table().partitionKey().name();
     }
 
     /** The net writes of a batch's records (read, in stream order). */
     public BatchPlan plan(List<ChangeRecord> records) {
         Map<IndexKey, IndexChange> changes = new LinkedHashMap<>();
-        Map<IndexKey, String> issueOfKey = new HashMap<>();
-        Map<String, ChangeRecord> firstRecord = new LinkedHashMap<>();
+        Map<IndexKey, ItemKey> itemOfKey = new HashMap<>();
+        Map<ItemKey, ChangeRecord> firstRecord = new LinkedHashMap<>();
         List<PartialBatch.Skipped> skipped = new ArrayList<>();
+        List<BatchPlan.MissingImage> missingImages = new ArrayList<>();
         List<Rejection> rejections = new ArrayList<>();
         int ignored = 0;
 
         for (ChangeRecord record : records) {
-            Optional<String> id = record.stringKey(config.schema().keyAttribute());
-            if (id.isEmpty() || !config.schema().isIssue(id.get())) {
+            Optional<ItemKey> key = projector.keyOf(record.keys());
+            if (key.isEmpty()) {
+                skipped.add(new PartialBatch.Skipped(keyText(record), record.eventId(), record.sequenceNumber().orElse(""),
+                        "record keys do not match the definitions' table key (" + expectedKey() + ")"));
+                continue;
+            }
+            ItemKey item = key.get();
+            Map<String, AttributeValue> oldImage = record.oldImage().orElse(null);
+            Map<String, AttributeValue> newImage = record.newImage().orElse(null);
+            Optional<String> missing = missingImage(record);
+            if (missing.isPresent()) {
+                if (mayBeCovered(record)) {
+                    missingImages.add(new BatchPlan.MissingImage(item, record, missing.get()));
+                } else {
+                    ignored++;
+                }
+                continue;
+            }
+            if (!projector.coversAny(oldImage) && !projector.coversAny(newImage)) {
                 ignored++;
                 continue;
             }
-            String issueId = id.get();
-            Optional<String> missing = missingImage(record);
-            if (missing.isPresent()) {
-                skipped.add(new PartialBatch.Skipped(issueId, record.eventId(), record.sequenceNumber().orElse(""), missing.get()));
-                continue;
-            }
-            IssueProjector.ChangedProjections versions = issueIndexer.changed(issueId, record.oldImage().orElse(null),
-                    record.newImage().orElse(null));
+            IndexProjector.Changed versions = projector.changed(item, oldImage, newImage);
             rejections.addAll(versions.after().rejections());
 
             for (IndexChange change : IndexDiff.between(versions.before().items(), versions.after().items())) {
                 changes.remove(change.key());
                 changes.put(change.key(), change);
-                issueOfKey.put(change.key(), issueId);
-                firstRecord.putIfAbsent(issueId, record);
+                itemOfKey.put(change.key(), item);
+                firstRecord.putIfAbsent(item, record);
             }
         }
-        return new BatchPlan(List.copyOf(changes.values()), issueOfKey, firstRecord, skipped, rejections,
+        return new BatchPlan(List.copyOf(changes.values()), itemOfKey, firstRecord, skipped, missingImages, rejections,
                 records.size(), ignored);
+    }
+
+    private String expectedKey() {
+        return projector.table().attributes().stream().map(a -> a.name() + " (" + a.type() + ")").collect(Collectors.joining(", "));
+    }
+
+    private static String keyText(ChangeRecord record) {
+        return record.keys().entrySet().stream().map(e -> e.getKey() + "=" + (e.getValue().s() != null ? e.getValue().s() : e.getValue().n()))
+                .sorted().collect(Collectors.joining(" "));
+    }
+
+    /**
+     * Whether an index may cover an item of whose images the record lacks at least one: with an image, when any
+     * index covers what is there; without, unless every index has a condition on a key attribute that the keys fail.
+     */
+    private boolean mayBeCovered(ChangeRecord record) {
+        if (projector.coversAny(record.oldImage().orElse(null)) || projector.coversAny(record.newImage().orElse(null))) {
+            return true;
+        }
+        KeySchema table = projector.table();
+        for (IndexDefinition index : projector.definitions().indexes()) {
+            boolean keysRuleItOut = false;
+            for (Condition condition : index.covers()) {
+                if (table.isKeyAttribute(condition.path()) && !condition.test(record.keys())) {
+                    keysRuleItOut = true;
+                }
+            }
+            if (!keysRuleItOut) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Optional<String> missingImage(ChangeRecord record) {
         boolean needsOld = record.kind() != ChangeKind.INSERT;
         boolean needsNew = record.kind() != ChangeKind.REMOVE;
         if (needsOld && record.oldImage().isEmpty()) {
-            return Optional.of(record.kind() + " record has no OldImage; the stream view type must be NEW_AND_OLD_IMAGES");
+            return Optional.of(record.kind() + " record has no OldImage");
         }
         if (needsNew && record.newImage().isEmpty()) {
-            return Optional.of(record.kind() + " record has no NewImage; the stream view type must be NEW_AND_OLD_IMAGES");
+            return Optional.of(record.kind() + " record has no NewImage");
         }
         return Optional.empty();
     }

@@ -13,7 +13,7 @@ public interface IndexerMetrics {
     /** Counts of one batch. */
     record BatchSummary(int records, int ignoredRecords, int skippedRecords, int rejectedFields,
                         int valuesNotCopied, int refusedWrites, long puts, long deletes, int failedWrites,
-                        int failedRecords) {
+                        int failedRecords, int missingImages) {
     }
 
     /** CloudWatch embedded-metric-format lines. */
@@ -30,6 +30,7 @@ public interface IndexerMetrics {
             counts.put("IndexDeletes", summary.deletes());
             counts.put("FailedWrites", summary.failedWrites());
             counts.put("FailedRecords", summary.failedRecords());
+            counts.put("MissingImages", summary.missingImages());
             emf.publish(counts);
         };
     }

@@ -9,8 +9,10 @@ import com.multikey.common.StructuredLog;
 import com.multikey.index.DynamoDbLimits;
 import com.multikey.index.IndexChange;
 import com.multikey.index.IndexKey;
+import com.multikey.index.ItemKey;
 import com.multikey.index.Rejection;
 
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -29,8 +31,15 @@ public final class StreamIndexer {
     private final IndexWriter writer;
     private final IndexerMetrics metrics;
     private final StructuredLog log;
+    private final String appTableName;
 
     public StreamIndexer(BatchPlanner planner, IndexWriter writer, IndexerMetrics metrics, StructuredLog log) {
+        this(planner, writer, metrics, log, "");
+    }
+
+    /** @param appTableName the source table, named in the log line of a record without the images an index needs */
+    public StreamIndexer(BatchPlanner planner, IndexWriter writer, IndexerMetrics metrics, StructuredLog log, String appTableName) {
+        this.appTableName = appTableName;
         this.batch = new PartialBatch<>(ChangeRecord::from, ChangeRecord::sequenceNumber, planner.keyAttribute(), log);
         this.planner = planner;
         this.writer = writer;
@@ -48,7 +57,7 @@ public final class StreamIndexer {
         Counts counts = result.report();
         metrics.batchProcessed(new IndexerMetrics.BatchSummary(result.records(), counts.ignored(), result.skipped(),
                 counts.rejections(), counts.valuesNotCopied(), counts.refused(), counts.puts(), counts.deletes(),
-                counts.failedWrites(), result.failed()));
+                counts.failedWrites(), result.failed(), counts.missingImages()));
         log.info("batch indexed", Map.of("records", result.records(), "puts", counts.puts(),
                 "deletes", counts.deletes(), "failedRecords", result.failed()));
         return result.response();
@@ -56,7 +65,7 @@ public final class StreamIndexer {
 
     /** What one batch did to the index, for the metrics. */
     private record Counts(int ignored, int rejections, int valuesNotCopied, int refused, long puts, long deletes,
-                          int failedWrites) {
+                          int failedWrites, int missingImages) {
     }
 
     private PartialBatch.Outcome<ChangeRecord, Counts> index(List<ChangeRecord> records, Deadline deadline) {
@@ -64,11 +73,12 @@ public final class StreamIndexer {
         for (Rejection rejection : plan.rejections()) {
             Map<String, Object> fields = new LinkedHashMap<>();
             fields.put("itemKey", rejection.issueId());
+            fields.put("index", rejection.index());
             String message = switch (rejection) {
-                case Rejection.Image image -> "issue not indexed";
+                case Rejection.Image image -> "item not indexed";
                 case Rejection.Field field -> {
                     fields.put("attribId", field.attribId());
-                    yield "custom field not indexed";
+                    yield "field not indexed";
                 }
             };
             fields.put("reason", rejection.reason());
@@ -81,9 +91,10 @@ public final class StreamIndexer {
                 valuesNotCopied++;
                 Map<String, Object> fields = new LinkedHashMap<>();
                 fields.put("itemKey", put.item().issueId());
+                fields.put("index", put.item().index());
                 fields.put("attribId", put.item().attribId());
                 fields.put("reason", "index item would exceed " + DynamoDbLimits.MAX_ITEM_BYTES + " bytes with the value");
-                log.warn("custom field indexed without a copy of its value", fields);
+                log.warn("field indexed without a copy of its value", fields);
             }
         }
 
@@ -91,23 +102,35 @@ public final class StreamIndexer {
                 ? IndexWriter.WriteResult.ALL_WRITTEN : writer.write(plan.changes(), deadline);
         for (IndexWriter.Refused refused : written.refused()) {
             Map<String, Object> fields = new LinkedHashMap<>();
-            fields.put("itemKey", plan.issueOfKey().get(refused.key()));
+            fields.put("itemKey", String.valueOf(plan.itemOfKey().get(refused.key())));
             fields.put("attribId", refused.key().attribId());
             fields.put("errorCode", refused.errorCode());
             log.warn("index write refused by DynamoDB and skipped", fields);
         }
-        Set<String> failedIssues = new LinkedHashSet<>();
+        Set<ItemKey> failedItems = new LinkedHashSet<>();
         for (IndexKey key : written.unwritten()) {
-            failedIssues.add(plan.issueOfKey().get(key));
+            failedItems.add(plan.itemOfKey().get(key));
         }
-        List<ChangeRecord> redeliver = failedIssues.stream().map(plan.firstRecord()::get).toList();
+        List<ChangeRecord> redeliver = new ArrayList<>(failedItems.stream().map(plan.firstRecord()::get).toList());
         if (!redeliver.isEmpty()) {
             log.warn("index writes failed; records reported for redelivery", Map.of(
-                    "failedWrites", written.unwritten().size(), "failedIssues", failedIssues.size(),
+                    "failedWrites", written.unwritten().size(), "failedIssues", failedItems.size(),
                     "lowestSequenceNumber", lowest(redeliver)));
         }
+        for (BatchPlan.MissingImage missing : plan.missingImages()) {
+            Map<String, Object> fields = new LinkedHashMap<>();
+            fields.put("table", appTableName.isEmpty() ? "(APP_TABLE_NAME not set)" : appTableName);
+            fields.put("itemKey", missing.item().toString());
+            fields.put("sequenceNumber", missing.record().sequenceNumber().orElse(""));
+            fields.put("reason", missing.reason());
+            fields.put("action", "set the table's stream view type to NEW_AND_OLD_IMAGES (StreamViewType); "
+                    + "the record goes to the failure queue after the retries");
+            log.warn("stream record lacks the images an index needs; reported as failed", fields);
+            redeliver.add(missing.record());
+        }
         return new PartialBatch.Outcome<>(redeliver, plan.skipped(), new Counts(plan.ignoredCount(), plan.rejections().size(),
-                valuesNotCopied, written.refused().size(), plan.puts(), plan.deletes(), written.unwritten().size()));
+                valuesNotCopied, written.refused().size(), plan.puts(), plan.deletes(), written.unwritten().size(),
+                plan.missingImages().size()));
     }
 
     private static String lowest(List<ChangeRecord> records) {

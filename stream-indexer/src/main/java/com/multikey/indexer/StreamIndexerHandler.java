@@ -54,6 +54,6 @@ public final class StreamIndexerHandler implements RequestHandler<DynamodbEvent,
                 Backoff.standard(), Sleeper.SYSTEM, log, BoundedCalls.fromEnvironment(env, WRITE_CONCURRENCY, BoundedCalls.DEFAULT_IN_FLIGHT));
         IndexerMetrics metrics = IndexerMetrics.emf(
                 EmfMetrics.toStandardOutput(env.getOrDefault("METRICS_NAMESPACE", "Multikey"), "stream-indexer"));
-        return new StreamIndexer(new BatchPlanner(config), writer, metrics, log);
+        return new StreamIndexer(new BatchPlanner(config), writer, metrics, log, config.appTableName());
     }
 }

@@ -11,8 +11,17 @@ import com.multikey.common.EmfMetrics;
 import com.multikey.common.SnapStartPriming;
 import com.multikey.common.StructuredLog;
 import com.multikey.index.IndexChange;
+import com.multikey.index.definition.AttributePath;
+import com.multikey.index.definition.Condition;
+import com.multikey.index.definition.IndexDefinition;
+import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.index.definition.KeySchema;
+import com.multikey.index.definition.TieBreaker;
+import com.multikey.index.definition.ValueSource;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -63,28 +72,92 @@ public final class StreamIndexerPriming extends SnapStartPriming<Integer> {
         return writer.changes;
     }
 
-    /** An issue inserted with a field of each kind, then one field changed: puts, a delete and a put. */
+    /**
+     * An item every declared index covers, inserted with a value of each kind, then one value changed: puts, a delete
+     * and a put. Built from the definitions (their key schema, conditions, groups, tie-breakers and value sources),
+     * so it primes a table of any shape.
+     */
     static List<DynamodbStreamRecord> sampleBatch(IndexerConfig config) {
-        String key = config.schema().keyAttribute();
-        String fields = config.schema().customFieldsAttribute();
-        String id = config.schema().issueEntityType() + "#priming";
-        Map<String, AttributeValue> keys = Map.of(key, new AttributeValue().withS(id));
-        Map<String, AttributeValue> before = Map.of(
-                key, new AttributeValue().withS(id),
-                config.schema().projectAttribute(), new AttributeValue().withS("project#priming"),
-                config.schema().numAttribute(), new AttributeValue().withN("1"),
-                fields, new AttributeValue().withM(Map.of(
+        IndexDefinitions definitions = config.definitions();
+        Map<String, AttributeValue> before = new HashMap<>();
+        for (IndexDefinition index : definitions.indexes()) {
+            for (AttributePath group : index.group()) {
+                put(before, group, new AttributeValue().withS("priming"));
+            }
+            for (TieBreaker tieBreaker : index.orderBy()) {
+                put(before, tieBreaker.path(), new AttributeValue().withN("1"));
+            }
+            put(before, index.values().path(), switch (index.values()) {
+                case ValueSource.MapEntries m -> new AttributeValue().withM(Map.of(
                         "priming-date", new AttributeValue().withS("2026-01-01"),
                         "priming-number", new AttributeValue().withN("-12.5e3"),
                         "priming-flag", new AttributeValue().withBOOL(true),
                         "priming-tags", new AttributeValue().withSS("a", "b"),
                         "priming-points", new AttributeValue().withNS("1", "2"),
-                        "priming-list", new AttributeValue().withL(new AttributeValue().withS("x")))));
-        Map<String, AttributeValue> after = new HashMap<>(before);
-        Map<String, AttributeValue> changed = new HashMap<>(before.get(fields).getM());
-        changed.put("priming-date", new AttributeValue().withS("2026-01-02"));
-        after.put(fields, new AttributeValue().withM(changed));
+                        "priming-list", new AttributeValue().withL(new AttributeValue().withS("x"))));
+                case ValueSource.Elements e -> new AttributeValue().withSS("a", "b");
+                case ValueSource.Scalar sc -> new AttributeValue().withS("2026-01-01");
+            });
+            for (Condition condition : index.covers()) {
+                switch (condition) {
+                    case Condition.BeginsWith b -> put(before, b.path(), new AttributeValue().withS(b.prefix() + "priming"));
+                    case Condition.Equals eq -> put(before, eq.path(), eventValue(eq.value()));
+                    case Condition.Exists ex -> put(before, ex.path(), new AttributeValue().withS("priming"));
+                }
+            }
+        }
+        Map<String, AttributeValue> keys = new HashMap<>();
+        for (KeySchema.KeyAttribute key : definitions.table().attributes()) {
+            AttributeValue value = before.get(key.name());
+            if (value == null || (key.type() == KeySchema.KeyType.S && value.getS() == null)) {
+                value = switch (key.type()) {
+                    case S -> new AttributeValue().withS("priming");
+                    case N -> new AttributeValue().withN("1");
+                    case B -> new AttributeValue().withB(ByteBuffer.wrap("priming".getBytes(StandardCharsets.UTF_8)));
+                };
+                before.put(key.name(), value);
+            }
+            keys.put(key.name(), value);
+        }
+        Map<String, AttributeValue> after = changedCopy(before);
         return List.of(record("INSERT", "1", keys, null, before), record("MODIFY", "2", keys, before, after));
+    }
+
+    /** The image with every string value {@code 2026-01-01} (at any depth) changed to {@code 2026-01-02}. */
+    private static Map<String, AttributeValue> changedCopy(Map<String, AttributeValue> image) {
+        Map<String, AttributeValue> copy = new HashMap<>();
+        image.forEach((name, value) -> {
+            if ("2026-01-01".equals(value.getS())) {
+                copy.put(name, new AttributeValue().withS("2026-01-02"));
+            } else if (value.getM() != null) {
+                copy.put(name, new AttributeValue().withM(changedCopy(value.getM())));
+            } else {
+                copy.put(name, value);
+            }
+        });
+        return copy;
+    }
+
+    private static void put(Map<String, AttributeValue> image, AttributePath path, AttributeValue value) {
+        Map<String, AttributeValue> at = image;
+        List<String> names = path.names();
+        for (int i = 0; i < names.size() - 1; i++) {
+            AttributeValue next = at.get(names.get(i));
+            if (next == null || next.getM() == null) {
+                next = new AttributeValue().withM(new HashMap<>());
+                at.put(names.get(i), next);
+            }
+            at = next.getM();
+        }
+        at.putIfAbsent(names.get(names.size() - 1), value);
+    }
+
+    private static AttributeValue eventValue(software.amazon.awssdk.services.dynamodb.model.AttributeValue value) {
+        return switch (value.type()) {
+            case N -> new AttributeValue().withN(value.n());
+            case BOOL -> new AttributeValue().withBOOL(value.bool());
+            default -> new AttributeValue().withS(value.s());
+        };
     }
 
     private static DynamodbStreamRecord record(String eventName, String sequenceNumber, Map<String, AttributeValue> keys,

@@ -7,8 +7,9 @@ import com.multikey.common.Sleeper;
 import com.multikey.common.StructuredLog;
 import com.multikey.index.IndexChange;
 import com.multikey.index.IndexItem;
-import com.multikey.index.IssueProjector;
-import com.multikey.index.IssueSchema;
+import com.multikey.index.IndexProjector;
+import com.multikey.index.ItemKey;
+import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.runtime.LambdaEvents;
 import com.multikey.local.runtime.LocalDynamoDb;
 import com.multikey.local.runtime.StreamTail;
@@ -29,7 +30,6 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -46,8 +46,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(LocalTablesExtension.class)
 class BackfillBesideTheIndexerIntegrationTest {
 
-    private static final IssueSchema CONFIG = IssueSchema.DEFAULT;
+    private static final IndexDefinitions CONFIG = IndexDefinitions.packaged();
     private static final StructuredLog QUIET = new StructuredLog("t", new PrintStream(OutputStream.nullOutputStream()), Clock.systemUTC());
+    private static final ItemKey ISSUE_1 = ItemKey.ofString("id", "issue#1");
     private final LocalDynamoDb local;
     private final DynamoDbClient dynamoDb;
 
@@ -60,11 +61,11 @@ class BackfillBesideTheIndexerIntegrationTest {
         IssueFixtures.putRandomIssues(dynamoDb, "AppTable", issues, random);
     }
 
-    private Set<IndexItem> index() {
+    private Set<Map<String, AttributeValue>> index() {
         return IssueFixtures.storedIndex(dynamoDb, "IssueAttribIndexTable");
     }
 
-    private Set<IndexItem> expected() {
+    private Set<Map<String, AttributeValue>> expected() {
         return IssueFixtures.expectedIndex(dynamoDb, "AppTable", CONFIG);
     }
 
@@ -81,7 +82,7 @@ class BackfillBesideTheIndexerIntegrationTest {
         populate(150, new Random(4));
         StreamTail tail = new StreamTail(dynamoDb, local.streamsClient(), "AppTable");
         tail.poll(); // written before the stream indexer existed: only a backfill can index these
-        StreamIndexer streamIndexer = new StreamIndexer(new BatchPlanner(new IndexerConfig("IssueAttribIndexTable", CONFIG)),
+        StreamIndexer streamIndexer = new StreamIndexer(new BatchPlanner(new IndexerConfig("IssueAttribIndexTable", "", CONFIG)),
                 new DynamoDbIndexWriter(dynamoDb, "IssueAttribIndexTable", Backoff.standard(), Sleeper.SYSTEM, QUIET),
                 summary -> { }, QUIET);
         AtomicBoolean writing = new AtomicBoolean(true);
@@ -118,7 +119,7 @@ class BackfillBesideTheIndexerIntegrationTest {
     @Test
     void aWriteDerivedFromAVersionTheStreamHasSinceReplaced_isRefused_andLeavesNothingStale() {
         StreamTail tail = new StreamTail(dynamoDb, local.streamsClient(), "AppTable");
-        StreamIndexer streamIndexer = new StreamIndexer(new BatchPlanner(new IndexerConfig("IssueAttribIndexTable", CONFIG)),
+        StreamIndexer streamIndexer = new StreamIndexer(new BatchPlanner(new IndexerConfig("IssueAttribIndexTable", "", CONFIG)),
                 new DynamoDbIndexWriter(dynamoDb, "IssueAttribIndexTable", Backoff.standard(), Sleeper.SYSTEM, QUIET),
                 summary -> { }, QUIET);
         Map<String, AttributeValue> v1 = IssueFixtures.randomIssue("issue#1", 1, new Random(6), 4);
@@ -130,11 +131,12 @@ class BackfillBesideTheIndexerIntegrationTest {
         deliver(streamIndexer, tail.poll());
 
         ConditionalIndexWriter.Outcome outcome = new ConditionalIndexWriter(dynamoDb, "AppTable", "IssueAttribIndexTable", CONFIG)
-                .write("issue#1", v1, new IssueProjector(CONFIG).project("issue#1", v1).items().stream()
+                .write(ISSUE_1, v1, new IndexProjector(CONFIG).project(ISSUE_1, v1).items().stream()
                         .<IndexChange>map(IndexChange.Put::new).toList());
 
         assertThat(outcome).isEqualTo(ConditionalIndexWriter.Outcome.ISSUE_CHANGED);
-        assertThat(index()).isEqualTo(new HashSet<>(new IssueProjector(CONFIG).project("issue#1", v2).items()));
+        assertThat(index()).isEqualTo(new IndexProjector(CONFIG).project(ISSUE_1, v2).items().stream()
+                .map(IndexItem::toItem).collect(java.util.stream.Collectors.toSet()));
     }
 
     private static void deliver(StreamIndexer indexer, List<Record> records) {

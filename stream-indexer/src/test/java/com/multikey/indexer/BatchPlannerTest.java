@@ -3,7 +3,6 @@ package com.multikey.indexer;
 import com.multikey.common.ChangeRecord;
 import com.multikey.index.IndexChange;
 import com.multikey.index.IssueImages;
-import com.multikey.index.IssueSchema;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.OperationType;
 import software.amazon.awssdk.services.dynamodb.model.Record;
@@ -18,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class BatchPlannerTest {
 
-    private final BatchPlanner planner = new BatchPlanner(new IndexerConfig("index", IssueSchema.DEFAULT));
+    private final BatchPlanner planner = new BatchPlanner(new IndexerConfig("index"));
 
     private BatchPlan plan(Record... records) {
         return planner.plan(StreamRecords.lambdaRecords(List.of(records)).stream().map(ChangeRecord::from).toList());
@@ -52,7 +51,7 @@ class BatchPlannerTest {
         BatchPlan plan = plan(StreamRecords.change(1, "issue#1", before, after));
 
         assertThat(plan.changes()).singleElement().isInstanceOf(IndexChange.Put.class)
-                .satisfies(c -> assertThat(((IndexChange.Put) c).item().project()).isEqualTo("q"));
+                .satisfies(c -> assertThat(((IndexChange.Put) c).item().toItem().get("project").s()).isEqualTo("q"));
     }
 
     @Test

@@ -8,7 +8,6 @@ import com.multikey.index.IndexChange;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;
 import com.multikey.index.IndexValue;
-import com.multikey.index.IssueSchema;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -183,7 +182,7 @@ class ConcurrentIndexWritesTest {
         // given: 60 issues, one record each, one field each: calls of issues 0-24, 25-49, 50-59; the second fails
         OverlapRecordingClient client = new OverlapRecordingClient(3);
         client.failing = request -> isIssue(request, Set.of("issue#30"));
-        StreamIndexer indexer = new StreamIndexer(new BatchPlanner(new IndexerConfig(TABLE, IssueSchema.DEFAULT)),
+        StreamIndexer indexer = new StreamIndexer(new BatchPlanner(new IndexerConfig(TABLE)),
                 writer(client, 3), summary -> { }, IndexerFixtures.quietLog());
         List<software.amazon.awssdk.services.dynamodb.model.Record> records = new ArrayList<>();
         for (int i = 0; i < 60; i++) {

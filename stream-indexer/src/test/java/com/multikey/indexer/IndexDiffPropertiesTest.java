@@ -6,9 +6,9 @@ import com.multikey.common.Deadline;
 import com.multikey.index.IndexChange;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;
+import com.multikey.index.IndexProjector;
 import com.multikey.index.IssueImages;
-import com.multikey.index.IssueProjector;
-import com.multikey.index.IssueSchema;
+import com.multikey.index.ItemKey;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -40,7 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class IndexDiffPropertiesTest {
 
     static final List<String> ISSUES = List.of("issue#a", "issue#b", "issue#c");
-    static final IndexerConfig CONFIG = new IndexerConfig("index", IssueSchema.DEFAULT);
+    static final IndexerConfig CONFIG = new IndexerConfig("index");
 
     /** One step of a history: an issue gets a new version, or is removed (empty). */
     record Step(int issue, Optional<Map<String, AttributeValue>> version) {
@@ -123,10 +123,10 @@ class IndexDiffPropertiesTest {
         }
 
         Map<IndexKey, IndexItem> expectedIndex() {
-            IssueProjector issueIndexer = new IssueProjector(CONFIG.schema());
+            IndexProjector projector = new IndexProjector(CONFIG.definitions());
             InMemoryIndexWriter expected = new InMemoryIndexWriter();
             List<IndexChange> puts = last.entrySet().stream()
-                    .flatMap(e -> issueIndexer.project(e.getKey(), e.getValue()).items().stream())
+                    .flatMap(e -> projector.project(ItemKey.ofString("id", e.getKey()), e.getValue()).items().stream())
                     .<IndexChange>map(IndexChange.Put::new).toList();
             expected.write(puts, Deadline.after(Duration.ofMinutes(1)));
             return expected.items();

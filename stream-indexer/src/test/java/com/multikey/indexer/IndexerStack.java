@@ -4,8 +4,12 @@ import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.multikey.common.Backoff;
 import com.multikey.common.Sleeper;
 import com.multikey.common.StructuredLog;
+import com.multikey.index.IndexEntry;
 import com.multikey.index.IndexItem;
-import com.multikey.index.IssueProjector;
+import com.multikey.index.IndexKey;
+import com.multikey.index.IndexProjector;
+import com.multikey.index.IndexValue;
+import com.multikey.index.ItemKey;
 import com.multikey.local.runtime.LambdaEvents;
 import com.multikey.local.runtime.LocalContext;
 import com.multikey.local.runtime.StreamTail;
@@ -110,26 +114,23 @@ final class IndexerStack implements AutoCloseable {
                         .keyConditionExpression("attribId = :a")
                         .expressionAttributeValues(Map.of(":a", AttributeValue.fromS(attribId)))
                         .scanIndexForward(ascending))
-                .items().forEach(item -> issueIds.add(IndexItem.issueIdOf(item)));
+                .items().forEach(item -> issueIds.add(IndexEntry.sourceOf(item, config.definitions().table()).orElseThrow().toString()));
         return issueIds;
     }
 
-    /** One attribute's index items in Query order. */
-    List<IndexItem> queryItems(String attribId, boolean ascending) {
-        List<IndexItem> items = new ArrayList<>();
+    /** One attribute's index items in Query order, as stored (numbers normalized). */
+    List<Map<String, AttributeValue>> queryItems(String attribId, boolean ascending) {
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
         dynamoDb.queryPaginator(b -> b.tableName(config.indexTableName())
                         .keyConditionExpression("attribId = :a")
                         .expressionAttributeValues(Map.of(":a", AttributeValue.fromS(attribId)))
                         .scanIndexForward(ascending))
-                .items().forEach(item -> items.add(IndexItem.fromItem(item)));
+                .items().forEach(item -> items.add(IndexItem.normalized(item)));
         return items;
     }
 
-    Set<IndexItem> indexItems() {
-        Set<IndexItem> items = new HashSet<>();
-        dynamoDb.scanPaginator(b -> b.tableName(config.indexTableName())).items()
-                .forEach(item -> items.add(IndexItem.fromItem(item)));
-        return items;
+    Set<Map<String, AttributeValue>> indexItems() {
+        return storedIndex();
     }
 
     /** The index table's items as stored (numbers spelled as the indexer writes them). */
@@ -149,15 +150,27 @@ final class IndexerStack implements AutoCloseable {
 
     /** The index the app table's current items imply. */
     Set<IndexItem> expectedIndex() {
-        IssueProjector issueIndexer = new IssueProjector(config.schema());
+        IndexProjector projector = new IndexProjector(config.definitions());
         Set<IndexItem> items = new HashSet<>();
-        dynamoDb.scanPaginator(b -> b.tableName(appTable())).items().forEach(item -> {
-            String id = item.get("id").s();
-            if (id.startsWith("issue#")) {
-                items.addAll(issueIndexer.project(id, item).items());
-            }
-        });
+        dynamoDb.scanPaginator(b -> b.tableName(appTable())).items()
+                .forEach(item -> items.addAll(projector.project(projector.keyOf(item).orElseThrow(), item).items()));
         return items;
+    }
+
+    /** The stored form of an item with its value copied, however large (to probe DynamoDB's own limit). */
+    static Map<String, AttributeValue> withValueCopied(IndexItem item) {
+        Map<String, AttributeValue> copied = new java.util.HashMap<>(item.toItem());
+        copied.remove(IndexItem.VALUE_OMITTED);
+        copied.put(IndexItem.VALUE, item.value().toAttributeValue());
+        return copied;
+    }
+
+    /** An issue grid index item built without the model's checks (a key DynamoDB refuses, say). */
+    static IndexItem unchecked(String attribId, String sortKey, String issueId, String project, java.math.BigDecimal num, IndexValue value) {
+        Map<String, AttributeValue> item = Map.of(IndexKey.ATTRIB_ID, AttributeValue.fromS(attribId), IndexKey.SORT_KEY, AttributeValue.fromS(sortKey),
+                IndexItem.ISSUE_ID, AttributeValue.fromS(issueId), IndexItem.PROJECT, AttributeValue.fromS(project),
+                IndexItem.NUM, AttributeValue.fromN(num.toString()), IndexItem.VALUE, value.toAttributeValue());
+        return new IndexItem(IndexItem.ISSUE_GRID_INDEX, new IndexKey(attribId, sortKey), ItemKey.ofString("id", issueId), value, item);
     }
 
     @Override

@@ -142,7 +142,7 @@ class IndexerTemplateTest {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         IndexerMetrics.emf(new com.multikey.common.EmfMetrics("Multikey", "stream-indexer",
                 new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8), java.time.Clock.systemUTC()))
-                .batchProcessed(new IndexerMetrics.BatchSummary(1, 0, 0, 0, 0, 1, 0, 0, 0, 0));
+                .batchProcessed(new IndexerMetrics.BatchSummary(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0));
         com.fasterxml.jackson.databind.JsonNode emitted = JSON.readTree(out.toString(java.nio.charset.StandardCharsets.UTF_8));
 
         assertThat(emitted.get("RefusedWrites").asInt()).isEqualTo(1);

@@ -10,6 +10,7 @@ import com.multikey.index.IssueImages;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 
 import java.io.ByteArrayOutputStream;
@@ -47,8 +48,7 @@ class LimitBoundaryIntegrationTest {
         String value = "v".repeat(300_000);
         for (int round = 0; round < 3; round++) {
             IndexItem item = IndexItem.of("f1", new IndexValue.Text(value), issueId, "project#1", BigDecimal.valueOf(num));
-            IndexItem copied = new IndexItem(item.attribId(), item.sortKey(), issueId, "project#1", item.num(), item.value(), true);
-            long bytes = DynamoDbLimits.itemBytes(copied.toItem());
+            long bytes = DynamoDbLimits.itemBytes(IndexerStack.withValueCopied(item));
             value = "v".repeat((int) (value.length() + targetBytes - bytes));
         }
         return value;
@@ -85,10 +85,10 @@ class LimitBoundaryIntegrationTest {
     void aValueThatFitsAsDynamoDbCounts_isCopied() {
         String value = valueFor("issue#zero", 0, DynamoDbLimits.MAX_ITEM_BYTES);
         IndexItem fits = IndexItem.of("f1", new IndexValue.Text(value), "issue#zero", "project#1", BigDecimal.ZERO);
-        IndexItem copied = new IndexItem(fits.attribId(), fits.sortKey(), "issue#zero", "project#1", BigDecimal.ZERO, fits.value(), true);
+        Map<String, AttributeValue> copied = IndexerStack.withValueCopied(fits);
         // DynamoDB Local itself accepts the item with its value copy
-        stack.dynamoDb.putItem(b -> b.tableName(stack.config.indexTableName()).item(copied.toItem()));
-        stack.dynamoDb.deleteItem(b -> b.tableName(stack.config.indexTableName()).key(copied.key().toKey()));
+        stack.dynamoDb.putItem(b -> b.tableName(stack.config.indexTableName()).item(copied));
+        stack.dynamoDb.deleteItem(b -> b.tableName(stack.config.indexTableName()).key(fits.key().toKey()));
 
         stack.put(IssueImages.issue("issue#zero", "project#1", 0, Map.of("f1", s(value))));
         StreamsEventResponse response = stack.invoke(stack.handler(stack.dynamoDb, Duration.ofMillis(1), Sleeper.SYSTEM, log),

@@ -139,8 +139,8 @@ class PoisonMatrixIntegrationTest {
     void aWriteDynamoDbRefusesInABatch_isIsolated_andItsNeighboursAreWritten() {
         // given: the writer handed an item no validation caught, between good ones (as the first release was)
         IndexItem good1 = IndexItem.of("f", new IndexValue.Text("a"), "issue#1", "p", BigDecimal.ONE);
-        IndexItem bad = new IndexItem(LONG_FIELD, "Sb\u0001p1311\u0001issue#2", "issue#2", "p", BigDecimal.TWO,
-                new IndexValue.Text("b"), true);
+        IndexItem bad = IndexerStack.unchecked(LONG_FIELD, "Sb\u0001p1311\u0001issue#2", "issue#2", "p", BigDecimal.TWO,
+                new IndexValue.Text("b"));
         IndexItem good2 = IndexItem.of("f", new IndexValue.Text("c"), "issue#3", "p", BigDecimal.ONE);
         DynamoDbIndexWriter writer = new DynamoDbIndexWriter(stack.dynamoDb, stack.config.indexTableName(),
                 com.multikey.common.Backoff.standard(), Sleeper.SYSTEM, log);

@@ -5,7 +5,6 @@ import com.multikey.common.BatchFailedException;
 import com.multikey.common.Deadline;
 import com.multikey.common.StructuredLog;
 import com.multikey.index.IndexItem;
-import com.multikey.index.IssueSchema;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -27,7 +26,7 @@ class StreamIndexerTest {
     private final ByteArrayOutputStream logged = new ByteArrayOutputStream();
     private final InMemoryIndexWriter index = new InMemoryIndexWriter();
     private final RecordingMetrics metrics = new RecordingMetrics();
-    private final StreamIndexer indexer = new StreamIndexer(new BatchPlanner(new IndexerConfig("index", IssueSchema.DEFAULT)), index, metrics,
+    private final StreamIndexer indexer = new StreamIndexer(new BatchPlanner(new IndexerConfig("index")), index, metrics,
             new StructuredLog("test", new PrintStream(logged, true, StandardCharsets.UTF_8), Clock.systemUTC()));
 
     private StreamsEventResponse process(software.amazon.awssdk.services.dynamodb.model.Record... records) {
@@ -47,7 +46,7 @@ class StreamIndexerTest {
         assertThat(log).contains("\"message\":\"custom field not indexed\"", "\"itemKey\":\"issue#1\"", "\"attribId\":\"bad\"",
                 "\"reason\":\"value of unsupported type M\"");
         assertThat(log).doesNotContain("top-secret-content", "visible-value", "secret");
-        assertThat(metrics.last()).isEqualTo(new IndexerMetrics.BatchSummary(1, 0, 0, 1, 0, 0, 1, 0, 0, 0));
+        assertThat(metrics.last()).isEqualTo(new IndexerMetrics.BatchSummary(1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0));
     }
 
     @Test
