@@ -1,6 +1,5 @@
 package com.multikey.reindex;
 
-import com.multikey.index.IssueSchema;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import java.time.Duration;
@@ -36,10 +35,10 @@ public final class Backfill {
     private final AtomicLong writes = new AtomicLong();
 
     /** @param writesPerSecond index item writes a second at most, over all segments */
-    public Backfill(DynamoDbClient dynamoDb, String appTable, String indexTable, IssueSchema schema, double writesPerSecond) {
+    public Backfill(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexScope scope, double writesPerSecond) {
         this.dynamoDb = dynamoDb;
         this.appTable = appTable;
-        this.pages = new SegmentBackfill(dynamoDb, appTable, indexTable, schema,
+        this.pages = new SegmentBackfill(dynamoDb, appTable, indexTable, scope,
                 writesPerSecond * WriteCost.UNITS_PER_TRANSACTIONAL_WRITE, PAGE_SIZE);
     }
 

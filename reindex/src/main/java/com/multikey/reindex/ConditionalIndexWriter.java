@@ -1,7 +1,7 @@
 package com.multikey.reindex;
 
 import com.multikey.index.IndexChange;
-import com.multikey.index.IssueSchema;
+import com.multikey.index.ItemKey;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
@@ -17,11 +17,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes the index changes of one issue only while the issue is still the version they were derived from:
- * each TransactWriteItems call carries a condition check on the issue (same project, num and custom
- * fields; or, for an issue read as absent, still absent) and up to 99 index writes. So a backfill or a
- * repair that read an issue before the stream indexer handled a later change of it can never write the
- * older version's index items after the newer ones: it finds the issue changed, and reads it again.
+ * Writes the index changes of one source item only while the item is still the version they were derived from:
+ * each TransactWriteItems call carries a condition check on the item (every attribute the indexes in scope derive
+ * their items from unchanged; or, for an item read as absent, still absent) and up to 99 index writes. So a
+ * backfill or a repair that read an item before the stream indexer handled a later change of it can never write
+ * the older version's index items after the newer ones: it finds the item changed, and reads it again.
  */
 public final class ConditionalIndexWriter {
 
@@ -33,31 +33,31 @@ public final class ConditionalIndexWriter {
     private final DynamoDbClient dynamoDb;
     private final String appTable;
     private final String indexTable;
-    private final IssueSchema schema;
+    private final IndexScope scope;
 
-    public ConditionalIndexWriter(DynamoDbClient dynamoDb, String appTable, String indexTable, IssueSchema schema) {
+    public ConditionalIndexWriter(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexScope scope) {
         this.dynamoDb = dynamoDb;
         this.appTable = appTable;
         this.indexTable = indexTable;
-        this.schema = schema;
+        this.scope = scope;
     }
 
     /**
      * The issue as it is now, read consistently: the version {@link #write} conditions on. Null when the
      * issue does not exist.
      */
-    public Map<String, AttributeValue> currentVersion(String issueId) {
+    public Map<String, AttributeValue> currentVersion(ItemKey key) {
         Map<String, AttributeValue> item = dynamoDb.getItem(b -> b.tableName(appTable).consistentRead(true)
-                .key(Map.of(schema.keyAttribute(), AttributeValue.fromS(issueId)))).item();
+                .key(key.toKey())).item();
         return item == null || item.isEmpty() ? null : item;
     }
 
     /**
-     * @param issueId the issue's id
-     * @param version the issue as read (consistently), or null when it was absent
+     * @param key     the source item's key
+     * @param version the item as read (consistently), or null when it was absent
      */
-    public Outcome write(String issueId, Map<String, AttributeValue> version, List<IndexChange> changes) {
-        ConditionCheck check = condition(issueId, version);
+    public Outcome write(ItemKey key, Map<String, AttributeValue> version, List<IndexChange> changes) {
+        ConditionCheck check = condition(key, version);
         for (int from = 0; from < Math.max(1, changes.size()); from += MAX_WRITES_PER_TRANSACTION) {
             if (changes.isEmpty()) {
                 return Outcome.WRITTEN;
@@ -84,9 +84,9 @@ public final class ConditionalIndexWriter {
         return Outcome.WRITTEN;
     }
 
-    private ConditionCheck condition(String issueId, Map<String, AttributeValue> version) {
-        Map<String, AttributeValue> key = Map.of(schema.keyAttribute(), AttributeValue.fromS(issueId));
-        Map<String, String> names = new HashMap<>(Map.of("#id", schema.keyAttribute()));
+    private ConditionCheck condition(ItemKey itemKey, Map<String, AttributeValue> version) {
+        Map<String, AttributeValue> key = itemKey.toKey();
+        Map<String, String> names = new HashMap<>(Map.of("#id", scope.table().partitionKey().name()));
         if (version == null) {
             return ConditionCheck.builder().tableName(appTable).key(key).conditionExpression("attribute_not_exists(#id)")
                     .expressionAttributeNames(names).build();
@@ -94,7 +94,7 @@ public final class ConditionalIndexWriter {
         List<String> terms = new ArrayList<>(List.of("attribute_exists(#id)"));
         Map<String, AttributeValue> values = new HashMap<>();
         int n = 0;
-        for (String attribute : List.of(schema.projectAttribute(), schema.numAttribute(), schema.customFieldsAttribute())) {
+        for (String attribute : scope.dependsOn()) {
             String name = "#a" + n;
             names.put(name, attribute);
             AttributeValue value = version.get(attribute);

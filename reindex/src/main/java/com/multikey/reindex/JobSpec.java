@@ -1,17 +1,21 @@
 package com.multikey.reindex;
 
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * A reindex job as started: its id, what it does, over how many scan segments, the index write capacity all
  * its segments share, how many segments run at once (the worker's reserved concurrency), and the Scan page
  * size. Each running segment may use {@link #writeUnitsPerSegment()}.
  */
-public record JobSpec(String jobId, Kind kind, int totalSegments, double writeUnitsPerSecond, int concurrency, int pageSize) {
+public record JobSpec(String jobId, Kind kind, int totalSegments, double writeUnitsPerSecond, int concurrency, int pageSize,
+                      Optional<String> index) {
 
     /** What a job does. */
     public enum Kind {
-        BACKFILL, VERIFY, REPAIR;
+        BACKFILL, VERIFY, REPAIR,
+        /** Deletes the items of an index no longer declared ({@link IndexRemoval}). */
+        REMOVE;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT);
@@ -23,7 +27,7 @@ public record JobSpec(String jobId, Kind kind, int totalSegments, double writeUn
                     return kind;
                 }
             }
-            throw new IllegalArgumentException("kind must be backfill, verify or repair, got " + label);
+            throw new IllegalArgumentException("kind must be backfill, verify, repair or remove, got " + label);
         }
     }
 
@@ -40,7 +44,11 @@ public record JobSpec(String jobId, Kind kind, int totalSegments, double writeUn
             throw new IllegalArgumentException("job id must be 1 to 64 letters, digits, '.', '_' or '-', got " + jobId);
         }
         if (kind == null) {
-            throw new IllegalArgumentException("a job needs a kind: backfill, verify or repair");
+            throw new IllegalArgumentException("a job needs a kind: backfill, verify, repair or remove");
+        }
+        index = index == null ? Optional.empty() : index.filter(name -> !name.isBlank());
+        if (kind == Kind.REMOVE && index.isEmpty()) {
+            throw new IllegalArgumentException("a remove job names the index whose items it deletes");
         }
         if (totalSegments < 1 || totalSegments > MAX_TOTAL_SEGMENTS) {
             throw new IllegalArgumentException("total segments must be 1 to " + MAX_TOTAL_SEGMENTS + ", got " + totalSegments);
@@ -54,6 +62,11 @@ public record JobSpec(String jobId, Kind kind, int totalSegments, double writeUn
         if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
             throw new IllegalArgumentException("page size must be 1 to " + MAX_PAGE_SIZE + ", got " + pageSize);
         }
+    }
+
+    /** A job over every declared index (or, for a removal, none). */
+    public JobSpec(String jobId, Kind kind, int totalSegments, double writeUnitsPerSecond, int concurrency, int pageSize) {
+        this(jobId, kind, totalSegments, writeUnitsPerSecond, concurrency, pageSize, Optional.empty());
     }
 
     /** The budget divided among the segments that can run at once. */

@@ -67,6 +67,7 @@ public final class JobStore {
         job.put("writeUnitsPerSecond", AttributeValue.fromN(Double.toString(spec.writeUnitsPerSecond())));
         job.put("concurrency", number(spec.concurrency()));
         job.put("pageSize", number(spec.pageSize()));
+        spec.index().ifPresent(index -> job.put("index", AttributeValue.fromS(index)));
         job.put("status", AttributeValue.fromS("RUNNING"));
         job.put("segmentsLeft", number(spec.totalSegments()));
         TOTALS.forEach(name -> job.put(name, number(0)));
@@ -239,7 +240,8 @@ public final class JobStore {
 
     private static JobStatus status(Map<String, AttributeValue> item) {
         JobSpec spec = new JobSpec(item.get(JOB_ID).s(), JobSpec.Kind.of(item.get("kind").s()), intOf(item, "totalSegments"),
-                Double.parseDouble(item.get("writeUnitsPerSecond").n()), intOf(item, "concurrency"), intOf(item, "pageSize"));
+                Double.parseDouble(item.get("writeUnitsPerSecond").n()), intOf(item, "concurrency"), intOf(item, "pageSize"),
+                Optional.ofNullable(item.get("index")).map(AttributeValue::s));
         PageCounts totals = new PageCounts(longOf(item, "itemsDone"), longOf(item, "issues"), longOf(item, "writes"),
                 longOf(item, "missing"), longOf(item, "stale"), longOf(item, "orphaned"), longOf(item, "repaired"));
         return new JobStatus(spec, "DONE".equals(item.get("status").s()), longOf(item, "segmentsLeft"), totals,

@@ -1,8 +1,7 @@
 package com.multikey.reindex;
 
 import com.multikey.index.IndexChange;
-import com.multikey.index.IssueProjector;
-import com.multikey.index.IssueSchema;
+import com.multikey.index.ItemKey;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
@@ -22,8 +21,7 @@ public final class SegmentBackfill implements SegmentWork {
 
     private final DynamoDbClient dynamoDb;
     private final String appTable;
-    private final IssueSchema schema;
-    private final IssueProjector issues;
+    private final IndexScope scope;
     private final ConditionalIndexWriter writer;
     private final RateLimiter rate;
     private final int pageSize;
@@ -33,21 +31,20 @@ public final class SegmentBackfill implements SegmentWork {
      *                            item (up to 1 KB) takes {@value WriteCost#UNITS_PER_TRANSACTIONAL_WRITE} units
      * @param pageSize            items per Scan page (Scan's {@code Limit})
      */
-    public SegmentBackfill(DynamoDbClient dynamoDb, String appTable, String indexTable, IssueSchema schema,
+    public SegmentBackfill(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexScope scope,
                            double writeUnitsPerSecond, int pageSize) {
-        this(dynamoDb, appTable, schema, new ConditionalIndexWriter(dynamoDb, appTable, indexTable, schema),
+        this(dynamoDb, appTable, scope, new ConditionalIndexWriter(dynamoDb, appTable, indexTable, scope),
                 new RateLimiter(writeUnitsPerSecond, System::nanoTime), pageSize);
     }
 
-    SegmentBackfill(DynamoDbClient dynamoDb, String appTable, IssueSchema schema, ConditionalIndexWriter writer,
+    SegmentBackfill(DynamoDbClient dynamoDb, String appTable, IndexScope scope, ConditionalIndexWriter writer,
                     RateLimiter rate, int pageSize) {
         if (pageSize < 1) {
             throw new IllegalArgumentException("page size must be at least 1, got " + pageSize);
         }
         this.dynamoDb = dynamoDb;
         this.appTable = appTable;
-        this.schema = schema;
-        this.issues = new IssueProjector(schema);
+        this.scope = scope;
         this.writer = writer;
         this.rate = rate;
         this.pageSize = pageSize;
@@ -64,10 +61,10 @@ public final class SegmentBackfill implements SegmentWork {
         long writes = 0;
         long issueCount = 0;
         for (Map<String, AttributeValue> item : page.items()) {
-            AttributeValue id = item.get(schema.keyAttribute());
-            if (id != null && id.s() != null && schema.isIssue(id.s())) {
+            var key = scope.keyOf(item);
+            if (key.isPresent() && scope.covers(item)) {
                 issueCount++;
-                writes += indexIssue(id.s(), item);
+                writes += indexItem(key.get(), item);
             }
         }
         SegmentPosition next = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty()
@@ -75,16 +72,16 @@ public final class SegmentBackfill implements SegmentWork {
         return new PageOutcome(new PageCounts(page.items().size(), issueCount, writes, 0, 0, 0, 0), next);
     }
 
-    /** Index writes made for the issue (none when it kept changing: the stream indexer handles it, verify checks it). */
-    private long indexIssue(String issueId, Map<String, AttributeValue> item) throws InterruptedException {
+    /** Index writes made for the item (none when it kept changing: the stream indexer handles it, verify checks it). */
+    private long indexItem(ItemKey key, Map<String, AttributeValue> item) throws InterruptedException {
         Map<String, AttributeValue> version = item;
         for (int attempt = 1; version != null && attempt <= MAX_ATTEMPTS_PER_ISSUE; attempt++) {
-            List<IndexChange> puts = issues.project(issueId, version).items().stream().<IndexChange>map(IndexChange.Put::new).toList();
+            List<IndexChange> puts = scope.project(key, version).items().stream().<IndexChange>map(IndexChange.Put::new).toList();
             rate.acquire(WriteCost.units(puts.size()));
-            if (writer.write(issueId, version, puts) == ConditionalIndexWriter.Outcome.WRITTEN) {
+            if (writer.write(key, version, puts) == ConditionalIndexWriter.Outcome.WRITTEN) {
                 return puts.size();
             }
-            version = writer.currentVersion(issueId);
+            version = writer.currentVersion(key);
         }
         return 0;
     }

@@ -1,10 +1,10 @@
 package com.multikey.reindex;
 
 import com.multikey.index.IndexChange;
+import com.multikey.index.IndexEntry;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;
-import com.multikey.index.IssueProjector;
-import com.multikey.index.IssueSchema;
+import com.multikey.index.ItemKey;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Delete;
@@ -24,7 +24,7 @@ import java.util.stream.Collectors;
 /**
  * Verify (and repair) one scan segment a page at a time, in memory bounded by the page size:
  * <ul>
- *   <li>app table side ({@link SegmentPosition.Phase#APP}): each issue of the page is projected and its
+ *   <li>app table side ({@link SegmentPosition.Phase#APP}): each covered item of the page is projected and its
  *       expected index keys are read with BatchGetItem: a key with no item is <b>missing</b>, an item that
  *       differs from the expected one is <b>stale</b>;</li>
  *   <li>index side ({@link SegmentPosition.Phase#INDEX}): each index item of the page has its issue read with
@@ -37,7 +37,7 @@ import java.util.stream.Collectors;
  */
 public final class SegmentVerifier implements SegmentWork {
 
-    /** One wrong index entry. */
+    /** One wrong index entry: what is wrong, the source item's key as text (empty when it names none), the index key. */
     public record Discrepancy(Kind kind, String issueId, IndexKey key) {
     }
 
@@ -49,8 +49,7 @@ public final class SegmentVerifier implements SegmentWork {
     private final DynamoDbClient dynamoDb;
     private final String appTable;
     private final String indexTable;
-    private final IssueSchema schema;
-    private final IssueProjector issues;
+    private final IndexScope scope;
     private final ConditionalIndexWriter writer;
     private final BatchReader reader;
     private final RateLimiter rate;
@@ -62,7 +61,7 @@ public final class SegmentVerifier implements SegmentWork {
      * @param writeUnitsPerSecond write capacity repairs may use (see {@link WriteCost})
      * @param found               told of every wrong entry (e.g. to keep a few samples); must not keep them all
      */
-    public SegmentVerifier(DynamoDbClient dynamoDb, String appTable, String indexTable, IssueSchema schema, boolean repair,
+    public SegmentVerifier(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexScope scope, boolean repair,
                            double writeUnitsPerSecond, int pageSize, Consumer<Discrepancy> found) {
         if (pageSize < 1) {
             throw new IllegalArgumentException("page size must be at least 1, got " + pageSize);
@@ -70,9 +69,8 @@ public final class SegmentVerifier implements SegmentWork {
         this.dynamoDb = dynamoDb;
         this.appTable = appTable;
         this.indexTable = indexTable;
-        this.schema = schema;
-        this.issues = new IssueProjector(schema);
-        this.writer = new ConditionalIndexWriter(dynamoDb, appTable, indexTable, schema);
+        this.scope = scope;
+        this.writer = new ConditionalIndexWriter(dynamoDb, appTable, indexTable, scope);
         this.reader = new BatchReader(dynamoDb);
         this.rate = new RateLimiter(writeUnitsPerSecond, System::nanoTime);
         this.repair = repair;
@@ -104,13 +102,13 @@ public final class SegmentVerifier implements SegmentWork {
 
     private PageOutcome appPage(int segment, int totalSegments, SegmentPosition at) throws InterruptedException {
         ScanResponse page = scan(appTable, segment, totalSegments, at);
-        Map<String, Map<String, AttributeValue>> versions = new LinkedHashMap<>();
+        Map<ItemKey, Map<String, AttributeValue>> versions = new LinkedHashMap<>();
         Map<IndexKey, IndexItem> expected = new LinkedHashMap<>();
         for (Map<String, AttributeValue> item : page.items()) {
-            AttributeValue id = item.get(schema.keyAttribute());
-            if (id != null && id.s() != null && schema.isIssue(id.s())) {
-                versions.put(id.s(), item);
-                issues.project(id.s(), item).items().forEach(want -> expected.put(want.key(), want));
+            var key = scope.keyOf(item);
+            if (key.isPresent() && scope.covers(item)) {
+                versions.put(key.get(), item);
+                scope.project(key.get(), item).items().forEach(want -> expected.put(want.key(), want));
             }
         }
         Map<IndexKey, Map<String, AttributeValue>> stored = new LinkedHashMap<>();
@@ -119,24 +117,24 @@ public final class SegmentVerifier implements SegmentWork {
         }
         long missing = 0;
         long stale = 0;
-        Map<String, List<IndexChange>> fixes = new LinkedHashMap<>();
+        Map<ItemKey, List<IndexChange>> fixes = new LinkedHashMap<>();
         for (IndexItem want : expected.values()) {
             Map<String, AttributeValue> have = stored.get(want.key());
             if (have == null) {
                 missing++;
-                found.accept(new Discrepancy(Kind.MISSING, want.issueId(), want.key()));
+                found.accept(new Discrepancy(Kind.MISSING, want.source().toString(), want.key()));
             } else if (!have.equals(want.toItem())) {
                 stale++;
-                found.accept(new Discrepancy(Kind.STALE, want.issueId(), want.key()));
+                found.accept(new Discrepancy(Kind.STALE, want.source().toString(), want.key()));
             } else {
                 continue;
             }
-            fixes.computeIfAbsent(want.issueId(), k -> new ArrayList<>()).add(new IndexChange.Put(want));
+            fixes.computeIfAbsent(want.source(), k -> new ArrayList<>()).add(new IndexChange.Put(want));
         }
         long writes = 0;
         long repaired = 0;
         if (repair) {
-            for (Map.Entry<String, List<IndexChange>> fix : fixes.entrySet()) {
+            for (Map.Entry<ItemKey, List<IndexChange>> fix : fixes.entrySet()) {
                 long made = repairFromTable(fix.getKey(), versions.get(fix.getKey()), fix.getValue());
                 writes += made;
                 repaired += made > 0 ? 1 : 0;
@@ -149,7 +147,7 @@ public final class SegmentVerifier implements SegmentWork {
     }
 
     /** Puts what the scanned version lacks; if the issue changed since, puts everything its current version implies. */
-    private long repairFromTable(String issueId, Map<String, AttributeValue> version, List<IndexChange> puts)
+    private long repairFromTable(ItemKey issueId, Map<String, AttributeValue> version, List<IndexChange> puts)
             throws InterruptedException {
         Map<String, AttributeValue> current = version;
         List<IndexChange> changes = puts;
@@ -160,7 +158,7 @@ public final class SegmentVerifier implements SegmentWork {
             }
             current = writer.currentVersion(issueId);
             if (current != null) {
-                changes = issues.project(issueId, current).items().stream().<IndexChange>map(IndexChange.Put::new).toList();
+                changes = scope.project(issueId, current).items().stream().<IndexChange>map(IndexChange.Put::new).toList();
             }
         }
         return 0;
@@ -168,13 +166,16 @@ public final class SegmentVerifier implements SegmentWork {
 
     private PageOutcome indexPage(int segment, int totalSegments, SegmentPosition at) throws InterruptedException {
         ScanResponse page = scan(indexTable, segment, totalSegments, at);
-        Map<String, List<Map<String, AttributeValue>>> byIssue = new LinkedHashMap<>();
+        Map<ItemKey, List<Map<String, AttributeValue>>> byIssue = new LinkedHashMap<>();
         long orphaned = 0;
         long writes = 0;
         long repaired = 0;
         for (Map<String, AttributeValue> item : page.items()) {
-            AttributeValue id = item.get(IndexItem.ISSUE_ID);
-            if (id == null || id.s() == null || id.s().isEmpty()) {
+            if (!scope.owns(item)) {
+                continue;
+            }
+            var source = IndexEntry.sourceOf(item, scope.table());
+            if (source.isEmpty()) {
                 // no issue named: no issue can imply it (and no key could be read for it)
                 IndexKey key = IndexKey.of(item);
                 orphaned++;
@@ -185,17 +186,16 @@ public final class SegmentVerifier implements SegmentWork {
                 }
                 continue;
             }
-            byIssue.computeIfAbsent(id.s(), k -> new ArrayList<>()).add(item);
+            byIssue.computeIfAbsent(source.get(), k -> new ArrayList<>()).add(item);
         }
-        List<Map<String, AttributeValue>> keys = byIssue.keySet().stream()
-                .map(id -> Map.of(schema.keyAttribute(), AttributeValue.fromS(id))).toList();
-        Map<String, Map<String, AttributeValue>> versions = new LinkedHashMap<>();
+        List<Map<String, AttributeValue>> keys = byIssue.keySet().stream().map(ItemKey::toKey).toList();
+        Map<ItemKey, Map<String, AttributeValue>> versions = new LinkedHashMap<>();
         for (Map<String, AttributeValue> issue : reader.read(appTable, keys)) {
-            versions.put(issue.get(schema.keyAttribute()).s(), issue);
+            scope.keyOf(issue).ifPresent(key -> versions.put(key, issue));
         }
         long stale = 0;
-        for (Map.Entry<String, List<Map<String, AttributeValue>>> entry : byIssue.entrySet()) {
-            String issueId = entry.getKey();
+        for (Map.Entry<ItemKey, List<Map<String, AttributeValue>>> entry : byIssue.entrySet()) {
+            ItemKey issueId = entry.getKey();
             Map<String, AttributeValue> version = versions.get(issueId);
             Set<IndexKey> wanted = wantedKeys(issueId, version);
             List<IndexKey> unwanted = new ArrayList<>();
@@ -205,10 +205,10 @@ public final class SegmentVerifier implements SegmentWork {
                     unwanted.add(key);
                     if (version == null) {
                         orphaned++;
-                        found.accept(new Discrepancy(Kind.ORPHANED, issueId, key));
+                        found.accept(new Discrepancy(Kind.ORPHANED, issueId.toString(), key));
                     } else {
                         stale++;
-                        found.accept(new Discrepancy(Kind.STALE, issueId, key));
+                        found.accept(new Discrepancy(Kind.STALE, issueId.toString(), key));
                     }
                 }
             }
@@ -230,9 +230,11 @@ public final class SegmentVerifier implements SegmentWork {
     private boolean deleteIssueless(IndexKey key) throws InterruptedException {
         rate.acquire(WriteCost.units(1));
         Delete delete = Delete.builder().tableName(indexTable).key(key.toKey())
-                .conditionExpression("attribute_exists(#a) AND (attribute_not_exists(#i) OR NOT attribute_type(#i, :s) OR #i = :empty)")
-                .expressionAttributeNames(Map.of("#a", IndexKey.ATTRIB_ID, "#i", IndexItem.ISSUE_ID))
-                .expressionAttributeValues(Map.of(":s", AttributeValue.fromS("S"), ":empty", AttributeValue.fromS(""))).build();
+                .conditionExpression("attribute_exists(#a) AND NOT attribute_type(#k, :m) "
+                        + "AND (attribute_not_exists(#i) OR NOT attribute_type(#i, :s) OR #i = :empty)")
+                .expressionAttributeNames(Map.of("#a", IndexKey.ATTRIB_ID, "#i", IndexItem.ISSUE_ID, "#k", IndexItem.ITEM_KEY))
+                .expressionAttributeValues(Map.of(":s", AttributeValue.fromS("S"), ":empty", AttributeValue.fromS(""),
+                        ":m", AttributeValue.fromS("M"))).build();
         try {
             dynamoDb.transactWriteItems(b -> b.transactItems(TransactWriteItem.builder().delete(delete).build()));
             return true;
@@ -244,15 +246,15 @@ public final class SegmentVerifier implements SegmentWork {
         }
     }
 
-    private Set<IndexKey> wantedKeys(String issueId, Map<String, AttributeValue> version) {
-        if (version == null || !schema.isIssue(issueId)) {
+    private Set<IndexKey> wantedKeys(ItemKey issueId, Map<String, AttributeValue> version) {
+        if (version == null) {
             return Set.of();
         }
-        return issues.project(issueId, version).items().stream().map(IndexItem::key).collect(Collectors.toSet());
+        return scope.project(issueId, version).items().stream().map(IndexItem::key).collect(Collectors.toSet());
     }
 
     /** Deletes the keys the issue's version (or its absence) does not imply, re-reading it when it changed meanwhile. */
-    private long repairFromIndex(String issueId, Map<String, AttributeValue> version, List<IndexKey> unwanted)
+    private long repairFromIndex(ItemKey issueId, Map<String, AttributeValue> version, List<IndexKey> unwanted)
             throws InterruptedException {
         Map<String, AttributeValue> current = version;
         List<IndexKey> keys = unwanted;

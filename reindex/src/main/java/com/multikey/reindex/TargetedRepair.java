@@ -5,8 +5,7 @@ import com.multikey.common.Sleeper;
 import com.multikey.index.IndexChange;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;
-import com.multikey.index.IssueProjector;
-import com.multikey.index.IssueSchema;
+import com.multikey.index.ItemKey;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
@@ -35,22 +34,22 @@ public final class TargetedRepair {
 
     /** What became of one issue. */
     public sealed interface Outcome {
-        String issueId();
+        ItemKey issueId();
 
-        /** The index of the issue was wrong and is now written from its current state. */
-        record Repaired(String issueId, int puts, int deletes) implements Outcome {
+        /** The index of the item was wrong and is now written from its current state. */
+        record Repaired(ItemKey issueId, int puts, int deletes) implements Outcome {
         }
 
-        /** The index of the issue already matched its current state; nothing written. */
-        record AlreadyRight(String issueId) implements Outcome {
+        /** The index of the item already matched its current state; nothing written. */
+        record AlreadyRight(ItemKey issueId) implements Outcome {
         }
 
         /** Dry run: these writes would be made. */
-        record Planned(String issueId, int puts, int deletes) implements Outcome {
+        record Planned(ItemKey issueId, int puts, int deletes) implements Outcome {
         }
 
-        /** The issue kept changing between read and write, every attempt; the stream indexer handles its newer changes. */
-        record StillChanging(String issueId) implements Outcome {
+        /** The item kept changing between read and write, every attempt; the stream indexer handles its newer changes. */
+        record StillChanging(ItemKey issueId) implements Outcome {
         }
     }
 
@@ -61,22 +60,22 @@ public final class TargetedRepair {
 
     private final DynamoDbClient dynamoDb;
     private final String indexTable;
-    private final IssueProjector projector;
+    private final IndexScope projector;
     private final ConditionalIndexWriter writer;
 
-    public TargetedRepair(DynamoDbClient dynamoDb, String appTable, String indexTable, IssueSchema schema) {
+    public TargetedRepair(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexScope scope) {
         this.dynamoDb = dynamoDb;
         this.indexTable = indexTable;
-        this.projector = new IssueProjector(schema);
-        this.writer = new ConditionalIndexWriter(dynamoDb, appTable, indexTable, schema);
+        this.projector = scope;
+        this.writer = new ConditionalIndexWriter(dynamoDb, appTable, indexTable, scope);
     }
 
     /**
-     * @param issueId the issue
-     * @param imagesSeen every old and new image of the issue the caller saw (e.g. in a stream range)
+     * @param issueId the source item's key
+     * @param imagesSeen every old and new image of the item the caller saw (e.g. in a stream range)
      * @param dryRun plan only, write nothing
      */
-    public Outcome repair(String issueId, Collection<Map<String, AttributeValue>> imagesSeen, boolean dryRun) {
+    public Outcome repair(ItemKey issueId, Collection<Map<String, AttributeValue>> imagesSeen, boolean dryRun) {
         Set<IndexKey> seen = new LinkedHashSet<>();
         for (Map<String, AttributeValue> image : imagesSeen) {
             projector.project(issueId, image).items().forEach(item -> seen.add(item.key()));

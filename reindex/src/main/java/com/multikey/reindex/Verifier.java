@@ -1,7 +1,6 @@
 package com.multikey.reindex;
 
 import com.multikey.index.IndexKey;
-import com.multikey.index.IssueSchema;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import java.util.ArrayList;
@@ -43,13 +42,13 @@ public final class Verifier {
     private final DynamoDbClient dynamoDb;
     private final String appTable;
     private final String indexTable;
-    private final IssueSchema schema;
+    private final IndexScope scope;
 
-    public Verifier(DynamoDbClient dynamoDb, String appTable, String indexTable, IssueSchema schema) {
+    public Verifier(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexScope scope) {
         this.dynamoDb = dynamoDb;
         this.appTable = appTable;
         this.indexTable = indexTable;
-        this.schema = schema;
+        this.scope = scope;
     }
 
     public Report verify(boolean repair) {
@@ -61,7 +60,7 @@ public final class Verifier {
         List<Discrepancy> missing = new ArrayList<>();
         List<Discrepancy> stale = new ArrayList<>();
         List<Discrepancy> orphaned = new ArrayList<>();
-        SegmentVerifier verifier = new SegmentVerifier(dynamoDb, appTable, indexTable, schema, repair, writeUnitsPerSecond,
+        SegmentVerifier verifier = new SegmentVerifier(dynamoDb, appTable, indexTable, scope, repair, writeUnitsPerSecond,
                 PAGE_SIZE, found -> {
                     List<Discrepancy> samples = switch (found.kind()) {
                         case MISSING -> missing;

@@ -2,7 +2,7 @@ package com.multikey.reindex;
 
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexValue;
-import com.multikey.index.IssueSchema;
+import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.testkit.IssueFixtures;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.LocalTablesExtension;
@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @ExtendWith(LocalTablesExtension.class)
 class ReindexIntegrationTest {
 
-    private static final IssueSchema CONFIG = IssueSchema.DEFAULT;
+    private static final IndexScope CONFIG = IndexScope.all(IndexDefinitions.packaged());
     private final DynamoDbClient dynamoDb;
 
     ReindexIntegrationTest(LocalTables tables) {
@@ -44,12 +44,12 @@ class ReindexIntegrationTest {
                 "name", AttributeValue.fromS("not an issue"))));
     }
 
-    private Set<IndexItem> index() {
+    private Set<Map<String, AttributeValue>> index() {
         return IssueFixtures.storedIndex(dynamoDb, "IssueAttribIndexTable");
     }
 
-    private Set<IndexItem> expected() {
-        return IssueFixtures.expectedIndex(dynamoDb, "AppTable", CONFIG);
+    private Set<Map<String, AttributeValue>> expected() {
+        return IssueFixtures.expectedIndex(dynamoDb, "AppTable", CONFIG.definitions());
     }
 
     private Backfill backfill() {
@@ -108,7 +108,7 @@ class ReindexIntegrationTest {
     void verify_findsMissingStaleAndOrphanedItems_andRepairFixesThem(@TempDir Path dir) throws Exception {
         populate(80, new Random(3));
         backfill().run(CheckpointStore.open(null, 2), 2, p -> { }, Duration.ofSeconds(1));
-        List<IndexItem> items = new ArrayList<>(expected());
+        List<IndexItem> items = new ArrayList<>(IssueFixtures.expectedItems(dynamoDb, "AppTable", CONFIG.definitions()));
         items.sort(java.util.Comparator.comparing(IndexItem::sortKey));
         IndexItem removed = items.get(0);
         IndexItem changed = items.get(1);

@@ -2,7 +2,7 @@ package com.multikey.reindex;
 
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexValue;
-import com.multikey.index.IssueSchema;
+import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.testkit.IssueFixtures;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.LocalTablesExtension;
@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(LocalTablesExtension.class)
 class SegmentVerifierIntegrationTest {
 
-    private static final IssueSchema SCHEMA = IssueSchema.DEFAULT;
+    private static final IndexScope SCHEMA = IndexScope.all(IndexDefinitions.packaged());
     private final DynamoDbClient dynamoDb;
 
     SegmentVerifierIntegrationTest(LocalTables tables) {
@@ -66,7 +66,7 @@ class SegmentVerifierIntegrationTest {
             at = backfill.page(0, 1, at).next();
         }
         assertThat(verify(false, 5, 4).totals().drift()).isZero();
-        List<IndexItem> items = new ArrayList<>(IssueFixtures.expectedIndex(dynamoDb, "AppTable", SCHEMA));
+        List<IndexItem> items = new ArrayList<>(IssueFixtures.expectedItems(dynamoDb, "AppTable", SCHEMA.definitions()));
         items.sort(Comparator.comparing(IndexItem::sortKey).thenComparing(IndexItem::attribId));
         IndexItem removed = items.get(0);
         IndexItem changed = items.stream().filter(i -> !i.issueId().equals(removed.issueId())).findFirst().orElseThrow();
@@ -91,7 +91,7 @@ class SegmentVerifierIntegrationTest {
         assertThat(repaired.totals().repaired()).isEqualTo(3);
         assertThat(verify(false, 2, 100).totals().drift()).isZero();
         assertThat(IssueFixtures.storedIndex(dynamoDb, "IssueAttribIndexTable"))
-                .isEqualTo(IssueFixtures.expectedIndex(dynamoDb, "AppTable", SCHEMA));
+                .isEqualTo(IssueFixtures.expectedIndex(dynamoDb, "AppTable", SCHEMA.definitions()));
     }
 
     @Test
@@ -121,7 +121,7 @@ class SegmentVerifierIntegrationTest {
     void indexPage_ofItemsNamingANonIssue_orNoIssueAtAll_findsThem_andRepairDeletesThem() throws Exception {
         IssueFixtures.putRandomIssues(dynamoDb, "AppTable", 2, new Random(7));
         verify(true, 1, 10);
-        dynamoDb.putItem(b -> b.tableName("AppTable").item(Map.of(SCHEMA.keyAttribute(), AttributeValue.fromS("project#9"))));
+        dynamoDb.putItem(b -> b.tableName("AppTable").item(Map.of("id", AttributeValue.fromS("project#9"))));
         IndexItem ofAProject = IndexItem.of("f1", new IndexValue.Text("x"), "project#9", "project#9", BigDecimal.ONE);
         dynamoDb.putItem(b -> b.tableName("IssueAttribIndexTable").item(ofAProject.toItem()));
         Map<String, AttributeValue> noIssue = new LinkedHashMap<>(

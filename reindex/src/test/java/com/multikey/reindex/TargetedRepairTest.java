@@ -3,9 +3,10 @@ package com.multikey.reindex;
 import com.multikey.index.IndexChange;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;
+import com.multikey.index.IndexProjector;
 import com.multikey.index.IndexValue;
-import com.multikey.index.IssueProjector;
-import com.multikey.index.IssueSchema;
+import com.multikey.index.ItemKey;
+import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.testkit.IssueFixtures;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.LocalTablesExtension;
@@ -26,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(LocalTablesExtension.class)
 class TargetedRepairTest {
 
-    private static final IssueSchema SCHEMA = IssueSchema.DEFAULT;
+    private static final IndexScope SCHEMA = IndexScope.all(IndexDefinitions.packaged());
     private static final String APP = "AppTable";
     private static final String INDEX = "IssueAttribIndexTable";
     private final DynamoDbClient dynamoDb;
@@ -88,28 +89,28 @@ class TargetedRepairTest {
         Map<String, AttributeValue> other = issue("issue#3", 3, Map.of("f1", "b"));
         dynamoDb.putItem(b -> b.tableName(APP).item(v2));
         dynamoDb.putItem(b -> b.tableName(APP).item(other));
-        IssueProjector projector = new IssueProjector(SCHEMA);
-        projector.project("issue#1", v1).items().forEach(i -> dynamoDb.putItem(b -> b.tableName(INDEX).item(i.toItem())));
-        projector.project("issue#2", deleted).items().forEach(i -> dynamoDb.putItem(b -> b.tableName(INDEX).item(i.toItem())));
+        IndexProjector projector = new IndexProjector(SCHEMA.definitions());
+        projector.project(ItemKey.ofString("id", "issue#1"), v1).items().forEach(i -> dynamoDb.putItem(b -> b.tableName(INDEX).item(i.toItem())));
+        projector.project(ItemKey.ofString("id", "issue#2"), deleted).items().forEach(i -> dynamoDb.putItem(b -> b.tableName(INDEX).item(i.toItem())));
         IndexItem strayOfOther = item("f1", "stale", "issue#3", 3);
         dynamoDb.putItem(b -> b.tableName(INDEX).item(strayOfOther.toItem()));
         TargetedRepair repair = new TargetedRepair(dynamoDb, APP, INDEX, SCHEMA);
 
         // when
-        TargetedRepair.Outcome planned = repair.repair("issue#1", List.of(v1, v2), true);
-        Set<IndexItem> afterDryRun = IssueFixtures.storedIndex(dynamoDb, INDEX);
-        TargetedRepair.Outcome first = repair.repair("issue#1", List.of(v1, v2), false);
-        TargetedRepair.Outcome second = repair.repair("issue#2", List.of(deleted), false);
-        TargetedRepair.Outcome again = repair.repair("issue#1", List.of(v1, v2), false);
+        TargetedRepair.Outcome planned = repair.repair(ItemKey.ofString("id", "issue#1"), List.of(v1, v2), true);
+        Set<Map<String, AttributeValue>> afterDryRun = IssueFixtures.storedIndex(dynamoDb, INDEX);
+        TargetedRepair.Outcome first = repair.repair(ItemKey.ofString("id", "issue#1"), List.of(v1, v2), false);
+        TargetedRepair.Outcome second = repair.repair(ItemKey.ofString("id", "issue#2"), List.of(deleted), false);
+        TargetedRepair.Outcome again = repair.repair(ItemKey.ofString("id", "issue#1"), List.of(v1, v2), false);
 
         // then
-        assertThat(planned).isEqualTo(new TargetedRepair.Outcome.Planned("issue#1", 2, 2));
-        assertThat(afterDryRun).contains(item("f1", "old", "issue#1", 1));
-        assertThat(first).isEqualTo(new TargetedRepair.Outcome.Repaired("issue#1", 2, 2));
-        assertThat(second).isEqualTo(new TargetedRepair.Outcome.Repaired("issue#2", 0, 1));
-        assertThat(again).isEqualTo(new TargetedRepair.Outcome.AlreadyRight("issue#1"));
+        assertThat(planned).isEqualTo(new TargetedRepair.Outcome.Planned(ItemKey.ofString("id", "issue#1"), 2, 2));
+        assertThat(afterDryRun).contains(item("f1", "old", "issue#1", 1).toItem());
+        assertThat(first).isEqualTo(new TargetedRepair.Outcome.Repaired(ItemKey.ofString("id", "issue#1"), 2, 2));
+        assertThat(second).isEqualTo(new TargetedRepair.Outcome.Repaired(ItemKey.ofString("id", "issue#2"), 0, 1));
+        assertThat(again).isEqualTo(new TargetedRepair.Outcome.AlreadyRight(ItemKey.ofString("id", "issue#1")));
         assertThat(IssueFixtures.storedIndex(dynamoDb, INDEX)).containsExactlyInAnyOrderElementsOf(
-                Set.of(item("f1", "new", "issue#1", 1), item("f3", "added", "issue#1", 1), strayOfOther));
+                Set.of(item("f1", "new", "issue#1", 1).toItem(), item("f3", "added", "issue#1", 1).toItem(), strayOfOther.toItem()));
     }
 
     @Test
@@ -119,9 +120,9 @@ class TargetedRepairTest {
         IndexItem stray = item("f7", "from long ago", "issue#1", 1);
         dynamoDb.putItem(b -> b.tableName(INDEX).item(stray.toItem()));
 
-        new TargetedRepair(dynamoDb, APP, INDEX, SCHEMA).repair("issue#1", List.of(now), false);
+        new TargetedRepair(dynamoDb, APP, INDEX, SCHEMA).repair(ItemKey.ofString("id", "issue#1"), List.of(now), false);
 
-        assertThat(IssueFixtures.storedIndex(dynamoDb, INDEX)).contains(stray, item("f1", "a", "issue#1", 1));
+        assertThat(IssueFixtures.storedIndex(dynamoDb, INDEX)).contains(stray.toItem(), item("f1", "a", "issue#1", 1).toItem());
         assertThat(IndexKey.of(stray.toItem())).isEqualTo(stray.key());
     }
 }

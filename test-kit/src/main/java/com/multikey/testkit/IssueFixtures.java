@@ -60,6 +60,15 @@ public final class IssueFixtures {
         return items;
     }
 
+    /** The index items (as the model holds them) the app table's items imply under the definitions. */
+    public static Set<IndexItem> expectedItems(DynamoDbClient dynamoDb, String appTable, IndexDefinitions definitions) {
+        IndexProjector projector = new IndexProjector(definitions);
+        Set<IndexItem> items = new HashSet<>();
+        dynamoDb.scanPaginator(b -> b.tableName(appTable)).items().forEach(item -> projector.keyOf(item)
+                .ifPresent(key -> items.addAll(projector.project(key, item).items())));
+        return items;
+    }
+
     /** The index the app table implies under the packaged (default) definitions. */
     public static Set<Map<String, AttributeValue>> expectedIndex(DynamoDbClient dynamoDb, String appTable) {
         return expectedIndex(dynamoDb, appTable, IndexDefinitions.packaged());

@@ -6,7 +6,9 @@ import com.multikey.common.ClientFactory;
 import com.multikey.common.EmfMetrics;
 import com.multikey.common.Environment;
 import com.multikey.common.StructuredLog;
-import com.multikey.index.IssueSchema;
+import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.reindex.IndexRemoval;
+import com.multikey.reindex.IndexScope;
 import com.multikey.reindex.JobSpec;
 import com.multikey.reindex.JobStore;
 import com.multikey.reindex.SegmentBackfill;
@@ -83,10 +85,13 @@ public final class ReindexWorkerHandler implements RequestHandler<Map<String, Ob
         DynamoDbClient dynamoDb = clients.dynamoDb();
         LambdaClient lambda = clients.configure(LambdaClient.builder(), "LAMBDA").httpClient(ClientFactory.httpClient()).build();
         Function<JobSpec, SegmentWork> work = spec -> switch (spec.kind()) {
-            case BACKFILL -> new SegmentBackfill(dynamoDb, config.appTable(), config.indexTable(), config.schema(),
+            case BACKFILL -> new SegmentBackfill(dynamoDb, config.appTable(), config.indexTable(),
+                    IndexScope.of(config.definitions(), spec.index()), spec.writeUnitsPerSegment(), spec.pageSize());
+            case VERIFY, REPAIR -> new SegmentVerifier(dynamoDb, config.appTable(), config.indexTable(),
+                    IndexScope.of(config.definitions(), spec.index()), spec.kind() == JobSpec.Kind.REPAIR,
+                    spec.writeUnitsPerSegment(), spec.pageSize(), found -> { });
+            case REMOVE -> new IndexRemoval(dynamoDb, config.indexTable(), config.definitions(), spec.index().orElseThrow(),
                     spec.writeUnitsPerSegment(), spec.pageSize());
-            case VERIFY, REPAIR -> new SegmentVerifier(dynamoDb, config.appTable(), config.indexTable(), config.schema(),
-                    spec.kind() == JobSpec.Kind.REPAIR, spec.writeUnitsPerSegment(), spec.pageSize(), found -> { });
         };
         return new ReindexWorker(new JobStore(dynamoDb, config.jobsTable()), work,
                 new LambdaSegmentInvoker(lambda, config.functionName()),
@@ -96,13 +101,13 @@ public final class ReindexWorkerHandler implements RequestHandler<Map<String, Ob
 
     /** The worker's settings, from its environment. */
     record WorkerConfig(Map<String, String> environment, String appTable, String indexTable, String jobsTable, String functionName,
-                        IssueSchema schema, String metricsNamespace, Duration safetyMargin, WorkerRequest.Defaults defaults) {
+                        IndexDefinitions definitions, String metricsNamespace, Duration safetyMargin, WorkerRequest.Defaults defaults) {
 
         static WorkerConfig of(Map<String, String> env) {
             int concurrency = integer(env, "WORKER_CONCURRENCY", 10);
             return new WorkerConfig(env, Environment.required(env, "APP_TABLE_NAME"), Environment.required(env, "INDEX_TABLE_NAME"),
                     Environment.required(env, "JOBS_TABLE_NAME"), Environment.required(env, "WORKER_FUNCTION_NAME"),
-                    IssueSchema.fromEnvironment(env), env.getOrDefault("METRICS_NAMESPACE", "Multikey"),
+                    IndexDefinitions.fromEnvironment(env), env.getOrDefault("METRICS_NAMESPACE", "Multikey"),
                     Duration.ofSeconds(integer(env, "SAFETY_MARGIN_SECONDS", 60)),
                     new WorkerRequest.Defaults(integer(env, "DEFAULT_TOTAL_SEGMENTS", 200),
                             integer(env, "DEFAULT_WRITE_UNITS_PER_SECOND", 1000), concurrency, integer(env, "PAGE_SIZE", 100)));

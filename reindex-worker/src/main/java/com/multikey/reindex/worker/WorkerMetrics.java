@@ -40,7 +40,7 @@ public final class WorkerMetrics {
     public void jobDone(JobStatus status) {
         emf.publish(Map.of("SegmentsLeft", status.segmentsLeft()));
         String metric = switch (status.spec().kind()) {
-            case BACKFILL -> null;
+            case BACKFILL, REMOVE -> null;
             case VERIFY -> "IndexDrift";
             case REPAIR -> "IndexDriftRepaired";
         };

@@ -51,7 +51,8 @@ sealed interface WorkerRequest {
             return new Start(new JobSpec(jobId, JobSpec.Kind.of(text(event, "kind")), segments,
                     number(event, "writeUnitsPerSecond", defaults.writeUnitsPerSecond()),
                     (int) number(event, "concurrency", defaults.concurrency()),
-                    (int) number(event, "pageSize", defaults.pageSize())));
+                    (int) number(event, "pageSize", defaults.pageSize()),
+                    event.get("index") instanceof String index ? java.util.Optional.of(index) : java.util.Optional.empty()));
         }
         if (!(event.get("segment") instanceof Number segment) || segment.intValue() < 0) {
             throw new IllegalArgumentException("\"segment\" must be a number of 0 or more");

@@ -7,8 +7,9 @@ import com.multikey.common.EmfMetrics;
 import com.multikey.common.StructuredLog;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexValue;
-import com.multikey.index.IssueSchema;
+import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.runtime.SamTemplate;
+import com.multikey.reindex.IndexScope;
 import com.multikey.reindex.JobSpec;
 import com.multikey.reindex.JobStore;
 import com.multikey.reindex.SegmentVerifier;
@@ -63,7 +64,7 @@ class DriftCheckTest {
         this.dynamoDb = tables.dynamoDb();
         PrintStream out = new PrintStream(output, true, StandardCharsets.UTF_8);
         this.worker = new ReindexWorker(new JobStore(dynamoDb, tables.name("ReindexJobsTable")),
-                spec -> new SegmentVerifier(dynamoDb, tables.name("AppTable"), tables.name("IssueAttribIndexTable"), IssueSchema.DEFAULT,
+                spec -> new SegmentVerifier(dynamoDb, tables.name("AppTable"), tables.name("IssueAttribIndexTable"), IndexScope.all(IndexDefinitions.packaged()),
                         spec.kind() == JobSpec.Kind.REPAIR, spec.writeUnitsPerSegment(), spec.pageSize(), found -> { }),
                 (jobId, segment) -> invoked.add(segment),
                 new WorkerMetrics(new EmfMetrics("Multikey", WorkerMetrics.SERVICE, out, Clock.systemUTC())),
@@ -74,7 +75,7 @@ class DriftCheckTest {
     void scheduledRun_findsInjectedDrift_andPublishesWhatTheAlarmAddsUp() throws Exception {
         IssueFixtures.putRandomIssues(dynamoDb, tables.name("AppTable"), 40, new Random(3));
         String indexTable = tables.name("IssueAttribIndexTable");
-        List<IndexItem> expected = new ArrayList<>(IssueFixtures.expectedIndex(dynamoDb, tables.name("AppTable"), IssueSchema.DEFAULT));
+        List<IndexItem> expected = new ArrayList<>(IssueFixtures.expectedItems(dynamoDb, tables.name("AppTable"), IndexDefinitions.packaged()));
         expected.sort(java.util.Comparator.comparing(IndexItem::sortKey).thenComparing(IndexItem::attribId));
         expected.subList(1, expected.size()).forEach(item -> dynamoDb.putItem(b -> b.tableName(indexTable).item(item.toItem())));
         dynamoDb.putItem(b -> b.tableName(indexTable).item(

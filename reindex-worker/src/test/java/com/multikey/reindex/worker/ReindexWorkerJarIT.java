@@ -1,6 +1,6 @@
 package com.multikey.reindex.worker;
 
-import com.multikey.index.IssueSchema;
+import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.runtime.DeployableJar;
 import com.multikey.local.runtime.LocalDynamoDb;
 import com.multikey.local.runtime.LocalFunction;
@@ -103,7 +103,7 @@ class ReindexWorkerJarIT {
             assertThat(job.done()).isTrue();
             assertThat(job.totals().issues()).isEqualTo(40);
             assertThat(IssueFixtures.storedIndex(dynamoDb, names.get("IssueAttribIndexTable")))
-                    .isEqualTo(IssueFixtures.expectedIndex(dynamoDb, names.get("AppTable"), IssueSchema.DEFAULT));
+                    .isEqualTo(IssueFixtures.expectedIndex(dynamoDb, names.get("AppTable"), IndexDefinitions.packaged()));
         }
     }
 }

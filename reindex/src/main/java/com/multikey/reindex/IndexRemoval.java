@@ -1,0 +1,106 @@
+package com.multikey.reindex;
+
+import com.multikey.index.IndexItem;
+import com.multikey.index.definition.IndexDefinition;
+import com.multikey.index.definition.IndexDefinitions;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
+
+import java.util.Map;
+
+/**
+ * Deletes the items of an index that is no longer declared, one page of one segment of the index table at a time
+ * (resumable like every segment work; idempotent: a second run finds nothing left). Each delete is conditioned on
+ * the item still being that index's, so nothing another index owns is ever touched.
+ *
+ * <p>A grouped index's items name it in {@code index}; the items of the field-partitioned layout (the original
+ * issue grid) carry {@code issueId} and no {@code index}, and are removed with the target
+ * {@value #FIELD_PARTITIONED}.
+ */
+public final class IndexRemoval implements SegmentWork {
+
+    /** The name that targets the field-partitioned layout's items (no index name can contain parentheses). */
+    public static final String FIELD_PARTITIONED = "(field-partitioned)";
+
+    private final DynamoDbClient dynamoDb;
+    private final String indexTable;
+    private final String index;
+    private final RateLimiter rate;
+    private final int pageSize;
+
+    /**
+     * @throws IllegalArgumentException when the index is still declared (remove it from the definitions and deploy first)
+     */
+    public IndexRemoval(DynamoDbClient dynamoDb, String indexTable, IndexDefinitions definitions, String index,
+                        double writeUnitsPerSecond, int pageSize) {
+        check(definitions, index);
+        this.dynamoDb = dynamoDb;
+        this.indexTable = indexTable;
+        this.index = index;
+        this.rate = new RateLimiter(writeUnitsPerSecond, System::nanoTime);
+        this.pageSize = pageSize;
+    }
+
+    /** @throws IllegalArgumentException when the target is still declared */
+    public static void check(IndexDefinitions definitions, String index) {
+        if (FIELD_PARTITIONED.equals(index)) {
+            definitions.indexes().stream().filter(i -> i.layout() == IndexDefinition.Layout.FIELD_PARTITIONED).findFirst()
+                    .ifPresent(i -> {
+                        throw new IllegalArgumentException("index '" + i.name() + "' still uses the field-partitioned layout; "
+                                + "remove it from the definitions and deploy before removing its items");
+                    });
+        } else if (definitions.index(index).isPresent()) {
+            throw new IllegalArgumentException("index '" + index + "' is still declared; remove it from the definitions "
+                    + "and deploy before removing its items");
+        }
+    }
+
+    @Override
+    public PageOutcome page(int segment, int totalSegments, SegmentPosition at) throws InterruptedException {
+        ScanRequest.Builder scan = ScanRequest.builder().tableName(indexTable).segment(segment).totalSegments(totalSegments)
+                .limit(pageSize);
+        if (!at.startKey().isEmpty()) {
+            scan.exclusiveStartKey(at.startKey());
+        }
+        ScanResponse page = dynamoDb.scan(scan.build());
+        long deleted = 0;
+        for (Map<String, AttributeValue> item : page.items()) {
+            if (isTarget(item)) {
+                rate.acquire(1);
+                deleted += delete(item) ? 1 : 0;
+            }
+        }
+        SegmentPosition next = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty()
+                ? new SegmentPosition(SegmentPosition.Phase.INDEX, page.lastEvaluatedKey()) : SegmentPosition.DONE;
+        return new PageOutcome(new PageCounts(page.items().size(), 0, deleted, 0, 0, 0, 0), next);
+    }
+
+    private boolean isTarget(Map<String, AttributeValue> item) {
+        AttributeValue name = item.get(IndexItem.INDEX);
+        if (FIELD_PARTITIONED.equals(index)) {
+            return name == null && item.containsKey(IndexItem.ISSUE_ID);
+        }
+        return name != null && index.equals(name.s());
+    }
+
+    private boolean delete(Map<String, AttributeValue> item) {
+        Map<String, AttributeValue> key = com.multikey.index.IndexKey.of(item).toKey();
+        try {
+            if (FIELD_PARTITIONED.equals(index)) {
+                dynamoDb.deleteItem(b -> b.tableName(indexTable).key(key)
+                        .conditionExpression("attribute_not_exists(#x) AND attribute_exists(#i)")
+                        .expressionAttributeNames(Map.of("#x", IndexItem.INDEX, "#i", IndexItem.ISSUE_ID)));
+            } else {
+                dynamoDb.deleteItem(b -> b.tableName(indexTable).key(key).conditionExpression("#x = :name")
+                        .expressionAttributeNames(Map.of("#x", IndexItem.INDEX))
+                        .expressionAttributeValues(Map.of(":name", AttributeValue.fromS(index))));
+            }
+            return true;
+        } catch (ConditionalCheckFailedException gone) {
+            return false;
+        }
+    }
+}
