@@ -96,9 +96,9 @@ public final class IndexProjector {
         return layout;
     }
 
-    /** The bytes of a sort key a grouped index gives its values (query bounds are computed with it). */
-    public int valueBytes(String index) {
-        return layout(index) instanceof GroupedLayout grouped ? grouped.valueBytes() : SortKeyCodec.MAX_VALUE_BYTES;
+    /** The key-range bounds of an index's values, for its queries' key conditions. */
+    public ValueBounds bounds(String index) {
+        return layout(index) instanceof GroupedLayout grouped ? new ValueBounds(grouped.valueBytes(), true) : ValueBounds.FIELD_PARTITIONED;
     }
 
     /** The partition key of a grouped index's group (its values in declared order) and, for map entries, an entry. */

@@ -183,7 +183,12 @@ public final class SortKeyCodec {
      * whoever asks must check the whole value (the issue holds it).
      */
     public static String textPrefix(String text) {
-        int cutAt = MAX_VALUE_BYTES - TRUNCATION_MARK.length() - DIGEST_HEX_CHARS;
+        return textPrefix(text, MAX_VALUE_BYTES);
+    }
+
+    /** As {@link #textPrefix(String)}, for an index whose values get {@code valueBytes} of a sort key. */
+    static String textPrefix(String text, int valueBytes) {
+        int cutAt = valueBytes - TRUNCATION_MARK.length() - DIGEST_HEX_CHARS;
         StringBuilder out = new StringBuilder(text.length() + 1).append('S');
         int bytes = 1;
         for (int i = 0; i < text.length(); ) {

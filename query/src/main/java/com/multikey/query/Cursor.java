@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.index.IndexKey;
-import com.multikey.index.IssueSchema;
 import com.multikey.index.SortKeyCodec;
 import com.multikey.index.UnindexableValueException;
+import com.multikey.index.definition.IndexDefinitions;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.math.BigDecimal;
@@ -86,20 +86,20 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
     /**
      * Checks that the start key is one the part's Query accepts for this request, so that an edited cursor
      * is refused here instead of by DynamoDB: in the index part the index table's key, of the request's
-     * attribute, inside the filter's key range; in the missing part the {@code ByProject} key of an issue
+     * partition, inside the filter's key range; in the missing part the {@code ByProject} key of an issue
      * of the request's project.
      *
      * @throws QueryException naming what is wrong
      */
-    Cursor requireValid(PageRequest request, Filter.KeyRange range, IssueSchema schema) {
+    Cursor requireValid(GridQuery.Target target, Filter.KeyRange range, IndexDefinitions definitions) {
         if (startKey.isEmpty()) {
             return this;
         }
         switch (part) {
             case INDEX -> {
                 requireNames(Set.of(IndexKey.ATTRIB_ID, IndexKey.SORT_KEY));
-                if (!request.attribId().equals(string(IndexKey.ATTRIB_ID))) {
-                    throw new QueryException("malformed cursor: its key is of another attribute");
+                if (!target.partition().equals(string(IndexKey.ATTRIB_ID))) {
+                    throw new QueryException("malformed cursor: its key is of another attribute or group");
                 }
                 String sortKey = string(IndexKey.SORT_KEY);
                 requireKeyString(IndexKey.SORT_KEY, sortKey, SortKeyCodec.MAX_KEY_BYTES);
@@ -108,19 +108,23 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
                 }
             }
             case MISSING -> {
-                requireNames(Set.of(schema.keyAttribute(), schema.projectAttribute(), schema.numAttribute()));
-                requireKeyString(schema.keyAttribute(), string(schema.keyAttribute()), 2048);
-                if (!request.project().equals(string(schema.projectAttribute()))) {
+                if (target.project().isEmpty()) {
+                    throw new QueryException("malformed cursor: this index has no missing part");
+                }
+                GridQuery.GridNames names = GridQuery.GridNames.of(target.index(), definitions);
+                requireNames(Set.of(names.key(), names.project(), names.num()));
+                requireKeyString(names.key(), string(names.key()), 2048);
+                if (!target.project().get().equals(string(names.project()))) {
                     throw new QueryException("malformed cursor: its key is of another project");
                 }
-                AttributeValue num = startKey.get(schema.numAttribute());
+                AttributeValue num = startKey.get(names.num());
                 if (num.n() == null) {
-                    throw new QueryException("malformed cursor: " + schema.numAttribute() + " is not a number");
+                    throw new QueryException("malformed cursor: " + names.num() + " is not a number");
                 }
                 try {
                     SortKeyCodec.encodeNumber(new BigDecimal(num.n()));
                 } catch (NumberFormatException | UnindexableValueException e) {
-                    throw new QueryException("malformed cursor: " + schema.numAttribute() + " is not a DynamoDB number");
+                    throw new QueryException("malformed cursor: " + names.num() + " is not a DynamoDB number");
                 }
             }
         }

@@ -3,6 +3,7 @@ package com.multikey.query;
 import com.multikey.index.IndexValue;
 import com.multikey.index.KeyOrder;
 import com.multikey.index.SortKeyCodec;
+import com.multikey.index.ValueBounds;
 
 import java.util.Objects;
 
@@ -12,12 +13,25 @@ import java.util.Objects;
  */
 public sealed interface Filter {
 
-    /** The key condition: {@code begins_with(sortKey, prefix)} or {@code sortKey BETWEEN low AND high}. */
-    KeyRange keyRange();
+    /**
+     * The key condition over an index whose values are encoded within these bounds:
+     * {@code begins_with(sortKey, prefix)} or {@code sortKey BETWEEN low AND high}.
+     */
+    KeyRange keyRange(ValueBounds bounds);
+
+    /** The key condition over the issue grid (the field-partitioned layout). */
+    default KeyRange keyRange() {
+        return keyRange(ValueBounds.FIELD_PARTITIONED);
+    }
 
     /** Whether a value satisfies the filter, decided on its sort key exactly as DynamoDB does. */
+    default boolean matches(IndexValue value, ValueBounds bounds) {
+        return keyRange(bounds).contains(bounds.sampleKey(value));
+    }
+
+    /** Whether a value satisfies the filter over the issue grid. */
     default boolean matches(IndexValue value) {
-        return keyRange().contains(SortKeyCodec.sampleKey(value));
+        return matches(value, ValueBounds.FIELD_PARTITIONED);
     }
 
     /** A key condition: a prefix, or an inclusive range. */
@@ -53,8 +67,8 @@ public sealed interface Filter {
         }
 
         @Override
-        public KeyRange keyRange() {
-            return KeyRange.prefix(SortKeyCodec.valuePrefix(value));
+        public KeyRange keyRange(ValueBounds bounds) {
+            return KeyRange.prefix(bounds.valuePrefix(value));
         }
     }
 
@@ -68,12 +82,12 @@ public sealed interface Filter {
         }
 
         @Override
-        public KeyRange keyRange() {
-            return KeyRange.prefix(SortKeyCodec.textPrefix(prefix));
+        public KeyRange keyRange(ValueBounds bounds) {
+            return KeyRange.prefix(bounds.textPrefix(prefix));
         }
 
         @Override
-        public boolean matches(IndexValue value) {
+        public boolean matches(IndexValue value, ValueBounds bounds) {
             return value instanceof IndexValue.Text text && text.value().startsWith(prefix);
         }
     }
@@ -113,10 +127,10 @@ public sealed interface Filter {
         }
 
         @Override
-        public KeyRange keyRange() {
+        public KeyRange keyRange(ValueBounds bounds) {
             IndexValue any = low != null ? low : high;
-            String from = low == null ? SortKeyCodec.typeLow(any) : SortKeyCodec.lowerBound(low, lowInclusive);
-            String to = high == null ? SortKeyCodec.typeHigh(any) : SortKeyCodec.upperBound(high, highInclusive);
+            String from = low == null ? SortKeyCodec.typeLow(any) : bounds.lowerBound(low, lowInclusive);
+            String to = high == null ? SortKeyCodec.typeHigh(any) : bounds.upperBound(high, highInclusive);
             return KeyRange.between(from, to);
         }
     }

@@ -7,10 +7,14 @@ import com.multikey.common.Sleeper;
 import com.multikey.index.IndexEntry;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;
-import com.multikey.index.IssueProjector;
-import com.multikey.index.IssueSchema;
+import com.multikey.index.IndexProjector;
+import com.multikey.index.ItemKey;
 import com.multikey.index.KeyOrder;
 import com.multikey.index.SortKeyCodec;
+import com.multikey.index.ValueBounds;
+import com.multikey.index.definition.IndexDefinition;
+import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.index.definition.ValueSource;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -30,9 +34,12 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * The grid's read side: a page of a project's issues sorted by any custom field (value, then num, then
- * id), filtered on the value — a Query on the index and a BatchGetItem on the app table — optionally
- * followed by the project's issues that have no index item for the field (Queries on {@code ByProject}).
+ * The read side of every declared index: a page of a group's items sorted by an index's values (value, then the
+ * tie-breakers, then the item key; for the issue grid: value, num, id), filtered on the value — a Query on the
+ * index partition and a BatchGetItem on the source table — and, for the issue grid, optionally followed by the
+ * project's issues that have no index item for the field (Queries on {@code ByProject}). A grouped index's
+ * partition holds its group's items only, so a page is two calls whatever other groups hold; the issue grid's
+ * partition is shared by the projects that share a field id, which a filter on {@code project} sorts out.
  *
  * <p>A page holds {@code pageSize} issues unless the result ends. Its first read asks for a quarter more
  * index items than the page needs, so a field with one value per issue takes two calls a page; when items
@@ -60,13 +67,15 @@ public final class GridQuery {
 
     /** DynamoDB's order of string keys: their UTF-8 bytes, unsigned. */
     private static final Comparator<String> KEY_ORDER = KeyOrder.UTF8;
+    /** Stands for the source of an index item that names none: never read, never listed. */
+    private static final ItemKey NO_ITEM = ItemKey.ofString("", "");
 
     private final DynamoDbClient dynamoDb;
     private final String appTable;
     private final String indexTable;
     private final String byProjectIndex;
-    private final IssueSchema schema;
-    private final IssueProjector issues;
+    private final IndexDefinitions definitions;
+    private final IndexProjector issues;
     private final AttributeCatalog catalog;
     private final Backoff backoff;
     private final Sleeper sleeper;
@@ -77,7 +86,7 @@ public final class GridQuery {
      * @param pageBudget the time one page may take, retries included
      * @param nanoClock  monotonic clock of the page's deadline ({@code System::nanoTime})
      */
-    public GridQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, String byProjectIndex, IssueSchema schema,
+    public GridQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, String byProjectIndex, IndexDefinitions definitions,
                      AttributeCatalog catalog, Backoff backoff, Sleeper sleeper, Duration pageBudget, LongSupplier nanoClock) {
         if (pageBudget.isNegative() || pageBudget.isZero()) {
             throw new IllegalArgumentException("page budget must be positive, got " + pageBudget);
@@ -86,8 +95,8 @@ public final class GridQuery {
         this.appTable = appTable;
         this.indexTable = indexTable;
         this.byProjectIndex = byProjectIndex;
-        this.schema = schema;
-        this.issues = new IssueProjector(schema);
+        this.definitions = definitions;
+        this.issues = new IndexProjector(definitions);
         this.catalog = catalog;
         this.backoff = backoff;
         this.sleeper = sleeper;
@@ -95,31 +104,37 @@ public final class GridQuery {
         this.nanoClock = nanoClock;
     }
 
-    /** With the data model's names: tables as given, index {@code ByProject}, attributes {@code id}, {@code custom_fields}, {@code num}. */
+    /** With the packaged definitions: tables as given, the issue grid's missing tail from GSI {@code ByProject}. */
     public static GridQuery of(DynamoDbClient dynamoDb, String appTable, String indexTable) {
-        IssueSchema schema = IssueSchema.DEFAULT;
-        return new GridQuery(dynamoDb, appTable, indexTable, "ByProject", schema,
-                AttributeCatalog.fromProjectItems(dynamoDb, appTable, schema.keyAttribute()), Backoff.standard(), Sleeper.SYSTEM,
-                DEFAULT_PAGE_BUDGET, System::nanoTime);
+        return of(dynamoDb, appTable, indexTable, IndexDefinitions.packaged());
+    }
+
+    /** With these definitions: tables as given, the issue grid's missing tail from GSI {@code ByProject}. */
+    public static GridQuery of(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexDefinitions definitions) {
+        return new GridQuery(dynamoDb, appTable, indexTable, "ByProject", definitions,
+                AttributeCatalog.fromProjectItems(dynamoDb, appTable, definitions.table().partitionKey().name()), Backoff.standard(),
+                Sleeper.SYSTEM, DEFAULT_PAGE_BUDGET, System::nanoTime);
     }
 
     /** The same query with another time budget per page. */
     public GridQuery withPageBudget(Duration budget) {
-        return new GridQuery(dynamoDb, appTable, indexTable, byProjectIndex, schema, catalog, backoff, sleeper, budget, nanoClock);
+        return new GridQuery(dynamoDb, appTable, indexTable, byProjectIndex, definitions, catalog, backoff, sleeper, budget, nanoClock);
     }
 
     /**
-     * @throws QueryException          for an attribute the project's catalog does not define, a malformed or
+     * @throws QueryException          for an index that is not declared, a group or entry that does not fit the index,
+     *                                 an attribute the project's catalog does not define (issue grid), a malformed or
      *                                 edited cursor, or a cursor from another query
      * @throws RetryableQueryException when the page could not be read within its time budget
      */
     public Page page(PageRequest request) {
-        Filter.KeyRange range = request.filter().map(Filter::keyRange).orElse(null);
-        Optional<Cursor> cursor = request.cursor().map(text -> Cursor.decode(text, request).requireValid(request, range, schema));
-        if (cursor.isEmpty() && !catalog.defines(request.project(), request.attribId())) {
+        Target target = target(request);
+        Filter.KeyRange range = request.filter().map(f -> f.keyRange(target.bounds())).orElse(null);
+        Optional<Cursor> cursor = request.cursor().map(text -> Cursor.decode(text, request).requireValid(target, range, definitions));
+        if (cursor.isEmpty() && target.project().isPresent() && !catalog.defines(request.project(), request.attribId())) {
             throw new QueryException("project " + request.project() + " has no attribute '" + request.attribId() + "'");
         }
-        PageFill fill = new PageFill(request, new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock)));
+        PageFill fill = new PageFill(request, target, new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock)));
         Optional<Cursor> next;
         if (cursor.isPresent() && cursor.get().part() == Cursor.Part.MISSING) {
             next = fill.missing(cursor.get().startKey());
@@ -133,19 +148,60 @@ public final class GridQuery {
         return new Page(fill.page, next.map(c -> c.encode(request)).orElse(null), fill.calls);
     }
 
+    /**
+     * What a request reads: its index, the index partition, the project a field-partitioned partition is filtered on,
+     * and the bounds of the index's values.
+     */
+    record Target(IndexDefinition index, String partition, Optional<String> project, ValueBounds bounds) {
+    }
+
+    private Target target(PageRequest request) {
+        IndexDefinition index = request.index()
+                .map(name -> definitions.index(name).orElseThrow(() -> new QueryException("no index named '" + name + "'")))
+                .orElseGet(() -> definitions.indexes().stream()
+                        .filter(i -> i.layout() == IndexDefinition.Layout.FIELD_PARTITIONED).findFirst()
+                        .orElseThrow(() -> new QueryException("name the index to read: no issue grid (field-partitioned) index is declared")));
+        ValueBounds bounds = issues.bounds(index.name());
+        boolean entries = index.values() instanceof ValueSource.MapEntries;
+        if (entries && request.attribId().isEmpty()) {
+            throw new QueryException("index '" + index.name() + "' indexes the entries of " + index.values().path() + ": name the entry");
+        }
+        if (!entries && !request.attribId().isEmpty()) {
+            throw new QueryException("index '" + index.name() + "' indexes " + index.values().path() + " itself: it has no entries to name");
+        }
+        if (index.layout() == IndexDefinition.Layout.FIELD_PARTITIONED) {
+            if (request.group().size() != 1 || request.group().get(0).s() == null) {
+                throw new QueryException("index '" + index.name() + "' runs within one project: give one string group value");
+            }
+            return new Target(index, request.attribId(), Optional.of(request.group().get(0).s()), bounds);
+        }
+        if (request.group().size() != index.group().size()) {
+            throw new QueryException("index '" + index.name() + "' runs within " + index.group() + ": give "
+                    + index.group().size() + " group value(s), got " + request.group().size());
+        }
+        if (request.includeMissing()) {
+            throw new QueryException("the items lacking the field are listed for the issue grid only (from its ByProject index); "
+                    + "index '" + index.name() + "' has no such source");
+        }
+        String partition = IndexProjector.partition(index, request.group(), entries ? request.attribId() : null);
+        return new Target(index, partition, Optional.empty(), bounds);
+    }
+
     /** The reads of one page, and what they have given so far. */
     private final class PageFill {
 
         private final PageRequest request;
+        private final Target target;
         private final RetryBudget budget;
         private final List<Map<String, AttributeValue>> page = new ArrayList<>();
-        /** Issues read from the app table by id; empty when the issue no longer exists. */
-        private final Map<String, Optional<Map<String, AttributeValue>>> hydrated = new HashMap<>();
+        /** Items read from the source table by key; empty when the item no longer exists. */
+        private final Map<ItemKey, Optional<Map<String, AttributeValue>>> hydrated = new HashMap<>();
         private int reads;
         private int calls;
 
-        PageFill(PageRequest request, RetryBudget budget) {
+        PageFill(PageRequest request, Target target, RetryBudget budget) {
             this.request = request;
+            this.target = target;
             this.budget = budget;
         }
 
@@ -166,7 +222,9 @@ public final class GridQuery {
             Reads reads = new Reads();
             while (!isFull() && mayRead()) {
                 QueryResponse response = queryIndex(range, position, reads.limit());
-                List<IndexEntry> items = response.items().stream().map(IndexEntry::of).toList();
+                List<IndexEntry> items = response.items().stream()
+                        .map(item -> IndexEntry.of(item, definitions.table()).orElse(new IndexEntry(IndexKey.of(item), NO_ITEM)))
+                        .toList();
                 int before = page.size();
                 int consumed = consumeIndexItems(items);
                 if (consumed < items.size()) {
@@ -190,16 +248,16 @@ public final class GridQuery {
         private int consumeIndexItems(List<IndexEntry> items) {
             for (int i = 0; i < items.size(); i++) {
                 IndexEntry entry = items.get(i);
-                if (!hydrated.containsKey(entry.issueId())) {
+                if (!hydrated.containsKey(entry.source())) {
                     if (isFull() || !mayRead()) {
                         return i;
                     }
                     // exactly the issues the page needs first; when some of them list nothing, as many as one call takes
                     int chunk = hydrated.isEmpty() ? need() : MAX_BATCH_GET_KEYS;
-                    hydrate(items.subList(i, items.size()).stream().map(IndexEntry::issueId)
+                    hydrate(items.subList(i, items.size()).stream().map(IndexEntry::source)
                             .filter(id -> !hydrated.containsKey(id)).distinct().limit(chunk).toList());
                 }
-                Optional<Map<String, AttributeValue>> issue = hydrated.get(entry.issueId());
+                Optional<Map<String, AttributeValue>> issue = hydrated.get(entry.source());
                 if (issue.isPresent() && isListedUnder(entry, issue.get())) {
                     if (isFull()) {
                         return i;
@@ -212,9 +270,10 @@ public final class GridQuery {
 
         /** Whether this index item is the one its issue is listed under: it matches the issue, and is its first matching value. */
         private boolean isListedUnder(IndexEntry entry, Map<String, AttributeValue> issue) {
-            Optional<String> first = issues.project(entry.issueId(), issue).items().stream()
-                    .filter(item -> item.attribId().equals(entry.attribId()) && item.project().equals(request.project()))
-                    .filter(item -> request.filter().map(f -> f.matches(item.value())).orElse(true))
+            Optional<String> first = issues.project(target.index().name(), entry.source(), issue).items().stream()
+                    .filter(item -> item.attribId().equals(entry.attribId()) && target.project()
+                            .map(project -> project.equals(item.toItem().get(IndexItem.PROJECT).s())).orElse(true))
+                    .filter(item -> request.filter().map(f -> f.matches(item.value(), target.bounds())).orElse(true))
                     .map(IndexItem::sortKey)
                     .min(request.order() == Order.ASC ? KEY_ORDER : KEY_ORDER.reversed());
             return first.isPresent() && first.get().equals(entry.sortKey());
@@ -246,20 +305,23 @@ public final class GridQuery {
 
         /** The definition of "missing" is the indexer's: the issue's projection has no item for the field. */
         private boolean lacksField(Map<String, AttributeValue> issue) {
-            return issues.project(issue.get(schema.keyAttribute()).s(), issue).items().stream()
-                    .noneMatch(item -> item.attribId().equals(request.attribId()));
+            return issues.keyOf(issue).map(key -> issues.project(target.index().name(), key, issue).items().stream()
+                    .noneMatch(item -> item.attribId().equals(request.attribId()))).orElse(false);
         }
 
         private Map<String, AttributeValue> byProjectKey(Map<String, AttributeValue> issue) {
-            return Map.of(schema.keyAttribute(), issue.get(schema.keyAttribute()),
-                    schema.projectAttribute(), issue.get(schema.projectAttribute()),
-                    schema.numAttribute(), issue.get(schema.numAttribute()));
+            GridNames names = GridNames.of(target.index(), definitions);
+            return Map.of(names.key(), issue.get(names.key()), names.project(), issue.get(names.project()),
+                    names.num(), issue.get(names.num()));
         }
 
         private QueryResponse queryIndex(Filter.KeyRange range, Map<String, AttributeValue> position, int limit) {
-            Map<String, String> names = new HashMap<>(Map.of("#a", IndexKey.ATTRIB_ID, "#p", IndexItem.PROJECT));
-            Map<String, AttributeValue> values = new HashMap<>(Map.of(
-                    ":a", AttributeValue.fromS(request.attribId()), ":p", AttributeValue.fromS(request.project())));
+            Map<String, String> names = new HashMap<>(Map.of("#a", IndexKey.ATTRIB_ID));
+            Map<String, AttributeValue> values = new HashMap<>(Map.of(":a", AttributeValue.fromS(target.partition())));
+            target.project().ifPresent(project -> {
+                names.put("#p", IndexItem.PROJECT);
+                values.put(":p", AttributeValue.fromS(project));
+            });
             String keyCondition = "#a = :a";
             if (range != null) {
                 names.put("#k", IndexKey.SORT_KEY);
@@ -273,9 +335,12 @@ public final class GridQuery {
                 }
             }
             QueryRequest.Builder query = QueryRequest.builder().tableName(indexTable)
-                    .keyConditionExpression(keyCondition).filterExpression("#p = :p")
+                    .keyConditionExpression(keyCondition)
                     .expressionAttributeNames(names).expressionAttributeValues(values)
                     .scanIndexForward(request.order() == Order.ASC).limit(limit);
+            if (target.project().isPresent()) {
+                query.filterExpression("#p = :p");
+            }
             return query(query, position);
         }
 
@@ -285,12 +350,13 @@ public final class GridQuery {
          * unless the issue's id may be too long for a sort key; {@link #lacksField} decides.
          */
         private QueryResponse queryByProject(Map<String, AttributeValue> position, int limit) {
+            GridNames grid = GridNames.of(target.index(), definitions);
             QueryRequest.Builder query = QueryRequest.builder().tableName(appTable).indexName(byProjectIndex)
                     .keyConditionExpression("#p = :p")
                     .filterExpression("NOT (attribute_type(#cf.#f, :s) OR attribute_type(#cf.#f, :n) OR attribute_type(#cf.#f, :bool)"
                             + " OR attribute_type(#cf.#f, :ss) OR attribute_type(#cf.#f, :ns)) OR size(#id) > :idChars")
-                    .expressionAttributeNames(Map.of("#p", schema.projectAttribute(), "#cf", schema.customFieldsAttribute(),
-                            "#f", request.attribId(), "#id", schema.keyAttribute()))
+                    .expressionAttributeNames(Map.of("#p", grid.project(), "#cf", grid.fields(),
+                            "#f", request.attribId(), "#id", grid.key()))
                     .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(request.project()),
                             ":s", AttributeValue.fromS("S"), ":n", AttributeValue.fromS("N"), ":bool", AttributeValue.fromS("BOOL"),
                             ":ss", AttributeValue.fromS("SS"), ":ns", AttributeValue.fromS("NS"),
@@ -308,10 +374,13 @@ public final class GridQuery {
             return call("Query", () -> dynamoDb.query(query.overrideConfiguration(budget.callTimeout()).build()));
         }
 
-        /** BatchGetItem of up to 100 issues; unprocessed keys are re-sent within the page's {@link RetryBudget}. */
-        private void hydrate(List<String> ids) {
-            List<Map<String, AttributeValue>> keys = ids.stream()
-                    .map(id -> Map.of(schema.keyAttribute(), AttributeValue.fromS(id))).toList();
+        /** BatchGetItem of up to 100 items; unprocessed keys are re-sent within the page's {@link RetryBudget}. */
+        private void hydrate(List<ItemKey> ids) {
+            List<Map<String, AttributeValue>> keys = ids.stream().filter(id -> id != NO_ITEM).map(ItemKey::toKey).toList();
+            if (keys.isEmpty()) {
+                ids.forEach(id -> hydrated.putIfAbsent(id, Optional.empty()));
+                return;
+            }
             Map<String, KeysAndAttributes> pending = Map.of(appTable, KeysAndAttributes.builder().keys(keys).build());
             reads++;
             while (true) {
@@ -319,7 +388,7 @@ public final class GridQuery {
                 BatchGetItemResponse response = call("BatchGetItem", () -> dynamoDb.batchGetItem(b -> b.requestItems(requested)
                         .overrideConfiguration(budget.callTimeout())));
                 response.responses().getOrDefault(appTable, List.of())
-                        .forEach(item -> hydrated.put(item.get(schema.keyAttribute()).s(), Optional.of(item)));
+                        .forEach(item -> issues.keyOf(item).ifPresent(key -> hydrated.put(key, Optional.of(item))));
                 pending = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
                 if (pending.isEmpty()) {
                     break;
@@ -371,4 +440,11 @@ public final class GridQuery {
         }
     }
 
+    /** The issue grid's attribute names, from its field-partitioned definition, for its missing tail. */
+    record GridNames(String key, String project, String num, String fields) {
+        static GridNames of(IndexDefinition index, IndexDefinitions definitions) {
+            return new GridNames(definitions.table().partitionKey().name(), index.group().get(0).toString(),
+                    index.orderBy().get(0).path().toString(), index.values().path().toString());
+        }
+    }
 }

@@ -1,19 +1,28 @@
 package com.multikey.query;
 
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One page of a project's issues sorted by a custom field: the project, the field's attribute id, the
- * order, the page size (1 to {@value #MAX_PAGE_SIZE}), an optional filter on the value, whether the
- * project's issues lacking the field follow (in num order; not with a filter: an issue without the field
- * matches no filter), and the cursor (none for the first page; then the previous page's {@code nextCursor}).
+ * One page of an index: which index (none: the issue grid, the field-partitioned index of the default
+ * definitions), the group it runs within (a project for the grid; the values of a grouped index's group
+ * attributes, in their declared order), the map entry (the grid's attribute id; empty for an index of list
+ * elements or of one attribute), the order, the page size (1 to {@value #MAX_PAGE_SIZE}), an optional filter
+ * on the value, whether the group's items lacking the field follow (the issue grid only: in num order; not with a
+ * filter: an issue without the field matches no filter), and the cursor (none for the first page; then the previous
+ * page's {@code nextCursor}).
  */
 public final class PageRequest {
 
     public static final int MAX_PAGE_SIZE = 100;
 
-    private final String project;
+    private final String index;
+    private final List<AttributeValue> group;
     private final String attribId;
     private final Order order;
     private final int pageSize;
@@ -21,15 +30,29 @@ public final class PageRequest {
     private final boolean includeMissing;
     private final String cursor;
 
-    /** @param filter null for none; @param cursor null for the first page */
+    /** A page of a project's issue grid. @param filter null for none; @param cursor null for the first page */
     public PageRequest(String project, String attribId, Order order, int pageSize, Filter filter, boolean includeMissing,
                        String cursor) {
-        this.project = Objects.requireNonNull(project, "project");
-        this.attribId = Objects.requireNonNull(attribId, "attribId");
-        this.order = Objects.requireNonNull(order, "order");
+        this(null, List.of(AttributeValue.fromS(Objects.requireNonNull(project, "project"))), attribId, order, pageSize, filter,
+                includeMissing, cursor);
         if (project.isBlank() || attribId.isBlank()) {
             throw new IllegalArgumentException("project and attribute id must not be empty");
         }
+    }
+
+    /**
+     * A page of any declared index.
+     *
+     * @param index    the index name; null for the issue grid
+     * @param group    the group's values, one per group attribute of the index, in order (empty for an index without a group)
+     * @param attribId the map entry of a map-entries index; empty for other indexes
+     */
+    public PageRequest(String index, List<AttributeValue> group, String attribId, Order order, int pageSize, Filter filter,
+                       boolean includeMissing, String cursor) {
+        this.index = index;
+        this.group = List.copyOf(Objects.requireNonNull(group, "group"));
+        this.attribId = Objects.requireNonNull(attribId, "attribId");
+        this.order = Objects.requireNonNull(order, "order");
         if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
             throw new IllegalArgumentException("page size must be 1 to " + MAX_PAGE_SIZE + ", got " + pageSize);
         }
@@ -42,8 +65,25 @@ public final class PageRequest {
         this.cursor = cursor;
     }
 
+    /** The first page of an index's group (and entry). */
+    public static PageRequest onIndex(String index, List<AttributeValue> group, String attribId, Order order, int pageSize) {
+        return new PageRequest(Objects.requireNonNull(index, "index"), group, attribId, order, pageSize, null, false, null);
+    }
+
+    public Optional<String> index() {
+        return Optional.ofNullable(index);
+    }
+
+    public List<AttributeValue> group() {
+        return group;
+    }
+
+    /** The project of an issue grid request: its one string group value. */
     public String project() {
-        return project;
+        if (group.size() != 1 || group.get(0).s() == null) {
+            throw new IllegalStateException("not a request of one string group");
+        }
+        return group.get(0).s();
     }
 
     public String attribId() {
@@ -75,20 +115,39 @@ public final class PageRequest {
     }
 
     public PageRequest withFilter(Filter filter) {
-        return new PageRequest(project, attribId, order, pageSize, Objects.requireNonNull(filter, "filter"), includeMissing, cursor);
+        return new PageRequest(index, group, attribId, order, pageSize, Objects.requireNonNull(filter, "filter"), includeMissing, cursor);
     }
 
     public PageRequest withMissing() {
-        return new PageRequest(project, attribId, order, pageSize, filter, true, cursor);
+        return new PageRequest(index, group, attribId, order, pageSize, filter, true, cursor);
     }
 
     public PageRequest after(String nextCursor) {
-        return new PageRequest(project, attribId, order, pageSize, filter, includeMissing, Objects.requireNonNull(nextCursor, "nextCursor"));
+        return new PageRequest(index, group, attribId, order, pageSize, filter, includeMissing,
+                Objects.requireNonNull(nextCursor, "nextCursor"));
     }
 
     /** What identifies the query a cursor belongs to: everything but the page size and the cursor. */
     String identity() {
-        return String.join("\u0000", project, attribId, order.name(), filter == null ? "" : filter.toString(),
-                Boolean.toString(includeMissing));
+        if (index == null && group.size() == 1 && group.get(0).s() != null) {
+            // as before indexes were declared, so a grid page's cursor stays valid across the upgrade
+            return String.join("\u0000", group.get(0).s(), attribId, order.name(), filter == null ? "" : filter.toString(),
+                    Boolean.toString(includeMissing));
+        }
+        List<String> parts = new ArrayList<>();
+        parts.add(index == null ? "" : index);
+        for (AttributeValue value : group) {
+            parts.add(value.type() + ":" + switch (value.type()) {
+                case S -> value.s();
+                case N -> value.n();
+                case B -> Base64.getEncoder().encodeToString(value.b().asByteArrayUnsafe());
+                default -> String.valueOf(value);
+            });
+        }
+        parts.add(attribId);
+        parts.add(order.name());
+        parts.add(filter == null ? "" : filter.toString());
+        parts.add(Boolean.toString(includeMissing));
+        return String.join("\u0000", parts);
     }
 }

@@ -3,9 +3,10 @@ package com.multikey.query;
 import com.multikey.common.Backoff;
 import com.multikey.common.Sleeper;
 import com.multikey.index.IndexItem;
+import com.multikey.index.IndexProjector;
 import com.multikey.index.IndexValue;
-import com.multikey.index.IssueProjector;
-import com.multikey.index.IssueSchema;
+import com.multikey.index.ItemKey;
+import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.runtime.GridSample;
 import com.multikey.testkit.Fixtures;
 import com.multikey.testkit.LocalTables;
@@ -43,7 +44,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Pages over embedded DynamoDB Local with the template's tables, against an order computed independently. */
 class GridQueryIntegrationTest {
 
-    private static final IssueSchema CONFIG = IssueSchema.DEFAULT;
+    private static final IndexDefinitions CONFIG = IndexDefinitions.packaged();
     private static final String LONG_ID = "issue#" + "long".repeat(70);
     private static final String LONG_TEXT = "\u00e9".repeat(400);
     private static final int FOREIGN_ITEMS = 8000;
@@ -139,7 +140,7 @@ class GridQueryIntegrationTest {
         put(item);
         ISSUES.put(item.get("id").s(), item);
         // the index the stream indexer keeps for this issue, written directly (DynamoDB Local leaves nothing unprocessed)
-        List<WriteRequest> puts = new IssueProjector(CONFIG).project(item.get("id").s(), item).items().stream()
+        List<WriteRequest> puts = new IndexProjector(CONFIG).project(ItemKey.ofString("id", item.get("id").s()), item).items().stream()
                 .map(indexItem -> WriteRequest.builder().putRequest(PutRequest.builder().item(indexItem.toItem()).build()).build())
                 .toList();
         for (int from = 0; from < puts.size(); from += 25) {
@@ -190,12 +191,12 @@ class GridQueryIntegrationTest {
         Comparator<String> bytes = Comparator.comparing(k -> k.getBytes(StandardCharsets.UTF_8), Arrays::compareUnsigned);
         Comparator<String> direction = order == Order.ASC ? bytes : bytes.reversed();
         Map<String, String> representative = new LinkedHashMap<>();
-        IssueProjector indexer = new IssueProjector(CONFIG);
+        IndexProjector indexer = new IndexProjector(CONFIG);
         ISSUES.forEach((id, item) -> {
             if (!item.get("project").s().equals(project)) {
                 return;
             }
-            indexer.project(id, item).items().stream()
+            indexer.project(ItemKey.ofString("id", id), item).items().stream()
                     .filter(i -> i.attribId().equals(attribId))
                     .filter(i -> filter.map(f -> f.matches(i.value())).orElse(true))
                     .map(IndexItem::sortKey).min(direction)
@@ -206,10 +207,10 @@ class GridQueryIntegrationTest {
 
     /** The project's issues with no index item for the field, by the indexer's own projection, in num order. */
     private static List<Map<String, AttributeValue>> expectedMissing(String project, String attribId) {
-        IssueProjector indexer = new IssueProjector(CONFIG);
+        IndexProjector indexer = new IndexProjector(CONFIG);
         return ISSUES.entrySet().stream()
                 .filter(e -> e.getValue().get("project").s().equals(project))
-                .filter(e -> indexer.project(e.getKey(), e.getValue()).items().stream().noneMatch(i -> i.attribId().equals(attribId)))
+                .filter(e -> indexer.project(ItemKey.ofString("id", e.getKey()), e.getValue()).items().stream().noneMatch(i -> i.attribId().equals(attribId)))
                 .map(Map.Entry::getValue)
                 .toList();
     }

@@ -5,11 +5,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.common.ChangeKind;
 import com.multikey.common.ChangeRecord;
-import com.multikey.common.EntityIds;
 import com.multikey.common.PlainJson;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -143,12 +143,13 @@ public final class ChangeEventFactory {
     }
 
     /**
-     * The entity type: the key attribute's prefix before {@code #}; {@code item} when the key has no {@code #}
-     * (or nothing before it), or is not a string.
+     * The entity type, by the definitions' rules over the record's keys and image (the new one, else the old one):
+     * with the default file, the key's prefix before {@code #}; {@code item} when no rule decides.
      */
     String entityType(ChangeRecord record) {
-        Optional<String> id = record.stringKey(config.keyAttribute());
-        return id.filter(i -> i.indexOf('#') > 0).map(EntityIds::typeOf).filter(t -> !t.isBlank()).orElse("item");
+        Map<String, AttributeValue> item = new HashMap<>(record.newImage().or(record::oldImage).orElse(Map.of()));
+        item.putAll(record.keys());
+        return config.definitions().entityTypeOf(item);
     }
 
     /** Levels of nesting in an image's attributes: a scalar is 0, a map, list or set 1 more than its deepest member. */

@@ -1,6 +1,7 @@
 package com.multikey.router;
 
 import com.multikey.common.Environment;
+import com.multikey.index.definition.IndexDefinitions;
 
 import java.util.Map;
 import java.util.Objects;
@@ -11,7 +12,8 @@ import java.util.Objects;
  * @param eventBusName    {@code EVENT_BUS_NAME}: the app's bus
  * @param eventSource     {@code EVENT_SOURCE} (default {@code multikey.app-table}): the events' {@code Source}
  * @param tableArn        {@code TABLE_ARN}: the app table, the events' {@code Resources}
- * @param keyAttribute    {@code KEY_ATTRIBUTE} (default {@code id}): its prefix before {@code #} is the entity type
+ * @param definitions     the index definitions ({@code INDEX_DEFINITIONS}, else the packaged file): the table's key and
+ *                        how an item's entity type is told
  * @param includeImages   {@code INCLUDE_IMAGES} (default {@code true}): put old and new images in the detail
  * @param maxEntryBytes   {@code MAX_ENTRY_BYTES} (default 262144, the limit everywhere before 2026; regions with
  *                        the 1 MB limit may raise it): entries and calls stay strictly below it; an entry that
@@ -19,7 +21,7 @@ import java.util.Objects;
  * @throws IllegalArgumentException when a setting can never be accepted by PutEvents (checked at start-up, so a
  *                                  misconfigured function fails at once instead of refusing every event)
  */
-public record RouterConfig(String eventBusName, String eventSource, String tableArn, String keyAttribute,
+public record RouterConfig(String eventBusName, String eventSource, String tableArn, IndexDefinitions definitions,
                            boolean includeImages, int maxEntryBytes) {
 
     public static final int DEFAULT_MAX_ENTRY_BYTES = 256 * 1024;
@@ -28,7 +30,7 @@ public record RouterConfig(String eventBusName, String eventSource, String table
         Objects.requireNonNull(eventBusName, "eventBusName");
         Objects.requireNonNull(eventSource, "eventSource");
         Objects.requireNonNull(tableArn, "tableArn");
-        Objects.requireNonNull(keyAttribute, "keyAttribute");
+        Objects.requireNonNull(definitions, "definitions");
         if (maxEntryBytes < 1024 || maxEntryBytes > PutEventsLimits.MAX_ENTRY_BYTES_QUOTA) {
             throw new IllegalArgumentException("MAX_ENTRY_BYTES must be between 1024 and " + PutEventsLimits.MAX_ENTRY_BYTES_QUOTA
                     + " (the largest PutEvents quota), got " + maxEntryBytes);
@@ -49,12 +51,17 @@ public record RouterConfig(String eventBusName, String eventSource, String table
         }
     }
 
+    /** The table's partition key attribute, which names a record's item in logs. */
+    public String keyAttribute() {
+        return definitions.table().partitionKey().name();
+    }
+
     public static RouterConfig fromEnvironment(Map<String, String> env) {
         return new RouterConfig(
                 Environment.required(env, "EVENT_BUS_NAME"),
                 env.getOrDefault("EVENT_SOURCE", "multikey.app-table"),
                 Environment.required(env, "TABLE_ARN"),
-                env.getOrDefault("KEY_ATTRIBUTE", "id"),
+                IndexDefinitions.fromEnvironment(env),
                 Boolean.parseBoolean(env.getOrDefault("INCLUDE_IMAGES", "true")),
                 Integer.parseInt(env.getOrDefault("MAX_ENTRY_BYTES", Integer.toString(DEFAULT_MAX_ENTRY_BYTES))));
     }

@@ -10,10 +10,13 @@ import com.multikey.common.ClientFactory;
 import com.multikey.common.EmfMetrics;
 import com.multikey.common.SnapStartPriming;
 import com.multikey.common.StructuredLog;
+import com.multikey.index.definition.KeySchema;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import software.amazon.awssdk.services.eventbridge.model.PutEventsRequest;
 import software.amazon.awssdk.services.eventbridge.model.PutEventsRequestEntry;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Date;
@@ -61,7 +64,7 @@ public final class RouterPriming extends SnapStartPriming<Integer> {
         RouterMetrics metrics = RouterMetrics.emf(new EmfMetrics("Priming", RouterMetrics.SERVICE, SINK, Clock.systemUTC()));
         List<PutEventsRequestEntry> entries = new ArrayList<>();
         int bytes = 0;
-        for (DynamodbStreamRecord record : sampleRecords(config.keyAttribute())) {
+        for (DynamodbStreamRecord record : sampleRecords(config.definitions().table())) {
             ChangeEvent event = factory.toEvent(ChangeRecord.from(record));
             bytes += event.size();
             entries.add(event.toEntry(config.eventBusName()));
@@ -69,16 +72,19 @@ public final class RouterPriming extends SnapStartPriming<Integer> {
         }
         PutEventsRequest request = PutEventsRequest.builder().entries(entries).build();
         metrics.batchProcessed(new RouterMetrics.BatchSummary(entries.size(), 0, entries.size(), 0, 0, 0, 0, 0));
-        if (bytes <= 0 || request.entries().size() != sampleRecords(config.keyAttribute()).size()) {
+        if (bytes <= 0 || request.entries().size() != sampleRecords(config.definitions().table()).size()) {
             throw new IllegalStateException("priming built " + request.entries().size() + " entries");
         }
         return request.entries().size();
     }
 
-    /** An issue created and updated (one field), a layer record expired by TTL. */
-    static List<DynamodbStreamRecord> sampleRecords(String keyAttribute) {
+    /**
+     * An issue created and updated (one field), a layer record expired by TTL, keyed as the definitions' table is:
+     * a string partition key holds {@code issue#priming} and {@code layer#us-east-1#priming#1}, other key attributes
+     * a sample of their type.
+     */
+    static List<DynamodbStreamRecord> sampleRecords(KeySchema table) {
         Map<String, AttributeValue> issue = new HashMap<>(Map.of(
-                keyAttribute, new AttributeValue().withS("issue#priming"),
                 "project", new AttributeValue().withS("project#priming"),
                 "num", new AttributeValue().withN("1"),
                 "custom_fields", new AttributeValue().withM(Map.of(
@@ -88,22 +94,37 @@ public final class RouterPriming extends SnapStartPriming<Integer> {
                         "priming-tags", new AttributeValue().withSS("a", "b"),
                         "priming-points", new AttributeValue().withNS("1", "2.5"),
                         "priming-list", new AttributeValue().withL(new AttributeValue().withNULL(true))))));
+        Map<String, AttributeValue> issueKeys = keys(table, "issue#priming");
+        issue.putAll(issueKeys);
         Map<String, AttributeValue> renamed = new HashMap<>(issue);
         renamed.put("name", new AttributeValue().withS("renamed"));
-        Map<String, AttributeValue> layer = Map.of(
-                keyAttribute, new AttributeValue().withS("layer#us-east-1#priming#1"),
+        Map<String, AttributeValue> layerKeys = keys(table, "layer#us-east-1#priming#1");
+        Map<String, AttributeValue> layer = new HashMap<>(Map.of(
                 "arn", new AttributeValue().withS("arn:aws:lambda:us-east-1:123456789012:layer:priming:1"),
-                "expiresAt", new AttributeValue().withN("1"));
-        DynamodbStreamRecord expired = record("REMOVE", "3", keyAttribute, layer, null);
+                "expiresAt", new AttributeValue().withN("1")));
+        layer.putAll(layerKeys);
+        DynamodbStreamRecord expired = record("REMOVE", "3", layerKeys, layer, null);
         expired.setUserIdentity(new Identity().withType("Service").withPrincipalId("dynamodb.amazonaws.com"));
-        return List.of(record("INSERT", "1", keyAttribute, null, issue), record("MODIFY", "2", keyAttribute, issue, renamed),
-                expired);
+        return List.of(record("INSERT", "1", issueKeys, null, issue), record("MODIFY", "2", issueKeys, issue, renamed), expired);
     }
 
-    private static DynamodbStreamRecord record(String eventName, String sequenceNumber, String keyAttribute,
+    private static Map<String, AttributeValue> keys(KeySchema table, String partitionText) {
+        Map<String, AttributeValue> keys = new HashMap<>();
+        boolean first = true;
+        for (KeySchema.KeyAttribute key : table.attributes()) {
+            keys.put(key.name(), switch (key.type()) {
+                case S -> new AttributeValue().withS(first ? partitionText : "priming");
+                case N -> new AttributeValue().withN("1");
+                case B -> new AttributeValue().withB(ByteBuffer.wrap(partitionText.getBytes(StandardCharsets.UTF_8)));
+            });
+            first = false;
+        }
+        return keys;
+    }
+
+    private static DynamodbStreamRecord record(String eventName, String sequenceNumber, Map<String, AttributeValue> keys,
                                                Map<String, AttributeValue> oldImage, Map<String, AttributeValue> newImage) {
-        Map<String, AttributeValue> image = newImage != null ? newImage : oldImage;
-        StreamRecord stream = new StreamRecord().withKeys(Map.of(keyAttribute, image.get(keyAttribute)))
+        StreamRecord stream = new StreamRecord().withKeys(keys)
                 .withSequenceNumber(sequenceNumber).withStreamViewType(StreamViewType.NEW_AND_OLD_IMAGES).withSizeBytes(100L)
                 .withApproximateCreationDateTime(new Date(0));
         stream.setOldImage(oldImage);

@@ -3,6 +3,7 @@ package com.multikey.router;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.common.ChangeRecord;
+import com.multikey.index.definition.IndexDefinitions;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -19,7 +20,7 @@ class ChangeEventFactoryTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final ChangeEventFactory factory = new ChangeEventFactory(
-            new RouterConfig("bus", "multikey.app-table", RouterFixtures.TABLE_ARN, "id", true, RouterConfig.DEFAULT_MAX_ENTRY_BYTES));
+            new RouterConfig("bus", "multikey.app-table", RouterFixtures.TABLE_ARN, IndexDefinitions.packaged(), true, RouterConfig.DEFAULT_MAX_ENTRY_BYTES));
 
     private ChangeEvent event(Record record) {
         return factory.toEvent(RouterFixtures.changeRecord(record));
@@ -83,7 +84,7 @@ class ChangeEventFactoryTest {
 
     @Test
     void toEvent_whenEntryWouldExceedTheLimit_sendsItWithoutImagesAndSaysSo() throws Exception {
-        ChangeEventFactory small = new ChangeEventFactory(new RouterConfig("bus", "src", RouterFixtures.TABLE_ARN, "id", true, 4096));
+        ChangeEventFactory small = new ChangeEventFactory(new RouterConfig("bus", "src", RouterFixtures.TABLE_ARN, IndexDefinitions.packaged(), true, 4096));
         var big = Map.of("id", AttributeValue.fromS("issue#1"), "text", AttributeValue.fromS("x".repeat(10_000)));
 
         ChangeEvent event = small.toEvent(RouterFixtures.changeRecord(Records.change(1, "issue#1", null, big)));
@@ -99,7 +100,7 @@ class ChangeEventFactoryTest {
 
     @Test
     void toEvent_whenImagesAreSwitchedOff_sendsKeysAndChangedNamesOnly() throws Exception {
-        ChangeEventFactory keysOnly = new ChangeEventFactory(new RouterConfig("bus", "src", RouterFixtures.TABLE_ARN, "id", false, 262144));
+        ChangeEventFactory keysOnly = new ChangeEventFactory(new RouterConfig("bus", "src", RouterFixtures.TABLE_ARN, IndexDefinitions.packaged(), false, 262144));
 
         JsonNode detail = JSON.readTree(keysOnly.toEvent(RouterFixtures.changeRecord(Records.change(1, "issue#1", null, Records.item("issue#1", "n")))).detail());
 
@@ -183,7 +184,7 @@ class ChangeEventFactoryTest {
     @Test
     void toEvent_keepsEveryEntryStrictlyBelowTheSizeLimit() {
         int limit = 4096;
-        ChangeEventFactory small = new ChangeEventFactory(new RouterConfig("bus", "src", RouterFixtures.TABLE_ARN, "id", true, limit));
+        ChangeEventFactory small = new ChangeEventFactory(new RouterConfig("bus", "src", RouterFixtures.TABLE_ARN, IndexDefinitions.packaged(), true, limit));
         ChangeEvent probe = small.toEvent(RouterFixtures.changeRecord(Records.change(1, "issue#1", null,
                 Map.of("id", AttributeValue.fromS("issue#1"), "text", AttributeValue.fromS("")))));
         int room = limit - probe.size();

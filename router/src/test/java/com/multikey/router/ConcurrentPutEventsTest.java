@@ -6,6 +6,7 @@ import com.multikey.common.Backoff;
 import com.multikey.common.BoundedCalls;
 import com.multikey.common.Deadline;
 import com.multikey.common.RetryBudget;
+import com.multikey.index.definition.IndexDefinitions;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
@@ -38,7 +39,7 @@ class ConcurrentPutEventsTest {
     private static final int VERSIONS = 5;
 
     private final ChangeEventFactory factory = new ChangeEventFactory(
-            new RouterConfig("bus", "multikey.app-table", RouterFixtures.TABLE_ARN, "id", true, RouterConfig.DEFAULT_MAX_ENTRY_BYTES));
+            new RouterConfig("bus", "multikey.app-table", RouterFixtures.TABLE_ARN, IndexDefinitions.packaged(), true, RouterConfig.DEFAULT_MAX_ENTRY_BYTES));
 
     /**
      * A thread-safe PutEvents that records overlap: calls in flight, and per item the events in flight (a

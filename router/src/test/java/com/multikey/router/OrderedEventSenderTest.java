@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.common.Backoff;
 import com.multikey.common.Deadline;
 import com.multikey.common.RetryBudget;
+import com.multikey.index.definition.IndexDefinitions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -26,7 +27,7 @@ class OrderedEventSenderTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private final ChangeEventFactory factory = new ChangeEventFactory(
-            new RouterConfig("bus", "multikey.app-table", RouterFixtures.TABLE_ARN, "id", true, RouterConfig.DEFAULT_MAX_ENTRY_BYTES));
+            new RouterConfig("bus", "multikey.app-table", RouterFixtures.TABLE_ARN, IndexDefinitions.packaged(), true, RouterConfig.DEFAULT_MAX_ENTRY_BYTES));
     private final AtomicLong clock = new AtomicLong();
     private final List<Duration> waits = new ArrayList<>();
     private final RecordingEventPublisher publisher = new RecordingEventPublisher();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.common.ChangeKind;
 import com.multikey.common.ChangeRecord;
+import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.runtime.LocalEventBridge;
 import com.multikey.local.runtime.PutEventsValidation;
 import net.jqwik.api.Arbitraries;
@@ -39,7 +40,7 @@ class RouterEntryPropertiesTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final PutEventsValidation VALIDATION = new PutEventsValidation(PutEventsValidation.DEFAULT_MAX_ENTRY_BYTES);
     private static final ChangeEventFactory FACTORY = new ChangeEventFactory(new RouterConfig("app-events", "multikey.app-table",
-            RouterFixtures.TABLE_ARN, "id", true, RouterConfig.DEFAULT_MAX_ENTRY_BYTES));
+            RouterFixtures.TABLE_ARN, IndexDefinitions.packaged(), true, RouterConfig.DEFAULT_MAX_ENTRY_BYTES));
     private static LocalEventBridge bus;
     private static EventBridgePublisher publisher;
 

@@ -16,6 +16,7 @@ import com.multikey.local.runtime.StreamTail;
 import com.multikey.reindex.Backfill;
 import com.multikey.reindex.CheckpointStore;
 import com.multikey.reindex.ConditionalIndexWriter;
+import com.multikey.reindex.IndexScope;
 import com.multikey.reindex.Verifier;
 import com.multikey.testkit.IssueFixtures;
 import com.multikey.testkit.LocalTables;
@@ -70,11 +71,11 @@ class BackfillBesideTheIndexerIntegrationTest {
     }
 
     private Backfill backfill() {
-        return new Backfill(dynamoDb, "AppTable", "IssueAttribIndexTable", CONFIG, 100_000);
+        return new Backfill(dynamoDb, "AppTable", "IssueAttribIndexTable", IndexScope.all(CONFIG), 100_000);
     }
 
     private Verifier verifier() {
-        return new Verifier(dynamoDb, "AppTable", "IssueAttribIndexTable", CONFIG);
+        return new Verifier(dynamoDb, "AppTable", "IssueAttribIndexTable", IndexScope.all(CONFIG));
     }
 
     @Test
@@ -130,7 +131,7 @@ class BackfillBesideTheIndexerIntegrationTest {
         dynamoDb.putItem(b -> b.tableName("AppTable").item(v2));
         deliver(streamIndexer, tail.poll());
 
-        ConditionalIndexWriter.Outcome outcome = new ConditionalIndexWriter(dynamoDb, "AppTable", "IssueAttribIndexTable", CONFIG)
+        ConditionalIndexWriter.Outcome outcome = new ConditionalIndexWriter(dynamoDb, "AppTable", "IssueAttribIndexTable", IndexScope.all(CONFIG))
                 .write(ISSUE_1, v1, new IndexProjector(CONFIG).project(ISSUE_1, v1).items().stream()
                         .<IndexChange>map(IndexChange.Put::new).toList());
 

@@ -67,7 +67,7 @@ class BatchPlannerTest {
                 StreamRecords.change(4, "issue#1", v3, null));
 
         assertThat(plan.changes()).hasSize(2).allMatch(c -> c instanceof IndexChange.Delete);
-        assertThat(plan.firstRecord().get("issue#1").sequenceNumber()).contains(String.format("%021d", 1));
+        assertThat(plan.firstRecord().get(com.multikey.index.ItemKey.ofString("id", "issue#1")).sequenceNumber()).contains(String.format("%021d", 1));
     }
 
     @Test
@@ -82,7 +82,7 @@ class BatchPlannerTest {
     }
 
     @Test
-    void plan_whenModifyHasNoOldImage_skipsTheRecordNamingKeyAndReason() {
+    void plan_whenModifyHasNoOldImage_reportsTheRecordAsMissingAnImage() {
         Record newImageOnly = Record.builder().eventID("e1").eventName(OperationType.MODIFY)
                 .dynamodb(StreamRecord.builder().keys(Map.of("id", s("issue#1"))).sequenceNumber("5")
                         .newImage(issue("issue#1", "p", 1, Map.of("f", s("v")))).streamViewType("NEW_IMAGE").build())
@@ -91,10 +91,11 @@ class BatchPlannerTest {
         BatchPlan plan = plan(newImageOnly);
 
         assertThat(plan.changes()).isEmpty();
-        assertThat(plan.skipped()).singleElement().satisfies(skipped -> {
-            assertThat(skipped.itemKey()).isEqualTo("issue#1");
-            assertThat(skipped.sequenceNumber()).isEqualTo("5");
-            assertThat(skipped.reason()).contains("no OldImage");
+        assertThat(plan.skipped()).isEmpty();
+        assertThat(plan.missingImages()).singleElement().satisfies(missing -> {
+            assertThat(missing.item()).hasToString("issue#1");
+            assertThat(missing.record().sequenceNumber()).contains("5");
+            assertThat(missing.reason()).contains("no OldImage");
         });
     }
 }

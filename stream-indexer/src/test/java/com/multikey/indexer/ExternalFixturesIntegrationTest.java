@@ -59,11 +59,14 @@ class ExternalFixturesIntegrationTest {
     @MethodSource("streamFixtures")
     void fixture_withItsImagesAsIssueCustomFields_indexesWhatItCanAndRejectsTheRest(Path fixture) throws IOException {
         DynamodbEvent event = LambdaEvents.read(asIssueRecords(wrapped(fixture)), DynamodbEvent.class);
+        // a record of a stream that does not carry both images (KEYS_ONLY, NEW_IMAGE, ...) is reported, never skipped
+        long lackingImages = event.getRecords().stream().filter(ExternalFixturesIntegrationTest::lacksAnImage).count();
 
         StreamsEventResponse response = stack.handler().handleRequest(event, LocalContext.of(IndexerStack.FUNCTION));
 
-        assertThat(response.getBatchItemFailures()).isEmpty();
+        assertThat(response.getBatchItemFailures()).hasSize((int) lackingImages);
         IndexerMetrics.BatchSummary summary = stack.metrics.last();
+        assertThat(summary.missingImages()).isEqualTo((int) lackingImages);
         assertThat(summary.ignoredRecords()).isZero();
         assertThat(summary.failedWrites()).isZero();
         assertThat(stack.indexItems()).allSatisfy(item -> assertThat(item.get("issueId").s()).startsWith("issue#fixture-"));
@@ -98,6 +101,12 @@ class ExternalFixturesIntegrationTest {
      * The fixture's records turned into issue records: each record's key becomes an issue id and each image
      * becomes the custom fields of an issue, so every attribute shape the fixtures hold meets the indexer.
      */
+    private static boolean lacksAnImage(DynamodbEvent.DynamodbStreamRecord record) {
+        boolean needsOld = !"INSERT".equals(record.getEventName());
+        boolean needsNew = !"REMOVE".equals(record.getEventName());
+        return (needsOld && record.getDynamodb().getOldImage() == null) || (needsNew && record.getDynamodb().getNewImage() == null);
+    }
+
     private static String asIssueRecords(String eventJson) throws IOException {
         ObjectNode event = (ObjectNode) JSON.readTree(eventJson);
         int n = 0;

@@ -107,10 +107,10 @@ class PoisonMatrixIntegrationTest {
         assertThat(summary.refusedWrites()).isZero();
         assertThat(summary.failedRecords()).isZero();
         assertThat(logText())
-                .contains("\"message\":\"custom field not indexed\",\"itemKey\":\"issue#longfield\",\"attribId\":\"" + LONG_FIELD + "\"")
-                .contains("\"message\":\"issue not indexed\",\"itemKey\":\"" + LONG_ID + "\"")
-                .contains("\"message\":\"custom field not indexed\",\"itemKey\":\"issue#map\",\"attribId\":\"m\"")
-                .contains("\"message\":\"custom field indexed without a copy of its value\",\"itemKey\":\"issue#huge\"")
+                .contains("\"message\":\"field not indexed\",\"itemKey\":\"issue#longfield\",\"index\":\"custom_fields\",\"attribId\":\"" + LONG_FIELD + "\"")
+                .contains("\"message\":\"item not indexed\",\"itemKey\":\"" + LONG_ID + "\"")
+                .contains("\"message\":\"field not indexed\",\"itemKey\":\"issue#map\",\"index\":\"custom_fields\",\"attribId\":\"m\"")
+                .contains("\"message\":\"field indexed without a copy of its value\",\"itemKey\":\"issue#huge\"")
                 .doesNotContain(SECRET).doesNotContain("yyyyyyyyyy");
     }
 

@@ -1,0 +1,54 @@
+package com.multikey.index;
+
+/**
+ * Key-range bounds over the values of one index, for its queries' key conditions: the encoded value cut at the
+ * index's value budget, as its items' sort keys are.
+ *
+ * @param valueBytes the bytes the index's sort keys give a value ({@link SortKeyCodec#MAX_VALUE_BYTES} for the
+ *                   field-partitioned issue grid, {@link SortKeyCodec#valueBudget} for a grouped index)
+ * @param grouped    whether keys are in the grouped layout, where anything (a tie-breaker, the item key) may follow
+ *                   a value's separator; in the field-partitioned layout a number ({@code n}, {@code o} or {@code p}) does
+ */
+public record ValueBounds(int valueBytes, boolean grouped) {
+
+    /** The issue grid's bounds, as {@link SortKeyCodec}'s own methods give them. */
+    public static final ValueBounds FIELD_PARTITIONED = new ValueBounds(SortKeyCodec.MAX_VALUE_BYTES, false);
+
+    public ValueBounds {
+        if (valueBytes < SortKeyCodec.MIN_VALUE_BYTES || valueBytes > SortKeyCodec.MAX_KEY_BYTES) {
+            throw new IllegalArgumentException("a value budget of " + valueBytes + " bytes");
+        }
+    }
+
+    /** What every key of items with exactly this value starts with. */
+    public String valuePrefix(IndexValue value) {
+        return SortKeyCodec.encodeValue(value, valueBytes) + SortKeyCodec.SEPARATOR;
+    }
+
+    /** The low end of a range over values from {@code value} on (see {@link SortKeyCodec#lowerBound}). */
+    public String lowerBound(IndexValue value, boolean inclusive) {
+        return inclusive ? valuePrefix(value) : SortKeyCodec.encodeValue(value, valueBytes) + SortKeyCodec.ESCAPE;
+    }
+
+    /**
+     * The high end of a range over values up to {@code value}: inclusive, above every key of the value and below
+     * every key of a greater value (whose encoding extends this one with a character from U+0002 on, or differs
+     * earlier); exclusive, below every key of it.
+     */
+    public String upperBound(IndexValue value, boolean inclusive) {
+        if (!grouped) {
+            return SortKeyCodec.upperBound(value, inclusive);
+        }
+        return inclusive ? SortKeyCodec.encodeValue(value, valueBytes) + SortKeyCodec.ESCAPE : valuePrefix(value);
+    }
+
+    /** What every key of a string value starting with {@code text} starts with (see {@link SortKeyCodec#textPrefix}). */
+    public String textPrefix(String text) {
+        return SortKeyCodec.textPrefix(text, valueBytes);
+    }
+
+    /** A key an item of this value can have: to test a value against a key range. */
+    public String sampleKey(IndexValue value) {
+        return grouped ? valuePrefix(value) + SortKeyCodec.SEPARATOR : SortKeyCodec.sampleKey(value);
+    }
+}
