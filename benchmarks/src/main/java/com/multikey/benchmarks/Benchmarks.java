@@ -4,7 +4,7 @@ import java.io.PrintStream;
 import java.util.List;
 
 /**
- * Runs the benchmarks: {@code indexer}, {@code concurrency}, {@code grid}, {@code reindex} (segmented backfill;
+ * Runs the benchmarks: {@code indexer}, {@code concurrency}, {@code definitions} (1, 5 and 20 declared indexes), {@code grid}, {@code reindex} (segmented backfill;
  * verify's heap at 10k and 100k index items; {@code reindex-1m} adds 1M), {@code cost}, {@code cold-start [runs]},
  * or the first three (no argument).
  */
@@ -23,6 +23,10 @@ public final class Benchmarks {
         if (which.contains("concurrency")) {
             out.println();
             IndexerBenchmark.runConcurrency(out);
+        }
+        if (which.contains("definitions")) {
+            out.println();
+            IndexerBenchmark.runDefinitions(out);
         }
         if (which.contains("grid")) {
             out.println();

@@ -1,8 +1,9 @@
 package com.multikey.benchmarks;
 
 import com.multikey.index.IndexItem;
-import com.multikey.index.IssueProjector;
-import com.multikey.index.IssueSchema;
+import com.multikey.index.IndexProjector;
+import com.multikey.index.ItemKey;
+import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.runtime.LocalDynamoDb;
 import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateTables;
@@ -12,6 +13,7 @@ import com.multikey.query.Page;
 import com.multikey.query.PageRequest;
 import com.multikey.reindex.Backfill;
 import com.multikey.reindex.CheckpointStore;
+import com.multikey.reindex.IndexScope;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
@@ -58,11 +60,11 @@ final class GridBenchmark {
                         "name", AttributeValue.fromS("benchmark issue " + i), "custom_fields", AttributeValue.fromM(fields));
                 dynamoDb.putItem(b -> b.tableName("AppTable").item(item));
             }
-            IssueSchema config = IssueSchema.DEFAULT;
+            IndexDefinitions config = IndexDefinitions.packaged();
 
             out.println("(5) backfill vs raw Scan + BatchWriteItem of the same index items (" + ISSUES + " issues, 10 fields each)");
             long start = System.nanoTime();
-            Backfill.Progress done = new Backfill(dynamoDb, "AppTable", "IssueAttribIndexTable", config, 1_000_000)
+            Backfill.Progress done = new Backfill(dynamoDb, "AppTable", "IssueAttribIndexTable", IndexScope.all(config), 1_000_000)
                     .run(CheckpointStore.open(null, 4), 4, p -> { }, Duration.ofSeconds(5));
             double backfillSeconds = (System.nanoTime() - start) / 1e9;
             start = System.nanoTime();
@@ -106,13 +108,13 @@ final class GridBenchmark {
     }
 
     /** Scan the app table and BatchWriteItem each issue's index items (under another attribute id), no conditions. */
-    private static long rawScanAndWrite(DynamoDbClient dynamoDb, IssueSchema config) {
-        IssueProjector indexer = new IssueProjector(config);
+    private static long rawScanAndWrite(DynamoDbClient dynamoDb, IndexDefinitions config) {
+        IndexProjector indexer = new IndexProjector(config);
         long written = 0;
         List<WriteRequest> pending = new ArrayList<>();
         for (ScanResponse page : dynamoDb.scanPaginator(b -> b.tableName("AppTable").limit(100))) {
             for (Map<String, AttributeValue> item : page.items()) {
-                for (IndexItem index : indexer.project(item.get("id").s(), item).items()) {
+                for (IndexItem index : indexer.project(ItemKey.ofString("id", item.get("id").s()), item).items()) {
                     Map<String, AttributeValue> copy = new LinkedHashMap<>(index.toItem());
                     copy.put("attribId", AttributeValue.fromS("raw-" + index.attribId()));
                     pending.add(WriteRequest.builder().putRequest(PutRequest.builder().item(copy).build()).build());

@@ -4,8 +4,8 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import com.multikey.common.ChangeRecord;
 import com.multikey.index.IndexChange;
-import com.multikey.index.IssueProjector;
-import com.multikey.index.IssueSchema;
+import com.multikey.index.IndexProjector;
+import com.multikey.index.ItemKey;
 import com.multikey.indexer.BatchPlanner;
 import com.multikey.indexer.IndexerConfig;
 import com.multikey.indexer.StreamIndexerHandler;
@@ -60,7 +60,7 @@ import java.util.regex.Pattern;
  */
 public final class IndexerBenchmark {
 
-    static final IndexerConfig CONFIG = new IndexerConfig("IssueAttribIndexTable", IssueSchema.DEFAULT);
+    static final IndexerConfig CONFIG = new IndexerConfig("IssueAttribIndexTable");
     static final String ARN = "arn:aws:dynamodb:us-east-1:000000000000:table/AppTable/stream/bench";
 
     private IndexerBenchmark() {
@@ -165,7 +165,7 @@ public final class IndexerBenchmark {
             current.put(id, after);
         }
         BatchPlanner planner = new BatchPlanner(CONFIG);
-        IssueProjector projection = new IssueProjector(CONFIG.schema());
+        IndexProjector projection = new IndexProjector(CONFIG.definitions());
         List<DynamodbStreamRecord> lambdaRecords = LambdaEvents.dynamodbEvent(records, ARN).getRecords();
         long[] ours = new long[kinds.size()];
         long[] naive = new long[kinds.size()];
@@ -174,8 +174,8 @@ public final class IndexerBenchmark {
             int kind = kindOf.get(i);
             count[kind]++;
             ours[kind] += planner.plan(read(List.of(lambdaRecords.get(i)))).changes().size();
-            naive[kind] += projection.project("x", records.get(i).dynamodb().oldImage()).items().size()
-                    + projection.project("x", records.get(i).dynamodb().newImage()).items().size();
+            naive[kind] += projection.project(ItemKey.ofString("id", "issue#x"), records.get(i).dynamodb().oldImage()).items().size()
+                    + projection.project(ItemKey.ofString("id", "issue#x"), records.get(i).dynamodb().newImage()).items().size();
         }
         List<WriteCounts> result = new ArrayList<>();
         for (int kind = 0; kind < kinds.size(); kind++) {
@@ -266,6 +266,36 @@ public final class IndexerBenchmark {
      * (6): concurrent batches of one shard against one batch per shard, and concurrent BatchWriteItem calls
      * against one at a time, through the real handler on embedded DynamoDB Local.
      */
+    /** (7) The indexer with 1, 5 and 20 declared indexes over the same records: throughput ratios and writes per record. */
+    static void runDefinitions(PrintStream out) throws RunnerException {
+        out.printf("(7) declared indexes: plan throughput over the same records with 1, 5 and 20 definitions (JMH, %s)%n", JMH_SETUP);
+        ChainedOptionsBuilder options = new OptionsBuilder()
+                .include("^" + Pattern.quote(DefinitionsBenchmark.class.getName()) + "\\.")
+                .forks(1)
+                .warmupIterations(6)
+                .warmupTime(TimeValue.seconds(2))
+                .measurementIterations(5)
+                .measurementTime(TimeValue.seconds(2))
+                .shouldFailOnError(true)
+                .verbosity(VerboseMode.SILENT);
+        if (Runtime.version().feature() >= 24) {
+            options.jvmArgsAppend("--sun-misc-unsafe-memory-access=allow");
+        }
+        Map<Integer, Result<?>> rates = new TreeMap<>();
+        for (RunResult result : new Runner(options.build()).run()) {
+            rates.put(Integer.valueOf(result.getParams().getParam("definitions")), result.getPrimaryResult());
+        }
+        double one = rates.get(1).getScore();
+        out.printf("| definitions | records/s | 99.9%% error | throughput / 1 definition | index writes per record | minimum |%n"
+                + "|---|---|---|---|---|---|%n");
+        rates.forEach((count, rate) -> {
+            DefinitionsBenchmark.Writes writes = DefinitionsBenchmark.writes(count);
+            out.printf("| %d | %,.0f | %,.0f | %.2f | %.3f | %.3f |%n", count, rate.getScore(), rate.getScoreError(), rate.getScore() / one,
+                    writes.perRecord(), writes.minimumPerRecord());
+        });
+        out.println();
+    }
+
     static void runConcurrency(PrintStream out) {
         out.println("(6) concurrent batches per shard and concurrent BatchWriteItem calls: real handler on embedded DynamoDB Local");
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
@@ -441,8 +471,14 @@ public final class IndexerBenchmark {
     }
 
     static Record record(long sequence, String id, Map<String, AttributeValue> before, Map<String, AttributeValue> after) {
+        return record(sequence, before, after, Map.of("id", AttributeValue.fromS(id)));
+    }
+
+    /** A MODIFY record of the item with these key attributes. */
+    static Record record(long sequence, Map<String, AttributeValue> before, Map<String, AttributeValue> after,
+                         Map<String, AttributeValue> keys) {
         return Record.builder().eventID("bench-" + sequence).eventName(OperationType.MODIFY).eventVersion("1.1").awsRegion("us-east-1")
-                .dynamodb(StreamRecord.builder().keys(Map.of("id", AttributeValue.fromS(id)))
+                .dynamodb(StreamRecord.builder().keys(keys)
                         .oldImage(before).newImage(after).sequenceNumber(Long.toString(1_000_000 + sequence))
                         .streamViewType(StreamViewType.NEW_AND_OLD_IMAGES).build())
                 .build();

@@ -1,11 +1,13 @@
 package com.multikey.benchmarks;
 
 import com.multikey.index.IndexItem;
-import com.multikey.index.IssueProjector;
-import com.multikey.index.IssueSchema;
+import com.multikey.index.IndexProjector;
+import com.multikey.index.ItemKey;
+import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.runtime.LocalDynamoDb;
 import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateTables;
+import com.multikey.reindex.IndexScope;
 import com.multikey.reindex.JobSpec;
 import com.multikey.reindex.JobStore;
 import com.multikey.reindex.PageCounts;
@@ -45,7 +47,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class ReindexBenchmark {
 
-    private static final IssueSchema SCHEMA = IssueSchema.DEFAULT;
+    private static final IndexScope SCHEMA = IndexScope.all(IndexDefinitions.packaged());
     private static final int FIELDS = 10;
     private static final int CONCURRENCY = 4;
 
@@ -169,7 +171,7 @@ final class ReindexBenchmark {
     /** Issues with {@value #FIELDS} fields each, and (when {@code indexed}) their exact index, written in batches. */
     private static void putIssues(DynamoDbClient dynamoDb, int count, boolean indexed) {
         Random random = new Random(13);
-        IssueProjector projector = new IssueProjector(SCHEMA);
+        IndexProjector projector = new IndexProjector(SCHEMA.definitions());
         List<WriteRequest> issues = new ArrayList<>();
         List<WriteRequest> index = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -184,7 +186,7 @@ final class ReindexBenchmark {
             issues.add(put(issue));
             flush(dynamoDb, "AppTable", issues);
             if (indexed) {
-                for (IndexItem item : projector.project(id, issue).items()) {
+                for (IndexItem item : projector.project(ItemKey.ofString("id", id), issue).items()) {
                     index.add(put(item.toItem()));
                     flush(dynamoDb, "IssueAttribIndexTable", index);
                 }
@@ -214,12 +216,12 @@ final class ReindexBenchmark {
 
     /** Scan the app table and BatchWriteItem each issue's index items, no conditions, no checkpoints. */
     private static long rawScanAndWrite(DynamoDbClient dynamoDb) {
-        IssueProjector projector = new IssueProjector(SCHEMA);
+        IndexProjector projector = new IndexProjector(SCHEMA.definitions());
         long written = 0;
         List<WriteRequest> pending = new ArrayList<>();
         for (ScanResponse page : dynamoDb.scanPaginator(b -> b.tableName("AppTable").limit(100))) {
             for (Map<String, AttributeValue> item : page.items()) {
-                for (IndexItem index : projector.project(item.get("id").s(), item).items()) {
+                for (IndexItem index : projector.project(ItemKey.ofString("id", item.get("id").s()), item).items()) {
                     pending.add(put(index.toItem()));
                     written++;
                     flush(dynamoDb, "IssueAttribIndexTable", pending);

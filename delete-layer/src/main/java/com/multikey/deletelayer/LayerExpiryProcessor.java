@@ -97,6 +97,7 @@ public final class LayerExpiryProcessor {
             item.putAll(PlainJson.toItem(keys));
         }
         item.remove(config.ttlAttribute());
+        config.dropAttributes().forEach(item::remove);
         item.put("deletedAt", AttributeValue.fromS(clock.instant().toString()));
         return item;
     }

@@ -1,6 +1,6 @@
 package com.multikey.index;
 
-import com.multikey.index.definition.DefinitionsReader;
+import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinitions;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class GroupedLayoutPropertiesTest {
 
-    private static final IndexDefinitions STRING_NUMBER_KEYS = DefinitionsReader.parse("""
+    private static final IndexDefinitions STRING_NUMBER_KEYS = DefinitionsYaml.parse("""
             version: 1
             table: {partitionKey: {name: pk, type: S}, sortKey: {name: sk, type: N}}
             indexes:
@@ -36,7 +36,7 @@ class GroupedLayoutPropertiesTest {
                 values: {entriesOf: cf}
                 orderBy: [rank]
             """);
-    private static final IndexDefinitions NUMBER_BINARY_KEYS = DefinitionsReader.parse("""
+    private static final IndexDefinitions NUMBER_BINARY_KEYS = DefinitionsYaml.parse("""
             version: 1
             table: {partitionKey: {name: id, type: N}, sortKey: {name: v, type: B}}
             indexes:

@@ -1,6 +1,6 @@
 package com.multikey.local;
 
-import com.multikey.index.IssueSchema;
+import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.runtime.BusRules;
 import com.multikey.local.runtime.GridSample;
 import com.multikey.local.runtime.LocalLambdaApi;
@@ -10,6 +10,7 @@ import com.multikey.query.GridQuery;
 import com.multikey.query.Order;
 import com.multikey.query.Page;
 import com.multikey.query.PageRequest;
+import com.multikey.reindex.IndexScope;
 import com.multikey.reindex.JobStatus;
 import com.multikey.reindex.JobStore;
 import com.multikey.reindex.Verifier;
@@ -88,7 +89,7 @@ final class PipelineDemo {
 
         printEvents();
         Verifier.Report report = new Verifier(runtime.dynamoDb(), runtime.table("AppTable"), runtime.table("IssueAttribIndexTable"),
-                IssueSchema.DEFAULT).verify(false);
+                IndexScope.all(IndexDefinitions.packaged())).verify(false);
         out.printf("%n== verify: %d issues, %d index items: %d missing, %d stale, %d orphaned%n", report.issues(),
                 report.indexItems(), report.missingCount(), report.staleCount(), report.orphanedCount());
         checks.add(new Check("verify finds the index equal to what the table implies", true, report.clean()));

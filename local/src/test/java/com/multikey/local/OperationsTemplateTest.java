@@ -141,7 +141,7 @@ class OperationsTemplateTest {
     static Set<String> emittedMetrics() throws Exception {
         Set<String> names = new TreeSet<>();
         names.addAll(published("stream-indexer", emf -> IndexerMetrics.emf(emf).batchProcessed(
-                new IndexerMetrics.BatchSummary(1, 0, 0, 0, 0, 0, 1, 0, 0, 0))));
+                new IndexerMetrics.BatchSummary(1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0))));
         names.addAll(published(RouterMetrics.SERVICE, emf -> RouterMetrics.emf(emf).batchProcessed(
                 new RouterMetrics.BatchSummary(1, 0, 1, 0, 0, 0, 0, 0))));
         for (JobSpec.Kind kind : JobSpec.Kind.values()) {

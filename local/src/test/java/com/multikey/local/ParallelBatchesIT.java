@@ -1,13 +1,11 @@
 package com.multikey.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.multikey.index.IndexItem;
-import com.multikey.index.IssueProjector;
-import com.multikey.index.IssueSchema;
 import com.multikey.local.runtime.LocalEventBridge;
 import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.StreamTail;
 import com.multikey.local.runtime.TemplateRuntime;
+import com.multikey.testkit.IssueFixtures;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -153,17 +151,11 @@ class ParallelBatchesIT {
         }
     }
 
-    private static Set<IndexItem> indexItems() {
-        Set<IndexItem> items = new HashSet<>();
-        client.scanPaginator(b -> b.tableName("IssueAttribIndexTable")).items().forEach(i -> items.add(IndexItem.fromItem(i)));
-        return items;
+    private static Set<Map<String, AttributeValue>> indexItems() {
+        return IssueFixtures.storedIndex(client, "IssueAttribIndexTable");
     }
 
-    private static Set<IndexItem> expectedIndex() {
-        IssueProjector projector = new IssueProjector(IssueSchema.DEFAULT);
-        Set<IndexItem> items = new HashSet<>();
-        client.scanPaginator(b -> b.tableName("AppTable")).items().forEach(item ->
-                items.addAll(projector.project(item.get("id").s(), item).items()));
-        return items;
+    private static Set<Map<String, AttributeValue>> expectedIndex() {
+        return IssueFixtures.expectedIndex(client, "AppTable");
     }
 }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexValue;
-import com.multikey.index.IssueSchema;
+import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.runtime.LocalDynamoDb;
 import com.multikey.local.runtime.LocalLambdaApi;
 import com.multikey.local.runtime.SamTemplate;
@@ -103,12 +103,12 @@ class ReindexWorkerIT {
         return runtime.lambdaApi().calls().stream().filter(call -> call.path().endsWith("/invocations")).count();
     }
 
-    private static java.util.Set<IndexItem> index() {
+    private static java.util.Set<Map<String, AttributeValue>> index() {
         return IssueFixtures.storedIndex(dynamoDb, runtime.table("IssueAttribIndexTable"));
     }
 
-    private static java.util.Set<IndexItem> expected() {
-        return IssueFixtures.expectedIndex(dynamoDb, runtime.table("AppTable"), IssueSchema.DEFAULT);
+    private static java.util.Set<Map<String, AttributeValue>> expected() {
+        return IssueFixtures.expectedIndex(dynamoDb, runtime.table("AppTable"));
     }
 
     @Test
@@ -145,7 +145,7 @@ class ReindexWorkerIT {
     @Order(3)
     void verify_findsInjectedDrift_repairFixesIt_andVerifyThenFindsNone() throws Exception {
         String indexTable = runtime.table("IssueAttribIndexTable");
-        List<IndexItem> items = new ArrayList<>(expected());
+        List<IndexItem> items = new ArrayList<>(IssueFixtures.expectedItems(dynamoDb, runtime.table("AppTable"), IndexDefinitions.packaged()));
         items.sort(Comparator.comparing(IndexItem::sortKey).thenComparing(IndexItem::attribId));
         IndexItem removed = items.get(0);
         IndexItem changed = items.stream().filter(i -> !i.issueId().equals(removed.issueId())).findFirst().orElseThrow();

@@ -1,11 +1,9 @@
 package com.multikey.local;
 
-import com.multikey.index.IndexItem;
-import com.multikey.index.IssueProjector;
-import com.multikey.index.IssueSchema;
 import com.multikey.local.runtime.LocalDynamoDb;
 import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateRuntime;
+import com.multikey.testkit.IssueFixtures;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -15,7 +13,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -106,20 +103,11 @@ class TemplateRuntimeIT {
                 .items().stream().map(i -> i.get("issueId").s()).toList();
     }
 
-    private static Set<IndexItem> indexItems() {
-        Set<IndexItem> items = new HashSet<>();
-        client.scanPaginator(b -> b.tableName("IssueAttribIndexTable")).items().forEach(i -> items.add(IndexItem.fromItem(i)));
-        return items;
+    private static Set<Map<String, AttributeValue>> indexItems() {
+        return IssueFixtures.storedIndex(client, "IssueAttribIndexTable");
     }
 
-    private static Set<IndexItem> expectedIndex() {
-        IssueProjector indexer = new IssueProjector(IssueSchema.DEFAULT);
-        Set<IndexItem> items = new HashSet<>();
-        client.scanPaginator(b -> b.tableName("AppTable")).items().forEach(item -> {
-            if (item.get("id").s().startsWith("issue#")) {
-                items.addAll(indexer.project(item.get("id").s(), item).items());
-            }
-        });
-        return items;
+    private static Set<Map<String, AttributeValue>> expectedIndex() {
+        return IssueFixtures.expectedIndex(client, "AppTable");
     }
 }

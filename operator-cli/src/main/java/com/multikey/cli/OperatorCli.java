@@ -16,7 +16,7 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "operator-cli.jar", mixinStandardHelpOptions = true,
         description = "Queries, backfills and verifies the index of a deployed stack (or of a local one with --endpoint).",
-        subcommands = {TableCommands.Query.class, TableCommands.BackfillCommand.class, TableCommands.VerifyCommand.class,
+        subcommands = {TableCommands.Query.class, TableCommands.BackfillCommand.class, TableCommands.VerifyCommand.class, TableCommands.RemoveIndexCommand.class,
                 WorkerJobs.JobStatusCommand.class, RedriveCommand.class})
 public final class OperatorCli implements Callable<Integer> {
 

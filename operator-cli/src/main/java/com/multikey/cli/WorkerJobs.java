@@ -74,6 +74,12 @@ final class WorkerJobs {
 
     /** Starts (or resumes) the job; with {@code --wait} follows it. Exit code: 0, or 1 when a verify found drift. */
     static int start(Options options, JobSpec.Kind kind, TableCommands.Tables tables, PrintStream out) throws InterruptedException {
+        return start(options, kind, java.util.Optional.empty(), tables, out);
+    }
+
+    /** @param index the one index the job works on (every declared index when empty; the removed one for a removal) */
+    static int start(Options options, JobSpec.Kind kind, java.util.Optional<String> index, TableCommands.Tables tables, PrintStream out)
+            throws InterruptedException {
         if (options.function == null) {
             throw new IllegalArgumentException("--on-aws needs --function <ReindexWorkerFunctionName> (a stack output)");
         }
@@ -87,6 +93,7 @@ final class WorkerJobs {
         if (options.concurrency != null) {
             request.put("concurrency", options.concurrency);
         }
+        index.ifPresent(name -> request.put("index", name));
         JsonNode answer;
         try (LambdaClient lambda = lambda(options)) {
             InvokeResponse response = lambda.invoke(b -> b.functionName(options.function).payload(SdkBytes.fromUtf8String(request.toString())));
@@ -144,12 +151,12 @@ final class WorkerJobs {
         JobSpec spec = status.spec();
         Instant end = status.finishedAt().orElse(Instant.now());
         double seconds = Math.max(1e-3, Duration.between(status.startedAt(), end).toMillis() / 1000.0);
-        out.printf("job %s (%s, %d segments, %.0f WCU/s over %d at once): %s, %d segment(s) left%n", spec.jobId(), spec.kind().label(),
-                spec.totalSegments(), spec.writeUnitsPerSecond(), spec.concurrency(), status.done() ? "done" : "running",
+        out.printf("job %s (%s%s, %d segments, %.0f WCU/s over %d at once): %s, %d segment(s) left%n", spec.jobId(), spec.kind().label(),
+                spec.index().map(name -> " of index " + name).orElse(""), spec.totalSegments(), spec.writeUnitsPerSecond(), spec.concurrency(), status.done() ? "done" : "running",
                 status.segmentsLeft());
         out.printf("  %d items read, %d issues, %d index writes, %.0f items/s over %.0f s%n", status.totals().items(),
                 status.totals().issues(), status.totals().writes(), status.totals().items() / seconds, seconds);
-        if (spec.kind() != JobSpec.Kind.BACKFILL) {
+        if (spec.kind() == JobSpec.Kind.VERIFY || spec.kind() == JobSpec.Kind.REPAIR) {
             out.printf("  drift: %d missing, %d stale, %d orphaned; %d issue repair(s)%n", status.totals().missing(),
                     status.totals().stale(), status.totals().orphaned(), status.totals().repaired());
         }

@@ -1,6 +1,7 @@
 package com.multikey.redrive;
 
-import com.multikey.index.IssueSchema;
+import com.multikey.index.ItemKey;
+import com.multikey.reindex.IndexScope;
 import com.multikey.reindex.TargetedRepair;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Record;
@@ -11,8 +12,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The indexer's failure queue: reads the range back, and repairs the index of exactly the issues whose
- * keys are in it (only issues: the records the indexer's filter delivers) from each issue's current state,
+ * The indexer's failure queue: reads the range back, and repairs the index of exactly the items whose keys are in it
+ * (only items a declared index covers, by an image in the range, or any item when the range holds no image) from
+ * each item's current state,
  * considering every key the range's old and new images imply ({@link TargetedRepair}). Right even when the
  * records are old and the issues changed since.
  */
@@ -23,9 +25,9 @@ final class IndexerRedrive implements MessageAction {
 
     private final StreamRangeReader reader;
     private final TargetedRepair repair;
-    private final IssueSchema schema;
+    private final IndexScope schema;
 
-    IndexerRedrive(StreamRangeReader reader, TargetedRepair repair, IssueSchema schema) {
+    IndexerRedrive(StreamRangeReader reader, TargetedRepair repair, IndexScope schema) {
         this.reader = reader;
         this.repair = repair;
         this.schema = schema;
@@ -41,13 +43,13 @@ final class IndexerRedrive implements MessageAction {
     }
 
     private Result repair(List<Record> records, boolean dryRun) {
-        Map<String, List<Map<String, AttributeValue>>> imagesByIssue = imagesByIssue(records, schema);
+        Map<ItemKey, List<Map<String, AttributeValue>>> imagesByIssue = imagesByIssue(records, schema);
         int repaired = 0;
         int right = 0;
         int puts = 0;
         int deletes = 0;
         List<String> changing = new ArrayList<>();
-        for (Map.Entry<String, List<Map<String, AttributeValue>>> issue : imagesByIssue.entrySet()) {
+        for (Map.Entry<ItemKey, List<Map<String, AttributeValue>>> issue : imagesByIssue.entrySet()) {
             switch (repair.repair(issue.getKey(), issue.getValue(), dryRun)) {
                 case TargetedRepair.Outcome.Repaired r -> {
                     repaired++;
@@ -60,7 +62,7 @@ final class IndexerRedrive implements MessageAction {
                     deletes += p.deletes();
                 }
                 case TargetedRepair.Outcome.AlreadyRight a -> right++;
-                case TargetedRepair.Outcome.StillChanging s -> changing.add(s.issueId());
+                case TargetedRepair.Outcome.StillChanging s -> changing.add(s.issueId().toString());
             }
         }
         if (!changing.isEmpty()) {
@@ -71,15 +73,20 @@ final class IndexerRedrive implements MessageAction {
                 records.size(), imagesByIssue.size(), dryRun ? "would repair" : "repaired", repaired, puts, deletes, right));
     }
 
-    /** Every old and new image of each issue in the records, by issue id in stream order; other entities left out. */
-    static Map<String, List<Map<String, AttributeValue>>> imagesByIssue(List<Record> records, IssueSchema schema) {
-        Map<String, List<Map<String, AttributeValue>>> images = new LinkedHashMap<>();
+    /**
+     * Every old and new image of each indexed item in the records, by item key in stream order; items no index covers
+     * left out (a record without images is kept: what it was cannot be told).
+     */
+    static Map<ItemKey, List<Map<String, AttributeValue>>> imagesByIssue(List<Record> records, IndexScope schema) {
+        Map<ItemKey, List<Map<String, AttributeValue>>> images = new LinkedHashMap<>();
         for (Record record : records) {
-            AttributeValue key = record.dynamodb().keys().get(schema.keyAttribute());
-            if (key == null || key.s() == null || !schema.isIssue(key.s())) {
+            var key = schema.keyOf(record.dynamodb().keys());
+            boolean hasImage = record.dynamodb().hasOldImage() || record.dynamodb().hasNewImage();
+            if (key.isEmpty() || (hasImage && !(record.dynamodb().hasOldImage() && schema.covers(record.dynamodb().oldImage()))
+                    && !(record.dynamodb().hasNewImage() && schema.covers(record.dynamodb().newImage())))) {
                 continue;
             }
-            List<Map<String, AttributeValue>> seen = images.computeIfAbsent(key.s(), id -> new ArrayList<>());
+            List<Map<String, AttributeValue>> seen = images.computeIfAbsent(key.get(), id -> new ArrayList<>());
             if (record.dynamodb().hasOldImage()) {
                 seen.add(record.dynamodb().oldImage());
             }

@@ -1,6 +1,6 @@
 package com.multikey.redrive;
 
-import com.multikey.index.IssueSchema;
+import com.multikey.index.definition.IndexDefinitions;
 
 import java.util.Map;
 
@@ -9,12 +9,12 @@ import java.util.Map;
  * deployed function) or built from the command line's options.
  */
 public record RedriveConfig(String appTable, String indexTable, String indexerQueue, String routerQueue, String deleteLayerQueue,
-                            String routerFunction, String deleteLayerFunction, IssueSchema schema) {
+                            String routerFunction, String deleteLayerFunction, IndexDefinitions definitions) {
 
     public static RedriveConfig fromEnvironment(Map<String, String> env) {
         return new RedriveConfig(env.get("APP_TABLE_NAME"), env.get("INDEX_TABLE_NAME"), env.get("INDEXER_FAILURE_QUEUE"),
                 env.get("ROUTER_FAILURE_QUEUE"), env.get("DELETE_LAYER_DEAD_LETTER_QUEUE"), env.get("ROUTER_FUNCTION_NAME"),
-                env.get("DELETE_LAYER_FUNCTION_NAME"), IssueSchema.fromEnvironment(env));
+                env.get("DELETE_LAYER_FUNCTION_NAME"), IndexDefinitions.fromEnvironment(env));
     }
 
     /** The queue (URL or name) of a kind. */

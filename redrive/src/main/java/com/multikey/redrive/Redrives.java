@@ -1,6 +1,7 @@
 package com.multikey.redrive;
 
 import com.multikey.common.ClientFactory;
+import com.multikey.reindex.IndexScope;
 import com.multikey.reindex.TargetedRepair;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
@@ -50,7 +51,7 @@ public final class Redrives implements AutoCloseable {
         MessageAction action = switch (kind) {
             case INDEXER -> new IndexerRedrive(new StreamRangeReader(streams), new TargetedRepair(dynamoDb,
                     RedriveConfig.required(config.appTable(), "APP_TABLE_NAME"), RedriveConfig.required(config.indexTable(), "INDEX_TABLE_NAME"),
-                    config.schema()), config.schema());
+                    IndexScope.all(config.definitions())), IndexScope.all(config.definitions()));
             case ROUTER -> new RouterRedrive(new StreamRangeReader(streams), invoker,
                     RedriveConfig.required(config.routerFunction(), "ROUTER_FUNCTION_NAME"));
             case DELETE_LAYER -> new DeleteLayerRedrive(invoker, RedriveConfig.required(config.deleteLayerFunction(), "DELETE_LAYER_FUNCTION_NAME"));

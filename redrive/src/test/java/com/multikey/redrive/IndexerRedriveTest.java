@@ -1,6 +1,8 @@
 package com.multikey.redrive;
 
-import com.multikey.index.IssueSchema;
+import com.multikey.index.ItemKey;
+import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.reindex.IndexScope;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Record;
@@ -40,10 +42,10 @@ class IndexerRedriveTest {
                 record("100", AttributeValue.fromS("issue#1"), image("issue#1", "v1"), image("issue#1", "v2")),
                 record("101", AttributeValue.fromS("issue#2"), image("issue#2", "gone"), null));
 
-        Map<String, List<Map<String, AttributeValue>>> images = IndexerRedrive.imagesByIssue(records, IssueSchema.DEFAULT);
+        Map<ItemKey, List<Map<String, AttributeValue>>> images = IndexerRedrive.imagesByIssue(records, IndexScope.all(IndexDefinitions.packaged()));
 
-        assertThat(images).containsOnlyKeys("issue#1", "issue#2");
-        assertThat(images.get("issue#1")).extracting(i -> i.get("m").s()).containsExactly("v1", "v1", "v2");
+        assertThat(images).containsOnlyKeys(ItemKey.ofString("id", "issue#1"), ItemKey.ofString("id", "issue#2"));
+        assertThat(images.get(ItemKey.ofString("id", "issue#1"))).extracting(i -> i.get("m").s()).containsExactly("v1", "v1", "v2");
         assertThat(images.get("issue#2")).extracting(i -> i.get("m").s()).containsExactly("gone");
     }
 }

@@ -5,10 +5,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.common.ClientFactory;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexValue;
-import com.multikey.index.IssueSchema;
+import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.runtime.LocalFunction;
 import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateRuntime;
+import com.multikey.reindex.IndexScope;
 import com.multikey.reindex.Verifier;
 import com.multikey.testkit.IssueFixtures;
 import org.junit.jupiter.api.AfterEach;
@@ -121,31 +122,31 @@ class RedriveIT {
     }
 
     /** Index writes fail persistently: the index table is gone (ResourceNotFoundException, retried, never refused). */
-    private Set<IndexItem> dropIndexTable() {
-        Set<IndexItem> saved = IssueFixtures.storedIndex(dynamoDb, INDEX);
+    private Set<Map<String, AttributeValue>> dropIndexTable() {
+        Set<Map<String, AttributeValue>> saved = IssueFixtures.storedIndex(dynamoDb, INDEX);
         dynamoDb.deleteTable(b -> b.tableName(INDEX));
         return saved;
     }
 
-    private void restoreIndexTable(Set<IndexItem> items) {
+    private void restoreIndexTable(Set<Map<String, AttributeValue>> items) {
         dynamoDb.createTable(b -> b.tableName(INDEX).billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(a -> a.attributeName("attribId").attributeType(ScalarAttributeType.S),
                         a -> a.attributeName("sortKey").attributeType(ScalarAttributeType.S))
                 .keySchema(k -> k.attributeName("attribId").keyType(KeyType.HASH), k -> k.attributeName("sortKey").keyType(KeyType.RANGE)));
-        items.forEach(item -> dynamoDb.putItem(b -> b.tableName(INDEX).item(item.toItem())));
+        items.forEach(item -> dynamoDb.putItem(b -> b.tableName(INDEX).item(item)));
     }
 
     private Verifier.Report verify() {
-        return new Verifier(dynamoDb, APP, INDEX, IssueSchema.DEFAULT).verify(false);
+        return new Verifier(dynamoDb, APP, INDEX, IndexScope.all(IndexDefinitions.packaged())).verify(false);
     }
 
     /** Issues 1 to 6 indexed; then, with index writes failing, 1 and 2 updated, 3 deleted, 7 created: the indexer gives up on them. */
-    private Set<IndexItem> failedIndexerBatch() throws InterruptedException {
+    private Set<Map<String, AttributeValue>> failedIndexerBatch() throws InterruptedException {
         for (int i = 1; i <= 6; i++) {
             put(issue(i, i, Map.of("size", "s" + i, "owner", "o" + i)));
         }
         awaitQuiet();
-        Set<IndexItem> before = dropIndexTable();
+        Set<Map<String, AttributeValue>> before = dropIndexTable();
         put(issue(1, 1, Map.of("size", "changed", "owner", "o1")));
         put(issue(2, 20, Map.of("size", "s2")));
         delete(3);
@@ -159,7 +160,8 @@ class RedriveIT {
         StreamRangeReader reader = new StreamRangeReader(streams);
         for (String body : bodies) {
             if (reader.read(OnFailureRecord.parse(body)) instanceof StreamRange.Found found) {
-                ids.addAll(IndexerRedrive.imagesByIssue(found.records(), IssueSchema.DEFAULT).keySet());
+                IndexerRedrive.imagesByIssue(found.records(), IndexScope.all(IndexDefinitions.packaged())).keySet()
+                        .forEach(key -> ids.add(key.toString()));
             }
         }
         return ids;
@@ -168,7 +170,7 @@ class RedriveIT {
     @Test
     void indexerBatchPastItsRetries_landsInTheFailureQueue_andRedriveRepairsExactlyItsIssues() throws InterruptedException {
         // given: the failed batches' on-failure records in the queue, the index as it was before them
-        Set<IndexItem> before = failedIndexerBatch();
+        Set<Map<String, AttributeValue>> before = failedIndexerBatch();
         List<String> bodies = runtime.sqs().bodies(INDEXER_QUEUE);
         assertThat(bodies).isNotEmpty();
         assertThat(bodies).allSatisfy(body -> assertThat(OnFailureRecord.parse(body).condition()).isEqualTo("RetryAttemptsExhausted"));
@@ -180,7 +182,7 @@ class RedriveIT {
 
         // when: a dry run, then the redrive
         Redrive.Report dryRun = redrives.forQueue(QueueKind.INDEXER).run(true, 100, false);
-        Set<IndexItem> afterDryRun = IssueFixtures.storedIndex(dynamoDb, INDEX);
+        Set<Map<String, AttributeValue>> afterDryRun = IssueFixtures.storedIndex(dynamoDb, INDEX);
         JsonNode report = invokeRedriveFunction("{\"queue\": \"indexer\", \"maxMessages\": 100}");
 
         // then
@@ -198,7 +200,7 @@ class RedriveIT {
     @Test
     void indexerRedrive_whenTheIssuesChangedAgainMeanwhile_repairsFromTheirCurrentState() throws InterruptedException {
         // given: the failed batches in the queue; the index back; then the same issues change again (indexed by the stream)
-        Set<IndexItem> before = failedIndexerBatch();
+        Set<Map<String, AttributeValue>> before = failedIndexerBatch();
         int messages = runtime.sqs().bodies(INDEXER_QUEUE).size();
         restoreIndexTable(before);
         put(issue(1, 11, Map.of("owner", "again")));
@@ -215,7 +217,7 @@ class RedriveIT {
         assertThat(report.outcomes()).hasSize(messages).allMatch(Redrive.Outcome.Redriven.class::isInstance);
         assertThat(runtime.sqs().bodies(INDEXER_QUEUE)).isEmpty();
         assertThat(verify().clean()).isTrue();
-        assertThat(IssueFixtures.storedIndex(dynamoDb, INDEX)).isEqualTo(IssueFixtures.expectedIndex(dynamoDb, APP, IssueSchema.DEFAULT));
+        assertThat(IssueFixtures.storedIndex(dynamoDb, INDEX)).isEqualTo(IssueFixtures.expectedIndex(dynamoDb, APP));
     }
 
     @Test
@@ -315,8 +317,12 @@ class RedriveIT {
                 .count();
     }
 
-    private static Set<IndexItem> union(Set<IndexItem> items, IndexItem more) {
-        Set<IndexItem> all = new java.util.HashSet<>(items);
+    private static Set<Map<String, AttributeValue>> union(Set<Map<String, AttributeValue>> items, IndexItem more) {
+        return union(items, more.toItem());
+    }
+
+    private static Set<Map<String, AttributeValue>> union(Set<Map<String, AttributeValue>> items, Map<String, AttributeValue> more) {
+        Set<Map<String, AttributeValue>> all = new java.util.HashSet<>(items);
         all.add(more);
         return all;
     }

@@ -25,7 +25,7 @@ class RedriveTemplateTest {
         RedriveConfig config = RedriveConfig.fromEnvironment(TemplateEnvironment.of(template, "RedriveFunction", names));
 
         assertThat(config).isEqualTo(new RedriveConfig("AppTable", "IssueAttribIndexTable", "StreamIndexerFailureQueue",
-                "RouterFailureQueue", "DeleteLayerDeadLetterQueue", "RouterFunction", "DeleteLayerFunction", config.schema()));
+                "RouterFailureQueue", "DeleteLayerDeadLetterQueue", "RouterFunction", "DeleteLayerFunction", config.definitions()));
         for (QueueKind kind : QueueKind.values()) {
             assertThat(config.queue(kind)).isNotBlank();
         }

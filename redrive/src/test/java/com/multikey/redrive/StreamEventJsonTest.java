@@ -1,8 +1,10 @@
 package com.multikey.redrive;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
-import com.multikey.index.IssueSchema;
+import com.multikey.index.ItemKey;
+import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.runtime.LambdaEvents;
+import com.multikey.reindex.IndexScope;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -64,10 +66,10 @@ class StreamEventJsonTest {
         Map<String, AttributeValue> layer = Map.of("id", AttributeValue.fromS("layer#1"));
 
         var images = IndexerRedrive.imagesByIssue(List.of(record("issue#1", "1", null, v1), record("layer#1", "2", layer, layer),
-                record("issue#1", "3", v1, v2), record("issue#1", "4", v2, null)), IssueSchema.DEFAULT);
+                record("issue#1", "3", v1, v2), record("issue#1", "4", v2, null)), IndexScope.all(IndexDefinitions.packaged()));
 
-        assertThat(images).containsOnlyKeys("issue#1");
-        assertThat(images.get("issue#1")).containsExactly(v1, v1, v2, v2);
+        assertThat(images).containsOnlyKeys(ItemKey.ofString("id", "issue#1"));
+        assertThat(images.get(ItemKey.ofString("id", "issue#1"))).containsExactly(v1, v1, v2, v2);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package com.multikey.redrive;
 
-import com.multikey.index.IssueSchema;
+import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.reindex.IndexScope;
 import com.multikey.reindex.TargetedRepair;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
@@ -134,7 +135,7 @@ class StreamRangeReaderTest {
         assertThat(OnFailureRecord.parse(body).endSequenceNumber()).isEqualTo(RANGE.endSequenceNumber());
         RedriveTest.InMemoryQueue queue = new RedriveTest.InMemoryQueue(body);
         IndexerRedrive action = new IndexerRedrive(new StreamRangeReader(new ScriptedStreams(pages)),
-                new TargetedRepair(null, "app", "index", IssueSchema.DEFAULT), IssueSchema.DEFAULT);
+                new TargetedRepair(null, "app", "index", IndexScope.all(IndexDefinitions.packaged())), IndexScope.all(IndexDefinitions.packaged()));
 
         // when
         Redrive.Report report = new Redrive(QueueKind.INDEXER, queue, action).run(false, 10, false);

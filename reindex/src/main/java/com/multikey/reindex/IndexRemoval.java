@@ -1,13 +1,16 @@
 package com.multikey.reindex;
 
 import com.multikey.index.IndexItem;
+import com.multikey.index.IndexKey;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.Delete;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 import java.util.Map;
 
@@ -69,7 +72,7 @@ public final class IndexRemoval implements SegmentWork {
         long deleted = 0;
         for (Map<String, AttributeValue> item : page.items()) {
             if (isTarget(item)) {
-                rate.acquire(1);
+                rate.acquire(WriteCost.units(1));
                 deleted += delete(item) ? 1 : 0;
             }
         }
@@ -86,21 +89,27 @@ public final class IndexRemoval implements SegmentWork {
         return name != null && index.equals(name.s());
     }
 
+    /**
+     * Deletes the item unless it is no longer the removed index's; whether it deleted it. A transaction of one delete:
+     * the calls and permissions the worker already has.
+     */
     private boolean delete(Map<String, AttributeValue> item) {
-        Map<String, AttributeValue> key = com.multikey.index.IndexKey.of(item).toKey();
+        Delete.Builder delete = Delete.builder().tableName(indexTable).key(IndexKey.of(item).toKey());
+        if (FIELD_PARTITIONED.equals(index)) {
+            delete.conditionExpression("attribute_not_exists(#x) AND attribute_exists(#i)")
+                    .expressionAttributeNames(Map.of("#x", IndexItem.INDEX, "#i", IndexItem.ISSUE_ID));
+        } else {
+            delete.conditionExpression("#x = :name").expressionAttributeNames(Map.of("#x", IndexItem.INDEX))
+                    .expressionAttributeValues(Map.of(":name", AttributeValue.fromS(index)));
+        }
         try {
-            if (FIELD_PARTITIONED.equals(index)) {
-                dynamoDb.deleteItem(b -> b.tableName(indexTable).key(key)
-                        .conditionExpression("attribute_not_exists(#x) AND attribute_exists(#i)")
-                        .expressionAttributeNames(Map.of("#x", IndexItem.INDEX, "#i", IndexItem.ISSUE_ID)));
-            } else {
-                dynamoDb.deleteItem(b -> b.tableName(indexTable).key(key).conditionExpression("#x = :name")
-                        .expressionAttributeNames(Map.of("#x", IndexItem.INDEX))
-                        .expressionAttributeValues(Map.of(":name", AttributeValue.fromS(index))));
-            }
+            dynamoDb.transactWriteItems(b -> b.transactItems(TransactWriteItem.builder().delete(delete.build()).build()));
             return true;
-        } catch (ConditionalCheckFailedException gone) {
-            return false;
+        } catch (TransactionCanceledException e) {
+            if (e.hasCancellationReasons() && e.cancellationReasons().stream().anyMatch(r -> "ConditionalCheckFailed".equals(r.code()))) {
+                return false;
+            }
+            throw e;
         }
     }
 }

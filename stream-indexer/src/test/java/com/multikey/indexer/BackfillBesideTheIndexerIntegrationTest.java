@@ -9,6 +9,7 @@ import com.multikey.index.IndexChange;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.ItemKey;
+import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.runtime.LambdaEvents;
 import com.multikey.local.runtime.LocalDynamoDb;
@@ -115,6 +116,70 @@ class BackfillBesideTheIndexerIntegrationTest {
 
         assertThat(index()).isEqualTo(expected());
         assertThat(verifier().verify(false).clean()).isTrue();
+    }
+
+    /** The default definitions and a grouped issue grid beside it: the index added to a running stack. */
+    private static final IndexDefinitions WITH_GROUPED_GRID = DefinitionsYaml.parse("""
+            version: 1
+            table: {partitionKey: {name: id, type: S}}
+            indexes:
+              - {name: custom_fields, layout: field-partitioned, covers: [{attribute: id, beginsWith: "issue#"}],
+                 group: project, values: {entriesOf: custom_fields}, orderBy: num}
+              - {name: issue-grid, covers: [{attribute: id, beginsWith: "issue#"}], group: project,
+                 values: {entriesOf: custom_fields}, orderBy: num}
+            """);
+
+    @Test
+    void addingAnIndex_backfilledAloneWhileTheStreamRuns_endsWithZeroDriftInEveryIndex() throws Exception {
+        // given: a populated table indexed by the stream under the old definitions
+        populate(150, new Random(8));
+        StreamTail tail = new StreamTail(dynamoDb, local.streamsClient(), "AppTable");
+        deliver(indexer(CONFIG), tail.poll());
+        Verifier.Report before = new Verifier(dynamoDb, "AppTable", "IssueAttribIndexTable", IndexScope.all(WITH_GROUPED_GRID)).verify(false);
+        assertThat(before.missingCount()).as("the added index starts empty").isPositive();
+        assertThat(before.staleCount() + before.orphanedCount()).isZero();
+
+        // when: the new definitions are deployed, the stream goes on, and the added index alone is backfilled
+        StreamIndexer deployed = indexer(WITH_GROUPED_GRID);
+        AtomicBoolean writing = new AtomicBoolean(true);
+        Thread updates = new Thread(() -> {
+            Random random = new Random(9);
+            for (int i = 0; i < 300; i++) {
+                String id = "issue#" + random.nextInt(170);
+                if (random.nextInt(8) == 0) {
+                    dynamoDb.deleteItem(b -> b.tableName("AppTable").key(Map.of("id", AttributeValue.fromS(id))));
+                } else {
+                    Map<String, AttributeValue> item = IssueFixtures.randomIssue(id, random.nextInt(40), random, random.nextInt(5));
+                    dynamoDb.putItem(b -> b.tableName("AppTable").item(item));
+                }
+            }
+            writing.set(false);
+        });
+        Thread stream = new Thread(() -> {
+            while (writing.get()) {
+                deliver(deployed, tail.poll());
+            }
+        });
+        updates.start();
+        stream.start();
+        Backfill.Progress backfilled = new Backfill(dynamoDb, "AppTable", "IssueAttribIndexTable",
+                IndexScope.of(WITH_GROUPED_GRID, java.util.Optional.of("issue-grid")), 100_000)
+                .run(CheckpointStore.open(null, 3), 3, p -> { }, Duration.ofSeconds(1));
+        updates.join();
+        stream.join();
+        deliver(deployed, tail.poll());
+
+        // then
+        assertThat(backfilled.indexWrites()).isPositive();
+        assertThat(index()).isEqualTo(IssueFixtures.expectedIndex(dynamoDb, "AppTable", WITH_GROUPED_GRID));
+        assertThat(new Verifier(dynamoDb, "AppTable", "IssueAttribIndexTable", IndexScope.all(WITH_GROUPED_GRID)).verify(false).clean())
+                .isTrue();
+    }
+
+    private StreamIndexer indexer(IndexDefinitions definitions) {
+        return new StreamIndexer(new BatchPlanner(new IndexerConfig("IssueAttribIndexTable", "", definitions)),
+                new DynamoDbIndexWriter(dynamoDb, "IssueAttribIndexTable", Backoff.standard(), Sleeper.SYSTEM, QUIET),
+                summary -> { }, QUIET);
     }
 
     @Test

@@ -138,7 +138,11 @@ class IndexDiffPropertiesTest {
      * from the checkpoint, and after a reported failure the next batch starts at the lowest reported
      * sequence number.
      */
-    record Lambda(InMemoryIndexWriter writer, int batchSize) {
+    record Lambda(InMemoryIndexWriter writer, int batchSize, IndexerConfig config) {
+
+        Lambda(InMemoryIndexWriter writer, int batchSize) {
+            this(writer, batchSize, CONFIG);
+        }
 
         void deliver(List<Record> records, Random random, double failureRate) {
             List<DynamodbStreamRecord> all = StreamRecords.lambdaRecords(records);
@@ -148,7 +152,8 @@ class IndexDiffPropertiesTest {
                 List<DynamodbStreamRecord> batch = all.subList(position, Math.min(all.size(), position + batchSize));
                 boolean mayFail = failureRate > 0 && attempts++ < 200;
                 writer.failWhen(change -> mayFail && random.nextDouble() < failureRate);
-                StreamsEventResponse response = indexer(writer).process(batch, Deadline.after(Duration.ofMinutes(1)));
+                StreamsEventResponse response = new StreamIndexer(new BatchPlanner(config), writer, new RecordingMetrics(),
+                        IndexerFixtures.quietLog()).process(batch, Deadline.after(Duration.ofMinutes(1)));
                 writer.failWhen(change -> false);
                 if (response.getBatchItemFailures().isEmpty()) {
                     position += batch.size();

@@ -23,9 +23,15 @@ final class StreamRecords {
 
     /** A record of the change from {@code before} to {@code after} (either may be null). */
     static Record change(long sequence, String id, Map<String, AttributeValue> before, Map<String, AttributeValue> after) {
+        return change(sequence, Map.of("id", AttributeValue.fromS(id)), before, after);
+    }
+
+    /** A change of the item with these key attributes, of any key schema. */
+    static Record change(long sequence, Map<String, AttributeValue> keys, Map<String, AttributeValue> before,
+                         Map<String, AttributeValue> after) {
         OperationType kind = before == null ? OperationType.INSERT : after == null ? OperationType.REMOVE : OperationType.MODIFY;
         StreamRecord.Builder stream = StreamRecord.builder()
-                .keys(Map.of("id", AttributeValue.fromS(id)))
+                .keys(keys)
                 .sequenceNumber(String.format("%021d", sequence))
                 .approximateCreationDateTime(Instant.ofEpochSecond(1_700_000_000L + sequence))
                 .streamViewType(StreamViewType.NEW_AND_OLD_IMAGES);

@@ -3,7 +3,6 @@ package com.multikey.index.definition;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.multikey.index.DynamoDbLimits;
 import com.multikey.index.SortKeyCodec;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -19,16 +18,16 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Reads an index definitions file (YAML, or JSON) and refuses one that cannot work, before anything runs: every
- * error names the file, the index and the attribute, and says what to change. The format is described in
- * {@code docs/index-definitions.md}.
+ * Reads index definitions (as JSON; {@link DefinitionsYaml} reads the YAML file people write) and refuses ones that
+ * cannot work, before anything runs: every error names the file, the index and the attribute, and says what to
+ * change. The format is described in {@code docs/index-definitions.md}.
  */
 public final class DefinitionsReader {
 
     public static final int VERSION = 1;
     private static final Pattern INDEX_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
     private static final Pattern TYPE_NAME = Pattern.compile("[A-Z][A-Za-z0-9]{0,63}");
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String file;
 
@@ -36,25 +35,25 @@ public final class DefinitionsReader {
         this.file = file;
     }
 
-    /** @param source what to call the file in errors */
-    public static IndexDefinitions read(InputStream in, String source) throws IOException {
+    /**
+     * Reads JSON definitions (what the build makes of the YAML file, packaged in the function jars).
+     *
+     * @param source what to call the file in errors
+     */
+    public static IndexDefinitions readJson(InputStream in, String source) throws IOException {
         JsonNode root;
         try {
-            root = YAML.readTree(in);
+            root = JSON.readTree(in);
         } catch (JsonProcessingException e) {
-            throw new DefinitionException(source + ": not valid YAML or JSON (line "
+            throw new DefinitionException(source + ": not valid JSON (line "
                     + (e.getLocation() == null ? "?" : e.getLocation().getLineNr()) + "): " + e.getOriginalMessage());
         }
-        return new DefinitionsReader(source).definitions(root);
+        return read(root, source);
     }
 
-    /** Reads definitions from text (tests, examples). */
-    public static IndexDefinitions parse(String text) {
-        try {
-            return read(new java.io.ByteArrayInputStream(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)), "definitions");
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+    /** Checks and reads definitions parsed into a tree (from JSON or YAML). */
+    public static IndexDefinitions read(JsonNode root, String source) {
+        return new DefinitionsReader(source).definitions(root);
     }
 
     private DefinitionException error(String where, String what) {
@@ -277,7 +276,7 @@ public final class DefinitionsReader {
         if (node == null || node.isNull()) {
             return List.of();
         }
-        JsonNode list = node.isArray() ? node : YAML.createArrayNode().add(node);
+        JsonNode list = node.isArray() ? node : JSON.createArrayNode().add(node);
         List<AttributePath> paths = new ArrayList<>();
         for (JsonNode path : list) {
             if (!path.isTextual()) {
@@ -310,7 +309,7 @@ public final class DefinitionsReader {
         if (node == null || node.isNull()) {
             return List.of();
         }
-        JsonNode list = node.isArray() ? node : YAML.createArrayNode().add(node);
+        JsonNode list = node.isArray() ? node : JSON.createArrayNode().add(node);
         List<TieBreaker> tieBreakers = new ArrayList<>();
         for (JsonNode entry : list) {
             if (entry.isTextual()) {

@@ -12,7 +12,9 @@ import java.util.Optional;
 
 /**
  * The indexes declared over one table, and how its items' entity types are told: the contents of one
- * versioned definitions file ({@code index-definitions.yaml}). Read and checked by {@link DefinitionsReader}.
+ * versioned definitions file ({@code index-definitions.yaml}). Read and checked by {@link DefinitionsReader}; the
+ * build checks the repository's file and packages it as JSON ({@value #RESOURCE}) in every function jar, so a function
+ * reads JSON only and carries no YAML parser ({@link DefinitionsYaml} reads YAML, for tools and tests).
  *
  * @param version     the file format's version ({@value DefinitionsReader#VERSION})
  * @param table       the table's key schema
@@ -21,9 +23,9 @@ import java.util.Optional;
  */
 public record IndexDefinitions(int version, KeySchema table, List<EntityTypeRule> entityTypes, List<IndexDefinition> indexes) {
 
-    /** The file the functions carry (in every function jar, from the repository's root). */
-    public static final String RESOURCE = "/index-definitions.yaml";
-    /** A function reads a definitions file from this path instead when it is set. */
+    /** The definitions the functions carry: the repository's {@code index-definitions.yaml}, checked and made JSON by the build. */
+    public static final String RESOURCE = "/index-definitions.json";
+    /** A function reads a JSON definitions file from this path instead when it is set. */
     public static final String ENVIRONMENT_VARIABLE = "INDEX_DEFINITIONS";
 
     public IndexDefinitions {
@@ -48,7 +50,10 @@ public record IndexDefinitions(int version, KeySchema table, List<EntityTypeRule
         return "item";
     }
 
-    /** The definitions a function runs with: the file {@code INDEX_DEFINITIONS} names, else the packaged one. */
+    /**
+     * The definitions a function runs with: the JSON file {@code INDEX_DEFINITIONS} names (make one from YAML with
+     * {@link DefinitionsYaml#toJson}), else the packaged one.
+     */
     public static IndexDefinitions fromEnvironment(Map<String, String> env) {
         String path = env.get(ENVIRONMENT_VARIABLE);
         if (path != null && !path.isBlank()) {
@@ -63,15 +68,16 @@ public record IndexDefinitions(int version, KeySchema table, List<EntityTypeRule
             if (in == null) {
                 throw new DefinitionException("no " + RESOURCE.substring(1) + " on the class path; build the function jars with the project's pom");
             }
-            return DefinitionsReader.read(in, RESOURCE.substring(1));
+            return DefinitionsReader.readJson(in, RESOURCE.substring(1));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
+    /** Reads a JSON definitions file. */
     public static IndexDefinitions read(Path file) {
         try (InputStream in = Files.newInputStream(file)) {
-            return DefinitionsReader.read(in, file.toString());
+            return DefinitionsReader.readJson(in, file.toString());
         } catch (IOException e) {
             throw new DefinitionException(file + ": cannot be read (" + e.getClass().getSimpleName() + ")", e);
         }

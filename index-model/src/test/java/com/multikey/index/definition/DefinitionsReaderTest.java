@@ -52,12 +52,12 @@ class DefinitionsReaderTest {
 
         // then
         assertThat(files).isNotEmpty();
-        files.forEach(IndexDefinitions::read);
+        files.forEach(DefinitionsYaml::read);
     }
 
     @Test
     void parse_whenASingleTableDesign_readsEveryFeature() {
-        IndexDefinitions definitions = DefinitionsReader.parse(TABLE + """
+        IndexDefinitions definitions = DefinitionsYaml.parse(TABLE + """
                 entityTypes:
                   - {name: Layer, when: [{attribute: pk, beginsWith: "lyr#"}]}
                   - {name: Issue, when: [{attribute: type, equals: issue}]}
@@ -102,7 +102,7 @@ class DefinitionsReaderTest {
     void parse_whenADefinitionCannotWork_namesTheIndexTheAttributeAndWhatToChange(String what, String index, String where, String message) {
         String text = withIndex(index.replace("\\n", "\n"));
 
-        assertThatThrownBy(() -> DefinitionsReader.parse(text)).as(what).isInstanceOf(DefinitionException.class)
+        assertThatThrownBy(() -> DefinitionsYaml.parse(text)).as(what).isInstanceOf(DefinitionException.class)
                 .hasMessageContaining(where).hasMessageContaining(message);
     }
 
@@ -117,7 +117,7 @@ class DefinitionsReaderTest {
             not YAML           | version: [1                                                                    | not valid YAML        | line
             """)
     void parse_whenTheFileCannotWork_saysWhereAndWhat(String what, String text, String where, String message) {
-        assertThatThrownBy(() -> DefinitionsReader.parse(text.replace("\\n", "\n"))).as(what).isInstanceOf(DefinitionException.class)
+        assertThatThrownBy(() -> DefinitionsYaml.parse(text.replace("\\n", "\n"))).as(what).isInstanceOf(DefinitionException.class)
                 .hasMessageContaining(where).hasMessageContaining(message);
     }
 
@@ -127,7 +127,7 @@ class DefinitionsReaderTest {
                 + "  - {name: a, layout: field-partitioned, values: {entriesOf: cf}, group: p, orderBy: n}\n"
                 + "  - {name: b, layout: field-partitioned, values: {entriesOf: cg}, group: p, orderBy: n}\n";
 
-        assertThatThrownBy(() -> DefinitionsReader.parse(text)).isInstanceOf(DefinitionException.class)
+        assertThatThrownBy(() -> DefinitionsYaml.parse(text)).isInstanceOf(DefinitionException.class)
                 .hasMessageContaining("more than one index uses layout field-partitioned");
     }
 }

@@ -162,7 +162,7 @@ class ReindexWorkerTest {
         assertThatThrownBy(() -> WorkerRequest.of(Map.of("action", "go"), defaults)).hasMessageContaining("\"action\" must be");
         assertThatThrownBy(() -> WorkerRequest.of(Map.of("action", "segment", "jobId", "j"), defaults)).hasMessageContaining("\"segment\"");
         assertThatThrownBy(() -> WorkerRequest.of(Map.of("action", "start", "jobId", "j", "kind", "rebuild"), defaults))
-                .hasMessageContaining("kind must be backfill, verify or repair");
+                .hasMessageContaining("kind must be backfill, verify, repair or remove");
         assertThatThrownBy(() -> WorkerRequest.of(Map.of("action", "start", "jobId", "j", "kind", "verify", "totalSegments", 0), defaults))
                 .hasMessageContaining("total segments must be 1 to 1000000");
         assertThatThrownBy(() -> WorkerRequest.of(Map.of("action", "start", "jobId", "a b", "kind", "verify"), defaults))
