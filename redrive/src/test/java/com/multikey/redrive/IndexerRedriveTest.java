@@ -46,6 +46,6 @@ class IndexerRedriveTest {
 
         assertThat(images).containsOnlyKeys(ItemKey.ofString("id", "issue#1"), ItemKey.ofString("id", "issue#2"));
         assertThat(images.get(ItemKey.ofString("id", "issue#1"))).extracting(i -> i.get("m").s()).containsExactly("v1", "v1", "v2");
-        assertThat(images.get("issue#2")).extracting(i -> i.get("m").s()).containsExactly("gone");
+        assertThat(images.get(ItemKey.ofString("id", "issue#2"))).extracting(i -> i.get("m").s()).containsExactly("gone");
     }
 }
