@@ -1,10 +1,8 @@
 package com.multikey.index.definition;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.index.DynamoDbLimits;
 import com.multikey.index.SortKeyCodec;
+import software.amazon.awssdk.protocols.jsoncore.JsonNode;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.io.IOException;
@@ -27,7 +25,6 @@ public final class DefinitionsReader {
     public static final int VERSION = 1;
     private static final Pattern INDEX_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
     private static final Pattern TYPE_NAME = Pattern.compile("[A-Z][A-Za-z0-9]{0,63}");
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String file;
 
@@ -43,42 +40,41 @@ public final class DefinitionsReader {
     public static IndexDefinitions readJson(InputStream in, String source) throws IOException {
         JsonNode root;
         try {
-            root = JSON.readTree(in);
-        } catch (JsonProcessingException e) {
-            throw new DefinitionException(source + ": not valid JSON (line "
-                    + (e.getLocation() == null ? "?" : e.getLocation().getLineNr()) + "): " + e.getOriginalMessage());
+            root = JsonNode.parser().parse(in);
+        } catch (RuntimeException e) {
+            throw new DefinitionException(source + ": not valid JSON (" + e.getClass().getSimpleName() + ")");
         }
         return read(root, source);
     }
 
-    /** Checks and reads definitions parsed into a tree (from JSON or YAML). */
+    /** Checks and reads definitions parsed into a tree of the AWS SDK's JSON nodes. */
     public static IndexDefinitions read(JsonNode root, String source) {
-        return new DefinitionsReader(source).definitions(root);
+        return new DefinitionsReader(source).definitions(Tree.of(root));
     }
 
     private DefinitionException error(String where, String what) {
         return new DefinitionException(file + ": " + where + ": " + what);
     }
 
-    private IndexDefinitions definitions(JsonNode root) {
-        if (root == null || !root.isObject()) {
+    private IndexDefinitions definitions(Tree root) {
+        if (root.isMissing() || !root.isObject()) {
             throw new DefinitionException(file + ": expected a mapping with 'version', 'table' and 'indexes'");
         }
         allowOnly(root, "the file", "version", "table", "entityTypes", "indexes");
-        JsonNode version = root.get("version");
-        if (version == null || !version.isInt() || version.asInt() != VERSION) {
+        Tree version = root.get("version");
+        if (version.isMissing() || !version.isInt() || version.asInt() != VERSION) {
             throw error("version", "must be " + VERSION + " (the format this build reads), found "
-                    + (version == null ? "none" : "'" + version.asText() + "'"));
+                    + (version.isMissing() ? "none" : "'" + version.asText() + "'"));
         }
         KeySchema table = table(root.get("table"));
         List<EntityTypeRule> types = entityTypes(root.get("entityTypes"), table);
-        JsonNode indexNodes = root.get("indexes");
-        if (indexNodes == null || !indexNodes.isArray()) {
+        Tree indexNodes = root.get("indexes");
+        if (indexNodes.isMissing() || !indexNodes.isArray()) {
             throw error("indexes", "expected a list of index definitions (it may be empty: [])");
         }
         List<IndexDefinition> indexes = new ArrayList<>();
         Set<String> names = new HashSet<>();
-        for (JsonNode node : indexNodes) {
+        for (Tree node : indexNodes) {
             IndexDefinition index = index(node, table);
             if (!names.add(index.name())) {
                 throw error("index '" + index.name() + "'", "is declared twice; index names must be unique (a name is part of the index's keys)");
@@ -92,7 +88,7 @@ public final class DefinitionsReader {
         return new IndexDefinitions(VERSION, table, types, indexes);
     }
 
-    private void allowOnly(JsonNode node, String where, String... fields) {
+    private void allowOnly(Tree node, String where, String... fields) {
         Set<String> allowed = Set.of(fields);
         for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
             String name = it.next();
@@ -102,8 +98,8 @@ public final class DefinitionsReader {
         }
     }
 
-    private KeySchema table(JsonNode node) {
-        if (node == null || !node.isObject()) {
+    private KeySchema table(Tree node) {
+        if (node.isMissing() || !node.isObject()) {
             throw error("table", "expected the table's key, e.g. table: {partitionKey: {name: pk, type: S}, sortKey: {name: sk, type: S}}");
         }
         allowOnly(node, "table", "partitionKey", "sortKey", "maxItemKeyBytes");
@@ -115,7 +111,7 @@ public final class DefinitionsReader {
         }
         int maxItemKeyBytes = KeySchema.DEFAULT_MAX_ITEM_KEY_BYTES;
         if (node.has("maxItemKeyBytes")) {
-            JsonNode max = node.get("maxItemKeyBytes");
+            Tree max = node.get("maxItemKeyBytes");
             if (!max.isInt() || max.asInt() < 8 || max.asInt() > DynamoDbLimits.MAX_SORT_KEY_BYTES / 2) {
                 throw error("table.maxItemKeyBytes", "must be a whole number from 8 to " + DynamoDbLimits.MAX_SORT_KEY_BYTES / 2
                         + " (the bytes an item's key may take at the end of an index sort key)");
@@ -125,8 +121,8 @@ public final class DefinitionsReader {
         return new KeySchema(partition, sort, maxItemKeyBytes);
     }
 
-    private KeySchema.KeyAttribute keyAttribute(JsonNode node, String where) {
-        if (node == null || !node.isObject()) {
+    private KeySchema.KeyAttribute keyAttribute(Tree node, String where) {
+        if (node.isMissing() || !node.isObject()) {
             throw error(where, "expected {name: <attribute>, type: S|N|B}");
         }
         allowOnly(node, where, "name", "type");
@@ -142,16 +138,16 @@ public final class DefinitionsReader {
         }
     }
 
-    private static String text(JsonNode node, String field, String where) {
-        JsonNode value = node.get(field);
-        if (value == null || !value.isValueNode() || value.isNull()) {
+    private static String text(Tree node, String field, String where) {
+        Tree value = node.get(field);
+        if (value.isMissing() || !value.isValueNode() || value.isNull()) {
             throw new DefinitionException(where + ": '" + field + "' is missing");
         }
         return value.asText();
     }
 
-    private List<EntityTypeRule> entityTypes(JsonNode node, KeySchema table) {
-        if (node == null) {
+    private List<EntityTypeRule> entityTypes(Tree node, KeySchema table) {
+        if (node.isMissing()) {
             // the app table's convention: the type is the partition key's prefix before '#'
             return List.of(new EntityTypeRule.KeyPrefix(new AttributePath(List.of(table.partitionKey().name())), "#"));
         }
@@ -160,11 +156,11 @@ public final class DefinitionsReader {
         }
         List<EntityTypeRule> rules = new ArrayList<>();
         int n = 0;
-        for (JsonNode rule : node) {
+        for (Tree rule : node) {
             String where = "entityTypes[" + n++ + "]";
             if (rule.has("keyPrefix")) {
                 allowOnly(rule, where, "keyPrefix");
-                JsonNode prefix = rule.get("keyPrefix");
+                Tree prefix = rule.get("keyPrefix");
                 allowOnly(prefix, where + ".keyPrefix", "attribute", "separator");
                 AttributePath attribute = AttributePath.parse(prefix.path("attribute").asText(""), file + ": " + where + ".keyPrefix.attribute");
                 String separator = prefix.path("separator").asText("#");
@@ -188,8 +184,8 @@ public final class DefinitionsReader {
         return rules;
     }
 
-    private List<Condition> conditions(JsonNode node, String where) {
-        if (node == null || node.isNull()) {
+    private List<Condition> conditions(Tree node, String where) {
+        if (node.isMissing() || node.isNull()) {
             return List.of();
         }
         if (!node.isArray()) {
@@ -197,7 +193,7 @@ public final class DefinitionsReader {
         }
         List<Condition> conditions = new ArrayList<>();
         int n = 0;
-        for (JsonNode condition : node) {
+        for (Tree condition : node) {
             String at = where + "[" + n++ + "]";
             allowOnly(condition, at, "attribute", "beginsWith", "equals", "exists");
             AttributePath path = AttributePath.parse(condition.path("attribute").asText(""), file + ": " + at + ".attribute");
@@ -206,7 +202,7 @@ public final class DefinitionsReader {
                 throw error(at + " (" + path + ")", "needs exactly one of beginsWith, equals or exists");
             }
             if (condition.has("beginsWith")) {
-                JsonNode prefix = condition.get("beginsWith");
+                Tree prefix = condition.get("beginsWith");
                 if (!prefix.isTextual()) {
                     throw error(at + " (" + path + ")", "beginsWith takes a string");
                 }
@@ -223,7 +219,7 @@ public final class DefinitionsReader {
         return conditions;
     }
 
-    private AttributeValue scalar(JsonNode value, String where) {
+    private AttributeValue scalar(Tree value, String where) {
         if (value.isTextual()) {
             return AttributeValue.fromS(value.asText());
         }
@@ -236,7 +232,7 @@ public final class DefinitionsReader {
         throw error(where, "takes a string, a number or a boolean");
     }
 
-    private IndexDefinition index(JsonNode node, KeySchema table) {
+    private IndexDefinition index(Tree node, KeySchema table) {
         if (!node.isObject()) {
             throw error("indexes", "each index is a mapping with at least 'name' and 'values'");
         }
@@ -272,13 +268,13 @@ public final class DefinitionsReader {
         return index;
     }
 
-    private List<AttributePath> paths(JsonNode node, String where) {
-        if (node == null || node.isNull()) {
+    private List<AttributePath> paths(Tree node, String where) {
+        if (node.isMissing() || node.isNull()) {
             return List.of();
         }
-        JsonNode list = node.isArray() ? node : JSON.createArrayNode().add(node);
+        List<Tree> list = node.asList();
         List<AttributePath> paths = new ArrayList<>();
-        for (JsonNode path : list) {
+        for (Tree path : list) {
             if (!path.isTextual()) {
                 throw error(where, "expected attribute paths (strings)");
             }
@@ -291,8 +287,8 @@ public final class DefinitionsReader {
         return paths;
     }
 
-    private ValueSource values(JsonNode node, String where) {
-        if (node == null || !node.isObject() || node.size() != 1) {
+    private ValueSource values(Tree node, String where) {
+        if (node.isMissing() || !node.isObject() || node.size() != 1) {
             throw error(where + ": values", "say where the values come from with exactly one of: entriesOf: <map>, elementsOf: <list or set>, attribute: <scalar>");
         }
         allowOnly(node, where + ": values", "entriesOf", "elementsOf", "attribute");
@@ -305,13 +301,13 @@ public final class DefinitionsReader {
         };
     }
 
-    private List<TieBreaker> tieBreakers(JsonNode node, String where) {
-        if (node == null || node.isNull()) {
+    private List<TieBreaker> tieBreakers(Tree node, String where) {
+        if (node.isMissing() || node.isNull()) {
             return List.of();
         }
-        JsonNode list = node.isArray() ? node : JSON.createArrayNode().add(node);
+        List<Tree> list = node.asList();
         List<TieBreaker> tieBreakers = new ArrayList<>();
-        for (JsonNode entry : list) {
+        for (Tree entry : list) {
             if (entry.isTextual()) {
                 tieBreakers.add(new TieBreaker(AttributePath.parse(entry.asText(), file + ": " + where), TieBreaker.DEFAULT_MAX_BYTES));
                 continue;

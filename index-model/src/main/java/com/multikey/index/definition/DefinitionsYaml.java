@@ -27,7 +27,12 @@ public final class DefinitionsYaml {
 
     /** @param source what to call the file in errors */
     public static IndexDefinitions read(InputStream in, String source) throws IOException {
-        return DefinitionsReader.read(tree(in, source), source);
+        return DefinitionsReader.read(sdkTree(tree(in, source)), source);
+    }
+
+    /** The same document as the AWS SDK's JSON nodes, which {@link DefinitionsReader} reads. */
+    private static software.amazon.awssdk.protocols.jsoncore.JsonNode sdkTree(JsonNode tree) throws IOException {
+        return software.amazon.awssdk.protocols.jsoncore.JsonNode.parser().parse(JSON.writeValueAsString(tree));
     }
 
     public static IndexDefinitions read(Path file) {
@@ -55,7 +60,7 @@ public final class DefinitionsYaml {
     public static String toJson(Path yaml) {
         try (InputStream in = Files.newInputStream(yaml)) {
             JsonNode tree = tree(in, yaml.toString());
-            DefinitionsReader.read(tree, yaml.toString());
+            DefinitionsReader.read(sdkTree(tree), yaml.toString());
             return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(tree);
         } catch (IOException e) {
             throw new DefinitionException(yaml + ": cannot be read (" + e.getClass().getSimpleName() + ")", e);
