@@ -149,7 +149,7 @@ class OperationsTemplateTest {
                 WorkerMetrics metrics = new WorkerMetrics(emf);
                 metrics.progress(PageCounts.NONE, 1);
                 metrics.segmentsLeft(0);
-                metrics.jobDone(new JobStatus(new JobSpec("j", kind, 1, 1, 1, 1), true, 0, PageCounts.NONE, Instant.EPOCH,
+                metrics.jobDone(new JobStatus(new JobSpec("j", kind, 1, 1, 1, 1, Optional.of("an-index")), true, 0, PageCounts.NONE, Instant.EPOCH,
                         Optional.of(Instant.EPOCH)));
             }));
         }

@@ -62,7 +62,7 @@ class IndexerTemplateTest {
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> filters = (List<Map<String, Object>>) map(streamEvent().get("FilterCriteria"), "FilterCriteria").get("Filters");
         for (Map<String, Object> filter : filters) {
-            machine.addRule("indexer", (String) filter.get("Pattern"));
+            machine.addRule("indexer", TemplateEnvironment.resolve(filter.get("Pattern"), template, java.util.Map.of(), "Pattern"));
         }
 
         List<JsonNode> records = new ArrayList<>(Fixtures.externalStreamRecords());

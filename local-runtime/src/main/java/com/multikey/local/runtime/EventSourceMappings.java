@@ -144,7 +144,7 @@ final class EventSourceMappings {
         Machine machine = new Machine();
         int n = 0;
         for (Object filter : (List<?>) criteria.get("Filters")) {
-            String pattern = (String) ((Map<?, ?>) filter).get("Pattern");
+            String pattern = TemplateEnvironment.resolve(((Map<?, ?>) filter).get("Pattern"), template, names, where + ".Pattern");
             try {
                 machine.addRule(where + "#" + n++, pattern);
             } catch (Exception e) {
