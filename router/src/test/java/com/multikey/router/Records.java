@@ -27,9 +27,15 @@ final class Records {
 
     static Record change(long sequence, String id, Map<String, AttributeValue> before, Map<String, AttributeValue> after,
                          Identity identity) {
+        return change(sequence, Map.of("id", AttributeValue.fromS(id)), before, after, identity);
+    }
+
+    /** A change of the item with these key attributes, of any key schema. */
+    static Record change(long sequence, Map<String, AttributeValue> keys, Map<String, AttributeValue> before,
+                         Map<String, AttributeValue> after, Identity identity) {
         OperationType kind = before == null ? OperationType.INSERT : after == null ? OperationType.REMOVE : OperationType.MODIFY;
         StreamRecord.Builder stream = StreamRecord.builder()
-                .keys(Map.of("id", AttributeValue.fromS(id)))
+                .keys(keys)
                 .sequenceNumber(String.format("%021d", sequence))
                 .approximateCreationDateTime(Instant.ofEpochSecond(1_793_577_600L + sequence))
                 .streamViewType("NEW_AND_OLD_IMAGES");
