@@ -115,8 +115,13 @@ public final class IndexerBenchmark {
 
     /** Runs {@link DiffEncodeBenchmark} in a forked JVM; its score per {@code fields} parameter, in records/s. */
     static Map<Integer, Result<?>> diffEncodeRates() throws RunnerException {
+        return jmhScores(DiffEncodeBenchmark.class, "fields");
+    }
+
+    /** Runs a JMH benchmark class with {@link #JMH_SETUP}; its score per value of one integer parameter. */
+    static Map<Integer, Result<?>> jmhScores(Class<?> benchmark, String parameter) throws RunnerException {
         ChainedOptionsBuilder options = new OptionsBuilder()
-                .include("^" + Pattern.quote(DiffEncodeBenchmark.class.getName()) + "\\.")
+                .include("^" + Pattern.quote(benchmark.getName()) + "\\.")
                 .forks(1)
                 .warmupIterations(6)
                 .warmupTime(TimeValue.seconds(2))
@@ -130,7 +135,7 @@ public final class IndexerBenchmark {
         }
         Map<Integer, Result<?>> rates = new TreeMap<>();
         for (RunResult result : new Runner(options.build()).run()) {
-            rates.put(Integer.valueOf(result.getParams().getParam("fields")), result.getPrimaryResult());
+            rates.put(Integer.valueOf(result.getParams().getParam(parameter)), result.getPrimaryResult());
         }
         return rates;
     }
@@ -269,22 +274,7 @@ public final class IndexerBenchmark {
     /** (7) The indexer with 1, 5 and 20 declared indexes over the same records: throughput ratios and writes per record. */
     static void runDefinitions(PrintStream out) throws RunnerException {
         out.printf("(7) declared indexes: plan throughput over the same records with 1, 5 and 20 definitions (JMH, %s)%n", JMH_SETUP);
-        ChainedOptionsBuilder options = new OptionsBuilder()
-                .include("^" + Pattern.quote(DefinitionsBenchmark.class.getName()) + "\\.")
-                .forks(1)
-                .warmupIterations(6)
-                .warmupTime(TimeValue.seconds(2))
-                .measurementIterations(5)
-                .measurementTime(TimeValue.seconds(2))
-                .shouldFailOnError(true)
-                .verbosity(VerboseMode.SILENT);
-        if (Runtime.version().feature() >= 24) {
-            options.jvmArgsAppend("--sun-misc-unsafe-memory-access=allow");
-        }
-        Map<Integer, Result<?>> rates = new TreeMap<>();
-        for (RunResult result : new Runner(options.build()).run()) {
-            rates.put(Integer.valueOf(result.getParams().getParam("definitions")), result.getPrimaryResult());
-        }
+        Map<Integer, Result<?>> rates = jmhScores(DefinitionsBenchmark.class, "definitions");
         double one = rates.get(1).getScore();
         out.printf("| definitions | records/s | 99.9%% error | throughput / 1 definition | index writes per record | minimum |%n"
                 + "|---|---|---|---|---|---|%n");

@@ -105,9 +105,22 @@ final class GroupedLayout implements IndexLayout {
 
     @Override
     public IndexProjector.Changed changed(ItemKey key, Map<String, AttributeValue> before, Map<String, AttributeValue> after) {
-        if (!(index.values() instanceof ValueSource.MapEntries) || before == null || after == null
-                || !index.covers(before) || !index.covers(after) || !context(before).equals(context(after))) {
+        if (before == null || after == null) {
             return IndexLayout.unrestricted(this, key, before, after);
+        }
+        boolean coveredBefore = index.covers(before);
+        boolean coveredAfter = index.covers(after);
+        if (!coveredBefore && !coveredAfter) {
+            return new IndexProjector.Changed(ItemProjection.EMPTY, ItemProjection.EMPTY);
+        }
+        if (!coveredBefore || !coveredAfter || !context(before).equals(context(after))) {
+            return IndexLayout.unrestricted(this, key, before, after);
+        }
+        if (!(index.values() instanceof ValueSource.MapEntries)) {
+            // the items are a function of coverage, context and the value: the same value gives the same items
+            return Objects.equals(index.values().path().resolve(before), index.values().path().resolve(after))
+                    ? new IndexProjector.Changed(ItemProjection.EMPTY, ItemProjection.EMPTY)
+                    : IndexLayout.unrestricted(this, key, before, after);
         }
         AttributeValue oldMap = index.values().path().resolve(before);
         AttributeValue newMap = index.values().path().resolve(after);

@@ -8,6 +8,7 @@ import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.LocalTablesExtension;
+import com.multikey.testkit.SingleTableFixtures;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -60,17 +61,7 @@ class DeclaredIndexQueryIntegrationTest {
             put(issue("PROJECT#small", i, random));
         }
         for (int v = 0; v < 6; v++) {
-            Map<String, AttributeValue> layer = new LinkedHashMap<>();
-            layer.put("pk", s("lyr#ap-southeast-1.requests"));
-            layer.put("sk", s("lyrVrsn" + v + "#"));
-            layer.put("arn", s("arn:aws:lambda:ap-southeast-1:123456789012:layer:requests:" + v));
-            layer.put("pckg", s("requests"));
-            layer.put("region", s("ap-southeast-1"));
-            layer.put("vrsn", AttributeValue.fromN(Integer.toString(v)));
-            if (v >= 3) {
-                layer.put("dplySts", s(v == 5 ? "latest" : "deprecated"));
-            }
-            put(layer);
+            put(SingleTableFixtures.layerVersion(v, v >= 3 ? (v == 5 ? "latest" : "deprecated") : null));
         }
     }
 

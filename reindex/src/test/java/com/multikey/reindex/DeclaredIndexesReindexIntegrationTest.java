@@ -7,6 +7,7 @@ import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.testkit.IssueFixtures;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.LocalTablesExtension;
+import com.multikey.testkit.SingleTableFixtures;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -71,17 +72,7 @@ class DeclaredIndexesReindexIntegrationTest {
             }
         }
         for (int v = 0; v < 10; v++) {
-            Map<String, AttributeValue> layer = new LinkedHashMap<>();
-            layer.put("pk", s("lyr#ap-southeast-1.requests"));
-            layer.put("sk", s("lyrVrsn" + v + "#"));
-            layer.put("arn", s("arn:aws:lambda:ap-southeast-1:123456789012:layer:requests:" + v));
-            layer.put("pckg", s("requests"));
-            layer.put("region", s("ap-southeast-1"));
-            layer.put("vrsn", AttributeValue.fromN(Integer.toString(v)));
-            if (v >= 7) {
-                layer.put("dplySts", s(v == 9 ? "latest" : "deprecated"));
-            }
-            put(layer);
+            put(SingleTableFixtures.layerVersion(v, v >= 7 ? (v == 9 ? "latest" : "deprecated") : null));
         }
     }
 

@@ -87,31 +87,8 @@ class BackfillBesideTheIndexerIntegrationTest {
         StreamIndexer streamIndexer = new StreamIndexer(new BatchPlanner(new IndexerConfig("IssueAttribIndexTable", "", CONFIG)),
                 new DynamoDbIndexWriter(dynamoDb, "IssueAttribIndexTable", Backoff.standard(), Sleeper.SYSTEM, QUIET),
                 summary -> { }, QUIET);
-        AtomicBoolean writing = new AtomicBoolean(true);
-
-        Thread updates = new Thread(() -> {
-            Random random = new Random(5);
-            for (int i = 0; i < 400; i++) {
-                String id = "issue#" + random.nextInt(170);
-                if (random.nextInt(8) == 0) {
-                    dynamoDb.deleteItem(b -> b.tableName("AppTable").key(Map.of("id", AttributeValue.fromS(id))));
-                } else {
-                    Map<String, AttributeValue> item = IssueFixtures.randomIssue(id, random.nextInt(40), random, random.nextInt(5));
-                    dynamoDb.putItem(b -> b.tableName("AppTable").item(item));
-                }
-            }
-            writing.set(false);
-        });
-        Thread stream = new Thread(() -> {
-            while (writing.get()) {
-                deliver(streamIndexer, tail.poll());
-            }
-        });
-        updates.start();
-        stream.start();
-        backfill().run(CheckpointStore.open(null, 3), 3, p -> { }, Duration.ofSeconds(1));
-        updates.join();
-        stream.join();
+        besideRandomUpdates(streamIndexer, tail, 5, 400,
+                () -> backfill().run(CheckpointStore.open(null, 3), 3, p -> { }, Duration.ofSeconds(1)));
         deliver(streamIndexer, tail.poll());
 
         assertThat(index()).isEqualTo(expected());
@@ -141,10 +118,33 @@ class BackfillBesideTheIndexerIntegrationTest {
 
         // when: the new definitions are deployed, the stream goes on, and the added index alone is backfilled
         StreamIndexer deployed = indexer(WITH_GROUPED_GRID);
+        Backfill.Progress[] backfilled = new Backfill.Progress[1];
+        besideRandomUpdates(deployed, tail, 9, 300, () -> backfilled[0] = new Backfill(dynamoDb, "AppTable", "IssueAttribIndexTable",
+                IndexScope.of(WITH_GROUPED_GRID, java.util.Optional.of("issue-grid")), 100_000)
+                .run(CheckpointStore.open(null, 3), 3, p -> { }, Duration.ofSeconds(1)));
+        deliver(deployed, tail.poll());
+
+        // then
+        assertThat(backfilled[0].indexWrites()).isPositive();
+        assertThat(index()).isEqualTo(IssueFixtures.expectedIndex(dynamoDb, "AppTable", WITH_GROUPED_GRID));
+        assertThat(new Verifier(dynamoDb, "AppTable", "IssueAttribIndexTable", IndexScope.all(WITH_GROUPED_GRID)).verify(false).clean())
+                .isTrue();
+    }
+
+    /** Work that may throw, run while another thread changes issues at random. */
+    private interface Work {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs {@code work} while {@code count} random puts and deletes of issues (seeded) go to the table and the stream
+     * indexer follows them from the stream; returns once the updates and the work are done.
+     */
+    private void besideRandomUpdates(StreamIndexer streamIndexer, StreamTail tail, long seed, int count, Work work) throws Exception {
         AtomicBoolean writing = new AtomicBoolean(true);
         Thread updates = new Thread(() -> {
-            Random random = new Random(9);
-            for (int i = 0; i < 300; i++) {
+            Random random = new Random(seed);
+            for (int i = 0; i < count; i++) {
                 String id = "issue#" + random.nextInt(170);
                 if (random.nextInt(8) == 0) {
                     dynamoDb.deleteItem(b -> b.tableName("AppTable").key(Map.of("id", AttributeValue.fromS(id))));
@@ -157,23 +157,14 @@ class BackfillBesideTheIndexerIntegrationTest {
         });
         Thread stream = new Thread(() -> {
             while (writing.get()) {
-                deliver(deployed, tail.poll());
+                deliver(streamIndexer, tail.poll());
             }
         });
         updates.start();
         stream.start();
-        Backfill.Progress backfilled = new Backfill(dynamoDb, "AppTable", "IssueAttribIndexTable",
-                IndexScope.of(WITH_GROUPED_GRID, java.util.Optional.of("issue-grid")), 100_000)
-                .run(CheckpointStore.open(null, 3), 3, p -> { }, Duration.ofSeconds(1));
+        work.run();
         updates.join();
         stream.join();
-        deliver(deployed, tail.poll());
-
-        // then
-        assertThat(backfilled.indexWrites()).isPositive();
-        assertThat(index()).isEqualTo(IssueFixtures.expectedIndex(dynamoDb, "AppTable", WITH_GROUPED_GRID));
-        assertThat(new Verifier(dynamoDb, "AppTable", "IssueAttribIndexTable", IndexScope.all(WITH_GROUPED_GRID)).verify(false).clean())
-                .isTrue();
     }
 
     private StreamIndexer indexer(IndexDefinitions definitions) {
