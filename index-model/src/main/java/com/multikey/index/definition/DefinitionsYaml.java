@@ -77,22 +77,16 @@ public final class DefinitionsYaml {
     }
 
     /**
-     * The build's check and packaging of the definitions: {@code <yaml file> <json file>}. Exits 1 with the error when the
-     * file cannot work, so the build stops before any jar carries it.
+     * The build's check and packaging of the definitions: {@code <yaml file> <json file>}. A file that cannot work
+     * throws its {@link DefinitionException}, which fails the build with its message before any jar carries it.
      */
     public static void main(String[] args) throws IOException {
         if (args.length != 2) {
-            System.err.println("usage: DefinitionsYaml <index-definitions.yaml> <index-definitions.json>");
-            System.exit(2);
+            throw new IllegalArgumentException("usage: DefinitionsYaml <index-definitions.yaml> <index-definitions.json>");
         }
-        try {
-            String json = toJson(Path.of(args[0]));
-            Path out = Path.of(args[1]);
-            Files.createDirectories(out.toAbsolutePath().getParent());
-            Files.writeString(out, json);
-        } catch (DefinitionException e) {
-            System.err.println(e.getMessage());
-            System.exit(1);
-        }
+        String json = toJson(Path.of(args[0]));
+        Path out = Path.of(args[1]);
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        Files.writeString(out, json);
     }
 }
