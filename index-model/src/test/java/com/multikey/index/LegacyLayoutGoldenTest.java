@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * An existing stack that upgrades keeps its index byte for byte: the default definitions project the sample
  * grid and 400 random issues (every value type, the limits, malformed images) onto exactly the stored items
  * the index held before index definitions existed ({@code src/test/resources/golden/issue-grid-index.txt},
- * written by that version's {@code IssueProjector}).
+ * written by that version's projector, from the same seeded images).
  */
 class LegacyLayoutGoldenTest {
 
