@@ -28,11 +28,23 @@ public final class ChangeRecord {
     private final Map<String, AttributeValue> newImage;
     private final UserIdentity userIdentity;
     private final Instant approximateCreationTime;
+    private final String eventSourceArn;
 
-    /** The parts a record may lack are null here. */
+    /** The parts a record may lack are null here; a record built this way names no event source. */
     public ChangeRecord(String eventId, ChangeKind kind, String sequenceNumber, Map<String, AttributeValue> keys,
                         Map<String, AttributeValue> oldImage, Map<String, AttributeValue> newImage,
                         UserIdentity userIdentity, Instant approximateCreationTime) {
+        this(eventId, kind, sequenceNumber, keys, oldImage, newImage, userIdentity, approximateCreationTime, null);
+    }
+
+    /**
+     * The parts a record may lack are null here.
+     *
+     * @param eventSourceArn the ARN of the stream the record came from (Lambda's {@code eventSourceARN})
+     */
+    public ChangeRecord(String eventId, ChangeKind kind, String sequenceNumber, Map<String, AttributeValue> keys,
+                        Map<String, AttributeValue> oldImage, Map<String, AttributeValue> newImage,
+                        UserIdentity userIdentity, Instant approximateCreationTime, String eventSourceArn) {
         this.eventId = eventId;
         this.kind = Objects.requireNonNull(kind, "kind");
         this.sequenceNumber = sequenceNumber;
@@ -41,6 +53,7 @@ public final class ChangeRecord {
         this.newImage = newImage;
         this.userIdentity = userIdentity;
         this.approximateCreationTime = approximateCreationTime;
+        this.eventSourceArn = eventSourceArn;
     }
 
     public String eventId() {
@@ -73,6 +86,29 @@ public final class ChangeRecord {
 
     public Optional<Instant> approximateCreationTime() {
         return Optional.ofNullable(approximateCreationTime);
+    }
+
+    /** The ARN of the stream the record came from, when the event names it. */
+    public Optional<String> eventSourceArn() {
+        return Optional.ofNullable(eventSourceArn);
+    }
+
+    /**
+     * The name of the table whose stream the record came from, read from {@link #eventSourceArn()}
+     * ({@code arn:aws:dynamodb:REGION:ACCOUNT:table/NAME/stream/LABEL}); empty when the event names no stream.
+     */
+    public Optional<String> sourceTable() {
+        if (eventSourceArn == null) {
+            return Optional.empty();
+        }
+        int table = eventSourceArn.indexOf(":table/");
+        if (table < 0) {
+            return Optional.empty();
+        }
+        String rest = eventSourceArn.substring(table + ":table/".length());
+        int end = rest.indexOf('/');
+        String name = end < 0 ? rest : rest.substring(0, end);
+        return name.isEmpty() ? Optional.empty() : Optional.of(name);
     }
 
     /** Who caused a change; DynamoDB's TTL process appears as type {@code Service}, principal {@code dynamodb.amazonaws.com}. */
@@ -111,7 +147,8 @@ public final class ChangeRecord {
                 convert(stream.getOldImage(), "OldImage"),
                 convert(stream.getNewImage(), "NewImage"),
                 identity == null ? null : new UserIdentity(identity.getType(), identity.getPrincipalId()),
-                stream.getApproximateCreationDateTime() == null ? null : plausible(stream.getApproximateCreationDateTime().toInstant()));
+                stream.getApproximateCreationDateTime() == null ? null : plausible(stream.getApproximateCreationDateTime().toInstant()),
+                record.getEventSourceARN() == null || record.getEventSourceARN().isBlank() ? null : record.getEventSourceARN());
     }
 
     /**

@@ -113,7 +113,8 @@ public final class PartialBatch<T> {
 
     /**
      * The item key of a record that could not be read, for the log line: the key attribute's string value when
-     * that is the whole key, otherwise every key attribute as {@code name=value} (strings and numbers).
+     * that is the whole key, otherwise every key attribute as {@code name=value} (binary values in base64), as
+     * the consumers name an item key in their own log lines.
      */
     private String keyOf(DynamodbStreamRecord record) {
         if (record == null || record.getDynamodb() == null || record.getDynamodb().getKeys() == null
@@ -127,10 +128,17 @@ public final class PartialBatch<T> {
         }
         StringBuilder text = new StringBuilder();
         new java.util.TreeMap<>(keys).forEach((name, value) -> {
-            String shown = value == null ? null : value.getS() != null ? value.getS() : value.getN();
+            String shown = value == null ? null : value.getS() != null ? value.getS() : value.getN() != null ? value.getN()
+                    : value.getB() != null ? java.util.Base64.getEncoder().encodeToString(bytes(value.getB())) : null;
             text.append(text.isEmpty() ? "" : " ").append(name).append('=').append(shown == null ? "?" : shown);
         });
         return text.toString();
+    }
+
+    private static byte[] bytes(java.nio.ByteBuffer buffer) {
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.duplicate().get(bytes);
+        return bytes;
     }
 
     private static String eventIdOf(DynamodbStreamRecord record) {

@@ -50,6 +50,31 @@ class ChangeRecordTest {
     }
 
     @Test
+    void from_whenTheEventNamesItsStream_knowsTheSourceTable() {
+        // given
+        DynamodbStreamRecord record = record("MODIFY", null);
+        record.setEventSourceARN("arn:aws:dynamodb:us-east-1:123456789012:table/Items-prod/stream/2026-01-01T00:00:00.000");
+
+        // when
+        ChangeRecord change = ChangeRecord.from(record);
+
+        // then
+        assertThat(change.eventSourceArn()).contains(record.getEventSourceARN());
+        assertThat(change.sourceTable()).contains("Items-prod");
+    }
+
+    @Test
+    void from_whenTheEventNamesNoStreamOrAnotherKindOfSource_knowsNoSourceTable() {
+        DynamodbStreamRecord unnamed = record("MODIFY", null);
+        DynamodbStreamRecord kinesis = record("MODIFY", null);
+        kinesis.setEventSourceARN("arn:aws:kinesis:us-east-1:123456789012:stream/changes");
+
+        assertThat(ChangeRecord.from(unnamed).eventSourceArn()).isEmpty();
+        assertThat(ChangeRecord.from(unnamed).sourceTable()).isEmpty();
+        assertThat(ChangeRecord.from(kinesis).sourceTable()).isEmpty();
+    }
+
+    @Test
     void from_whenOtherIdentityOrNone_isNoExpiry() {
         assertThat(ChangeRecord.from(record("REMOVE", new Identity().withType("Service").withPrincipalId("someone.amazonaws.com")))
                 .userIdentity().orElseThrow().isTimeToLiveExpiry()).isFalse();

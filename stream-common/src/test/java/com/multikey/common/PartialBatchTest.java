@@ -64,6 +64,22 @@ class PartialBatchTest {
     }
 
     @Test
+    void process_whenAnUnreadableRecordHasACompositeKey_logsEveryKeyAttribute_binaryInBase64() {
+        // given
+        DynamodbStreamRecord composite = record("TRUNCATE", "ignored", "7");
+        composite.getDynamodb().setKeys(Map.of("id", new AttributeValue().withN("12"),
+                "ver", new AttributeValue().withB(java.nio.ByteBuffer.wrap(new byte[] {1, 2, (byte) 255}))));
+
+        // when
+        PartialBatch.Result<String> result = process(List.of(composite), (readable, deadline) ->
+                new PartialBatch.Outcome<>(List.of(), List.of(), ""));
+
+        // then
+        assertThat(result.skipped()).isEqualTo(1);
+        assertThat(logged.toString(StandardCharsets.UTF_8)).contains("\"itemKey\":\"id=12 ver=AQL/\"");
+    }
+
+    @Test
     void process_whenTheLogicSkipsARecord_logsItTheSameWay() {
         PartialBatch.Result<String> result = process(List.of(record("INSERT", "issue#1", "1")), (readable, deadline) ->
                 new PartialBatch.Outcome<>(List.of(), List.of(new PartialBatch.Skipped("issue#1", "event-1", "1", "no OldImage")), ""));
