@@ -15,11 +15,13 @@ import com.multikey.index.definition.KeySchema;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -92,9 +94,17 @@ public final class BatchPlanner {
         return projector.table().attributes().stream().map(a -> a.name() + " (" + a.type() + ")").collect(Collectors.joining(", "));
     }
 
+    /**
+     * A record's keys as an item key is written in logs ({@code name=value}, binary in base64), whatever their
+     * attributes, types and content: these keys did not make an item key.
+     */
     private static String keyText(ChangeRecord record) {
-        return record.keys().entrySet().stream().map(e -> e.getKey() + "=" + (e.getValue().s() != null ? e.getValue().s() : e.getValue().n()))
-                .sorted().collect(Collectors.joining(" "));
+        return new TreeMap<>(record.keys()).entrySet().stream().map(e -> e.getKey() + "=" + switch (e.getValue().type()) {
+            case S -> e.getValue().s();
+            case N -> e.getValue().n();
+            case B -> Base64.getEncoder().encodeToString(e.getValue().b().asByteArrayUnsafe());
+            default -> "(" + e.getValue().type() + ")";
+        }).collect(Collectors.joining(" "));
     }
 
     /**

@@ -26,6 +26,9 @@ import java.util.Set;
  */
 public final class StreamIndexer {
 
+    /** The stream view type that carries every image an index may need. */
+    static final String NEEDED_VIEW_TYPE = "NEW_AND_OLD_IMAGES";
+
     private final PartialBatch<ChangeRecord> batch;
     private final BatchPlanner planner;
     private final IndexWriter writer;
@@ -37,7 +40,10 @@ public final class StreamIndexer {
         this(planner, writer, metrics, log, "");
     }
 
-    /** @param appTableName the source table, named in the log line of a record without the images an index needs */
+    /**
+     * @param appTableName the source table, named in the log line of a record without the images an index needs
+     *                     (empty: the table of the record's stream ARN is named instead)
+     */
     public StreamIndexer(BatchPlanner planner, IndexWriter writer, IndexerMetrics metrics, StructuredLog log, String appTableName) {
         this.appTableName = appTableName;
         this.batch = new PartialBatch<>(ChangeRecord::from, ChangeRecord::sequenceNumber, planner.keyAttribute(), log);
@@ -48,8 +54,9 @@ public final class StreamIndexer {
     }
 
     /**
-     * @return the batch item failures: for every issue with an unwritten change, the first of its records
-     *         in this batch, so Lambda restarts at or before it and the replay converges
+     * @return the batch item failures: for every item with an unwritten change, the first of its records
+     *         in this batch, so Lambda restarts at or before it and the replay converges; and every record that
+     *         lacks an image an index needs, so it reaches the on-failure destination instead of being skipped
      * @throws com.multikey.common.BatchFailedException when a failed record has no sequence number to report
      */
     public StreamsEventResponse process(List<DynamodbStreamRecord> records, Deadline deadline) {
@@ -114,23 +121,31 @@ public final class StreamIndexer {
         List<ChangeRecord> redeliver = new ArrayList<>(failedItems.stream().map(plan.firstRecord()::get).toList());
         if (!redeliver.isEmpty()) {
             log.warn("index writes failed; records reported for redelivery", Map.of(
-                    "failedWrites", written.unwritten().size(), "failedIssues", failedItems.size(),
+                    "failedWrites", written.unwritten().size(), "failedItems", failedItems.size(),
                     "lowestSequenceNumber", lowest(redeliver)));
         }
         for (BatchPlan.MissingImage missing : plan.missingImages()) {
             Map<String, Object> fields = new LinkedHashMap<>();
-            fields.put("table", appTableName.isEmpty() ? "(APP_TABLE_NAME not set)" : appTableName);
+            fields.put("table", tableOf(missing.record()));
             fields.put("itemKey", missing.item().toString());
             fields.put("sequenceNumber", missing.record().sequenceNumber().orElse(""));
             fields.put("reason", missing.reason());
-            fields.put("action", "set the table's stream view type to NEW_AND_OLD_IMAGES (StreamViewType); "
-                    + "the record goes to the failure queue after the retries");
+            fields.put("action", "set the table's StreamViewType to " + NEEDED_VIEW_TYPE
+                    + "; the record goes to the on-failure destination after the retries");
             log.warn("stream record lacks the images an index needs; reported as failed", fields);
             redeliver.add(missing.record());
         }
         return new PartialBatch.Outcome<>(redeliver, plan.skipped(), new Counts(plan.ignoredCount(), plan.rejections().size(),
                 valuesNotCopied, written.refused().size(), plan.puts(), plan.deletes(), written.unwritten().size(),
                 plan.missingImages().size()));
+    }
+
+    /** The source table a log line names: {@code APP_TABLE_NAME}, else the table of the record's stream ARN. */
+    private String tableOf(ChangeRecord record) {
+        if (!appTableName.isEmpty()) {
+            return appTableName;
+        }
+        return record.sourceTable().orElse("(unknown: neither APP_TABLE_NAME nor the record's eventSourceARN names it)");
     }
 
     private static String lowest(List<ChangeRecord> records) {

@@ -1,12 +1,16 @@
 package com.multikey.indexer;
 
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.common.BatchFailedException;
 import com.multikey.common.Deadline;
+import com.multikey.common.EmfMetrics;
 import com.multikey.common.StructuredLog;
 import com.multikey.index.IndexItem;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Record;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -28,6 +32,17 @@ class StreamIndexerTest {
     private final RecordingMetrics metrics = new RecordingMetrics();
     private final StreamIndexer indexer = new StreamIndexer(new BatchPlanner(new IndexerConfig("index")), index, metrics,
             new StructuredLog("test", new PrintStream(logged, true, StandardCharsets.UTF_8), Clock.systemUTC()));
+
+    private StreamIndexer indexerOf(String appTableName) {
+        return new StreamIndexer(new BatchPlanner(new IndexerConfig("index")), index, metrics,
+                new StructuredLog("test", new PrintStream(logged, true, StandardCharsets.UTF_8), Clock.systemUTC()), appTableName);
+    }
+
+    /** The record as a NEW_IMAGE stream delivers it: without its old image. */
+    private static Record withoutOldImage(Record record) {
+        return record.toBuilder().dynamodb(record.dynamodb().toBuilder().streamViewType("NEW_IMAGE")
+                .oldImage((Map<String, AttributeValue>) null).build()).build();
+    }
 
     private StreamsEventResponse process(software.amazon.awssdk.services.dynamodb.model.Record... records) {
         return indexer.process(StreamRecords.lambdaRecords(List.of(records)), Deadline.after(Duration.ofSeconds(30)));
@@ -82,5 +97,80 @@ class StreamIndexerTest {
     void process_whenNoRecords_answersWithoutFailures() {
         assertThat(indexer.process(null, Deadline.after(Duration.ofSeconds(1))).getBatchItemFailures()).isEmpty();
         assertThat(metrics.last().records()).isZero();
+    }
+
+    @Test
+    void process_whenARecordLacksTheOldImageAnIndexNeeds_reportsItAsFailed_logsTableKeyAndViewType_andCountsIt() throws Exception {
+        // given: issue#b's modify comes from a stream without old images, between two complete records
+        var a1 = issue("issue#a", "p", 1, Map.of("f", s("1")));
+        var b1 = issue("issue#b", "p", 2, Map.of("f", s("1")));
+        var b2 = issue("issue#b", "p", 2, Map.of("f", s("2")));
+        var c1 = issue("issue#c", "p", 3, Map.of("f", s("1")));
+
+        // when
+        StreamsEventResponse response = indexerOf("AppTable-prod").process(StreamRecords.lambdaRecords(List.of(
+                StreamRecords.change(1, "issue#a", null, a1), withoutOldImage(StreamRecords.change(2, "issue#b", b1, b2)),
+                StreamRecords.change(3, "issue#c", null, c1))), Deadline.after(Duration.ofSeconds(30)));
+
+        // then: redelivered (so Lambda's retries and then the on-failure destination take it), never skipped
+        assertThat(response.getBatchItemFailures()).extracting(StreamsEventResponse.BatchItemFailure::getItemIdentifier)
+                .containsExactly(String.format("%021d", 2));
+        assertThat(index.items().values()).extracting(IndexItem::issueId).containsExactlyInAnyOrder("issue#a", "issue#c");
+        assertThat(metrics.last()).isEqualTo(new IndexerMetrics.BatchSummary(3, 0, 0, 0, 0, 0, 2, 0, 0, 1, 1));
+        JsonNode line = logLine("stream record lacks the images an index needs; reported as failed");
+        assertThat(line.get("level").asText()).isEqualTo("WARN");
+        assertThat(line.get("table").asText()).isEqualTo("AppTable-prod");
+        assertThat(line.get("itemKey").asText()).isEqualTo("issue#b");
+        assertThat(line.get("sequenceNumber").asText()).isEqualTo(String.format("%021d", 2));
+        assertThat(line.get("reason").asText()).isEqualTo("MODIFY record has no OldImage");
+        assertThat(line.get("action").asText()).contains("set the table's StreamViewType to NEW_AND_OLD_IMAGES");
+        assertThat(logged.toString(StandardCharsets.UTF_8)).doesNotContain("stream record skipped");
+    }
+
+    @Test
+    void process_whenARecordLacksItsImagesAndNoTableNameIsSet_namesTheTableOfTheRecordsStream() throws Exception {
+        // given: a KEYS_ONLY stream
+        Record record = StreamRecords.change(1, "issue#a", null, issue("issue#a", "p", 1, Map.of("f", s("1"))));
+        Record keysOnly = record.toBuilder().dynamodb(record.dynamodb().toBuilder().streamViewType("KEYS_ONLY")
+                .newImage((Map<String, AttributeValue>) null).build()).build();
+
+        // when
+        StreamsEventResponse response = indexerOf("").process(StreamRecords.lambdaRecords(List.of(keysOnly)),
+                Deadline.after(Duration.ofSeconds(30)));
+
+        // then
+        assertThat(response.getBatchItemFailures()).hasSize(1);
+        assertThat(logLine("stream record lacks the images an index needs; reported as failed").get("table").asText())
+                .isEqualTo("AppTable");
+        assertThat(metrics.last().missingImages()).isEqualTo(1);
+        assertThat(index.items()).isEmpty();
+    }
+
+    @Test
+    void emfMetrics_publishTheMissingImagesCountBesideTheOthers() throws Exception {
+        // given
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        IndexerMetrics emf = IndexerMetrics.emf(new EmfMetrics("Multikey", "stream-indexer",
+                new PrintStream(out, true, StandardCharsets.UTF_8), Clock.systemUTC()));
+
+        // when
+        emf.batchProcessed(new IndexerMetrics.BatchSummary(9, 1, 1, 0, 0, 0, 4, 2, 0, 3, 2));
+
+        // then
+        JsonNode line = new ObjectMapper().readTree(out.toString(StandardCharsets.UTF_8).lines().findFirst().orElseThrow());
+        assertThat(line.get("MissingImages").asInt()).isEqualTo(2);
+        assertThat(line.get("FailedRecords").asInt()).isEqualTo(3);
+        assertThat(line.get("_aws").toString()).contains("\"Name\":\"MissingImages\"");
+    }
+
+    private JsonNode logLine(String message) throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        for (String line : logged.toString(StandardCharsets.UTF_8).lines().toList()) {
+            JsonNode node = json.readTree(line);
+            if (message.equals(node.path("message").asText())) {
+                return node;
+            }
+        }
+        throw new AssertionError("no log line '" + message + "' in " + logged.toString(StandardCharsets.UTF_8));
     }
 }
