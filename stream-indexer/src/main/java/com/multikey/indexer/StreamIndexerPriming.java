@@ -24,6 +24,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -73,14 +74,39 @@ public final class StreamIndexerPriming extends SnapStartPriming<Integer> {
     }
 
     /**
-     * An item every declared index covers, inserted with a value of each kind, then one value changed: puts, a delete
-     * and a put. Built from the definitions (their key schema, conditions, groups, tie-breakers and value sources),
-     * so it primes a table of any shape.
+     * For each declared index, an item it covers, inserted with a value of each kind, then one value changed: puts, a
+     * delete and a put. Built from the definitions (their key schema, conditions, groups, tie-breakers and value
+     * sources), so it primes a table of any shape; one item per index, because the conditions of different indexes
+     * may exclude each other (an issue's sort key prefix, a layer's partition key prefix).
      */
     static List<DynamodbStreamRecord> sampleBatch(IndexerConfig config) {
         IndexDefinitions definitions = config.definitions();
-        Map<String, AttributeValue> before = new HashMap<>();
+        List<DynamodbStreamRecord> records = new ArrayList<>();
+        int sequence = 0;
         for (IndexDefinition index : definitions.indexes()) {
+            String tag = "priming-" + records.size() / 2;
+            Map<String, AttributeValue> before = new HashMap<>();
+            // the conditions first: they decide coverage, the other attributes only fill what is left
+            for (Condition condition : index.covers()) {
+                switch (condition) {
+                    case Condition.BeginsWith b -> put(before, b.path(), new AttributeValue().withS(b.prefix() + tag));
+                    case Condition.Equals eq -> put(before, eq.path(), eventValue(eq.value()));
+                    case Condition.Exists ex -> put(before, ex.path(), new AttributeValue().withS("priming"));
+                }
+            }
+            Map<String, AttributeValue> keys = new HashMap<>();
+            for (KeySchema.KeyAttribute key : definitions.table().attributes()) {
+                AttributeValue value = before.get(key.name());
+                if (value == null || !hasType(value, key.type())) {
+                    value = switch (key.type()) {
+                        case S -> new AttributeValue().withS(tag);
+                        case N -> new AttributeValue().withN(Integer.toString(records.size() / 2 + 1));
+                        case B -> new AttributeValue().withB(ByteBuffer.wrap(tag.getBytes(StandardCharsets.UTF_8)));
+                    };
+                    before.put(key.name(), value);
+                }
+                keys.put(key.name(), value);
+            }
             for (AttributePath group : index.group()) {
                 put(before, group, new AttributeValue().withS("priming"));
             }
@@ -95,35 +121,26 @@ public final class StreamIndexerPriming extends SnapStartPriming<Integer> {
                         "priming-tags", new AttributeValue().withSS("a", "b"),
                         "priming-points", new AttributeValue().withNS("1", "2"),
                         "priming-list", new AttributeValue().withL(new AttributeValue().withS("x"))));
-                case ValueSource.Elements e -> new AttributeValue().withSS("a", "b");
+                case ValueSource.Elements e -> new AttributeValue().withL(new AttributeValue().withS("2026-01-01"),
+                        new AttributeValue().withS("b"));
                 case ValueSource.Scalar sc -> new AttributeValue().withS("2026-01-01");
             });
-            for (Condition condition : index.covers()) {
-                switch (condition) {
-                    case Condition.BeginsWith b -> put(before, b.path(), new AttributeValue().withS(b.prefix() + "priming"));
-                    case Condition.Equals eq -> put(before, eq.path(), eventValue(eq.value()));
-                    case Condition.Exists ex -> put(before, ex.path(), new AttributeValue().withS("priming"));
-                }
-            }
+            Map<String, AttributeValue> after = changedCopy(before);
+            records.add(record("INSERT", Integer.toString(++sequence), keys, null, before));
+            records.add(record("MODIFY", Integer.toString(++sequence), keys, before, after));
         }
-        Map<String, AttributeValue> keys = new HashMap<>();
-        for (KeySchema.KeyAttribute key : definitions.table().attributes()) {
-            AttributeValue value = before.get(key.name());
-            if (value == null || (key.type() == KeySchema.KeyType.S && value.getS() == null)) {
-                value = switch (key.type()) {
-                    case S -> new AttributeValue().withS("priming");
-                    case N -> new AttributeValue().withN("1");
-                    case B -> new AttributeValue().withB(ByteBuffer.wrap("priming".getBytes(StandardCharsets.UTF_8)));
-                };
-                before.put(key.name(), value);
-            }
-            keys.put(key.name(), value);
-        }
-        Map<String, AttributeValue> after = changedCopy(before);
-        return List.of(record("INSERT", "1", keys, null, before), record("MODIFY", "2", keys, before, after));
+        return records;
     }
 
-    /** The image with every string value {@code 2026-01-01} (at any depth) changed to {@code 2026-01-02}. */
+    private static boolean hasType(AttributeValue value, KeySchema.KeyType type) {
+        return switch (type) {
+            case S -> value.getS() != null;
+            case N -> value.getN() != null;
+            case B -> value.getB() != null;
+        };
+    }
+
+    /** The image with every string value {@code 2026-01-01} (at any depth, in maps and lists) changed to {@code 2026-01-02}. */
     private static Map<String, AttributeValue> changedCopy(Map<String, AttributeValue> image) {
         Map<String, AttributeValue> copy = new HashMap<>();
         image.forEach((name, value) -> {
@@ -131,6 +148,9 @@ public final class StreamIndexerPriming extends SnapStartPriming<Integer> {
                 copy.put(name, new AttributeValue().withS("2026-01-02"));
             } else if (value.getM() != null) {
                 copy.put(name, new AttributeValue().withM(changedCopy(value.getM())));
+            } else if (value.getL() != null) {
+                copy.put(name, new AttributeValue().withL(value.getL().stream()
+                        .map(element -> "2026-01-01".equals(element.getS()) ? new AttributeValue().withS("2026-01-02") : element).toList()));
             } else {
                 copy.put(name, value);
             }
@@ -156,6 +176,7 @@ public final class StreamIndexerPriming extends SnapStartPriming<Integer> {
         return switch (value.type()) {
             case N -> new AttributeValue().withN(value.n());
             case BOOL -> new AttributeValue().withBOOL(value.bool());
+            case B -> new AttributeValue().withB(value.b().asByteBuffer());
             default -> new AttributeValue().withS(value.s());
         };
     }

@@ -44,7 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DeclaredIndexesPropertiesTest {
 
     static final IndexDefinitions SINGLE_TABLE = DefinitionsYaml.read(Path.of("..", "examples", "single-table", "index-definitions.yaml"));
-    static final IndexDefinitions NUMBER_AND_BINARY_KEYS = DefinitionsYaml.parse("""
+    static final String NUMBER_AND_BINARY_KEYS_YAML = """
             version: 1
             table: {partitionKey: {name: id, type: N}, sortKey: {name: ver, type: B}}
             indexes:
@@ -61,8 +61,9 @@ class DeclaredIndexesPropertiesTest {
                 group: team
                 values: {attribute: status}
                 orderBy: rank
-            """);
-    static final IndexDefinitions GRID_AND_GROUPED = DefinitionsYaml.parse("""
+            """;
+    static final IndexDefinitions NUMBER_AND_BINARY_KEYS = DefinitionsYaml.parse(NUMBER_AND_BINARY_KEYS_YAML);
+    static final String GRID_AND_GROUPED_YAML = """
             version: 1
             table: {partitionKey: {name: id, type: S}}
             indexes:
@@ -80,7 +81,8 @@ class DeclaredIndexesPropertiesTest {
               - name: labels
                 group: project
                 values: {elementsOf: labels}
-            """);
+            """;
+    static final IndexDefinitions GRID_AND_GROUPED = DefinitionsYaml.parse(GRID_AND_GROUPED_YAML);
 
     /** A shape of table: its definitions, the keys of its items, and versions of them. */
     enum Shape {
