@@ -2,6 +2,7 @@ package com.multikey.reindex;
 
 import com.multikey.index.IndexChange;
 import com.multikey.index.ItemKey;
+import com.multikey.index.definition.KeySchema;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
@@ -18,8 +19,9 @@ import java.util.Map;
 
 /**
  * Writes the index changes of one source item only while the item is still the version they were derived from:
- * each TransactWriteItems call carries a condition check on the item (every attribute the indexes in scope derive
- * their items from unchanged; or, for an item read as absent, still absent) and up to 99 index writes. So a
+ * each TransactWriteItems call carries a condition check on the item by its full key (every key attribute present and
+ * every attribute the indexes in scope derive their items from unchanged; or, for an item read as absent, every key
+ * attribute still absent) and up to 99 index writes. So a
  * backfill or a repair that read an item before the stream indexer handled a later change of it can never write
  * the older version's index items after the newer ones: it finds the item changed, and reads it again.
  */
@@ -84,14 +86,24 @@ public final class ConditionalIndexWriter {
         return Outcome.WRITTEN;
     }
 
-    private ConditionCheck condition(ItemKey itemKey, Map<String, AttributeValue> version) {
+    /**
+     * The check that the item is still the version read: every key attribute present (or, for an item read as absent,
+     * every one absent) and every attribute the scope's indexes derive from as read.
+     */
+    ConditionCheck condition(ItemKey itemKey, Map<String, AttributeValue> version) {
         Map<String, AttributeValue> key = itemKey.toKey();
-        Map<String, String> names = new HashMap<>(Map.of("#id", scope.table().partitionKey().name()));
+        Map<String, String> names = new HashMap<>();
+        List<String> terms = new ArrayList<>();
+        int k = 0;
+        for (KeySchema.KeyAttribute attribute : scope.table().attributes()) {
+            names.put("#k" + k, attribute.name());
+            terms.add((version == null ? "attribute_not_exists(#k" : "attribute_exists(#k") + k + ")");
+            k++;
+        }
         if (version == null) {
-            return ConditionCheck.builder().tableName(appTable).key(key).conditionExpression("attribute_not_exists(#id)")
+            return ConditionCheck.builder().tableName(appTable).key(key).conditionExpression(String.join(" AND ", terms))
                     .expressionAttributeNames(names).build();
         }
-        List<String> terms = new ArrayList<>(List.of("attribute_exists(#id)"));
         Map<String, AttributeValue> values = new HashMap<>();
         int n = 0;
         for (String attribute : scope.dependsOn()) {

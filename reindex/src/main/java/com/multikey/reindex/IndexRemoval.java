@@ -12,7 +12,13 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Deletes the items of an index that is no longer declared, one page of one segment of the index table at a time
@@ -58,6 +64,41 @@ public final class IndexRemoval implements SegmentWork {
         } else if (definitions.index(index).isPresent()) {
             throw new IllegalArgumentException("index '" + index + "' is still declared; remove it from the definitions "
                     + "and deploy before removing its items");
+        }
+    }
+
+    /**
+     * Works every segment of the index table's scan to its end in this process, {@code segments} at once (an
+     * operator's run, or a test's); the number of items deleted. A run stopped part way is resumed by running again.
+     */
+    public long run(int segments) throws InterruptedException {
+        if (segments < 1) {
+            throw new IllegalArgumentException("segments must be at least 1, got " + segments);
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(segments);
+        try {
+            List<Future<Long>> running = new ArrayList<>();
+            for (int segment = 0; segment < segments; segment++) {
+                int s = segment;
+                running.add(pool.submit(() -> {
+                    long deleted = 0;
+                    for (SegmentPosition at = SegmentPosition.START; !at.done(); ) {
+                        PageOutcome page = page(s, segments, at);
+                        deleted += page.counts().writes();
+                        at = page.next();
+                    }
+                    return deleted;
+                }));
+            }
+            long deleted = 0;
+            for (Future<Long> segment : running) {
+                deleted += segment.get();
+            }
+            return deleted;
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } finally {
+            pool.shutdownNow();
         }
     }
 

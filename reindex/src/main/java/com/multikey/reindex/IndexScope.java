@@ -86,7 +86,7 @@ public final class IndexScope {
     /**
      * Whether a stored index item is one of the scope's: any item when the scope is every index (an item of an index
      * no longer declared is then one no item implies); else a grouped index's items name it in {@code index}, and
-     * the field-partitioned index's items carry {@code issueId} and no {@code index}.
+     * every item without {@code index} is the field-partitioned index's (one naming no issue too: it is then orphaned).
      */
     public boolean owns(Map<String, AttributeValue> stored) {
         if (only.isEmpty()) {
@@ -95,7 +95,7 @@ public final class IndexScope {
         AttributeValue index = stored.get(IndexItem.INDEX);
         return switch (only.get().layout()) {
             case GROUPED -> index != null && only.get().name().equals(index.s());
-            case FIELD_PARTITIONED -> index == null && stored.containsKey(IndexItem.ISSUE_ID);
+            case FIELD_PARTITIONED -> index == null;
         };
     }
 

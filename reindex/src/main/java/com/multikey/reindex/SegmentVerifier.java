@@ -28,8 +28,8 @@ import java.util.stream.Collectors;
  *       expected index keys are read with BatchGetItem: a key with no item is <b>missing</b>, an item that
  *       differs from the expected one is <b>stale</b>;</li>
  *   <li>index side ({@link SegmentPosition.Phase#INDEX}): each index item of the page has its issue read with
- *       BatchGetItem (each issue once a page): an item whose issue does not exist, or that names no issue, is
- *       <b>orphaned</b>, an item
+ *       BatchGetItem (each issue once a page): an item whose issue does not exist, or that names no source item
+ *       (no {@code itemKey} or {@code issueId}, or one that is no key of the table), is <b>orphaned</b>, an item
  *       its existing issue does not imply (at that key) is <b>stale</b>.</li>
  * </ul>
  * With repair on, each wrong issue is fixed through {@link ConditionalIndexWriter} from a consistent read,
@@ -176,11 +176,11 @@ public final class SegmentVerifier implements SegmentWork {
             }
             var source = IndexEntry.sourceOf(item, scope.table());
             if (source.isEmpty()) {
-                // no issue named: no issue can imply it (and no key could be read for it)
+                // no source item named (or no key of the table): no item can imply it
                 IndexKey key = IndexKey.of(item);
                 orphaned++;
                 found.accept(new Discrepancy(Kind.ORPHANED, "", key));
-                if (repair && deleteIssueless(key)) {
+                if (repair && deleteSourceless(item)) {
                     writes++;
                     repaired++;
                 }
@@ -224,19 +224,33 @@ public final class SegmentVerifier implements SegmentWork {
     }
 
     /**
-     * Deletes an index item that names no issue, unless it has been written with one since; whether it deleted
-     * it. A transaction of one delete: the calls and permissions the worker already has.
+     * Deletes an index item that names no source item (no {@code itemKey} or {@code issueId}, or one that is not a key
+     * of the table), unless what names its source has been written since; whether it deleted it. A transaction of one
+     * delete: the calls and permissions the worker already has.
      */
-    private boolean deleteIssueless(IndexKey key) throws InterruptedException {
+    private boolean deleteSourceless(Map<String, AttributeValue> item) throws InterruptedException {
         rate.acquire(WriteCost.units(1));
-        Delete delete = Delete.builder().tableName(indexTable).key(key.toKey())
-                .conditionExpression("attribute_exists(#a) AND NOT attribute_type(#k, :m) "
-                        + "AND (attribute_not_exists(#i) OR NOT attribute_type(#i, :s) OR #i = :empty)")
-                .expressionAttributeNames(Map.of("#a", IndexKey.ATTRIB_ID, "#i", IndexItem.ISSUE_ID, "#k", IndexItem.ITEM_KEY))
-                .expressionAttributeValues(Map.of(":s", AttributeValue.fromS("S"), ":empty", AttributeValue.fromS(""),
-                        ":m", AttributeValue.fromS("M"))).build();
+        List<String> terms = new ArrayList<>(List.of("attribute_exists(#a)"));
+        Map<String, String> names = new LinkedHashMap<>(Map.of("#a", IndexKey.ATTRIB_ID));
+        Map<String, AttributeValue> values = new LinkedHashMap<>();
+        List<String> naming = List.of(IndexItem.ITEM_KEY, IndexItem.ISSUE_ID);
+        for (int i = 0; i < naming.size(); i++) {
+            names.put("#n" + i, naming.get(i));
+            AttributeValue read = item.get(naming.get(i));
+            if (read == null) {
+                terms.add("attribute_not_exists(#n" + i + ")");
+            } else {
+                terms.add("#n" + i + " = :n" + i);
+                values.put(":n" + i, read);
+            }
+        }
+        Delete.Builder delete = Delete.builder().tableName(indexTable).key(IndexKey.of(item).toKey())
+                .conditionExpression(String.join(" AND ", terms)).expressionAttributeNames(names);
+        if (!values.isEmpty()) {
+            delete.expressionAttributeValues(values);
+        }
         try {
-            dynamoDb.transactWriteItems(b -> b.transactItems(TransactWriteItem.builder().delete(delete).build()));
+            dynamoDb.transactWriteItems(b -> b.transactItems(TransactWriteItem.builder().delete(delete.build()).build()));
             return true;
         } catch (TransactionCanceledException e) {
             if (e.hasCancellationReasons() && e.cancellationReasons().stream().anyMatch(r -> "ConditionalCheckFailed".equals(r.code()))) {
