@@ -42,7 +42,7 @@ public final class DeleteLayerHandler implements RequestHandler<ScheduledEvent, 
         DeleteLayerConfig config = DeleteLayerConfig.fromEnvironment(env);
         ClientFactory clients = new ClientFactory(env);
         return new LayerExpiryProcessor(config, new LambdaLayerDeleter(clients),
-                new DynamoDbTombstoneWriter(clients.dynamoDb(), config.appTableName(), config.keyAttribute()),
+                new DynamoDbTombstoneWriter(clients.dynamoDb(), config.appTableName(), config.table().partitionKey().name()),
                 Clock.systemUTC(), StructuredLog.forClass(LayerExpiryProcessor.class));
     }
 }

@@ -4,12 +4,17 @@ import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import com.multikey.common.ClientFactory;
 import com.multikey.common.SnapStartPriming;
 import com.multikey.common.StructuredLog;
+import com.multikey.index.definition.KeySchema;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * delete-layer's SnapStart runtime hook (docs/decisions/0015): before Lambda snapshots the initialised
@@ -56,10 +61,26 @@ public final class DeleteLayerPriming extends SnapStartPriming<ExpiryOutcome> {
         return outcome;
     }
 
-    /** A "Layer Expired" event for a layer of the allowed account whose name has the allowed prefix. */
+    /**
+     * A "Layer Expired" event for a layer of the allowed account whose name has the allowed prefix, keyed as the
+     * definitions' table is: a string partition key holds {@code layer#us-east-1#priming#1}, other key attributes a
+     * sample of their type (as the router sends them: a number as a number, a binary in base64).
+     */
     static ScheduledEvent sampleEvent(DeleteLayerConfig config) {
-        String id = "layer#us-east-1#priming#1";
         String arn = "arn:aws:lambda:us-east-1:" + config.allowedAccountId() + ":layer:" + config.layerNamePrefix() + "priming:1";
+        Map<String, Object> keys = new LinkedHashMap<>();
+        for (KeySchema.KeyAttribute key : config.table().attributes()) {
+            String text = keys.isEmpty() ? "layer#us-east-1#priming#1" : "priming";
+            keys.put(key.name(), switch (key.type()) {
+                case S -> text;
+                case N -> 1;
+                case B -> Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
+            });
+        }
+        Map<String, Object> oldImage = new LinkedHashMap<>(keys);
+        oldImage.put(config.arnAttribute(), arn);
+        oldImage.put(config.ttlAttribute(), 1);
+        oldImage.put("status", "active");
         ScheduledEvent event = new ScheduledEvent();
         event.setId("priming");
         event.setSource(config.eventSource());
@@ -71,10 +92,9 @@ public final class DeleteLayerPriming extends SnapStartPriming<ExpiryOutcome> {
                 "entityType", "layer",
                 "change", "Expired",
                 "eventName", "REMOVE",
-                "keys", Map.of(config.keyAttribute(), id),
-                "oldImage", Map.of(config.keyAttribute(), id, config.arnAttribute(), arn, config.ttlAttribute(), 1,
-                        "status", "active"),
-                "changedAttributes", List.of(config.arnAttribute(), config.ttlAttribute(), config.keyAttribute(), "status")));
+                "keys", keys,
+                "oldImage", oldImage,
+                "changedAttributes", List.copyOf(new TreeSet<>(oldImage.keySet()))));
         return event;
     }
 }

@@ -6,13 +6,18 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 
 import java.util.Map;
 
-/** A conditional PutItem: the tombstone never overwrites an item with the same key. */
+/**
+ * A conditional PutItem: the tombstone never overwrites an item with the same key. The condition names the partition
+ * key, which every item of the table has: on a table with a sort key too it still checks the item of the tombstone's
+ * full key.
+ */
 public final class DynamoDbTombstoneWriter implements TombstoneWriter {
 
     private final DynamoDbClient dynamoDb;
     private final String tableName;
     private final String keyAttribute;
 
+    /** @param keyAttribute the table's partition key */
     public DynamoDbTombstoneWriter(DynamoDbClient dynamoDb, String tableName, String keyAttribute) {
         this.dynamoDb = dynamoDb;
         this.tableName = tableName;

@@ -5,17 +5,30 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.common.PlainJson;
 import com.multikey.common.StructuredLog;
+import com.multikey.index.definition.AttributePath;
+import com.multikey.index.definition.Condition;
+import com.multikey.index.definition.IndexDefinition;
+import com.multikey.index.definition.KeySchema;
+import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import java.math.BigDecimal;
 import java.time.Clock;
+import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Acts on a "Layer Expired" event: deletes the layer version the expired record names and writes a
- * tombstone (the old record without its TTL, with {@code deletedAt}). Refuses, without deleting anything,
- * an event that is not a TTL expiry of a layer record from the app's source, and an ARN that is malformed
- * or outside the configured account and layer-name prefix. Failures that can succeed later propagate, so
+ * tombstone under the record's full key (the old record without its TTL, with {@code deletedAt}, and in no
+ * sparse index). Refuses, without deleting anything, an event that is not a TTL expiry of a layer record from
+ * the app's source, an ARN that is malformed or outside the configured account and layer-name prefix, and keys
+ * that are not the table's. Failures that can succeed later propagate, so
  * EventBridge retries the event; both steps are idempotent.
  */
 public final class LayerExpiryProcessor {
@@ -64,7 +77,8 @@ public final class LayerExpiryProcessor {
         if (!"Expired".equals(detail.path("change").asText()) || !"REMOVE".equals(detail.path("eventName").asText())) {
             return new ExpiryOutcome.Refused("not a TTL expiry (change must be Expired, eventName REMOVE)");
         }
-        if (!"layer".equals(detail.path("entityType").asText())) {
+        // the type as the definitions name it: layer by the default file's id prefix, Layer in the single-table example
+        if (!"layer".equalsIgnoreCase(detail.path("entityType").asText())) {
             return new ExpiryOutcome.Refused("not a layer record");
         }
         JsonNode oldImage = detail.path("oldImage");
@@ -87,18 +101,100 @@ public final class LayerExpiryProcessor {
             return new ExpiryOutcome.Refused("layer name does not start with '" + config.layerNamePrefix() + "'");
         }
 
+        Optional<Map<String, AttributeValue>> key = itemKey(detail.path("keys"), oldImage);
+        if (key.isEmpty()) {
+            return new ExpiryOutcome.Refused("the event names no item of the table: its keys lack " + keyDescription());
+        }
+
         deleter.delete(arn);
-        return new ExpiryOutcome.Deleted(arn, tombstones.write(tombstone(oldImage, detail.path("keys"))));
+        return new ExpiryOutcome.Deleted(arn, tombstones.write(tombstone(oldImage, key.get())));
     }
 
-    private Map<String, AttributeValue> tombstone(JsonNode oldImage, JsonNode keys) {
-        Map<String, AttributeValue> item = new LinkedHashMap<>(PlainJson.toItem(oldImage));
-        if (keys.isObject()) {
-            item.putAll(PlainJson.toItem(keys));
+    /**
+     * The expired record's full key, as the table's key schema types it: each key attribute from the event's keys (the
+     * old image's when the keys lack it), a number also from the string of digits an integer outside int64 is sent as,
+     * a binary from its base64; empty when one is missing or of another type.
+     */
+    private Optional<Map<String, AttributeValue>> itemKey(JsonNode keys, JsonNode oldImage) {
+        Map<String, AttributeValue> key = new LinkedHashMap<>();
+        for (KeySchema.KeyAttribute attribute : config.table().attributes()) {
+            JsonNode node = keys.has(attribute.name()) ? keys.get(attribute.name()) : oldImage.path(attribute.name());
+            Optional<AttributeValue> value = keyValue(attribute.type(), node);
+            if (value.isEmpty()) {
+                return Optional.empty();
+            }
+            key.put(attribute.name(), value.get());
         }
+        return Optional.of(key);
+    }
+
+    private static Optional<AttributeValue> keyValue(KeySchema.KeyType type, JsonNode node) {
+        try {
+            return switch (type) {
+                case S -> node.isTextual() ? Optional.of(AttributeValue.fromS(node.asText())) : Optional.empty();
+                case N -> node.isNumber() ? Optional.of(AttributeValue.fromN(node.decimalValue().toString()))
+                        : node.isTextual() ? Optional.of(AttributeValue.fromN(new BigDecimal(node.asText()).toString())) : Optional.empty();
+                case B -> node.isTextual()
+                        ? Optional.of(AttributeValue.fromB(SdkBytes.fromByteArray(Base64.getDecoder().decode(node.asText()))))
+                        : Optional.empty();
+            };
+        } catch (IllegalArgumentException notNumberOrBase64) {
+            return Optional.empty();
+        }
+    }
+
+    private String keyDescription() {
+        return config.table().attributes().stream().map(a -> a.name() + " (" + a.type() + ")").collect(Collectors.joining(" and "));
+    }
+
+    /**
+     * The old record under its full key, without its TTL, the configured attributes and what put it in a sparse index
+     * (a deleted version is not an active one), with {@code deletedAt}.
+     */
+    private Map<String, AttributeValue> tombstone(JsonNode oldImage, Map<String, AttributeValue> key) {
+        Map<String, AttributeValue> item = new LinkedHashMap<>(PlainJson.toItem(oldImage));
+        item.putAll(key);
+        Set<AttributePath> sparse = sparseIndexAttributes(item);
         item.remove(config.ttlAttribute());
         config.dropAttributes().forEach(item::remove);
+        for (AttributePath path : sparse) {
+            item = without(item, path.names());
+        }
         item.put("deletedAt", AttributeValue.fromS(clock.instant().toString()));
         return item;
+    }
+
+    /**
+     * The attributes whose presence puts the record in a sparse index ({@code exists} in the covers of an index that
+     * covers it), but a key attribute or the ARN, which the tombstone keeps.
+     */
+    private Set<AttributePath> sparseIndexAttributes(Map<String, AttributeValue> record) {
+        Set<AttributePath> paths = new LinkedHashSet<>();
+        for (IndexDefinition index : config.definitions().indexes()) {
+            if (!index.covers(record)) {
+                continue;
+            }
+            for (Condition condition : index.covers()) {
+                if (condition instanceof Condition.Exists exists && !config.table().isKeyAttribute(exists.path())
+                        && !(exists.path().isTopLevel() && exists.path().names().get(0).equals(config.arnAttribute()))) {
+                    paths.add(exists.path());
+                }
+            }
+        }
+        return paths;
+    }
+
+    /** The item without the attribute at the path (a member of nested maps when the path has several names). */
+    private static Map<String, AttributeValue> without(Map<String, AttributeValue> item, List<String> names) {
+        Map<String, AttributeValue> copy = new LinkedHashMap<>(item);
+        if (names.size() == 1) {
+            copy.remove(names.get(0));
+            return copy;
+        }
+        AttributeValue inner = item.get(names.get(0));
+        if (inner != null && inner.type() == AttributeValue.Type.M) {
+            copy.put(names.get(0), AttributeValue.fromM(without(inner.m(), names.subList(1, names.size()))));
+        }
+        return copy;
     }
 }

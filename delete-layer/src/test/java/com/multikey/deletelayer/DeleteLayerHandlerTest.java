@@ -1,6 +1,7 @@
 package com.multikey.deletelayer;
 
 import com.multikey.common.StructuredLog;
+import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.runtime.LocalContext;
 import org.junit.jupiter.api.Test;
 
@@ -14,9 +15,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DeleteLayerHandlerTest {
 
     private final RecordingLayerDeleter deleter = new RecordingLayerDeleter();
-    private final InMemoryTombstoneWriter tombstones = new InMemoryTombstoneWriter("id");
+    private final InMemoryTombstoneWriter tombstones = new InMemoryTombstoneWriter(IndexDefinitions.packaged().table());
     private final DeleteLayerHandler handler = new DeleteLayerHandler(new LayerExpiryProcessor(
-            new DeleteLayerConfig("AppTable", "multikey.app-table", "123456789012", "multikey-", "id", "arn", "expiresAt"),
+            new DeleteLayerConfig("AppTable", "multikey.app-table", "123456789012", "multikey-", IndexDefinitions.packaged(), "arn", "expiresAt"),
             deleter, tombstones, Clock.systemUTC(), new StructuredLog("test", new PrintStream(OutputStream.nullOutputStream()), Clock.systemUTC())));
 
     @Test

@@ -1,26 +1,31 @@
 package com.multikey.deletelayer;
 
+import com.multikey.index.definition.KeySchema;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** An in-memory {@link TombstoneWriter}: items by key, an existing one kept as the conditional put keeps it. */
+/** An in-memory {@link TombstoneWriter}: items by their full key, an existing one kept as the conditional put keeps it. */
 final class InMemoryTombstoneWriter implements TombstoneWriter {
 
-    private final String keyAttribute;
-    final Map<AttributeValue, Map<String, AttributeValue>> items = new LinkedHashMap<>();
+    private final KeySchema table;
+    final Map<Map<String, AttributeValue>, Map<String, AttributeValue>> items = new LinkedHashMap<>();
 
-    InMemoryTombstoneWriter(String keyAttribute) {
-        this.keyAttribute = keyAttribute;
+    InMemoryTombstoneWriter(KeySchema table) {
+        this.table = table;
     }
 
     @Override
     public Outcome write(Map<String, AttributeValue> tombstone) {
-        AttributeValue key = tombstone.get(keyAttribute);
-        if (key == null) {
-            throw new IllegalArgumentException("the tombstone has no " + keyAttribute + ": " + tombstone.keySet());
+        Map<String, AttributeValue> key = new LinkedHashMap<>();
+        for (KeySchema.KeyAttribute attribute : table.attributes()) {
+            AttributeValue value = tombstone.get(attribute.name());
+            if (value == null || value.type() != attribute.type().attributeType()) {
+                throw new IllegalArgumentException("the tombstone has no " + attribute + ": " + tombstone);
+            }
+            key.put(attribute.name(), value);
         }
-        return items.putIfAbsent(key, Map.copyOf(tombstone)) == null ? Outcome.WRITTEN : Outcome.KEPT_EXISTING;
+        return items.putIfAbsent(Map.copyOf(key), Map.copyOf(tombstone)) == null ? Outcome.WRITTEN : Outcome.KEPT_EXISTING;
     }
 }

@@ -3,6 +3,7 @@ package com.multikey.deletelayer;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.common.StructuredLog;
+import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.runtime.LambdaEvents;
 import com.multikey.testkit.Fixtures;
 import org.junit.jupiter.api.Test;
@@ -35,10 +36,12 @@ class LayerExpiryProcessorTest {
     private static final LayerVersionArn ARN = LayerVersionArn.parse(DeleteLayerFixtures.ARN);
     private static final Instant NOW = Instant.parse("2026-11-02T00:05:00Z");
     private static final DeleteLayerConfig CONFIG = new DeleteLayerConfig("AppTable", "multikey.app-table", "123456789012",
-            "multikey-", "id", "arn", "expiresAt");
+            "multikey-", IndexDefinitions.packaged(), "arn", "expiresAt");
+
+    private static final Map<String, AttributeValue> KEY = Map.of("id", AttributeValue.fromS(ID));
 
     private final RecordingLayerDeleter deleter = new RecordingLayerDeleter();
-    private final InMemoryTombstoneWriter tombstones = new InMemoryTombstoneWriter("id");
+    private final InMemoryTombstoneWriter tombstones = new InMemoryTombstoneWriter(IndexDefinitions.packaged().table());
 
     private LayerExpiryProcessor processor(DeleteLayerConfig config) {
         return new LayerExpiryProcessor(config, deleter, tombstones, Clock.fixed(NOW, ZoneOffset.UTC),
@@ -63,8 +66,8 @@ class LayerExpiryProcessorTest {
 
         assertThat(outcome).isEqualTo(new ExpiryOutcome.Deleted(ARN, TombstoneWriter.Outcome.WRITTEN));
         assertThat(deleter.deleted).containsExactly(ARN);
-        assertThat(tombstones.items).containsOnlyKeys(AttributeValue.fromS(ID));
-        assertThat(tombstones.items.get(AttributeValue.fromS(ID))).isEqualTo(Map.of(
+        assertThat(tombstones.items).containsOnlyKeys(KEY);
+        assertThat(tombstones.items.get(KEY)).isEqualTo(Map.of(
                 "id", AttributeValue.fromS(ID),
                 "arn", AttributeValue.fromS(ARN.toString()),
                 "status", AttributeValue.fromS("active"),
@@ -76,13 +79,13 @@ class LayerExpiryProcessorTest {
         ExpiryOutcome outcome = process(layerExpired(e -> oldImage(e).remove("id")));
 
         assertThat(outcome).isEqualTo(new ExpiryOutcome.Deleted(ARN, TombstoneWriter.Outcome.WRITTEN));
-        assertThat(tombstones.items.get(AttributeValue.fromS(ID))).containsEntry("id", AttributeValue.fromS(ID));
+        assertThat(tombstones.items.get(KEY)).containsEntry("id", AttributeValue.fromS(ID));
     }
 
     @Test
     void process_whenConfiguredWithOtherAttributeNames_readsTheArnAndDropsTheTtlByThem() {
-        DeleteLayerConfig renamed = new DeleteLayerConfig("AppTable", "multikey.app-table", "123456789012", "multikey-", "id",
-                "layerArn", "ttl");
+        DeleteLayerConfig renamed = new DeleteLayerConfig("AppTable", "multikey.app-table", "123456789012", "multikey-",
+                IndexDefinitions.packaged(), "layerArn", "ttl");
 
         ExpiryOutcome outcome = processor(renamed).process(layerExpired(e -> {
             oldImage(e).set("layerArn", oldImage(e).remove("arn"));
@@ -90,7 +93,7 @@ class LayerExpiryProcessorTest {
         }));
 
         assertThat(outcome).isEqualTo(new ExpiryOutcome.Deleted(ARN, TombstoneWriter.Outcome.WRITTEN));
-        assertThat(tombstones.items.get(AttributeValue.fromS(ID))).containsKeys("layerArn", "expiresAt").doesNotContainKey("ttl");
+        assertThat(tombstones.items.get(KEY)).containsKeys("layerArn", "expiresAt").doesNotContainKey("ttl");
     }
 
     @Test
