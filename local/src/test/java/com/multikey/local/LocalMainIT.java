@@ -100,12 +100,14 @@ class LocalMainIT {
 
     @Test
     void aTemplateTheRunnerCannotInterpret_isNamed(@TempDir Path dir) throws IOException {
+        String streamEvent = "          Type: %s\n          Properties:\n"
+                + "            Stream: !If [CreateAppTable, !GetAtt AppTable.StreamArn, !Ref ExistingTableStreamArn]";
         Path repository = SamTemplate.findUp("template.yaml").toAbsolutePath().getParent();
         String template = Files.readString(SamTemplate.findUp("template.yaml"))
                 // the deployable jars stay where the build put them
                 .replace("CodeUri: ", "CodeUri: " + repository + "/")
-                .replace("          Type: DynamoDB\n          Properties:\n            Stream: !GetAtt AppTable.StreamArn",
-                        "          Type: Kinesis\n          Properties:\n            Stream: !GetAtt AppTable.StreamArn");
+                .replace(streamEvent.formatted("DynamoDB"), streamEvent.formatted("Kinesis"));
+        assertThat(template).as("the stream event was changed").contains("Type: Kinesis");
         Path changed = Files.writeString(dir.resolve("template.yaml"), template);
 
         assertThat(run("--template", changed.toString(), "invoke", "StreamIndexerFunction", "-e",

@@ -42,6 +42,29 @@ class TemplateDeploymentTest {
     }
 
     /**
+     * Every condition a resource, an output, an {@code !If} or another condition names is declared, and every
+     * declared condition evaluates over the parameters' defaults (a deploy with no parameters given).
+     */
+    @Test
+    void everyConditionNamed_isDeclared_andEvaluatesOverTheDefaults() {
+        Set<String> declared = map(template.root().get("Conditions"), "Conditions").keySet();
+        List<String> named = new ArrayList<>();
+        for (String section : List.of("Resources", "Outputs")) {
+            map(template.root().get(section), section).values().forEach(entry -> {
+                if (map(entry, section).get("Condition") instanceof String condition) {
+                    named.add(condition);
+                }
+            });
+        }
+        collectConditions(template.root(), named);
+
+        assertThat(named).contains("CreateAppTable", "HasStreamIndexerFilter", "HasAlarmEmail", "DriftCheckRepairs")
+                .allSatisfy(condition -> assertThat(declared).as("condition %s", condition).contains(condition));
+        assertThat(template.conditions()).containsOnlyKeys(declared).containsEntry("CreateAppTable", true);
+        template.checkRules();
+    }
+
+    /**
      * The template's functions are exactly the four whose deployable jars the build proves (each module's
      * {@code *JarIT}, in verify: the jar at its CodeUri, its size, what it holds, and its handler run from it
      * alone); a new function needs its own.
@@ -164,6 +187,21 @@ class TemplateDeploymentTest {
         Map<String, String> names = new HashMap<>();
         template.resources().keySet().forEach(id -> names.put(id, id));
         return names;
+    }
+
+    /** The conditions {@code Fn::If} and {@code Condition} (inside a condition) name below {@code node}. */
+    private static void collectConditions(Object node, List<String> conditions) {
+        if (node instanceof Map<?, ?> map) {
+            if (map.size() == 1 && map.get("Fn::If") instanceof List<?> parts) {
+                conditions.add((String) parts.get(0));
+            }
+            if (map.size() == 1 && map.get("Condition") instanceof String condition) {
+                conditions.add(condition);
+            }
+            map.values().forEach(value -> collectConditions(value, conditions));
+        } else if (node instanceof List<?> list) {
+            list.forEach(element -> collectConditions(element, conditions));
+        }
     }
 
     private static void collect(Object node, List<String> references) {

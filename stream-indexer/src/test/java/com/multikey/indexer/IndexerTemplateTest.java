@@ -22,8 +22,9 @@ class IndexerTemplateTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final SamTemplate template = SamTemplate.ofRepository();
 
+    /** The stream event as a deploy with the default parameters makes it (AppTable created, its !If resolved). */
     private Map<String, Object> streamEvent() {
-        Map<String, Object> events = map(template.properties("StreamIndexerFunction").get("Events"), "Events");
+        Map<String, Object> events = map(template.deployed().properties("StreamIndexerFunction").get("Events"), "Events");
         Map<String, Object> event = map(events.get("AppTableStream"), "AppTableStream");
         assertThat(event.get("Type")).isEqualTo("DynamoDB");
         return map(event.get("Properties"), "AppTableStream.Properties");

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 import software.amazon.event.ruler.Machine;
 
@@ -12,10 +14,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The template's DynamoDB event sources, read as Lambda's event source mappings read them: the table
- * stream, {@code BatchSize}, {@code FilterCriteria} (event-ruler), {@code MaximumRetryAttempts},
+ * stream (a table of the template's, or one that exists before it, by its stream ARN), {@code BatchSize}, {@code FilterCriteria} (event-ruler), {@code MaximumRetryAttempts},
  * {@code BisectBatchOnFunctionError}, {@code FunctionResponseTypes} and {@code ParallelizationFactor} (a
  * number, or {@code !Ref} to a parameter, resolved through its default or override like every other
  * property); each bound to {@link ConcurrentBatches} of that many {@link StreamEventSource} lanes.
@@ -23,6 +27,7 @@ import java.util.function.Consumer;
 final class EventSourceMappings {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern STREAM_ARN = Pattern.compile("arn:[^:]+:dynamodb:[^:]*:[^:]*:table/([^/]+)/stream/.+");
 
     /** A bound mapping, the tail of the stream it reads, its table and the function it delivers to. */
     record Source(ConcurrentBatches mapping, StreamTail tail, String table, String function, FaultSwitch faults) {
@@ -73,11 +78,7 @@ final class EventSourceMappings {
                 throw new TemplateException(where + ": event type " + event.get("Type") + " is not emulated (DynamoDB only)");
             }
             Map<String, Object> properties = SamTemplate.map(event.get("Properties"), where + ".Properties");
-            if (!(properties.get("Stream") instanceof Map<?, ?> stream) || !(stream.get("Fn::GetAtt") instanceof List<?> parts)
-                    || !"StreamArn".equals(parts.get(1))) {
-                throw new TemplateException(where + ".Stream must be !GetAtt <Table>.StreamArn");
-            }
-            String table = names.get((String) parts.get(0));
+            String table = streamTable(properties.get("Stream"), where + ".Stream");
             Machine filter = filter(properties, where);
             int batchSize = number(properties.get("BatchSize"), 100, where + ".BatchSize");
             int retries = number(properties.get("MaximumRetryAttempts"), 10000, where + ".MaximumRetryAttempts");
@@ -99,6 +100,45 @@ final class EventSourceMappings {
             sources.add(new Source(mapping, tail, table, function, faults));
         });
         return sources;
+    }
+
+    /**
+     * The table whose stream {@code stream} names: {@code !GetAtt <Table>.StreamArn} of a table of the template, or
+     * a stream ARN (e.g. a parameter's) of a table that exists in DynamoDB Local with a stream; of that one the
+     * latest stream is read, whatever label the ARN has (DynamoDB Local labels a stream when the table is created).
+     */
+    private String streamTable(Object stream, String where) {
+        if (stream instanceof Map<?, ?> map && map.get("Fn::GetAtt") instanceof List<?> parts && parts.size() == 2) {
+            boolean ofATable = template.resources().get(parts.get(0)) instanceof Map<?, ?> resource
+                    && TemplateTables.TABLE_TYPE.equals(resource.get("Type"));
+            if (!ofATable || !"StreamArn".equals(parts.get(1))) {
+                throw new TemplateException(where + " must be !GetAtt <Table>.StreamArn of a table of the template, or a stream ARN");
+            }
+            return names.get((String) parts.get(0));
+        }
+        String arn;
+        try {
+            arn = TemplateEnvironment.resolve(stream, template, names, where);
+        } catch (IllegalArgumentException e) {
+            throw new TemplateException(e.getMessage());
+        }
+        Matcher matcher = STREAM_ARN.matcher(arn);
+        if (!matcher.matches()) {
+            throw new TemplateException(where + ": '" + arn + "' is not a DynamoDB stream ARN (arn:aws:dynamodb:<region>:<account>:table/<table>/stream/<label>)");
+        }
+        String table = matcher.group(1);
+        TableDescription description;
+        try {
+            description = dynamoDb.describeTable(b -> b.tableName(table)).table();
+        } catch (ResourceNotFoundException e) {
+            throw new TemplateException(where + ": the stream ARN names table " + table + ", which does not exist in DynamoDB Local "
+                    + "(a table the stack does not create must exist before it)");
+        }
+        if (description.latestStreamArn() == null || description.streamSpecification() == null
+                || !Boolean.TRUE.equals(description.streamSpecification().streamEnabled())) {
+            throw new TemplateException(where + ": table " + table + " has no stream enabled (StreamViewType NEW_AND_OLD_IMAGES)");
+        }
+        return table;
     }
 
     private static List<String> sequenceNumbers(String batch) {

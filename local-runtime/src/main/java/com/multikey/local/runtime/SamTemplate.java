@@ -28,10 +28,14 @@ public final class SamTemplate {
 
     private static final List<String> FUNCTIONS = List.of("Base64", "Cidr", "FindInMap", "GetAtt", "GetAZs",
             "ImportValue", "Join", "Select", "Split", "Sub", "Transform", "And", "Equals", "If", "Not", "Or",
-            "Condition", "ToJsonString", "Length");
+            "ToJsonString", "Length");
+
+    /** The value of {@code !Ref AWS::NoValue}: where a branch of {@code Fn::If} chooses it, the property is left out. */
+    public static final Map<String, Object> NO_VALUE = Map.of("Ref", "AWS::NoValue");
 
     private final Path path;
     private final Map<String, Object> root;
+    private Map<String, Boolean> conditions;
 
     private SamTemplate(Path path, Map<String, Object> root) {
         this.path = path;
@@ -114,6 +118,9 @@ public final class SamTemplate {
                             + declared.get("MinValue") + ".." + declared.get("MaxValue"));
                 }
             }
+            if (declared.get("AllowedPattern") instanceof String pattern && !value.matches(pattern)) {
+                throw new TemplateException("parameter override " + name + "=" + value + ": does not match " + pattern);
+            }
             Map<String, Object> changed = new LinkedHashMap<>();
             declared.forEach((k, v) -> changed.put((String) k, v));
             changed.put("Default", value);
@@ -121,7 +128,128 @@ public final class SamTemplate {
         });
         Map<String, Object> newRoot = new LinkedHashMap<>(root);
         newRoot.put("Parameters", parameters);
+        SamTemplate overridden = new SamTemplate(path, newRoot);
+        overridden.checkRules();
+        return overridden;
+    }
+
+    /**
+     * Checks the template's {@code Rules} over its parameter values, as CloudFormation does before it creates or
+     * updates a stack.
+     *
+     * @throws TemplateException naming the rule and its {@code AssertDescription} when one fails
+     */
+    public void checkRules() {
+        TemplateConditions.checkRules(this);
+    }
+
+    /** The template's {@code Conditions}, each evaluated over the parameter values, by name. */
+    public synchronized Map<String, Boolean> conditions() {
+        if (conditions == null) {
+            conditions = java.util.Collections.unmodifiableMap(TemplateConditions.evaluate(this));
+        }
+        return conditions;
+    }
+
+    /**
+     * @throws TemplateException when the template has no such condition
+     */
+    public boolean condition(String name) {
+        Boolean value = conditions().get(name);
+        if (value == null) {
+            throw new TemplateException("the template has no condition " + name + " (conditions: " + conditions().keySet() + ")");
+        }
+        return value;
+    }
+
+    /** Whether a deploy creates the resource: it has no {@code Condition}, or its condition is true. */
+    public boolean isCreated(String logicalId) {
+        Object condition = resource(logicalId).get("Condition");
+        return condition == null || condition(String.valueOf(condition));
+    }
+
+    /** The logical ids of the resources of one type a deploy creates (see {@link #isCreated}), in template order. */
+    public List<String> createdResourcesOfType(String type) {
+        return resourcesOfType(type).stream().filter(this::isCreated).toList();
+    }
+
+    /**
+     * The branch {@code Fn::If} chooses: its second element when its condition (the first) is true, else its third.
+     *
+     * @throws TemplateException when the argument is not {@code [condition, then, else]} or names no condition
+     */
+    public Object branch(Object ifArgument, String where) {
+        if (!(ifArgument instanceof List<?> parts) || parts.size() != 3 || !(parts.get(0) instanceof String condition)) {
+            throw new TemplateException(where + ": Fn::If takes [condition name, value if true, value if false]");
+        }
+        if (!conditions().containsKey(condition)) {
+            throw new TemplateException(where + ": Fn::If names no condition of the template: " + condition);
+        }
+        return condition(condition) ? parts.get(1) : parts.get(2);
+    }
+
+    /**
+     * {@code node} as the stack has it once deployed: every {@code Fn::If} replaced by the branch it chooses, and every
+     * property or list element that is {@code !Ref AWS::NoValue} left out ({@code null} when {@code node} itself is).
+     * Other intrinsic functions stay as they are.
+     */
+    public Object applyConditions(Object node, String where) {
+        if (node instanceof Map<?, ?> map) {
+            if (NO_VALUE.equals(map)) {
+                return null;
+            }
+            if (map.size() == 1 && map.containsKey("Fn::If")) {
+                return applyConditions(branch(map.get("Fn::If"), where), where);
+            }
+            Map<String, Object> out = new LinkedHashMap<>();
+            map.forEach((key, value) -> {
+                Object applied = applyConditions(value, where + "." + key);
+                if (applied != null) {
+                    out.put((String) key, applied);
+                }
+            });
+            return out;
+        }
+        if (node instanceof List<?> list) {
+            List<Object> out = new java.util.ArrayList<>();
+            for (Object element : list) {
+                Object applied = applyConditions(element, where);
+                if (applied != null) {
+                    out.add(applied);
+                }
+            }
+            return out;
+        }
+        return node;
+    }
+
+    /**
+     * This template as a deploy with its parameter values creates it: only the resources and outputs whose
+     * {@code Condition} holds (the {@code Condition} key itself dropped), with {@link #applyConditions} applied to
+     * them and to {@code Globals}. Parameters and conditions stay, so {@code Ref} and the rest resolve as before.
+     */
+    public SamTemplate deployed() {
+        Map<String, Object> newRoot = new LinkedHashMap<>(root);
+        newRoot.put("Resources", created(resources(), "Resources"));
+        if (root.get("Outputs") instanceof Map<?, ?> outputs) {
+            newRoot.put("Outputs", created(map(outputs, "Outputs"), "Outputs"));
+        }
+        if (root.containsKey("Globals")) {
+            newRoot.put("Globals", applyConditions(root.get("Globals"), "Globals"));
+        }
         return new SamTemplate(path, newRoot);
+    }
+
+    private Map<String, Object> created(Map<String, Object> section, String name) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        section.forEach((logicalId, value) -> {
+            Map<String, Object> entry = new LinkedHashMap<>(map(value, name + "." + logicalId));
+            Object condition = entry.remove("Condition");
+            if (condition == null || condition(String.valueOf(condition))) {
+                out.put(logicalId, applyConditions(entry, name + "." + logicalId));
+            }
+        });
+        return out;
     }
 
     public Map<String, Object> resource(String logicalId) {
@@ -162,6 +290,8 @@ public final class SamTemplate {
         IntrinsicConstructor() {
             super(new LoaderOptions());
             yamlConstructors.put(new Tag("!Ref"), new Intrinsic("Ref"));
+            // a condition named inside a condition function: its long form is {"Condition": name}, without Fn::
+            yamlConstructors.put(new Tag("!Condition"), new Intrinsic("Condition"));
             for (String function : FUNCTIONS) {
                 yamlConstructors.put(new Tag("!" + function), new Intrinsic("Fn::" + function));
             }

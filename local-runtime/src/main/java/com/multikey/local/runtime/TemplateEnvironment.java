@@ -36,7 +36,8 @@ public final class TemplateEnvironment {
                 || !(environment.get("Variables") instanceof Map<?, ?> variables)) {
             return;
         }
-        variables.forEach((name, value) -> env.put((String) name, resolve(value, template, localNames, where + "." + name)));
+        Map<?, ?> deployed = (Map<?, ?>) template.applyConditions(variables, where + ".Environment.Variables");
+        deployed.forEach((name, value) -> env.put((String) name, resolve(value, template, localNames, where + "." + name)));
     }
 
     /**
@@ -60,8 +61,8 @@ public final class TemplateEnvironment {
 
     /**
      * A scalar, {@code !Ref} to a resource with a local name, a parameter (its default) or a pseudo
-     * parameter, {@code !GetAtt X.Arn} / {@code X.StreamArn} / {@code X.QueueName} of such a resource, or
-     * {@code !Sub} over those.
+     * parameter, {@code !GetAtt X.Arn} / {@code X.StreamArn} / {@code X.QueueName} of such a resource,
+     * {@code !Sub} over those, or {@code !If} choosing one of them by a condition of the template.
      */
     public static String resolve(Object value, SamTemplate template, Map<String, String> localNames, String where) {
         if (value instanceof String || value instanceof Number || value instanceof Boolean) {
@@ -75,35 +76,51 @@ public final class TemplateEnvironment {
                 return attribute((String) parts.get(0), (String) parts.get(1), template, localNames, where);
             }
             if (map.get("Fn::Sub") instanceof String text) {
-                Matcher matcher = SUB_VARIABLE.matcher(text);
-                StringBuilder out = new StringBuilder();
-                while (matcher.find()) {
-                    String variable = matcher.group(1);
+                return substitute(text, variable -> {
                     int dot = variable.indexOf('.');
-                    String replacement = dot < 0 || variable.startsWith("AWS::")
+                    return dot < 0 || variable.startsWith("AWS::")
                             ? ref(variable, template, localNames, where)
                             : attribute(variable.substring(0, dot), variable.substring(dot + 1), template, localNames, where);
-                    matcher.appendReplacement(out, Matcher.quoteReplacement(replacement));
+                });
+            }
+            if (map.containsKey("Fn::If")) {
+                Object chosen = template.branch(map.get("Fn::If"), where);
+                if (SamTemplate.NO_VALUE.equals(chosen)) {
+                    throw new IllegalArgumentException(where + ": Fn::If chooses AWS::NoValue, where a value is needed");
                 }
-                matcher.appendTail(out);
-                return out.toString();
+                return resolve(chosen, template, localNames, where);
             }
         }
         throw new IllegalArgumentException(where + ": cannot resolve " + describe(value) + " locally");
     }
 
+    /** {@code text} with each {@code ${variable}} replaced by what {@code values} gives for it. */
+    static String substitute(String text, java.util.function.UnaryOperator<String> values) {
+        Matcher matcher = SUB_VARIABLE.matcher(text);
+        StringBuilder out = new StringBuilder();
+        while (matcher.find()) {
+            matcher.appendReplacement(out, Matcher.quoteReplacement(values.apply(matcher.group(1))));
+        }
+        matcher.appendTail(out);
+        return out.toString();
+    }
+
     /** Every value below {@code node} resolved: maps and lists kept, intrinsic functions replaced by their values. */
     public static Object resolveAll(Object node, SamTemplate template, Map<String, String> localNames, String where) {
+        return resolveDeployed(template.applyConditions(node, where), template, localNames, where);
+    }
+
+    private static Object resolveDeployed(Object node, SamTemplate template, Map<String, String> localNames, String where) {
         if (node instanceof Map<?, ?> map) {
             if (map.size() == 1 && (map.containsKey("Ref") || map.containsKey("Fn::GetAtt") || map.containsKey("Fn::Sub"))) {
                 return resolve(map, template, localNames, where);
             }
             Map<String, Object> out = new LinkedHashMap<>();
-            map.forEach((k, v) -> out.put((String) k, resolveAll(v, template, localNames, where + "." + k)));
+            map.forEach((k, v) -> out.put((String) k, resolveDeployed(v, template, localNames, where + "." + k)));
             return out;
         }
         if (node instanceof List<?> list) {
-            return list.stream().map(v -> resolveAll(v, template, localNames, where)).toList();
+            return list.stream().map(v -> resolveDeployed(v, template, localNames, where)).toList();
         }
         return node;
     }

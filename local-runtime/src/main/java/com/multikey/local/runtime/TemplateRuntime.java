@@ -28,6 +28,7 @@ import java.util.function.Consumer;
 public final class TemplateRuntime implements AutoCloseable {
 
     private final SamTemplate template;
+    private final SamTemplate deployed;
     private final LocalDynamoDb dynamoDbLocal;
     private final DynamoDbClient dynamoDb;
     private final LocalEventBridge bus;
@@ -61,8 +62,21 @@ public final class TemplateRuntime implements AutoCloseable {
     }
 
     public TemplateRuntime(SamTemplate template, Ports ports, Consumer<String> out) {
+        this(template, ports, out, dynamoDb -> { });
+    }
+
+    /**
+     * With {@code existing} creating, before the template's resources, what the account holds before the stack is
+     * deployed: e.g. the table {@code ExistingTableName} names, with its stream, when the template is given one
+     * instead of creating {@code AppTable}. A stream event source whose {@code Stream} is such a table's stream ARN
+     * reads that table's latest stream (whatever label the ARN has), and a TTL enabled on such a table is honoured
+     * like a template table's.
+     */
+    public TemplateRuntime(SamTemplate template, Ports ports, Consumer<String> out, Consumer<DynamoDbClient> existing) {
         int port = ports.dynamoDb();
         this.template = template;
+        template.checkRules();
+        this.deployed = template.deployed();
         this.out = out;
         this.dynamoDbLocal = port == 0 ? LocalDynamoDb.start() : LocalDynamoDb.start(port);
         try {
@@ -72,28 +86,36 @@ public final class TemplateRuntime implements AutoCloseable {
             this.bus = LocalEventBridge.start(ports.host(), ports.eventBridge());
             this.lambdaApi = LocalLambdaApi.start(ports.host(), ports.lambda());
             this.sqs = LocalSqs.start(ports.host(), ports.sqs(), java.time.Clock.systemUTC());
-            template.resources().keySet().forEach(id -> names.put(id, id));
-            template.resourcesOfType("AWS::SQS::Queue").forEach(sqs::createQueue);
-            names.putAll(TemplateTables.create(template, dynamoDb));
-            for (String busId : template.resourcesOfType("AWS::Events::EventBus")) {
-                Object name = template.properties(busId).get("Name");
+            existing.accept(dynamoDb);
+            deployed.resources().keySet().forEach(id -> names.put(id, id));
+            deployed.resourcesOfType("AWS::SQS::Queue").forEach(sqs::createQueue);
+            names.putAll(TemplateTables.create(deployed, dynamoDb));
+            for (String busId : deployed.resourcesOfType("AWS::Events::EventBus")) {
+                Object name = deployed.properties(busId).get("Name");
                 if (name != null) {
-                    names.put(busId, TemplateEnvironment.resolve(name, template, names, busId + ".Name"));
+                    names.put(busId, TemplateEnvironment.resolve(name, deployed, names, busId + ".Name"));
                 }
             }
-            for (String table : template.resourcesOfType(TemplateTables.TABLE_TYPE)) {
-                if (template.properties(table).get("TimeToLiveSpecification") instanceof Map<?, ?> ttl
+            java.util.Set<String> ttlWatched = new java.util.HashSet<>();
+            for (String table : deployed.resourcesOfType(TemplateTables.TABLE_TYPE)) {
+                if (deployed.properties(table).get("TimeToLiveSpecification") instanceof Map<?, ?> ttl
                         && Boolean.TRUE.equals(ttl.get("Enabled"))) {
                     ttlSweeper.watch(names.get(table), (String) ttl.get("AttributeName"));
+                    ttlWatched.add(names.get(table));
                 }
             }
-            for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
-                functions.put(function, LocalFunction.create(template, function, environment(function)));
+            for (String function : deployed.resourcesOfType("AWS::Serverless::Function")) {
+                functions.put(function, LocalFunction.create(deployed, function, environment(function)));
             }
             functions.forEach((function, target) -> lambdaApi.register(target, invocableNames(function), asyncSettings(function)));
-            EventSourceMappings mappings = new EventSourceMappings(template, names, dynamoDb, streams, out, sqs);
+            EventSourceMappings mappings = new EventSourceMappings(deployed, names, dynamoDb, streams, out, sqs);
             functions.forEach((function, target) -> sources.addAll(mappings.bind(function, target)));
-            this.busRules = new BusRules(template, names, functions, out, sqs::send);
+            for (EventSourceMappings.Source source : sources) {
+                if (ttlWatched.add(source.table())) {
+                    watchExistingTtl(source.table());
+                }
+            }
+            this.busRules = new BusRules(deployed, names, functions, out, sqs::send);
             bus.onAccepted(event -> {
                 dispatching.incrementAndGet();
                 dispatcher.submit(() -> {
@@ -110,8 +132,23 @@ public final class TemplateRuntime implements AutoCloseable {
         }
     }
 
+    /** The template as given (its parameter values included). */
     public SamTemplate template() {
         return template;
+    }
+
+    /** The template as deployed with its parameter values: see {@link SamTemplate#deployed()}. */
+    public SamTemplate deployed() {
+        return deployed;
+    }
+
+    /** A table the stack reads but did not create: its TTL, when enabled, is honoured like a template table's. */
+    private void watchExistingTtl(String table) {
+        var ttl = dynamoDb.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription();
+        if (ttl != null && ttl.attributeName() != null
+                && ttl.timeToLiveStatus() == software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus.ENABLED) {
+            ttlSweeper.watch(table, ttl.attributeName());
+        }
     }
 
     public LocalDynamoDb dynamoDbLocal() {
@@ -152,7 +189,7 @@ public final class TemplateRuntime implements AutoCloseable {
 
     /** A function's environment as deployed, its AWS endpoints pointed at the local ones. */
     public Map<String, String> environment(String function) {
-        return TemplateEnvironment.forLocalRun(template, function, names, Map.of(
+        return TemplateEnvironment.forLocalRun(deployed, function, names, Map.of(
                 "DYNAMODB", dynamoDbLocal.endpoint(), "DYNAMODB_STREAMS", dynamoDbLocal.endpoint(), "EVENTBRIDGE", bus.endpoint(), "LAMBDA", lambdaApi.endpoint(), "SQS", sqs.endpoint()));
     }
 
@@ -219,11 +256,11 @@ public final class TemplateRuntime implements AutoCloseable {
     /** The names the Invoke API knows a function by: its logical id and its {@code FunctionName}. */
     private java.util.Set<String> invocableNames(String function) {
         java.util.Set<String> invocable = new java.util.LinkedHashSet<>(List.of(function));
-        Object name = template.properties(function).get("FunctionName");
+        Object name = deployed.properties(function).get("FunctionName");
         if (name != null) {
-            invocable.add(TemplateEnvironment.resolve(name, template, names, function + ".FunctionName"));
+            invocable.add(TemplateEnvironment.resolve(name, deployed, names, function + ".FunctionName"));
         }
-        invocable.add(TemplateEnvironment.resolve(Map.of("Fn::GetAtt", List.of(function, "Arn")), template, names, function + ".Arn"));
+        invocable.add(TemplateEnvironment.resolve(Map.of("Fn::GetAtt", List.of(function, "Arn")), deployed, names, function + ".Arn"));
         return invocable;
     }
 
@@ -234,15 +271,15 @@ public final class TemplateRuntime implements AutoCloseable {
      * invocation record of an event given up on sent to {@code EventInvokeConfig.DestinationConfig.OnFailure} (SQS).
      */
     private LocalLambdaApi.AsyncSettings asyncSettings(String function) {
-        Map<String, Object> properties = template.properties(function);
+        Map<String, Object> properties = deployed.properties(function);
         int concurrency = LOCAL_UNRESERVED_CONCURRENCY;
         if (properties.get("ReservedConcurrentExecutions") != null) {
-            concurrency = Integer.parseInt(TemplateEnvironment.resolve(properties.get("ReservedConcurrentExecutions"), template, names,
+            concurrency = Integer.parseInt(TemplateEnvironment.resolve(properties.get("ReservedConcurrentExecutions"), deployed, names,
                     function + ".ReservedConcurrentExecutions"));
         }
         int retries = 2;
         if (properties.get("EventInvokeConfig") instanceof Map<?, ?> config && config.get("MaximumRetryAttempts") != null) {
-            retries = Integer.parseInt(TemplateEnvironment.resolve(config.get("MaximumRetryAttempts"), template, names,
+            retries = Integer.parseInt(TemplateEnvironment.resolve(config.get("MaximumRetryAttempts"), deployed, names,
                     function + ".EventInvokeConfig.MaximumRetryAttempts"));
         }
         Consumer<String> onFailure = record -> { };
@@ -252,7 +289,7 @@ public final class TemplateRuntime implements AutoCloseable {
             if (!"SQS".equals(destination.get("Type"))) {
                 throw new TemplateException(where + ": only Type SQS is emulated");
             }
-            String arn = TemplateEnvironment.resolve(destination.get("Destination"), template, names, where + ".Destination");
+            String arn = TemplateEnvironment.resolve(destination.get("Destination"), deployed, names, where + ".Destination");
             String queue = arn.substring(arn.lastIndexOf(':') + 1);
             onFailure = record -> sqs.send(queue, record);
         }

@@ -16,7 +16,8 @@ import java.util.Map;
 /**
  * Creates the template's {@code AWS::DynamoDB::Table} resources in DynamoDB Local, from their own
  * definitions: keys, attribute definitions, global secondary indexes, stream and TTL settings. A table is
- * named after its logical id.
+ * named after its logical id. A table whose {@code Condition} is false (e.g. {@code AppTable} when the stack is
+ * given an existing table) is not created, as a deploy would not create it.
  */
 public final class TemplateTables {
 
@@ -28,11 +29,12 @@ public final class TemplateTables {
     /** @return table name by logical id */
     public static Map<String, String> create(SamTemplate template, DynamoDbClient dynamoDb) {
         Map<String, String> names = new LinkedHashMap<>();
-        for (String logicalId : template.resourcesOfType(TABLE_TYPE)) {
-            CreateTableRequest request = createRequest(logicalId, template.properties(logicalId));
+        SamTemplate deployed = template.deployed();
+        for (String logicalId : deployed.resourcesOfType(TABLE_TYPE)) {
+            CreateTableRequest request = createRequest(logicalId, deployed.properties(logicalId));
             dynamoDb.createTable(request);
             dynamoDb.waiter().waitUntilTableExists(b -> b.tableName(logicalId));
-            Object ttl = template.properties(logicalId).get("TimeToLiveSpecification");
+            Object ttl = deployed.properties(logicalId).get("TimeToLiveSpecification");
             if (ttl != null) {
                 Map<String, Object> spec = SamTemplate.map(ttl, logicalId + ".TimeToLiveSpecification");
                 if (Boolean.TRUE.equals(spec.get("Enabled"))) {
