@@ -3,10 +3,12 @@ package com.multikey.query;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.index.DynamoDbLimits;
 import com.multikey.index.IndexKey;
 import com.multikey.index.SortKeyCodec;
 import com.multikey.index.UnindexableValueException;
-import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.index.definition.KeySchema;
+import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.math.BigDecimal;
@@ -18,9 +20,10 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
- * Where the next page starts, as an opaque string: the part (issues with the field, then issues without
+ * Where the next page starts, as an opaque string: the part (items with the field, then items without
  * it), the key of the last item consumed there (empty: from the start of the part), and a digest of the
  * query it belongs to. The digest tells a cursor of another query; the key is checked on its own, since
  * a cursor passes through clients and anyone can edit it.
@@ -38,12 +41,11 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
         node.put("part", part.name());
         ObjectNode key = node.putObject("key");
         startKey.forEach((name, value) -> {
-            if (value.s() != null) {
-                key.putObject(name).put("S", value.s());
-            } else if (value.n() != null) {
-                key.putObject(name).put("N", value.n());
-            } else {
-                throw new IllegalStateException("key attribute " + name + " is neither S nor N");
+            switch (value.type()) {
+                case S -> key.putObject(name).put("S", value.s());
+                case N -> key.putObject(name).put("N", value.n());
+                case B -> key.putObject(name).put("B", Base64.getEncoder().encodeToString(value.b().asByteArrayUnsafe()));
+                default -> throw new IllegalStateException("key attribute " + name + " is neither S, N nor B");
             }
         });
         return Base64.getUrlEncoder().withoutPadding().encodeToString(node.toString().getBytes(StandardCharsets.UTF_8));
@@ -60,8 +62,8 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
             throw new QueryException("malformed cursor");
         }
         if (!digest(request).equals(node.path("q").asText())) {
-            throw new QueryException("the cursor belongs to another query (project, attribute, order, filter and "
-                    + "includeMissing must stay the same across pages)");
+            throw new QueryException("the cursor belongs to another query (index, group (project), entry (attribute), "
+                    + "order, filter and includeMissing must stay the same across pages)");
         }
         Part part;
         try {
@@ -76,6 +78,12 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
                 key.put(field.getKey(), AttributeValue.fromS(value.get("S").asText()));
             } else if (value.has("N")) {
                 key.put(field.getKey(), AttributeValue.fromN(value.get("N").asText()));
+            } else if (value.has("B")) {
+                try {
+                    key.put(field.getKey(), AttributeValue.fromB(SdkBytes.fromByteArray(Base64.getDecoder().decode(value.get("B").asText()))));
+                } catch (IllegalArgumentException e) {
+                    throw new QueryException("malformed cursor");
+                }
             } else {
                 throw new QueryException("malformed cursor");
             }
@@ -87,11 +95,12 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
      * Checks that the start key is one the part's Query accepts for this request, so that an edited cursor
      * is refused here instead of by DynamoDB: in the index part the index table's key, of the request's
      * partition, inside the filter's key range; in the missing part the {@code ByProject} key of an issue
-     * of the request's project.
+     * of the request's project, or the source table's key of an item of the request's group (and of the
+     * index's sort key prefix).
      *
      * @throws QueryException naming what is wrong
      */
-    Cursor requireValid(GridQuery.Target target, Filter.KeyRange range, IndexDefinitions definitions) {
+    Cursor requireValid(GridQuery.Target target, Filter.KeyRange range) {
         if (startKey.isEmpty()) {
             return this;
         }
@@ -108,27 +117,77 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
                 }
             }
             case MISSING -> {
-                if (target.project().isEmpty()) {
-                    throw new QueryException("malformed cursor: this index has no missing part");
-                }
-                GridQuery.GridNames names = GridQuery.GridNames.of(target.index(), definitions);
-                requireNames(Set.of(names.key(), names.project(), names.num()));
-                requireKeyString(names.key(), string(names.key()), 2048);
-                if (!target.project().get().equals(string(names.project()))) {
-                    throw new QueryException("malformed cursor: its key is of another project");
-                }
-                AttributeValue num = startKey.get(names.num());
-                if (num.n() == null) {
-                    throw new QueryException("malformed cursor: " + names.num() + " is not a number");
-                }
-                try {
-                    SortKeyCodec.encodeNumber(new BigDecimal(num.n()));
-                } catch (NumberFormatException | UnindexableValueException e) {
-                    throw new QueryException("malformed cursor: " + names.num() + " is not a DynamoDB number");
+                switch (target.missing()) {
+                    case GridQuery.MissingSource.ByProject grid -> requireByProjectKey(grid.names(), target.project().orElseThrow());
+                    case GridQuery.MissingSource.TablePartition table -> requireTableKey(table);
+                    case GridQuery.MissingSource.Unavailable unavailable ->
+                            throw new QueryException("malformed cursor: this index has no missing part");
                 }
             }
         }
         return this;
+    }
+
+    private void requireByProjectKey(GridQuery.GridNames names, String project) {
+        requireNames(Set.of(names.key(), names.project(), names.num()));
+        requireKeyString(names.key(), string(names.key()), 2048);
+        if (!project.equals(string(names.project()))) {
+            throw new QueryException("malformed cursor: its key is of another project");
+        }
+        requireNumber(names.num());
+    }
+
+    private void requireTableKey(GridQuery.MissingSource.TablePartition table) {
+        KeySchema schema = table.table();
+        requireNames(schema.attributes().stream().map(KeySchema.KeyAttribute::name).collect(Collectors.toSet()));
+        requireKeyValue(schema.partitionKey(), DynamoDbLimits.MAX_PARTITION_KEY_BYTES);
+        if (!sameKeyValue(startKey.get(schema.partitionKey().name()), table.group())) {
+            throw new QueryException("malformed cursor: its key is of another group");
+        }
+        schema.sortKey().ifPresent(sortKey -> {
+            requireKeyValue(sortKey, DynamoDbLimits.MAX_SORT_KEY_BYTES);
+            if (table.sortKeyPrefix().isPresent() && !string(sortKey.name()).startsWith(table.sortKeyPrefix().get())) {
+                throw new QueryException("malformed cursor: its key is of an item the index does not cover");
+            }
+        });
+    }
+
+    /** A key attribute of the schema's type that DynamoDB accepts. */
+    private void requireKeyValue(KeySchema.KeyAttribute attribute, int maxBytes) {
+        String name = attribute.name();
+        switch (attribute.type()) {
+            case S -> requireKeyString(name, string(name), maxBytes);
+            case N -> requireNumber(name);
+            case B -> {
+                SdkBytes bytes = startKey.get(name).b();
+                if (bytes == null) {
+                    throw new QueryException("malformed cursor: " + name + " is not binary");
+                }
+                if (bytes.asByteArrayUnsafe().length == 0 || bytes.asByteArrayUnsafe().length > maxBytes) {
+                    throw new QueryException("malformed cursor: " + name + " is not a valid key value");
+                }
+            }
+        }
+    }
+
+    private void requireNumber(String name) {
+        AttributeValue num = startKey.get(name);
+        if (num.n() == null) {
+            throw new QueryException("malformed cursor: " + name + " is not a number");
+        }
+        try {
+            SortKeyCodec.encodeNumber(new BigDecimal(num.n()));
+        } catch (NumberFormatException | UnindexableValueException e) {
+            throw new QueryException("malformed cursor: " + name + " is not a DynamoDB number");
+        }
+    }
+
+    /** Key values are equal as DynamoDB compares them: numbers by value. */
+    private static boolean sameKeyValue(AttributeValue a, AttributeValue b) {
+        if (a.type() == AttributeValue.Type.N && b.type() == AttributeValue.Type.N) {
+            return new BigDecimal(a.n()).compareTo(new BigDecimal(b.n())) == 0;
+        }
+        return a.equals(b);
     }
 
     private void requireNames(Set<String> names) {

@@ -4,6 +4,7 @@ import com.multikey.common.Backoff;
 import com.multikey.common.Deadline;
 import com.multikey.common.RetryBudget;
 import com.multikey.common.Sleeper;
+import com.multikey.index.DynamoDbLimits;
 import com.multikey.index.IndexEntry;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;
@@ -11,9 +12,12 @@ import com.multikey.index.IndexProjector;
 import com.multikey.index.ItemKey;
 import com.multikey.index.KeyOrder;
 import com.multikey.index.SortKeyCodec;
+import com.multikey.index.UnindexableValueException;
 import com.multikey.index.ValueBounds;
+import com.multikey.index.definition.Condition;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.index.definition.KeySchema;
 import com.multikey.index.definition.ValueSource;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -36,8 +40,11 @@ import java.util.function.Supplier;
 /**
  * The read side of every declared index: a page of a group's items sorted by an index's values (value, then the
  * tie-breakers, then the item key; for the issue grid: value, num, id), filtered on the value — a Query on the
- * index partition and a BatchGetItem on the source table — and, for the issue grid, optionally followed by the
- * project's issues that have no index item for the field (Queries on {@code ByProject}). A grouped index's
+ * index partition and a BatchGetItem on the source table — optionally followed by the group's items that have no
+ * index item for the field (the missing tail): for the issue grid, Queries on {@code ByProject} in num order; for a
+ * grouped index whose group is the source table's partition key, Queries on that partition of the table in its sort
+ * key order (the items the index covers only); for any other index there is no missing tail, since only a scan of
+ * the table could find the items the index leaves out, and a request for it is refused. A grouped index's
  * partition holds its group's items only, so a page is two calls whatever other groups hold; the issue grid's
  * partition is shared by the projects that share a field id, which a filter on {@code project} sorts out.
  *
@@ -130,7 +137,7 @@ public final class GridQuery {
     public Page page(PageRequest request) {
         Target target = target(request);
         Filter.KeyRange range = request.filter().map(f -> f.keyRange(target.bounds())).orElse(null);
-        Optional<Cursor> cursor = request.cursor().map(text -> Cursor.decode(text, request).requireValid(target, range, definitions));
+        Optional<Cursor> cursor = request.cursor().map(text -> Cursor.decode(text, request).requireValid(target, range));
         if (cursor.isEmpty() && target.project().isPresent() && !catalog.defines(request.project(), request.attribId())) {
             throw new QueryException("project " + request.project() + " has no attribute '" + request.attribId() + "'");
         }
@@ -150,9 +157,28 @@ public final class GridQuery {
 
     /**
      * What a request reads: its index, the index partition, the project a field-partitioned partition is filtered on,
-     * and the bounds of the index's values.
+     * the bounds of the index's values, and where the group's items lacking the field come from.
      */
-    record Target(IndexDefinition index, String partition, Optional<String> project, ValueBounds bounds) {
+    record Target(IndexDefinition index, String partition, Optional<String> project, ValueBounds bounds, MissingSource missing) {
+    }
+
+    /** Where the items of a group that have no index item for the field (the missing tail) are read from. */
+    sealed interface MissingSource {
+
+        /** The issue grid's: GSI {@code ByProject} of the app table (key project, num), in num order. */
+        record ByProject(GridNames names) implements MissingSource {
+        }
+
+        /**
+         * A grouped index whose group is the source table's partition key: a Query on the group's partition of the
+         * table, in the table's sort key order, narrowed by the index's {@code beginsWith} on the sort key, if any.
+         */
+        record TablePartition(KeySchema table, AttributeValue group, Optional<String> sortKeyPrefix) implements MissingSource {
+        }
+
+        /** None: nothing lists a group's items but the index itself; why. */
+        record Unavailable(String reason) implements MissingSource {
+        }
     }
 
     private Target target(PageRequest request) {
@@ -173,18 +199,56 @@ public final class GridQuery {
             if (request.group().size() != 1 || request.group().get(0).s() == null) {
                 throw new QueryException("index '" + index.name() + "' runs within one project: give one string group value");
             }
-            return new Target(index, request.attribId(), Optional.of(request.group().get(0).s()), bounds);
+            return new Target(index, request.attribId(), Optional.of(request.group().get(0).s()), bounds,
+                    new MissingSource.ByProject(GridNames.of(index, definitions)));
         }
         if (request.group().size() != index.group().size()) {
             throw new QueryException("index '" + index.name() + "' runs within " + index.group() + ": give "
                     + index.group().size() + " group value(s), got " + request.group().size());
         }
-        if (request.includeMissing()) {
-            throw new QueryException("the items lacking the field are listed for the issue grid only (from its ByProject index); "
-                    + "index '" + index.name() + "' has no such source");
+        MissingSource missing = missingSource(index, request.group());
+        if (request.includeMissing() && missing instanceof MissingSource.Unavailable unavailable) {
+            throw new QueryException(unavailable.reason());
         }
-        String partition = IndexProjector.partition(index, request.group(), entries ? request.attribId() : null);
-        return new Target(index, partition, Optional.empty(), bounds);
+        String partition;
+        try {
+            partition = IndexProjector.partition(index, request.group(), entries ? request.attribId() : null);
+        } catch (UnindexableValueException e) {
+            throw new QueryException("index '" + index.name() + "' has no group of that value: " + e.getMessage());
+        }
+        if (DynamoDbLimits.utf8Bytes(partition) > DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
+            throw new QueryException("index '" + index.name() + "': the group and entry make a partition key longer than "
+                    + DynamoDbLimits.MAX_PARTITION_KEY_BYTES + " bytes, which no index item has");
+        }
+        return new Target(index, partition, Optional.empty(), bounds, missing);
+    }
+
+    /**
+     * The missing tail of a grouped index: a Query on the source table when the group is the table's partition key
+     * (a partition of the table holds exactly the group's items), else none, since finding the items of a group
+     * that the index leaves out would take a scan of the table.
+     */
+    private MissingSource missingSource(IndexDefinition index, List<AttributeValue> group) {
+        KeySchema table = definitions.table();
+        KeySchema.KeyAttribute partitionKey = table.partitionKey();
+        if (index.group().size() != 1 || !index.group().get(0).isTopLevel()
+                || !index.group().get(0).names().get(0).equals(partitionKey.name())) {
+            return new MissingSource.Unavailable("the items lacking the field are listed for the issue grid (from its ByProject "
+                    + "index) and for an index grouped by the table's partition key (" + partitionKey.name() + "); index '"
+                    + index.name() + "' is grouped by " + index.group() + ": no source lists its group's items but the index itself");
+        }
+        if (group.get(0).type() != partitionKey.type().attributeType()) {
+            throw new QueryException("index '" + index.name() + "' is grouped by " + partitionKey.name()
+                    + ", the table's partition key of type " + partitionKey.type() + ": give a group value of that type");
+        }
+        Optional<String> prefix = table.sortKey().filter(sortKey -> sortKey.type() == KeySchema.KeyType.S)
+                .flatMap(sortKey -> index.covers().stream()
+                        .filter(condition -> condition instanceof Condition.BeginsWith && condition.path().isTopLevel()
+                                && condition.path().names().get(0).equals(sortKey.name()))
+                        .map(condition -> ((Condition.BeginsWith) condition).prefix())
+                        .filter(text -> !text.isEmpty())
+                        .findFirst());
+        return new MissingSource.TablePartition(table, group.get(0), prefix);
     }
 
     /** The reads of one page, and what they have given so far. */
@@ -283,13 +347,17 @@ public final class GridQuery {
         Optional<Cursor> missing(Map<String, AttributeValue> position) {
             Reads reads = new Reads();
             while (!isFull() && mayRead()) {
-                QueryResponse response = queryByProject(position, reads.limit());
+                QueryResponse response = switch (target.missing()) {
+                    case MissingSource.ByProject grid -> queryByProject(grid.names(), position, reads.limit());
+                    case MissingSource.TablePartition table -> queryTablePartition(table, position, reads.limit());
+                    case MissingSource.Unavailable unavailable -> throw new QueryException(unavailable.reason());
+                };
                 List<Map<String, AttributeValue>> items = response.items();
                 int before = page.size();
                 for (int i = 0; i < items.size(); i++) {
                     if (lacksField(items.get(i))) {
                         if (isFull()) {
-                            return Optional.of(new Cursor(Cursor.Part.MISSING, i == 0 ? position : byProjectKey(items.get(i - 1))));
+                            return Optional.of(new Cursor(Cursor.Part.MISSING, i == 0 ? position : missingKey(items.get(i - 1))));
                         }
                         page.add(items.get(i));
                     }
@@ -303,16 +371,26 @@ public final class GridQuery {
             return Optional.of(new Cursor(Cursor.Part.MISSING, position));
         }
 
-        /** The definition of "missing" is the indexer's: the issue's projection has no item for the field. */
-        private boolean lacksField(Map<String, AttributeValue> issue) {
-            return issues.keyOf(issue).map(key -> issues.project(target.index().name(), key, issue).items().stream()
-                    .noneMatch(item -> item.attribId().equals(request.attribId()))).orElse(false);
+        /**
+         * The definition of "missing" is the indexer's: the item (in a table partition: one the index covers) has no
+         * index item in the request's partition (the field's, or the group's and entry's).
+         */
+        private boolean lacksField(Map<String, AttributeValue> item) {
+            if (target.missing() instanceof MissingSource.TablePartition && !target.index().covers(item)) {
+                return false;
+            }
+            return issues.keyOf(item).map(key -> issues.project(target.index().name(), key, item).items().stream()
+                    .noneMatch(indexItem -> indexItem.attribId().equals(target.partition()))).orElse(false);
         }
 
-        private Map<String, AttributeValue> byProjectKey(Map<String, AttributeValue> issue) {
-            GridNames names = GridNames.of(target.index(), definitions);
-            return Map.of(names.key(), issue.get(names.key()), names.project(), issue.get(names.project()),
-                    names.num(), issue.get(names.num()));
+        /** The key a missing part's Query resumes after this item: its GSI key and table key, or its table key. */
+        private Map<String, AttributeValue> missingKey(Map<String, AttributeValue> item) {
+            if (target.missing() instanceof MissingSource.ByProject grid) {
+                GridNames names = grid.names();
+                return Map.of(names.key(), item.get(names.key()), names.project(), item.get(names.project()),
+                        names.num(), item.get(names.num()));
+            }
+            return issues.keyOf(item).orElseThrow().toKey();
         }
 
         private QueryResponse queryIndex(Filter.KeyRange range, Map<String, AttributeValue> position, int limit) {
@@ -349,8 +427,7 @@ public final class GridQuery {
          * issues whose field is a string, number, boolean or set — values that always get an index item —
          * unless the issue's id may be too long for a sort key; {@link #lacksField} decides.
          */
-        private QueryResponse queryByProject(Map<String, AttributeValue> position, int limit) {
-            GridNames grid = GridNames.of(target.index(), definitions);
+        private QueryResponse queryByProject(GridNames grid, Map<String, AttributeValue> position, int limit) {
             QueryRequest.Builder query = QueryRequest.builder().tableName(appTable).indexName(byProjectIndex)
                     .keyConditionExpression("#p = :p")
                     .filterExpression("NOT (attribute_type(#cf.#f, :s) OR attribute_type(#cf.#f, :n) OR attribute_type(#cf.#f, :bool)"
@@ -364,6 +441,24 @@ public final class GridQuery {
                             ":idChars", AttributeValue.fromN(Integer.toString(SortKeyCodec.MAX_ISSUE_ID_BYTES / 4))))
                     .scanIndexForward(request.order() == Order.ASC).limit(limit);
             return query(query, position);
+        }
+
+        /**
+         * A read of the group's partition of the source table, in its sort key order, narrowed to the keys the index's
+         * {@code beginsWith} on the sort key allows; which of the items lack the field {@link #lacksField} decides.
+         */
+        private QueryResponse queryTablePartition(MissingSource.TablePartition table, Map<String, AttributeValue> position, int limit) {
+            Map<String, String> names = new HashMap<>(Map.of("#pk", table.table().partitionKey().name()));
+            Map<String, AttributeValue> values = new HashMap<>(Map.of(":pk", table.group()));
+            String keyCondition = "#pk = :pk";
+            if (table.sortKeyPrefix().isPresent()) {
+                keyCondition += " AND begins_with(#sk, :prefix)";
+                names.put("#sk", table.table().sortKey().orElseThrow().name());
+                values.put(":prefix", AttributeValue.fromS(table.sortKeyPrefix().get()));
+            }
+            return query(QueryRequest.builder().tableName(appTable).keyConditionExpression(keyCondition)
+                    .expressionAttributeNames(names).expressionAttributeValues(values)
+                    .scanIndexForward(request.order() == Order.ASC).limit(limit), position);
         }
 
         private QueryResponse query(QueryRequest.Builder query, Map<String, AttributeValue> position) {

@@ -13,9 +13,10 @@ import java.util.Optional;
  * definitions), the group it runs within (a project for the grid; the values of a grouped index's group
  * attributes, in their declared order), the map entry (the grid's attribute id; empty for an index of list
  * elements or of one attribute), the order, the page size (1 to {@value #MAX_PAGE_SIZE}), an optional filter
- * on the value, whether the group's items lacking the field follow (the issue grid only: in num order; not with a
- * filter: an issue without the field matches no filter), and the cursor (none for the first page; then the previous
- * page's {@code nextCursor}).
+ * on the value, whether the group's items lacking the field follow (not with a filter: an item without the field
+ * matches no filter; for the issue grid in num order, for a grouped index whose group is the table's partition key in
+ * the table's sort key order, for other indexes not available), and the cursor (none for the first page; then the
+ * previous page's {@code nextCursor}).
  */
 public final class PageRequest {
 
