@@ -83,4 +83,20 @@ class JobStoreIntegrationTest {
         assertThat(jobs.completeIfLast("j3", NOW)).as("only once").isEmpty();
         assertThat(jobs.unfinishedSegments(done.spec())).isEmpty();
     }
+
+    @Test
+    void job_readBack_keepsTheIndexItWasStartedFor_orNoneForEveryIndex() {
+        // given
+        jobs.create(new JobSpec("j4", JobSpec.Kind.REMOVE, 2, 100, 2, 10, java.util.Optional.of("issue-labels")), NOW);
+        jobs.create(new JobSpec("j5", JobSpec.Kind.BACKFILL, 2, 100, 2, 10), NOW);
+
+        // when
+        JobSpec removal = jobs.job("j4").orElseThrow().spec();
+        JobSpec backfill = jobs.job("j5").orElseThrow().spec();
+
+        // then
+        assertThat(removal.kind()).isEqualTo(JobSpec.Kind.REMOVE);
+        assertThat(removal.index()).contains("issue-labels");
+        assertThat(backfill.index()).isEmpty();
+    }
 }
