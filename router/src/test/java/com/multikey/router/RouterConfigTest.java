@@ -1,7 +1,12 @@
 package com.multikey.router;
 
+import com.multikey.index.definition.DefinitionException;
+import com.multikey.index.definition.DefinitionsYaml;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -34,5 +39,26 @@ class RouterConfigTest {
         assertThatThrownBy(() -> RouterConfig.fromEnvironment(env("EVENT_BUS_NAME", "b".repeat(1601)))).hasMessageContaining("EVENT_BUS_NAME");
         assertThatThrownBy(() -> RouterConfig.fromEnvironment(env("TABLE_ARN", "a".repeat(2049)))).hasMessageContaining("TABLE_ARN");
         assertThatThrownBy(() -> RouterConfig.fromEnvironment(env("MAX_ENTRY_BYTES", "1048577"))).hasMessageContaining("MAX_ENTRY_BYTES");
+    }
+
+    @Test
+    void fromEnvironment_readsTheDefinitionsFileItIsGiven_andRefusesToStartOnOneThatCannotWork(@TempDir Path dir) throws Exception {
+        // given
+        Path singleTable = Files.writeString(dir.resolve("single-table.json"),
+                DefinitionsYaml.toJson(SingleTableRouterTest.EXAMPLE.resolve("index-definitions.yaml")));
+        Path unknownVersion = Files.writeString(dir.resolve("unknown-version.json"),
+                "{\"version\": 99, \"table\": {\"partitionKey\": {\"name\": \"pk\"}}, \"indexes\": []}");
+
+        // when
+        RouterConfig config = RouterConfig.fromEnvironment(env("INDEX_DEFINITIONS", singleTable.toString()));
+
+        // then
+        assertThat(config.definitions().table().sortKey()).isPresent();
+        assertThat(config.keyAttribute()).isEqualTo("pk");
+        assertThat(RouterConfig.fromEnvironment(env("EVENT_SOURCE", "s")).keyAttribute()).as("the packaged file").isEqualTo("id");
+        assertThatThrownBy(() -> RouterConfig.fromEnvironment(env("INDEX_DEFINITIONS", unknownVersion.toString())))
+                .isInstanceOf(DefinitionException.class).hasMessageContaining("unknown-version.json");
+        assertThatThrownBy(() -> RouterConfig.fromEnvironment(env("INDEX_DEFINITIONS", dir.resolve("missing.json").toString())))
+                .isInstanceOf(DefinitionException.class).hasMessageContaining("missing.json");
     }
 }
