@@ -134,7 +134,10 @@ class TemplateDeploymentTest {
                 "ReadAndWriteIndexTable", "JobsAndCheckpoints", "InvokeItself", "OnFailureDestination");
         Map<String, Object> tombstones = statement("DeleteLayerRole", "WriteLayerTombstones");
         assertThat(tombstones.get("Action")).isEqualTo("dynamodb:PutItem");
-        assertThat(tombstones.get("Condition").toString()).contains("dynamodb:LeadingKeys=[layer#*]");
+        assertThat(TemplateEnvironment.resolveAll(tombstones.get("Condition"), template, tableNames(), "WriteLayerTombstones").toString())
+                .contains("dynamodb:LeadingKeys=[layer#*]");
+        assertThat(TemplateEnvironment.resolveAll(statement("RedriveRole", "ReadIssuesAndConditionOnThem").get("Condition"), template,
+                tableNames(), "ReadIssuesAndConditionOnThem").toString()).contains("dynamodb:LeadingKeys=[issue#*]");
     }
 
     @Test

@@ -112,6 +112,20 @@ class RouterRulesTest {
     }
 
     @Test
+    void layerExpiredRule_matchesTheSingleTableExamplesLayerExpired_whoseEntityTypeIsDeclaredLayer() throws Exception {
+        // given: the router's event for a pk/sk layer version (SingleTableRouterTest keeps the fixture true)
+        JsonNode example = JSON.readTree(SamTemplate.findUp("examples").resolve("single-table").resolve("events")
+                .resolve("layer-expired-event.json").toFile());
+        ObjectNode otherType = example.deepCopy();
+        ((ObjectNode) otherType.get("detail")).put("entityType", "Layers");
+
+        // then
+        assertThat(example.at("/detail/entityType").asText()).isEqualTo("Layer");
+        assertThat(rules().rulesForJSONEvent(example.toString())).containsExactly("LayerExpiredRule");
+        assertThat(rules().rulesForJSONEvent(otherType.toString())).isEmpty();
+    }
+
+    @Test
     void samLayerExpiredEvent_isWhatTheRouterSendsForTheSampleExpiry() throws Exception {
         ObjectNode routedExpiry = routed(LambdaEvents.read(samEvents.resolve("layer-ttl-expiry.json"), DynamodbEvent.class)).get(0);
         Path sample = samEvents.resolve("layer-expired-event.json");

@@ -105,13 +105,21 @@ public final class TemplateEnvironment {
         return out.toString();
     }
 
-    /** Every value below {@code node} resolved: maps and lists kept, intrinsic functions replaced by their values. */
+    /**
+     * Every value below {@code node} resolved: maps and lists kept, intrinsic functions replaced by their values
+     * (a {@code Ref} to a list parameter by the list of its values), {@code Fn::If} by its branch.
+     */
     public static Object resolveAll(Object node, SamTemplate template, Map<String, String> localNames, String where) {
         return resolveDeployed(template.applyConditions(node, where), template, localNames, where);
     }
 
     private static Object resolveDeployed(Object node, SamTemplate template, Map<String, String> localNames, String where) {
         if (node instanceof Map<?, ?> map) {
+            if (map.size() == 1 && map.get("Ref") instanceof String ref && template.parameters().get(ref) instanceof Map<?, ?> parameter
+                    && String.valueOf(parameter.get("Type")).matches("CommaDelimitedList|List<.*>")) {
+                // a list parameter's Ref is the list of its comma-separated values
+                return List.of(ref(ref, template, localNames, where).split(",", -1)).stream().map(String::trim).toList();
+            }
             if (map.size() == 1 && (map.containsKey("Ref") || map.containsKey("Fn::GetAtt") || map.containsKey("Fn::Sub"))) {
                 return resolve(map, template, localNames, where);
             }

@@ -47,6 +47,7 @@ public final class TemplateRuntime implements AutoCloseable {
     private volatile boolean closing;
     private volatile int quietCycles;
     private Instant lastSweep = Instant.EPOCH;
+    private final Map<String, String> functionEnvironment;
 
     /** Ports of the local endpoints (0: any free one) and the address they listen on. */
     public record Ports(String host, int dynamoDb, int eventBridge, int lambda, int sqs) {
@@ -73,8 +74,18 @@ public final class TemplateRuntime implements AutoCloseable {
      * like a template table's.
      */
     public TemplateRuntime(SamTemplate template, Ports ports, Consumer<String> out, Consumer<DynamoDbClient> existing) {
+        this(template, ports, out, existing, Map.of());
+    }
+
+    /**
+     * With {@code functionEnvironment} set in every function's environment over what the template gives it: e.g.
+     * {@code INDEX_DEFINITIONS}, the definitions file the functions read instead of the one packaged in their jars.
+     */
+    public TemplateRuntime(SamTemplate template, Ports ports, Consumer<String> out, Consumer<DynamoDbClient> existing,
+                           Map<String, String> functionEnvironment) {
         int port = ports.dynamoDb();
         this.template = template;
+        this.functionEnvironment = Map.copyOf(functionEnvironment);
         template.checkRules();
         this.deployed = template.deployed();
         this.out = out;
@@ -189,8 +200,11 @@ public final class TemplateRuntime implements AutoCloseable {
 
     /** A function's environment as deployed, its AWS endpoints pointed at the local ones. */
     public Map<String, String> environment(String function) {
-        return TemplateEnvironment.forLocalRun(deployed, function, names, Map.of(
-                "DYNAMODB", dynamoDbLocal.endpoint(), "DYNAMODB_STREAMS", dynamoDbLocal.endpoint(), "EVENTBRIDGE", bus.endpoint(), "LAMBDA", lambdaApi.endpoint(), "SQS", sqs.endpoint()));
+        Map<String, String> environment = new java.util.HashMap<>(TemplateEnvironment.forLocalRun(deployed, function, names, Map.of(
+                "DYNAMODB", dynamoDbLocal.endpoint(), "DYNAMODB_STREAMS", dynamoDbLocal.endpoint(), "EVENTBRIDGE", bus.endpoint(),
+                "LAMBDA", lambdaApi.endpoint(), "SQS", sqs.endpoint())));
+        environment.putAll(functionEnvironment);
+        return Map.copyOf(environment);
     }
 
     public String table(String logicalId) {

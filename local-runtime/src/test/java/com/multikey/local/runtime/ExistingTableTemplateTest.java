@@ -121,6 +121,22 @@ class ExistingTableTemplateTest {
     }
 
     @Test
+    void leadingKeys_ofRedriveAndDeleteLayer_followTheirParameters_theIssueGridsByDefault() {
+        // given
+        SamTemplate singleTable = existing.withParameterOverrides(Map.of("IndexedItemKeyPatterns", "PROJECT#*", "LayerKeyPatterns", "lyr#*,layer#*"));
+
+        // when
+        String byDefault = leadingKeys(repository, "RedriveRole", "ReadIssuesAndConditionOnThem") + " "
+                + leadingKeys(repository, "DeleteLayerRole", "WriteLayerTombstones");
+        String given = leadingKeys(singleTable, "RedriveRole", "ReadIssuesAndConditionOnThem") + " "
+                + leadingKeys(singleTable, "DeleteLayerRole", "WriteLayerTombstones");
+
+        // then
+        assertThat(byDefault).isEqualTo("[issue#*] [layer#*]");
+        assertThat(given).isEqualTo("[PROJECT#*] [lyr#*, layer#*]");
+    }
+
+    @Test
     void withParameterOverrides_whenOnlyOneOfTheTwoIsGiven_isRefusedByTheTemplatesRules() {
         assertThatThrownBy(() -> repository.withParameterOverrides(Map.of("ExistingTableName", EXISTING)))
                 .isInstanceOf(TemplateException.class).hasMessageContaining("ExistingTableName needs ExistingTableStreamArn");
@@ -147,6 +163,23 @@ class ExistingTableTemplateTest {
                 .isEqualTo(Map.of("Filters", List.of(Map.of("Pattern", pattern))));
         assertThat(TemplateEnvironment.resolveAll(indexerEvent(repository.deployed()).get("FilterCriteria"), repository, Map.of(), "FilterCriteria"))
                 .isEqualTo(Map.of("Filters", List.of(Map.of("Pattern", "{\"dynamodb\": {\"Keys\": {\"id\": {\"S\": [{\"prefix\": \"issue#\"}]}}}}"))));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Object leadingKeys(SamTemplate template, String role, String sid) {
+        SamTemplate deployed = template.deployed();
+        Map<String, Object> properties = (Map<String, Object>) TemplateEnvironment.resolveAll(deployed.properties(role), deployed,
+                names(deployed), role);
+        for (Object policy : (List<?>) properties.get("Policies")) {
+            for (Object value : (List<?>) SamTemplate.map(SamTemplate.map(policy, "policy").get("PolicyDocument"), "document").get("Statement")) {
+                Map<String, Object> statement = SamTemplate.map(value, "statement");
+                if (sid.equals(statement.get("Sid"))) {
+                    Map<String, Object> condition = SamTemplate.map(statement.get("Condition"), "Condition");
+                    return SamTemplate.map(condition.get("ForAllValues:StringLike"), "StringLike").get("dynamodb:LeadingKeys");
+                }
+            }
+        }
+        throw new AssertionError(role + " has no statement " + sid);
     }
 
     private static Map<String, String> names(SamTemplate deployed) {
