@@ -12,7 +12,10 @@ import java.util.Map;
 /** Prints the index table as a text table, in key order, with its control characters made visible. */
 final class IndexTablePrinter {
 
-    private static final String[] COLUMNS = {"attribId", "sortKey", "issueId", "project", "num", "value"};
+    /** The columns of the issue grid's field-partitioned items. */
+    static final List<String> GRID_COLUMNS = List.of("attribId", "sortKey", "issueId", "project", "num", "value");
+    /** The columns of a grouped index's items. */
+    static final List<String> GROUPED_COLUMNS = List.of("attribId", "sortKey", "itemKey", "value", "attrs");
 
     private IndexTablePrinter() {
     }
@@ -28,16 +31,21 @@ final class IndexTablePrinter {
     }
 
     static void print(PrintStream out, List<Map<String, AttributeValue>> items) {
+        print(out, items, GRID_COLUMNS);
+    }
+
+    static void print(PrintStream out, List<Map<String, AttributeValue>> items, List<String> columns) {
+        String[] header = columns.toArray(String[]::new);
         List<String[]> rows = new ArrayList<>();
-        rows.add(COLUMNS);
+        rows.add(header);
         for (Map<String, AttributeValue> item : items) {
-            String[] row = new String[COLUMNS.length];
-            for (int i = 0; i < COLUMNS.length; i++) {
-                row[i] = show(item.get(COLUMNS[i]));
+            String[] row = new String[header.length];
+            for (int i = 0; i < header.length; i++) {
+                row[i] = show(item.get(header[i]));
             }
             rows.add(row);
         }
-        int[] widths = new int[COLUMNS.length];
+        int[] widths = new int[header.length];
         for (String[] row : rows) {
             for (int i = 0; i < row.length; i++) {
                 widths[i] = Math.max(widths[i], row[i].length());
@@ -45,7 +53,7 @@ final class IndexTablePrinter {
         }
         for (int r = 0; r < rows.size(); r++) {
             StringBuilder line = new StringBuilder();
-            for (int i = 0; i < COLUMNS.length; i++) {
+            for (int i = 0; i < header.length; i++) {
                 line.append(i == 0 ? "" : " | ").append(String.format("%-" + widths[i] + "s", rows.get(r)[i]));
             }
             out.println(line.toString().stripTrailing());
@@ -55,17 +63,30 @@ final class IndexTablePrinter {
         }
     }
 
+    private static String text(AttributeValue value) {
+        return switch (value.type()) {
+            case S -> value.s();
+            case N -> value.n();
+            case BOOL -> value.bool().toString();
+            case SS -> value.ss().toString();
+            case NS -> value.ns().toString();
+            case L -> value.l().stream().map(IndexTablePrinter::text).toList().toString();
+            case M -> {
+                StringBuilder map = new StringBuilder("{");
+                new java.util.TreeMap<>(value.m()).forEach((name, v) -> map.append(map.length() > 1 ? ", " : "").append(name)
+                        .append('=').append(text(v)));
+                yield map.append('}').toString();
+            }
+            default -> value.toString();
+        };
+    }
+
     /** A value for a terminal: U+0001 as ␁, other control characters as \\uXXXX, long text shortened. */
     static String show(AttributeValue value) {
         if (value == null) {
             return "";
         }
-        String text = switch (value.type()) {
-            case S -> value.s();
-            case N -> value.n();
-            case BOOL -> value.bool().toString();
-            default -> value.toString();
-        };
+        String text = text(value);
         StringBuilder out = new StringBuilder();
         text.codePoints().forEach(c -> {
             if (c == 1) {

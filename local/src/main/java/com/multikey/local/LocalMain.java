@@ -3,6 +3,8 @@ package com.multikey.local;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.common.PlainJson;
+import com.multikey.index.definition.DefinitionsYaml;
+import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.runtime.LambdaEvents;
 import com.multikey.local.runtime.LocalEventBridge;
 import com.multikey.local.runtime.LocalFunction;
@@ -92,24 +94,46 @@ public final class LocalMain implements Callable<Integer> {
         return SamTemplate.load(path);
     }
 
-    @Command(name = "demo", description = "Runs the whole pipeline on the grid sample and layer records and checks every outcome.")
+    @Command(name = "demo", description = {"Runs the whole pipeline on the grid sample and layer records and checks every outcome.",
+            "With --example NAME, the example under examples/NAME instead: its table (created before the stack, as an existing "
+                    + "table), its definitions file read by every function, its items, indexes and events."})
     static final class Demo implements Callable<Integer> {
         @CommandLine.ParentCommand
         LocalMain parent;
+
+        @Option(names = "--example", paramLabel = "NAME", description = "an example under examples/ (" + SingleTableDemo.EXAMPLE + ")")
+        String example;
 
         @Override
         public Integer call() throws InterruptedException {
             PrintStream out = parent.out;
             SamTemplate template = parent.loadTemplate();
-            try (TemplateRuntime runtime = new TemplateRuntime(template, 0, line -> out.println("  . " + line))) {
-                runtime.startPolling();
-                List<PipelineDemo.Check> checks = new PipelineDemo(runtime, out).run();
-                long failed = checks.stream().filter(c -> !c.passed()).count();
-                out.printf("%n%d of %d checks passed.%n", checks.size() - failed, checks.size());
-                checks.stream().filter(c -> !c.passed()).forEach(c ->
-                        out.printf("FAILED %s: expected %s, got %s%n", c.description(), c.expected(), c.actual()));
-                return failed == 0 ? 0 : 1;
+            List<PipelineDemo.Check> checks;
+            if (example == null) {
+                try (TemplateRuntime runtime = new TemplateRuntime(template, 0, line -> out.println("  . " + line))) {
+                    runtime.startPolling();
+                    checks = new PipelineDemo(runtime, out).run();
+                }
+            } else {
+                if (!example.equals(SingleTableDemo.EXAMPLE)) {
+                    SingleTableDemo.directory(example);
+                    throw new IllegalArgumentException("example '" + example + "' has no demo; the demo runs '" + SingleTableDemo.EXAMPLE + "'");
+                }
+                Path directory = SingleTableDemo.directory(example);
+                IndexDefinitions definitions = DefinitionsYaml.read(directory.resolve("index-definitions.yaml"));
+                Path json = SingleTableDemo.definitionsJson(directory);
+                try (TemplateRuntime runtime = new TemplateRuntime(template.withParameterOverrides(SingleTableDemo.parameters()),
+                        new TemplateRuntime.Ports("127.0.0.1", 0, 0, 0), line -> out.println("  . " + line), SingleTableDemo.existingTable(),
+                        Map.of("INDEX_DEFINITIONS", json.toString()))) {
+                    runtime.startPolling();
+                    checks = new SingleTableDemo(runtime, definitions, out).run();
+                }
             }
+            long failed = checks.stream().filter(c -> !c.passed()).count();
+            out.printf("%n%d of %d checks passed.%n", checks.size() - failed, checks.size());
+            checks.stream().filter(c -> !c.passed()).forEach(c ->
+                    out.printf("FAILED %s: expected %s, got %s%n", c.description(), c.expected(), c.actual()));
+            return failed == 0 ? 0 : 1;
         }
     }
 

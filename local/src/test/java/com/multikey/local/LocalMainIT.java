@@ -46,6 +46,27 @@ class LocalMainIT {
                 .doesNotContain("FAILED");
     }
 
+    @Test
+    void demoOfTheSingleTableExample_runsItsTableAndFourIndexes_andEveryExpectedOutcomeIsObserved() {
+        int status = run("demo", "--example", "single-table");
+
+        assertThat(status).as(printed()).isZero();
+        assertThat(printed()).contains("27 of 27 checks passed.")
+                .contains("issue-labels|PROJECT#p1          | Sbug\u2401Np1312\u2401PROJECT#p1\u2401ISSUE#2")
+                .contains("PROJECT#p1/ISSUE#4, PROJECT#p1/ISSUE#1 (2 API call(s)) | PROJECT#p1/ISSUE#3 (1 API call(s))  ok")
+                .contains("Layer Expired     x1  -> LayerExpiredRule")
+                .contains("Project Created   x2  (no rule)")
+                .contains("DELETE /2018-10-31/layers/multikey-requests/versions/12 (us-east-1) -> 204")
+                .contains("== verify, every index: 8 items, 18 index items: 0 missing, 0 stale, 0 orphaned")
+                .doesNotContain("FAILED");
+    }
+
+    @Test
+    void demo_ofAnExampleThatDoesNotExist_isRefused_namingWhereExamplesAre() {
+        assertThat(run("demo", "--example", "../template")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("error: no example '../template' (examples with an index-definitions.yaml under ");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"issue-insert.json", "issue-update.json", "issue-remove.json"})
     void invoke_indexerWithEverySample_succeeds(String sample) {
