@@ -143,16 +143,18 @@ public final class GridQuery {
         }
         PageFill fill = new PageFill(request, target, new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock)));
         Optional<Cursor> next;
+        int indexed = 0;
         if (cursor.isPresent() && cursor.get().part() == Cursor.Part.MISSING) {
             next = fill.missing(cursor.get().startKey());
         } else {
             next = range != null && range.isEmpty() ? Optional.empty()
                     : fill.index(range, cursor.map(Cursor::startKey).orElse(Map.of()));
+            indexed = fill.page.size();
             if (next.isEmpty() && request.includeMissing()) {
                 next = fill.isFull() ? Optional.of(new Cursor(Cursor.Part.MISSING, Map.of())) : fill.missing(Map.of());
             }
         }
-        return new Page(fill.page, next.map(c -> c.encode(request)).orElse(null), fill.calls);
+        return new Page(fill.page, indexed, next.map(c -> c.encode(request)).orElse(null), fill.calls);
     }
 
     /**

@@ -17,14 +17,33 @@ import java.util.Optional;
 public final class Page {
 
     private final List<Map<String, AttributeValue>> issues;
+    private final int indexed;
     private final String nextCursor;
     private final int apiCalls;
 
-    /** @param nextCursor null when the result ends here */
+    /** A page of items that all have the field. @param nextCursor null when the result ends here */
     public Page(List<Map<String, AttributeValue>> issues, String nextCursor, int apiCalls) {
+        this(issues, issues.size(), nextCursor, apiCalls);
+    }
+
+    /**
+     * @param indexed    how many of the items, first in the page, came from the index; the rest lack the field (the
+     *                   missing tail)
+     * @param nextCursor null when the result ends here
+     */
+    public Page(List<Map<String, AttributeValue>> issues, int indexed, String nextCursor, int apiCalls) {
+        if (indexed < 0 || indexed > issues.size()) {
+            throw new IllegalArgumentException("indexed must be within 0.." + issues.size() + ", got " + indexed);
+        }
         this.issues = List.copyOf(issues);
+        this.indexed = indexed;
         this.nextCursor = nextCursor;
         this.apiCalls = apiCalls;
+    }
+
+    /** How many of {@link #issues()}, first in the page, have the field; the others are of the missing tail. */
+    public int indexed() {
+        return indexed;
     }
 
     public List<Map<String, AttributeValue>> issues() {

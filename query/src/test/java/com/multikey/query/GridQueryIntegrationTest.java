@@ -223,7 +223,11 @@ class GridQueryIntegrationTest {
         assertThat(all(query, PageRequest.first("project#35e9", "3812", Order.DESC, 1)).ids()).containsExactly("issue#67d1", "issue#020e");
         assertThat(all(query, PageRequest.first("project#35e9", "3fe6", Order.ASC, 2).withMissing()).ids())
                 .containsExactly("issue#af34", "issue#020e", "issue#67d1");
+        Page crossing = query.page(PageRequest.first("project#35e9", "3fe6", Order.ASC, 25).withMissing());
+        assertThat(crossing.issues()).hasSize(3);
+        assertThat(crossing.indexed()).as("issue#af34 has 3fe6; the other two are the missing tail").isEqualTo(1);
         Page first = query.page(PageRequest.first("project#35e9", "882a", Order.ASC, 25));
+        assertThat(first.indexed()).isEqualTo(2);
         assertThat(first.apiCalls()).isEqualTo(2);
         assertThat(first.issues()).extracting(i -> i.get("name").s()).containsExactly("Needs Painting", "Check for rust");
         assertThat(first.nextCursor()).isEmpty();
