@@ -106,7 +106,7 @@ class LocalMainIT {
 
         assertThat(run("invoke", "NoSuchFunction", "-e", samEvents.resolve("issue-insert.json").toString())).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8))
-                .contains("error: template.yaml has no function 'NoSuchFunction' (functions: StreamIndexerFunction, RouterFunction, DeleteLayerFunction, ReindexWorkerFunction, RedriveFunction)");
+                .contains("error: template.yaml has no function 'NoSuchFunction' (functions: StreamIndexerFunction, RouterFunction, DeleteLayerFunction, ReindexWorkerFunction, RedriveFunction, QueryFunction)");
 
         Path broken = Files.writeString(dir.resolve("broken.json"), "{\"Records\": [ {\"eventName\": ");
         assertThat(run("invoke", "StreamIndexerFunction", "-e", broken.toString())).isEqualTo(2);

@@ -83,7 +83,8 @@ class TemplateDeploymentTest {
                 "RouterFunction", "router/target/router.jar",
                 "DeleteLayerFunction", "delete-layer/target/delete-layer.jar",
                 "ReindexWorkerFunction", "reindex-worker/target/reindex-worker.jar",
-                "RedriveFunction", "redrive/target/redrive.jar"));
+                "RedriveFunction", "redrive/target/redrive.jar",
+                "QueryFunction", "query-api/target/query-api.jar"));
         Map<String, Object> globals = map(map(template.root().get("Globals"), "Globals").get("Function"), "Globals.Function");
         assertThat(globals.get("Runtime")).isEqualTo("java21");
     }
@@ -171,6 +172,27 @@ class TemplateDeploymentTest {
                 .containsEntry("Type", "SQS").containsEntry("TargetArn", Map.of("Fn::GetAtt", List.of("DeleteLayerDeadLetterQueue", "Arn")));
         assertThat(template.properties("DeleteLayerInvokePermission").get("SourceArn"))
                 .isEqualTo(Map.of("Fn::GetAtt", List.of("LayerExpiredRule", "Arn")));
+    }
+
+    @Test
+    void readApi_readsTheTwoTablesOnly_andEveryRouteIsAuthorized_byIamOrTheJwtAuthorizer() {
+        // the query function's role: reads of the index table and of the app table and its ByProject index, no writes
+        assertThat(statements("QueryRole")).extracting(s -> s.get("Sid")).containsExactly("Logs", "ReadIndexTable", "ReadAppTable");
+        assertThat(statement("QueryRole", "ReadIndexTable").get("Action")).isEqualTo("dynamodb:Query");
+        assertThat(statement("QueryRole", "ReadAppTable").get("Action"))
+                .isEqualTo(List.of("dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:Query"));
+        // four routes, each behind IAM or the JWT authorizer, never open
+        List<String> routes = template.resourcesOfType("AWS::ApiGatewayV2::Route");
+        assertThat(routes).extracting(route -> template.properties(route).get("RouteKey")).containsExactlyInAnyOrder(
+                "GET /v1/grid", "GET /v1/indexes", "GET /v1/indexes/{index}/items", "GET /openapi.json");
+        assertThat(routes).allSatisfy(route -> assertThat(template.properties(route).get("AuthorizationType"))
+                .isEqualTo(Map.of("Fn::If", List.of("QueryApiJwt", "JWT", "AWS_IAM"))));
+        // the managed policy callers attach: execute-api:Invoke on this API's GET routes only
+        Map<String, Object> invoke = map(((List<?>) map(template.properties("QueryApiInvokePolicy").get("PolicyDocument"), "document")
+                .get("Statement")).get(0), "statement");
+        assertThat(invoke.get("Action")).isEqualTo("execute-api:Invoke");
+        assertThat(invoke.get("Resource").toString()).contains("${QueryHttpApi}/$default/GET/*");
+        assertThat(template.root().get("Outputs").toString()).contains("QueryApiUrl").contains("QueryApiInvokePolicyArn");
     }
 
     private Map<String, Object> statement(String role, String sid) {

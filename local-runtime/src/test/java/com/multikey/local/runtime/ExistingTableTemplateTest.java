@@ -42,7 +42,8 @@ class ExistingTableTemplateTest {
         // then
         assertThat(repository.conditions()).containsEntry("CreateAppTable", true).containsEntry("HasStreamIndexerFilter", true);
         assertThat(deployed.resourcesOfType(TemplateTables.TABLE_TYPE)).contains("AppTable");
-        assertThat(appTableNames).containsOnlyKeys("StreamIndexerFunction", "DeleteLayerFunction", "ReindexWorkerFunction", "RedriveFunction")
+        assertThat(appTableNames).containsOnlyKeys("StreamIndexerFunction", "DeleteLayerFunction", "ReindexWorkerFunction", "RedriveFunction",
+                        "QueryFunction")
                 .allSatisfy((function, name) -> assertThat(name).as(function).isEqualTo("AppTable"));
         assertThat(TemplateEnvironment.of(deployed, "RouterFunction", names(deployed))).containsEntry("TABLE_ARN", APP_ARN);
         assertThat(streams(deployed)).containsOnlyKeys("StreamIndexerFunction", "RouterFunction")
@@ -62,7 +63,8 @@ class ExistingTableTemplateTest {
         assertThat(existing.conditions()).containsEntry("CreateAppTable", false);
         assertThat(deployed.resources()).doesNotContainKey("AppTable");
         assertThat(deployed.resourcesOfType(TemplateTables.TABLE_TYPE)).containsExactlyInAnyOrder("IssueAttribIndexTable", "ReindexJobsTable");
-        assertThat(appTableNames).containsOnlyKeys("StreamIndexerFunction", "DeleteLayerFunction", "ReindexWorkerFunction", "RedriveFunction")
+        assertThat(appTableNames).containsOnlyKeys("StreamIndexerFunction", "DeleteLayerFunction", "ReindexWorkerFunction", "RedriveFunction",
+                        "QueryFunction")
                 .allSatisfy((function, name) -> assertThat(name).as(function).isEqualTo(EXISTING));
         assertThat(TemplateEnvironment.of(deployed, "RouterFunction", names(deployed))).containsEntry("TABLE_ARN", EXISTING_ARN);
         assertThat(streams(deployed)).containsOnlyKeys("StreamIndexerFunction", "RouterFunction").allSatisfy((function, stream) ->
@@ -113,11 +115,11 @@ class ExistingTableTemplateTest {
             }
         });
         assertThat(given.values()).allSatisfy(resources -> assertThat(resources).allSatisfy(resource -> assertThat(resource)
-                .matches(r -> r.equals(EXISTING_ARN) || r.equals(EXISTING_ARN + "/stream/*")
+                .matches(r -> r.equals(EXISTING_ARN) || r.equals(EXISTING_ARN + "/stream/*") || r.equals(EXISTING_ARN + "/index/ByProject")
                         || r.endsWith(":table/IssueAttribIndexTable") || r.endsWith(":table/ReindexJobsTable"), "a table of the stack or the given one")));
         assertThat(appStatements).containsExactlyInAnyOrder("StreamIndexerRole.ReadAppTableStream", "RouterRole.ReadAppTableStream",
                 "DeleteLayerRole.WriteLayerTombstones", "ReindexWorkerRole.ReadAppTable", "RedriveRole.ReadBackAppTableStream",
-                "RedriveRole.ReadIssuesAndConditionOnThem");
+                "RedriveRole.ReadIssuesAndConditionOnThem", "QueryRole.ReadAppTable");
     }
 
     @Test

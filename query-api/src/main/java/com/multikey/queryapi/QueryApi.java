@@ -1,0 +1,341 @@
+package com.multikey.queryapi;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.index.IndexProjector;
+import com.multikey.index.definition.IndexDefinition;
+import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.index.definition.ValueSource;
+import com.multikey.query.FilterParameters;
+import com.multikey.query.Order;
+import com.multikey.query.Page;
+import com.multikey.query.PageRequest;
+import com.multikey.query.RetryableQueryException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.exception.SdkServiceException;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The HTTP read API over the query library, without HTTP plumbing: a {@link Request} (method, path, query
+ * parameters, the groups the caller may read) becomes a {@link Response} (status, headers, JSON body). Routes:
+ * <ul>
+ *   <li>{@code GET /v1/grid?project=P&field=F}: a page of the issue grid, as {@code operator-cli query --project};</li>
+ *   <li>{@code GET /v1/indexes}: the declared indexes and what a request on each names;</li>
+ *   <li>{@code GET /v1/indexes/{index}/items?group=G&entry=E}: a page of any declared index;</li>
+ *   <li>{@code GET /openapi.json}: the OpenAPI document of these routes.</li>
+ * </ul>
+ * Page parameters: {@code order} (asc|desc), {@code pageSize} (1-100, default 25), {@code cursor}, {@code missing}
+ * (true: then the items lacking the field), and a filter ({@link FilterParameters}: {@code type}, {@code equals},
+ * {@code beginsWith}, {@code lt}/{@code le}/{@code gt}/{@code ge}). Errors are RFC 9457 problem details naming the
+ * parameter at fault; none carries a DynamoDB message, a table name or a key.
+ */
+public final class QueryApi {
+
+    /** Reads one page: the query library's {@code GridQuery::page}. */
+    @FunctionalInterface
+    public interface Pages {
+        Page page(PageRequest request);
+    }
+
+    /**
+     * An HTTP request as the API sees it.
+     *
+     * @param parameters     the query string's parameters, each with every value it was given
+     * @param readableGroups the groups (projects) the caller may read, from its token; empty: any (IAM authorization)
+     */
+    public record Request(String method, String path, Map<String, List<String>> parameters, Optional<Set<String>> readableGroups) {
+        public Request {
+            parameters = Map.copyOf(parameters);
+        }
+    }
+
+    /** An HTTP response: status, headers, body (JSON). */
+    public record Response(int status, Map<String, String> headers, String body) {
+    }
+
+    /** The claim value that lets a caller read every group, and the indexes without one. */
+    public static final String ANY_GROUP = "*";
+
+    private static final Pattern INDEX_ITEMS = Pattern.compile("/v1/indexes/([A-Za-z0-9_.-]{1,64})/items");
+    private static final Set<String> PAGE_PARAMETERS = Set.of("order", "pageSize", "cursor", "missing", "type", "equals",
+            "beginsWith", "lt", "le", "gt", "ge");
+    private static final int DEFAULT_PAGE_SIZE = 25;
+
+    private final Pages pages;
+    private final IndexDefinitions definitions;
+    private final String openApi;
+
+    public QueryApi(Pages pages, IndexDefinitions definitions) {
+        this.pages = pages;
+        this.definitions = definitions;
+        this.openApi = openApiDocument();
+    }
+
+    /** The OpenAPI 3.1 document of this API, as packaged. */
+    public static String openApiDocument() {
+        try (InputStream in = QueryApi.class.getResourceAsStream("/openapi.json")) {
+            if (in == null) {
+                throw new IllegalStateException("openapi.json is not packaged");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public Response handle(Request request) {
+        try {
+            return route(request);
+        } catch (Problem problem) {
+            return problem.response();
+        } catch (FilterParameters.InvalidParameterException e) {
+            return Problem.badRequest(e.parameter(), e.getMessage()).response();
+        } catch (IllegalArgumentException e) {
+            // the library's refusals (QueryException) and its types' (their messages name the setting, never a table or a key)
+            return Problem.badRequest(parameterOf(e.getMessage(), request.path().equals("/v1/grid")), e.getMessage()).response();
+        } catch (RetryableQueryException e) {
+            return Problem.unavailable("the page could not be read in time; retry").response();
+        } catch (SdkServiceException e) {
+            if (e.isThrottlingException()) {
+                return Problem.throttled().response();
+            }
+            return Problem.unavailable("the index could not be read; retry").response();
+        } catch (SdkException e) {
+            return Problem.unavailable("the index could not be read; retry").response();
+        }
+    }
+
+    private Response route(Request request) {
+        String path = request.path();
+        if (!request.method().equals("GET")) {
+            throw new Problem(405, "Method Not Allowed", "this API answers GET only", null);
+        }
+        if (path.equals("/openapi.json")) {
+            return new Response(200, Map.of("content-type", "application/json"), openApi);
+        }
+        if (path.equals("/v1/indexes")) {
+            parameters(request, Set.of());
+            return json(indexes());
+        }
+        if (path.equals("/v1/grid")) {
+            Parameters parameters = parameters(request, union(PAGE_PARAMETERS, Set.of("project", "field")));
+            IndexDefinition grid = definitions.indexes().stream().filter(i -> i.layout() == IndexDefinition.Layout.FIELD_PARTITIONED)
+                    .findFirst().orElseThrow(() -> new Problem(404, "Not Found", "no issue grid (field-partitioned index) is declared: "
+                            + "read a declared index under /v1/indexes", null));
+            String project = parameters.required("project");
+            String field = parameters.required("field");
+            authorize(request, List.of(AttributeValue.fromS(project)), grid);
+            return page(grid, List.of(AttributeValue.fromS(project)), field, parameters);
+        }
+        Matcher items = INDEX_ITEMS.matcher(path);
+        if (items.matches()) {
+            IndexDefinition index = definitions.index(items.group(1)).orElseThrow(() ->
+                    new Problem(404, "Not Found", "no index named '" + items.group(1) + "' is declared (GET /v1/indexes lists them)", null));
+            Parameters parameters = parameters(request, union(PAGE_PARAMETERS, Set.of("group", "entry")));
+            List<AttributeValue> group = parameters.all("group").stream().map(QueryApi::groupValue).toList();
+            if (group.size() != index.group().size()) {
+                throw Problem.badRequest("group", "index '" + index.name() + "' runs within " + index.group() + ": give "
+                        + index.group().size() + " group value(s), got " + group.size());
+            }
+            String entry = parameters.optional("entry").orElse("");
+            authorize(request, group, index);
+            return page(index, group, entry, parameters);
+        }
+        throw new Problem(404, "Not Found", "no such route: GET /v1/grid, /v1/indexes, /v1/indexes/{index}/items or /openapi.json", null);
+    }
+
+    /** A group value in a parameter: text, or {@code N:<number>} for a number, {@code S:<text>} for text that starts with "N:". */
+    private static AttributeValue groupValue(String text) {
+        if (text.startsWith("N:")) {
+            try {
+                return AttributeValue.fromN(new BigDecimal(text.substring(2)).toString());
+            } catch (NumberFormatException e) {
+                throw Problem.badRequest("group", "N: is followed by a number");
+            }
+        }
+        return AttributeValue.fromS(text.startsWith("S:") ? text.substring(2) : text);
+    }
+
+    /**
+     * Refuses a group the caller's token does not list, before anything is read: the group's first value, as text.
+     * An index without a group is readable with {@value #ANY_GROUP} only.
+     */
+    private static void authorize(Request request, List<AttributeValue> group, IndexDefinition index) {
+        if (request.readableGroups().isEmpty()) {
+            return;
+        }
+        Set<String> readable = request.readableGroups().get();
+        if (readable.contains(ANY_GROUP)) {
+            return;
+        }
+        if (group.isEmpty() || !readable.contains(groupText(group.get(0)))) {
+            throw new Problem(403, "Forbidden", group.isEmpty()
+                    ? "index '" + index.name() + "' has no group: it is readable by tokens that list " + ANY_GROUP + " only"
+                    : "the token does not list this group", null);
+        }
+    }
+
+    private static String groupText(AttributeValue value) {
+        return value.s() != null ? value.s() : value.n() != null ? value.n() : "";
+    }
+
+    private Response page(IndexDefinition index, List<AttributeValue> group, String entry, Parameters parameters) {
+        Order order = switch (parameters.optional("order").orElse("asc")) {
+            case "asc" -> Order.ASC;
+            case "desc" -> Order.DESC;
+            default -> throw Problem.badRequest("order", "must be asc or desc");
+        };
+        int pageSize = parameters.optional("pageSize").map(text -> {
+            if (!text.matches("[0-9]{1,4}") || Integer.parseInt(text) < 1 || Integer.parseInt(text) > PageRequest.MAX_PAGE_SIZE) {
+                throw Problem.badRequest("pageSize", "must be a whole number from 1 to " + PageRequest.MAX_PAGE_SIZE);
+            }
+            return Integer.parseInt(text);
+        }).orElse(DEFAULT_PAGE_SIZE);
+        boolean missing = switch (parameters.optional("missing").orElse("false")) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw Problem.badRequest("missing", "must be true or false");
+        };
+        var filter = new FilterParameters(parameters.optional("type").orElse(null), parameters.optional("equals").orElse(null),
+                parameters.optional("beginsWith").orElse(null), parameters.optional("lt").orElse(null), parameters.optional("le").orElse(null),
+                parameters.optional("gt").orElse(null), parameters.optional("ge").orElse(null)).filter();
+        if (missing && filter.isPresent()) {
+            throw Problem.badRequest("missing", "the items lacking the field match no filter: ask for them without one");
+        }
+        boolean entries = index.values() instanceof ValueSource.MapEntries;
+        if (entries && entry.isEmpty()) {
+            throw Problem.badRequest(index.layout() == IndexDefinition.Layout.FIELD_PARTITIONED ? "field" : "entry",
+                    "index '" + index.name() + "' indexes the entries of " + index.values().path() + ": name the entry");
+        }
+        if (!entries && !entry.isEmpty()) {
+            throw Problem.badRequest("entry", "index '" + index.name() + "' indexes " + index.values().path() + " itself: it has no entries");
+        }
+        PageRequest request = new PageRequest(index.name(), group, entry, order, pageSize, filter.orElse(null), missing,
+                parameters.optional("cursor").orElse(null));
+        Page page = pages.page(request);
+        return json(pageBody(index, group, entry, order, page));
+    }
+
+    private ObjectNode pageBody(IndexDefinition index, List<AttributeValue> group, String entry, Order order, Page page) {
+        IndexProjector projector = new IndexProjector(definitions);
+        ObjectNode body = ApiJson.NODES.objectNode();
+        body.put("index", index.name());
+        ArrayNode groupNode = body.putArray("group");
+        group.forEach(value -> groupNode.add(ApiJson.of(value)));
+        if (!entry.isEmpty()) {
+            body.put("entry", entry);
+        }
+        body.put("order", order == Order.ASC ? "asc" : "desc");
+        ArrayNode items = body.putArray("items");
+        for (int i = 0; i < page.issues().size(); i++) {
+            Map<String, AttributeValue> item = page.issues().get(i);
+            ObjectNode node = items.addObject();
+            ObjectNode key = node.putObject("key");
+            projector.keyOf(item).ifPresent(itemKey -> itemKey.toKey().forEach((name, value) -> key.set(name, ApiJson.of(value))));
+            AttributeValue value = index.values().path().resolve(item);
+            if (value != null && !entry.isEmpty()) {
+                value = value.hasM() ? value.m().get(entry) : null;
+            }
+            node.set("value", value == null ? ApiJson.NODES.nullNode() : ApiJson.of(value));
+            node.put("missing", i >= page.indexed());
+            node.set("item", ApiJson.of(item));
+        }
+        if (page.nextCursor().isPresent()) {
+            body.put("nextCursor", page.nextCursor().get());
+        } else {
+            body.putNull("nextCursor");
+        }
+        return body;
+    }
+
+    private ObjectNode indexes() {
+        ObjectNode body = ApiJson.NODES.objectNode();
+        ArrayNode list = body.putArray("indexes");
+        for (IndexDefinition index : definitions.indexes()) {
+            ObjectNode node = list.addObject();
+            node.put("name", index.name());
+            node.put("layout", index.layout() == IndexDefinition.Layout.FIELD_PARTITIONED ? "field-partitioned" : "grouped");
+            ArrayNode group = node.putArray("group");
+            index.group().forEach(path -> group.add(path.toString()));
+            node.put("values", switch (index.values()) {
+                case ValueSource.MapEntries m -> "entriesOf";
+                case ValueSource.Elements e -> "elementsOf";
+                case ValueSource.Scalar s -> "attribute";
+            });
+            node.put("path", index.values().path().toString());
+            ArrayNode orderBy = node.putArray("orderBy");
+            index.orderBy().forEach(tieBreaker -> orderBy.add(tieBreaker.path().toString()));
+            ArrayNode projection = node.putArray("projection");
+            index.projection().forEach(path -> projection.add(path.toString()));
+        }
+        return body;
+    }
+
+    /** The parameter a library refusal is about (the library words its messages after them). */
+    static String parameterOf(String message, boolean grid) {
+        if (message.contains("cursor")) {
+            return "cursor";
+        }
+        if (message.contains("has no attribute") || message.contains("name the entry") || message.contains("no entries")) {
+            return grid ? "field" : "entry";
+        }
+        if (message.contains("group")) {
+            return grid ? "project" : "group";
+        }
+        if (message.contains("lacking the field")) {
+            return "missing";
+        }
+        return "query";
+    }
+
+    private static Response json(ObjectNode body) {
+        return new Response(200, Map.of("content-type", "application/json"), body.toString());
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> all = new java.util.HashSet<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    private static Parameters parameters(Request request, Set<String> known) {
+        for (Map.Entry<String, List<String>> parameter : request.parameters().entrySet()) {
+            if (!known.contains(parameter.getKey())) {
+                throw Problem.badRequest(parameter.getKey(), "unknown parameter" + (known.isEmpty() ? "" : "; known: "
+                        + known.stream().sorted().toList()));
+            }
+            if (!parameter.getKey().equals("group") && parameter.getValue().size() > 1) {
+                throw Problem.badRequest(parameter.getKey(), "given more than once");
+            }
+        }
+        return new Parameters(request.parameters());
+    }
+
+    private record Parameters(Map<String, List<String>> values) {
+        Optional<String> optional(String name) {
+            List<String> given = values.getOrDefault(name, List.of());
+            return given.isEmpty() ? Optional.empty() : Optional.of(given.get(0));
+        }
+
+        String required(String name) {
+            return optional(name).filter(value -> !value.isEmpty()).orElseThrow(() -> Problem.badRequest(name, "required"));
+        }
+
+        List<String> all(String name) {
+            return new ArrayList<>(values.getOrDefault(name, List.of()));
+        }
+    }
+}

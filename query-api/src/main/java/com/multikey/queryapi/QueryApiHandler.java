@@ -1,0 +1,137 @@
+package com.multikey.queryapi;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import com.multikey.common.ClientFactory;
+import com.multikey.common.Environment;
+import com.multikey.common.StructuredLog;
+import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.query.GridQuery;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Lambda entry point of the HTTP read API (API Gateway HTTP API, payload format 2.0): the event becomes a
+ * {@link QueryApi.Request}, its answer the response. With {@code AUTH_MODE=JWT} the groups a caller may read come
+ * from the claim {@code PROJECTS_CLAIM} of the token API Gateway's JWT authorizer has verified; with {@code IAM}
+ * (the default) API Gateway has checked the caller's signature and IAM policy, and every group is readable.
+ * Logs one line a request: the route, the status and the item count; never a parameter, a claim or an item.
+ */
+public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
+
+    private static final StructuredLog LOG = StructuredLog.forClass(QueryApiHandler.class);
+
+    private final QueryApi api;
+    private final boolean jwt;
+    private final String claim;
+
+    public QueryApiHandler() {
+        this(System.getenv());
+    }
+
+    /** Configured from the given environment instead of the process's (local runners, tests). */
+    public QueryApiHandler(Map<String, String> env) {
+        IndexDefinitions definitions = IndexDefinitions.fromEnvironment(env);
+        ClientFactory clients = new ClientFactory(env);
+        GridQuery query = GridQuery.of(clients.dynamoDb(), Environment.required(env, "APP_TABLE_NAME"),
+                Environment.required(env, "INDEX_TABLE_NAME"), definitions);
+        this.api = new QueryApi(query::page, definitions);
+        String mode = env.getOrDefault("AUTH_MODE", "IAM");
+        if (!mode.equals("IAM") && !mode.equals("JWT")) {
+            throw new IllegalArgumentException("AUTH_MODE must be IAM or JWT, got " + mode);
+        }
+        this.jwt = mode.equals("JWT");
+        this.claim = env.getOrDefault("PROJECTS_CLAIM", "projects");
+    }
+
+    @Override
+    public APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
+        String method = event.getRequestContext() != null && event.getRequestContext().getHttp() != null
+                ? event.getRequestContext().getHttp().getMethod() : "GET";
+        String path = event.getRawPath() == null ? "/" : event.getRawPath();
+        Map<String, List<String>> parameters = null;
+        try {
+            parameters = parameters(event.getRawQueryString());
+        } catch (IllegalArgumentException malformed) {
+            // URLDecoder's refusal of a bad %-escape
+        }
+        QueryApi.Response response = parameters == null
+                ? Problem.badRequest("query", "malformed percent-encoding in the query string").response()
+                : api.handle(new QueryApi.Request(method, path, parameters, jwt ? Optional.of(groups(event)) : Optional.empty()));
+        LOG.info("request", Map.of("route", route(path), "status", response.status()));
+        return APIGatewayV2HTTPResponse.builder().withStatusCode(response.status()).withHeaders(response.headers())
+                .withBody(response.body()).withIsBase64Encoded(false).build();
+    }
+
+    /** The groups the verified token's claim lists; none when the request carries no verified claims. */
+    private Set<String> groups(APIGatewayV2HTTPEvent event) {
+        var context = event.getRequestContext();
+        if (context == null || context.getAuthorizer() == null || context.getAuthorizer().getJwt() == null
+                || context.getAuthorizer().getJwt().getClaims() == null) {
+            return Set.of();
+        }
+        return claimValues(context.getAuthorizer().getJwt().getClaims().get(claim));
+    }
+
+    /**
+     * A claim's values as API Gateway passes them: a string, or an array written as {@code [a b c]} (HTTP APIs
+     * flatten array claims so); values separated by spaces or commas.
+     */
+    static Set<String> claimValues(String claim) {
+        if (claim == null || claim.isBlank()) {
+            return Set.of();
+        }
+        String text = claim.strip();
+        if (text.startsWith("[") && text.endsWith("]")) {
+            text = text.substring(1, text.length() - 1);
+        }
+        Set<String> values = new LinkedHashSet<>();
+        Arrays.stream(text.split("[,\\s]+")).map(value -> value.replaceAll("^\"|\"$", "")).filter(value -> !value.isEmpty())
+                .forEach(values::add);
+        return Set.copyOf(values);
+    }
+
+    /** The raw query string's parameters, URL-decoded, each with every value it was given (repeats kept, in order). */
+    static Map<String, List<String>> parameters(String rawQuery) {
+        Map<String, List<String>> parameters = new LinkedHashMap<>();
+        if (rawQuery == null || rawQuery.isEmpty()) {
+            return parameters;
+        }
+        for (String pair : rawQuery.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int equals = pair.indexOf('=');
+            String name = decode(equals < 0 ? pair : pair.substring(0, equals));
+            String value = equals < 0 ? "" : decode(pair.substring(equals + 1));
+            parameters.computeIfAbsent(name, n -> new ArrayList<>()).add(value);
+        }
+        return parameters;
+    }
+
+    private static String decode(String text) {
+        return URLDecoder.decode(text, StandardCharsets.UTF_8);
+    }
+
+    /** The route a path matched, without anything the caller chose but the index name. */
+    private static String route(String path) {
+        if (path.startsWith("/v1/indexes/") && path.endsWith("/items")) {
+            return "/v1/indexes/{index}/items";
+        }
+        return switch (path) {
+            case "/v1/grid", "/v1/indexes", "/openapi.json" -> path;
+            default -> "(other)";
+        };
+    }
+}
