@@ -96,11 +96,16 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
      * is refused here instead of by DynamoDB: in the index part the index table's key, of the request's
      * partition, inside the filter's key range; in the missing part the {@code ByProject} key of an issue
      * of the request's project, or the source table's key of an item of the request's group (and of the
-     * index's sort key prefix).
+     * index's sort key prefix). A cursor of the missing part is refused on a request that has none (one with a filter,
+     * or one that did not ask for it): it would list items that lack the field, which match no filter.
      *
+     * @param includeMissing whether the request asks for the missing part
      * @throws QueryException naming what is wrong
      */
-    Cursor requireValid(GridQuery.Target target, Filter.KeyRange range) {
+    Cursor requireValid(GridQuery.Target target, Filter.KeyRange range, boolean includeMissing) {
+        if (part == Part.MISSING && !includeMissing) {
+            throw new QueryException("malformed cursor: it is of the missing part, and this request does not ask for it");
+        }
         if (startKey.isEmpty()) {
             return this;
         }

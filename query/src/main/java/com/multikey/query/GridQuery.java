@@ -137,7 +137,7 @@ public final class GridQuery {
     public Page page(PageRequest request) {
         Target target = target(request);
         Filter.KeyRange range = request.filter().map(f -> f.keyRange(target.bounds())).orElse(null);
-        Optional<Cursor> cursor = request.cursor().map(text -> Cursor.decode(text, request).requireValid(target, range));
+        Optional<Cursor> cursor = request.cursor().map(text -> Cursor.decode(text, request).requireValid(target, range, request.includeMissing()));
         if (cursor.isEmpty() && target.project().isPresent() && !catalog.defines(request.project(), request.attribId())) {
             throw new QueryException("project " + request.project() + " has no attribute '" + request.attribId() + "'");
         }

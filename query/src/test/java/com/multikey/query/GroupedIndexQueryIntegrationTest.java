@@ -534,6 +534,24 @@ class GroupedIndexQueryIntegrationTest {
     }
 
     @Test
+    void editedCursor_ofTheMissingPart_onARequestWithoutTheMissingPart_isRefused() {
+        // given: a cursor edited to point at the missing part (its digest is of the request, as anyone can compute),
+        // on a filtered request (which has no missing part: an item without the field matches no filter) and on a
+        // request that did not ask for the missing part
+        GridQuery query = query(dynamoDb);
+        PageRequest filtered = PageRequest.onIndex("fields", List.of(s(SMALL)), "due", Order.ASC, 100)
+                .withFilter(new Filter.Equals(num(3)));
+        PageRequest plain = PageRequest.onIndex("fields", List.of(s(SMALL)), "due", Order.ASC, 100);
+
+        // then: refused, never a page of items that lack the field
+        for (PageRequest request : List.of(filtered, plain)) {
+            String forged = new Cursor(Cursor.Part.MISSING, Map.of()).encode(request);
+            assertThatThrownBy(() -> query.page(request.after(forged))).as("%s", request.identity())
+                    .isInstanceOf(QueryException.class).hasMessageStartingWith("malformed cursor");
+        }
+    }
+
+    @Test
     void aRequest_whoseGroupCannotBeInTheIndex_isRefusedSayingWhatToGive() {
         GridQuery query = query(dynamoDb);
 

@@ -1,5 +1,6 @@
 package com.multikey.reindex;
 
+import com.multikey.index.DynamoDbLimits;
 import com.multikey.index.IndexChange;
 import com.multikey.index.ItemKey;
 import com.multikey.index.definition.KeySchema;
@@ -21,7 +22,7 @@ import java.util.Map;
  * Writes the index changes of one source item only while the item is still the version they were derived from:
  * each TransactWriteItems call carries a condition check on the item by its full key (every key attribute present and
  * every attribute the indexes in scope derive their items from unchanged; or, for an item read as absent, every key
- * attribute still absent) and up to 99 index writes. So a
+ * attribute still absent) and up to 99 index writes, within a transaction's 4 MB. So a
  * backfill or a repair that read an item before the stream indexer handled a later change of it can never write
  * the older version's index items after the newer ones: it finds the item changed, and reads it again.
  */
@@ -31,6 +32,8 @@ public final class ConditionalIndexWriter {
     public enum Outcome { WRITTEN, ISSUE_CHANGED }
 
     static final int MAX_WRITES_PER_TRANSACTION = 99;
+    /** A transaction's 4 MB of items, less room for what the request carries besides them. */
+    static final long MAX_TRANSACTION_BYTES = 4L * 1024 * 1024 - 64 * 1024;
 
     private final DynamoDbClient dynamoDb;
     private final String appTable;
@@ -60,13 +63,10 @@ public final class ConditionalIndexWriter {
      */
     public Outcome write(ItemKey key, Map<String, AttributeValue> version, List<IndexChange> changes) {
         ConditionCheck check = condition(key, version);
-        for (int from = 0; from < Math.max(1, changes.size()); from += MAX_WRITES_PER_TRANSACTION) {
-            if (changes.isEmpty()) {
-                return Outcome.WRITTEN;
-            }
+        for (List<IndexChange> chunk : transactions(changes, checkBytes(check))) {
             List<TransactWriteItem> items = new ArrayList<>();
             items.add(TransactWriteItem.builder().conditionCheck(check).build());
-            for (IndexChange change : changes.subList(from, Math.min(changes.size(), from + MAX_WRITES_PER_TRANSACTION))) {
+            for (IndexChange change : chunk) {
                 items.add(switch (change) {
                     case IndexChange.Put put -> TransactWriteItem.builder()
                             .put(Put.builder().tableName(indexTable).item(put.item().toItem()).build()).build();
@@ -84,6 +84,40 @@ public final class ConditionalIndexWriter {
             }
         }
         return Outcome.WRITTEN;
+    }
+
+    /**
+     * The changes in calls of at most {@value #MAX_WRITES_PER_TRANSACTION} writes whose items, with the check, stay
+     * within a transaction's 4 MB (index items that each carry a copy of a large projected attribute pass it long
+     * before the count does).
+     */
+    static List<List<IndexChange>> transactions(List<IndexChange> changes, long checkBytes) {
+        List<List<IndexChange>> calls = new ArrayList<>();
+        List<IndexChange> call = new ArrayList<>();
+        long bytes = checkBytes;
+        for (IndexChange change : changes) {
+            long size = switch (change) {
+                case IndexChange.Put put -> DynamoDbLimits.itemBytes(put.item().toItem());
+                case IndexChange.Delete delete -> DynamoDbLimits.itemBytes(delete.key().toKey());
+            };
+            if (!call.isEmpty() && (call.size() == MAX_WRITES_PER_TRANSACTION || bytes + size > MAX_TRANSACTION_BYTES)) {
+                calls.add(call);
+                call = new ArrayList<>();
+                bytes = checkBytes;
+            }
+            call.add(change);
+            bytes += size;
+        }
+        if (!call.isEmpty()) {
+            calls.add(call);
+        }
+        return calls;
+    }
+
+    /** What the condition check adds to each transaction: its key and the values it compares. */
+    private static long checkBytes(ConditionCheck check) {
+        return DynamoDbLimits.itemBytes(check.key())
+                + (check.hasExpressionAttributeValues() ? DynamoDbLimits.itemBytes(check.expressionAttributeValues()) : 0);
     }
 
     /**

@@ -139,4 +139,32 @@ class ConditionalIndexWriterIntegrationTest {
         assertThat(whileAbsent).isEqualTo(ConditionalIndexWriter.Outcome.WRITTEN);
         assertThat(onceItExists).isEqualTo(ConditionalIndexWriter.Outcome.ISSUE_CHANGED);
     }
+
+    @ParameterizedTest
+    @EnumSource(value = KeyType.class, names = {"N"})
+    void write_whenAnItemsIndexItemsTogetherPassATransactionsFourMegabytes_writesThemAll(KeyType type) {
+        // given: 99 custom fields, each index item carrying a copy of a 60 KB title (the projection): about 6 MB of
+        // index items for one source item of about 62 KB, more than one TransactWriteItems call may carry (4 MB)
+        IndexDefinitions definitions = SortKeyedTable.definitions(type, List.of(SortKeyedTable.ISSUE_FIELDS));
+        SortKeyedTable.create(dynamoDb, type);
+        Map<String, AttributeValue> issue = new java.util.LinkedHashMap<>(SortKeyedTable.issue(type, 0, 1));
+        issue.put("title", SortKeyedTable.s("t".repeat(60 * 1024)));
+        Map<String, AttributeValue> fields = new java.util.LinkedHashMap<>();
+        for (int f = 0; f < 99; f++) {
+            fields.put("f" + f, AttributeValue.fromN(Integer.toString(f)));
+        }
+        issue.put("cf", AttributeValue.fromM(fields));
+        SortKeyedTable.put(dynamoDb, issue);
+        ItemKey key = key(type, 0, 1);
+        Map<String, AttributeValue> version = writer(definitions).currentVersion(key);
+        List<IndexChange> changes = puts(definitions, key, version);
+        assertThat(changes).hasSize(99);
+
+        // when
+        ConditionalIndexWriter.Outcome outcome = writer(definitions).write(key, version, changes);
+
+        // then
+        assertThat(outcome).isEqualTo(ConditionalIndexWriter.Outcome.WRITTEN);
+        assertThat(storedOf(key)).hasSize(99);
+    }
 }

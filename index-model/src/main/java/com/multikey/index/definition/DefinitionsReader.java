@@ -174,7 +174,7 @@ public final class DefinitionsReader {
                 if (!TYPE_NAME.matcher(name).matches()) {
                     throw error(where + ".name", "'" + name + "' is not an entity type name; use PascalCase letters and digits, e.g. Layer");
                 }
-                List<Condition> when = conditions(rule.get("when"), where + " (" + name + ").when");
+                List<Condition> when = conditions(rule.get("when"), where + " (" + name + ").when", table);
                 if (when.isEmpty()) {
                     throw error(where + " (" + name + ").when", "lists no condition; say how an item of this type is told, e.g. [{attribute: sk, beginsWith: 'ISSUE#'}]");
                 }
@@ -184,7 +184,7 @@ public final class DefinitionsReader {
         return rules;
     }
 
-    private List<Condition> conditions(Tree node, String where) {
+    private List<Condition> conditions(Tree node, String where, KeySchema table) {
         if (node.isMissing() || node.isNull()) {
             return List.of();
         }
@@ -206,9 +206,16 @@ public final class DefinitionsReader {
                 if (!prefix.isTextual()) {
                     throw error(at + " (" + path + ")", "beginsWith takes a string");
                 }
+                keyOfType(table, path, at + " (" + path + ")", "beginsWith tests a string", KeySchema.KeyType.S);
                 conditions.add(new Condition.BeginsWith(path, prefix.asText()));
             } else if (condition.has("equals")) {
-                conditions.add(new Condition.Equals(path, scalar(condition.get("equals"), at + " (" + path + ").equals")));
+                AttributeValue value = scalar(condition.get("equals"), at + " (" + path + ").equals");
+                switch (value.type()) {
+                    case S -> keyOfType(table, path, at + " (" + path + ")", "equals a string", KeySchema.KeyType.S);
+                    case N -> keyOfType(table, path, at + " (" + path + ")", "equals a number", KeySchema.KeyType.N);
+                    default -> keyOfType(table, path, at + " (" + path + ")", "equals a boolean");
+                }
+                conditions.add(new Condition.Equals(path, value));
             } else {
                 if (!condition.get("exists").isBoolean() || !condition.get("exists").asBoolean()) {
                     throw error(at + " (" + path + ")", "exists takes true (an index covering items that lack an attribute lists what they have instead)");
@@ -232,6 +239,23 @@ public final class DefinitionsReader {
         throw error(where, "takes a string, a number or a boolean");
     }
 
+    /**
+     * Refuses a path to a key attribute of a type the setting can never use (a key is always present, of its declared
+     * type): a condition on it would pass no item, a value or tie-breaker of it would be rejected on every item.
+     */
+    private void keyOfType(KeySchema table, AttributePath path, String where, String what, KeySchema.KeyType... usable) {
+        if (!table.isKeyAttribute(path)) {
+            return;
+        }
+        for (KeySchema.KeyAttribute attribute : table.attributes()) {
+            if (attribute.name().equals(path.names().get(0)) && !List.of(usable).contains(attribute.type())) {
+                String role = attribute == table.partitionKey() ? "partition key" : "sort key";
+                throw error(where, path + " is the table's " + role + " of type " + attribute.type() + ", and " + what
+                        + ", so it could never work: name another attribute");
+            }
+        }
+    }
+
     private IndexDefinition index(Tree node, KeySchema table) {
         if (!node.isObject()) {
             throw error("indexes", "each index is a mapping with at least 'name' and 'values'");
@@ -247,10 +271,10 @@ public final class DefinitionsReader {
             case "field-partitioned" -> IndexDefinition.Layout.FIELD_PARTITIONED;
             default -> throw error(where + ": layout", "must be grouped (the default) or field-partitioned, found '" + node.get("layout").asText() + "'");
         };
-        List<Condition> covers = conditions(node.get("covers"), where + ": covers");
+        List<Condition> covers = conditions(node.get("covers"), where + ": covers", table);
         List<AttributePath> group = paths(node.get("group"), where + ": group");
-        ValueSource values = values(node.get("values"), where);
-        List<TieBreaker> orderBy = tieBreakers(node.get("orderBy"), where + ": orderBy");
+        ValueSource values = values(node.get("values"), where, table);
+        List<TieBreaker> orderBy = tieBreakers(node.get("orderBy"), where + ": orderBy", table);
         List<AttributePath> projection = paths(node.get("projection"), where + ": projection");
         for (AttributePath projected : projection) {
             if (projected.overlaps(values.path())) {
@@ -287,13 +311,19 @@ public final class DefinitionsReader {
         return paths;
     }
 
-    private ValueSource values(Tree node, String where) {
+    private ValueSource values(Tree node, String where, KeySchema table) {
         if (node.isMissing() || !node.isObject() || node.size() != 1) {
             throw error(where + ": values", "say where the values come from with exactly one of: entriesOf: <map>, elementsOf: <list or set>, attribute: <scalar>");
         }
         allowOnly(node, where + ": values", "entriesOf", "elementsOf", "attribute");
         String kind = node.fieldNames().next();
         AttributePath path = AttributePath.parse(node.get(kind).isTextual() ? node.get(kind).asText() : "", file + ": " + where + ": values." + kind);
+        String at = where + ": values." + kind + " (" + path + ")";
+        switch (kind) {
+            case "entriesOf" -> keyOfType(table, path, at, "entriesOf takes a map");
+            case "elementsOf" -> keyOfType(table, path, at, "elementsOf takes a list or a set");
+            default -> keyOfType(table, path, at, "a value is a string, a number or a boolean", KeySchema.KeyType.S, KeySchema.KeyType.N);
+        }
         return switch (kind) {
             case "entriesOf" -> new ValueSource.MapEntries(path);
             case "elementsOf" -> new ValueSource.Elements(path);
@@ -301,7 +331,7 @@ public final class DefinitionsReader {
         };
     }
 
-    private List<TieBreaker> tieBreakers(Tree node, String where) {
+    private List<TieBreaker> tieBreakers(Tree node, String where, KeySchema table) {
         if (node.isMissing() || node.isNull()) {
             return List.of();
         }
@@ -309,16 +339,22 @@ public final class DefinitionsReader {
         List<TieBreaker> tieBreakers = new ArrayList<>();
         for (Tree entry : list) {
             if (entry.isTextual()) {
-                tieBreakers.add(new TieBreaker(AttributePath.parse(entry.asText(), file + ": " + where), TieBreaker.DEFAULT_MAX_BYTES));
+                AttributePath path = AttributePath.parse(entry.asText(), file + ": " + where);
+                keyOfType(table, path, where + " (" + path + ")", "a tie-breaker is a string, a number or a boolean",
+                        KeySchema.KeyType.S, KeySchema.KeyType.N);
+                tieBreakers.add(new TieBreaker(path, TieBreaker.DEFAULT_MAX_BYTES));
                 continue;
             }
             allowOnly(entry, where, "attribute", "maxBytes");
             AttributePath path = AttributePath.parse(entry.path("attribute").asText(""), file + ": " + where);
+            boolean given = entry.has("maxBytes");
             int maxBytes = entry.path("maxBytes").asInt(TieBreaker.DEFAULT_MAX_BYTES);
-            if (maxBytes < TieBreaker.MIN_MAX_BYTES || maxBytes > DynamoDbLimits.MAX_SORT_KEY_BYTES / 2) {
+            if (given && !entry.get("maxBytes").isInt() || maxBytes < TieBreaker.MIN_MAX_BYTES || maxBytes > DynamoDbLimits.MAX_SORT_KEY_BYTES / 2) {
                 throw error(where + " (" + path + ")", "maxBytes must be from " + TieBreaker.MIN_MAX_BYTES + " to "
                         + DynamoDbLimits.MAX_SORT_KEY_BYTES / 2 + ", found " + entry.path("maxBytes").asText());
             }
+            keyOfType(table, path, where + " (" + path + ")", "a tie-breaker is a string, a number or a boolean",
+                    KeySchema.KeyType.S, KeySchema.KeyType.N);
             tieBreakers.add(new TieBreaker(path, maxBytes));
         }
         return tieBreakers;

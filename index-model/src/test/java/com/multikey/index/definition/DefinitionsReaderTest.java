@@ -98,6 +98,11 @@ class DefinitionsReaderTest {
             old layout on pk/sk    | name: a\\nlayout: field-partitioned\\nvalues: {entriesOf: cf}\\ngroup: p\\norderBy: n | index 'a'      | table keyed by one string attribute
             unknown layout         | name: a\\nlayout: flat\\nvalues: {attribute: x}                                | index 'a': layout         | must be grouped
             exists false           | name: a\\nvalues: {attribute: x}\\ncovers: [{attribute: x, exists: false}]    | index 'a': covers[0] (x)  | exists takes true
+            maxBytes a string      | name: a\\nvalues: {attribute: x}\\norderBy: [{attribute: p, maxBytes: '100'}] | index 'a': orderBy (p)    | maxBytes must be from 48
+            maxBytes a fraction    | name: a\\nvalues: {attribute: x}\\norderBy: [{attribute: p, maxBytes: 100.5}]  | index 'a': orderBy (p)    | maxBytes must be from 48
+            key equals a number    | name: a\\nvalues: {attribute: x}\\ncovers: [{attribute: sk, equals: 5}]      | index 'a': covers[0] (sk) | table's sort key of type S
+            entries of a key       | name: a\\nvalues: {entriesOf: sk}                                            | index 'a': values.entriesOf (sk) | the table's sort key
+            elements of a key      | name: a\\nvalues: {elementsOf: pk}                                           | index 'a': values.elementsOf (pk) | the table's partition key
             """)
     void parse_whenADefinitionCannotWork_namesTheIndexTheAttributeAndWhatToChange(String what, String index, String where, String message) {
         String text = withIndex(index.replace("\\n", "\n"));
@@ -114,6 +119,10 @@ class DefinitionsReaderTest {
             same key twice     | version: 1\\ntable: {partitionKey: {name: id}, sortKey: {name: id}}\\nindexes: [] | table.sortKey     | names the partition key's attribute
             entity type name   | version: 1\\ntable: {partitionKey: {name: id}}\\nentityTypes: [{name: layer, when: [{attribute: id, beginsWith: l}]}]\\nindexes: [] | entityTypes[0].name | PascalCase
             entity type with no test | version: 1\\ntable: {partitionKey: {name: id}}\\nentityTypes: [{name: Layer}]\\nindexes: [] | entityTypes[0] (Layer).when | lists no condition
+            beginsWith on N key | version: 1\\ntable: {partitionKey: {name: id, type: N}}\\nindexes: [{name: a, values: {attribute: x}, covers: [{attribute: id, beginsWith: '1'}]}] | index 'a': covers[0] (id) | table's partition key of type N
+            type told by a B key | version: 1\\ntable: {partitionKey: {name: id, type: B}}\\nentityTypes: [{name: Layer, when: [{attribute: id, beginsWith: l}]}]\\nindexes: [] | entityTypes[0] (Layer).when[0] (id) | table's partition key of type B
+            B key as tie-breaker | version: 1\\ntable: {partitionKey: {name: id, type: S}, sortKey: {name: v, type: B}}\\nindexes: [{name: a, values: {attribute: x}, orderBy: [v]}] | index 'a': orderBy (v) | the table's sort key of type B
+            B key as the value  | version: 1\\ntable: {partitionKey: {name: id, type: B}}\\nindexes: [{name: a, values: {attribute: id}}] | index 'a': values.attribute (id) | the table's partition key of type B
             not YAML           | version: [1                                                                    | not valid YAML        | line
             """)
     void parse_whenTheFileCannotWork_saysWhereAndWhat(String what, String text, String where, String message) {
