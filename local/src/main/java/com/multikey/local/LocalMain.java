@@ -6,8 +6,11 @@ import com.multikey.common.PlainJson;
 import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.runtime.LambdaEvents;
+import com.multikey.local.runtime.LocalDynamoDb;
 import com.multikey.local.runtime.LocalEventBridge;
 import com.multikey.local.runtime.LocalFunction;
+import com.multikey.local.runtime.LocalHttpApi;
+import com.multikey.local.runtime.LocalJwtIssuer;
 import com.multikey.local.runtime.LocalLambdaApi;
 import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateException;
@@ -38,7 +41,7 @@ import java.util.concurrent.CountDownLatch;
  */
 @Command(name = "local.jar", mixinStandardHelpOptions = true,
         description = "Runs template.yaml on this machine: DynamoDB Local, the functions, their stream event sources, the bus and its rules.",
-        subcommands = {LocalMain.Demo.class, LocalMain.Invoke.class, LocalMain.Start.class, LocalMain.Replay.class})
+        subcommands = {LocalMain.Demo.class, LocalMain.Invoke.class, LocalMain.Start.class, LocalMain.Replay.class, LocalMain.Token.class})
 public final class LocalMain implements Callable<Integer> {
 
     @Option(names = "--template", description = "the SAM template (default: template.yaml here or above)")
@@ -206,7 +209,17 @@ public final class LocalMain implements Callable<Integer> {
         @Option(names = "--sqs-port", defaultValue = "4012", description = "the local SQS endpoint's port, holding the template's queues (default ${DEFAULT-VALUE})")
         int sqsPort;
 
-        @Option(names = "--host", defaultValue = "127.0.0.1", description = "address the PutEvents and Lambda API endpoints listen on; 0.0.0.0 to reach them from containers (sam local invoke)")
+        @Option(names = "--api-port", defaultValue = "4013", description = "the read API's port, with the grid page at / (default ${DEFAULT-VALUE})")
+        int apiPort;
+
+        @Option(names = "--api-auth", defaultValue = "IAM", paramLabel = "IAM|JWT",
+                description = "how the read API authorizes: IAM (SigV4 with the local credentials local/local) or JWT (tokens from 'local.jar token'); default ${DEFAULT-VALUE}")
+        String apiAuth;
+
+        @Option(names = "--token-key", paramLabel = "FILE", description = "with --api-auth JWT, the key that signs local tokens (default ~/.multikey/local-token-key.json, made on first use)")
+        Path tokenKey;
+
+        @Option(names = "--host", defaultValue = "127.0.0.1", description = "address the PutEvents, Lambda API and read API endpoints listen on; 0.0.0.0 to reach them from containers (sam local invoke)")
         String host;
 
         @Option(names = "--seconds", description = "stop after this many seconds (default: run until interrupted)")
@@ -215,10 +228,14 @@ public final class LocalMain implements Callable<Integer> {
         @Override
         public Integer call() throws InterruptedException {
             PrintStream out = parent.out;
-            SamTemplate template = parent.loadTemplate();
+            SamTemplate template = parent.loadTemplate().withParameterOverrides(LocalReadApi.parameters(apiAuth));
+            java.util.Optional<LocalJwtIssuer> tokens = apiAuth.equals("JWT")
+                    ? java.util.Optional.of(LocalJwtIssuer.loadOrCreate(tokenKey != null ? tokenKey : LocalReadApi.defaultKeyFile()))
+                    : java.util.Optional.empty();
             try (TemplateRuntime runtime = new TemplateRuntime(template,
                     new TemplateRuntime.Ports(host, port, eventBridgePort, lambdaPort, sqsPort), out::println)) {
                 runtime.startPolling();
+                LocalHttpApi api = LocalReadApi.serve(runtime, apiAuth, host, apiPort, tokens);
                 out.printf("DynamoDB Local: %s  tables: %s%n", runtime.dynamoDbLocal().endpoint(),
                         String.join(", ", runtime.names().entrySet().stream()
                                 .filter(e -> template.typeOf(e.getKey()).equals("AWS::DynamoDB::Table")).map(Map.Entry::getValue).toList()));
@@ -227,6 +244,14 @@ public final class LocalMain implements Callable<Integer> {
                 out.printf("functions: %s; write to the tables with any client, e.g.%n", String.join(", ", runtime.functionIds()));
                 out.printf("  aws dynamodb put-item --endpoint-url %s --table-name %s --item '{\"id\":{\"S\":\"issue#1\"},\"project\":{\"S\":\"project#1\"},\"num\":{\"N\":\"1\"},\"custom_fields\":{\"M\":{\"f1\":{\"S\":\"hello\"}}}}'%n",
                         runtime.dynamoDbLocal().endpoint(), runtime.table("AppTable"));
+                out.printf("read API: %s  grid page: %s/%n", api.endpoint(), api.endpoint());
+                if (apiAuth.equals("IAM")) {
+                    out.printf("  curl --aws-sigv4 aws:amz:%s:execute-api --user %s:%s '%s/v1/grid?project=project%%231&field=f1'%n",
+                            LocalDynamoDb.REGION.id(), LocalDynamoDb.ACCESS_KEY, LocalDynamoDb.SECRET_KEY, api.endpoint());
+                } else {
+                    out.printf("  token=$(java -jar local/target/local.jar token --projects 'project#1')%n");
+                    out.printf("  curl -H \"Authorization: Bearer $token\" '%s/v1/grid?project=project%%231&field=f1'%n", api.endpoint());
+                }
                 // the tables exist and the event sources poll: only now may a script waiting on us go on
                 out.println(READY);
                 CountDownLatch stop = new CountDownLatch(1);
@@ -238,6 +263,36 @@ public final class LocalMain implements Callable<Integer> {
                 }
                 return 0;
             }
+        }
+    }
+
+    @Command(name = "token", description = {"Prints a token for the local read API started with --api-auth JWT: signed by the local key, "
+            + "for the local issuer and audience, listing the projects the caller may read ('*': every one).",
+            "Use it as 'Authorization: Bearer TOKEN', or open the grid page at /#token=TOKEN."})
+    static final class Token implements Callable<Integer> {
+        @CommandLine.ParentCommand
+        LocalMain parent;
+
+        @Option(names = "--projects", required = true, split = ",", paramLabel = "PROJECT", description = "the projects the token lets its holder read, comma-separated")
+        List<String> projects;
+
+        @Option(names = "--lifetime", defaultValue = "PT1H", paramLabel = "DURATION", description = "how long the token is valid, ISO-8601 (default ${DEFAULT-VALUE}; negative: already expired)")
+        Duration lifetime;
+
+        @Option(names = "--audience", defaultValue = LocalReadApi.AUDIENCE, description = "the audience (default ${DEFAULT-VALUE}, the one the local API accepts)")
+        String audience;
+
+        @Option(names = "--issuer", defaultValue = LocalReadApi.ISSUER, description = "the issuer (default ${DEFAULT-VALUE}, the one the local API accepts)")
+        String issuer;
+
+        @Option(names = "--token-key", paramLabel = "FILE", description = "the signing key (default ~/.multikey/local-token-key.json, made on first use)")
+        Path tokenKey;
+
+        @Override
+        public Integer call() {
+            LocalJwtIssuer key = LocalJwtIssuer.loadOrCreate(tokenKey != null ? tokenKey : LocalReadApi.defaultKeyFile());
+            parent.out.println(key.mint(issuer, audience, LocalReadApi.PROJECTS_CLAIM, projects, java.time.Instant.now(), lifetime));
+            return 0;
         }
     }
 

@@ -31,6 +31,9 @@ import java.nio.file.Path;
 public final class LocalDynamoDb implements AutoCloseable {
 
     public static final Region REGION = Region.US_EAST_1;
+    /** The local stack's credentials: every client of it signs with them, the local HTTP API accepts only them. */
+    public static final String ACCESS_KEY = "local";
+    public static final String SECRET_KEY = "local";
     private static final String LIBRARY_PATH = "sqlite4java.library.path";
 
     private final DynamoDBProxyServer server;
@@ -81,7 +84,7 @@ public final class LocalDynamoDb implements AutoCloseable {
     }
 
     public static StaticCredentialsProvider credentials() {
-        return StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"));
+        return StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY));
     }
 
     @Override

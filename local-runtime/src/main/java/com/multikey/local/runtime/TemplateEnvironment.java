@@ -48,8 +48,8 @@ public final class TemplateEnvironment {
                                                   Map<String, java.net.URI> endpointsByService) {
         Map<String, String> env = new LinkedHashMap<>(of(template, functionLogicalId, localNames));
         env.put("AWS_REGION", LocalDynamoDb.REGION.id());
-        env.put("AWS_ACCESS_KEY_ID", "local");
-        env.put("AWS_SECRET_ACCESS_KEY", "local");
+        env.put("AWS_ACCESS_KEY_ID", LocalDynamoDb.ACCESS_KEY);
+        env.put("AWS_SECRET_ACCESS_KEY", LocalDynamoDb.SECRET_KEY);
         endpointsByService.forEach((service, endpoint) -> env.put("AWS_ENDPOINT_URL_" + service, endpoint.toString()));
         return env;
     }

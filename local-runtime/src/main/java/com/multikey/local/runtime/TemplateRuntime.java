@@ -48,6 +48,7 @@ public final class TemplateRuntime implements AutoCloseable {
     private volatile int quietCycles;
     private Instant lastSweep = Instant.EPOCH;
     private final Map<String, String> functionEnvironment;
+    private final List<LocalHttpApi> httpApis = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** Ports of the local endpoints (0: any free one) and the address they listen on. */
     public record Ports(String host, int dynamoDb, int eventBridge, int lambda, int sqs) {
@@ -220,6 +221,20 @@ public final class TemplateRuntime implements AutoCloseable {
         return function;
     }
 
+    /**
+     * Serves the HTTP API {@code api} of the template on {@code host}:{@code port} (0: any free port) until the
+     * runtime closes: SigV4 signatures checked against the local credentials ({@code local}/{@code local}, the
+     * ones the functions' clients use), JWT tokens against {@code tokens}.
+     */
+    public LocalHttpApi serveHttpApi(String api, String host, int port, java.util.Optional<LocalJwtIssuer> tokens) {
+        HttpApiRoutes routes = HttpApiRoutes.of(deployed, api, names);
+        LocalHttpApi served = LocalHttpApi.start(routes, this::function,
+                new SigV4Verifier(Map.of(LocalDynamoDb.ACCESS_KEY, LocalDynamoDb.SECRET_KEY), "execute-api", java.time.Clock.systemUTC()),
+                tokens, java.time.Clock.systemUTC(), out, host, port);
+        httpApis.add(served);
+        return served;
+    }
+
     /** Starts polling the streams (every 200 ms) and expiring items whose TTL has passed (every second). */
     public void startPolling() {
         poller = Executors.newSingleThreadScheduledExecutor(daemon("local-streams"));
@@ -350,6 +365,7 @@ public final class TemplateRuntime implements AutoCloseable {
     @Override
     public void close() {
         closing = true;
+        httpApis.forEach(LocalHttpApi::close);
         if (poller != null) {
             poller.shutdownNow();
         }

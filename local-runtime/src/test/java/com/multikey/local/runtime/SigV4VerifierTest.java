@@ -1,0 +1,64 @@
+package com.multikey.local.runtime;
+
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The canonical parts and the check itself, on the "get-vanilla" case of AWS's Signature Version 4 test suite. */
+class SigV4VerifierTest {
+
+    private static final String SECRET = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY";
+    private static final Instant WHEN = Instant.parse("2015-08-30T12:36:00Z");
+    private static final String VANILLA = "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/service/aws4_request, "
+            + "SignedHeaders=host;x-amz-date, Signature=5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31";
+
+    private final SigV4Verifier verifier = new SigV4Verifier(Map.of("AKIDEXAMPLE", SECRET), "service", Clock.fixed(WHEN, ZoneOffset.UTC));
+
+    private static Map<String, List<String>> headers(String authorization) {
+        return Map.of("host", List.of("example.amazonaws.com"), "x-amz-date", List.of("20150830T123600Z"), "authorization",
+                List.of(authorization));
+    }
+
+    @Test
+    void theTestSuitesVanillaGet_isVerified() {
+        assertThat(verifier.verify("GET", URI.create("/"), headers(VANILLA), new byte[0]))
+                .isEqualTo(new SigV4Verifier.Verified("AKIDEXAMPLE", "us-east-1"));
+    }
+
+    @Test
+    void anyChangeToWhatWasSigned_isRefused() {
+        assertThat(verifier.verify("POST", URI.create("/"), headers(VANILLA), new byte[0])).isInstanceOf(SigV4Verifier.Refused.class);
+        assertThat(verifier.verify("GET", URI.create("/?a=b"), headers(VANILLA), new byte[0])).isInstanceOf(SigV4Verifier.Refused.class);
+        assertThat(verifier.verify("GET", URI.create("/x"), headers(VANILLA), new byte[0])).isInstanceOf(SigV4Verifier.Refused.class);
+        assertThat(verifier.verify("GET", URI.create("/"), headers(VANILLA), new byte[] {1})).isInstanceOf(SigV4Verifier.Refused.class);
+        assertThat(verifier.verify("GET", URI.create("/"), headers(VANILLA.replace("5fa00", "5fa01")), new byte[0]))
+                .isEqualTo(new SigV4Verifier.Refused("the signature does not match"));
+    }
+
+    @Test
+    void aRequestOutsideFiveMinutesOfNow_anUnknownKey_andAnotherService_areRefused() {
+        SigV4Verifier later = new SigV4Verifier(Map.of("AKIDEXAMPLE", SECRET), "service",
+                Clock.fixed(WHEN.plusSeconds(301), ZoneOffset.UTC));
+        assertThat(later.verify("GET", URI.create("/"), headers(VANILLA), new byte[0])).isInstanceOf(SigV4Verifier.Refused.class);
+        assertThat(new SigV4Verifier(Map.of("OTHER", SECRET), "service", Clock.fixed(WHEN, ZoneOffset.UTC))
+                .verify("GET", URI.create("/"), headers(VANILLA), new byte[0])).isEqualTo(new SigV4Verifier.Refused("unknown access key"));
+        assertThat(new SigV4Verifier(Map.of("AKIDEXAMPLE", SECRET), "execute-api", Clock.fixed(WHEN, ZoneOffset.UTC))
+                .verify("GET", URI.create("/"), headers(VANILLA), new byte[0])).isInstanceOf(SigV4Verifier.Refused.class);
+        assertThat(verifier.verify("GET", URI.create("/"), Map.of("host", List.of("example.amazonaws.com")), new byte[0]))
+                .isEqualTo(new SigV4Verifier.Refused("no Authorization header"));
+    }
+
+    @Test
+    void canonicalQuery_sortsByNameThenValue_andEncodesAsRfc3986() {
+        assertThat(SigV4Verifier.canonicalQuery("b=2&a=z&a=y&project=project%231&s=a b&t=x%20y&e="))
+                .isEqualTo("a=y&a=z&b=2&e=&project=project%231&s=a%20b&t=x%20y");
+        assertThat(SigV4Verifier.canonicalPath("/v1/indexes/a%20b/items")).isEqualTo("/v1/indexes/a%2520b/items");
+    }
+}
