@@ -32,6 +32,10 @@ public final class Benchmarks {
             out.println();
             GridBenchmark.run(out);
         }
+        if (which.contains("read-api")) {
+            out.println();
+            ReadApiBenchmark.run(out);
+        }
         if (which.contains("cost")) {
             out.println();
             CostModel.run(out);

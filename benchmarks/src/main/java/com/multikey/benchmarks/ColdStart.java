@@ -16,6 +16,7 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -41,6 +42,7 @@ final class ColdStart {
         SAMPLES.put("StreamIndexerFunction", "issue-insert.json");
         SAMPLES.put("RouterFunction", "issue-insert.json");
         SAMPLES.put("DeleteLayerFunction", "layer-expired-event.json");
+        SAMPLES.put("QueryFunction", "query-grid-page.json");
     }
 
     private static final Pattern RESULT = Pattern.compile(Pattern.quote(ColdStartProbe.RESULT)
@@ -78,13 +80,16 @@ final class ColdStart {
                 Path jar;
                 String handler;
                 long bytes;
+                boolean primes;
                 try (DeployableJar deployable = DeployableJar.of(template, function)) {
                     jar = deployable.path();
                     handler = deployable.handlerClassName();
                     bytes = deployable.sizeBytes();
+                    // only the SnapStart functions have a priming hook
+                    primes = Arrays.stream(deployable.handlerClass().getDeclaredFields()).anyMatch(f -> f.getName().equals("PRIMING"));
                 }
                 String answer = "";
-                for (String mode : List.of("plain", "primed")) {
+                for (String mode : primes ? List.of("plain", "primed") : List.of("plain")) {
                     List<Run> results = new ArrayList<>();
                     for (int i = 0; i < runs; i++) {
                         results.add(once(java, jar + File.pathSeparator + runtimeLibraries, handler,

@@ -47,19 +47,7 @@ final class GridBenchmark {
         try (LocalDynamoDb local = LocalDynamoDb.start(); DynamoDbClient dynamoDb = local.client()) {
             System.setOut(console);
             TemplateTables.create(SamTemplate.ofRepository(), dynamoDb);
-            Random random = new Random(11);
-            for (int i = 0; i < ISSUES; i++) {
-                Map<String, AttributeValue> fields = new LinkedHashMap<>();
-                fields.put("estimate", AttributeValue.fromN(Integer.toString(random.nextInt(1000))));
-                fields.put("due", AttributeValue.fromS(String.format("2026-%02d-%02d", 1 + random.nextInt(12), 1 + random.nextInt(28))));
-                for (int f = 0; f < 8; f++) {
-                    fields.put("f" + f, AttributeValue.fromS("value " + random.nextInt(100)));
-                }
-                Map<String, AttributeValue> item = Map.of("id", AttributeValue.fromS(String.format("issue#%05d", i)),
-                        "project", AttributeValue.fromS("project#bench"), "num", AttributeValue.fromN(Integer.toString(i + 1)),
-                        "name", AttributeValue.fromS("benchmark issue " + i), "custom_fields", AttributeValue.fromM(fields));
-                dynamoDb.putItem(b -> b.tableName("AppTable").item(item));
-            }
+            putIssues(dynamoDb, "AppTable", ISSUES);
             IndexDefinitions config = IndexDefinitions.packaged();
 
             out.println("(5) backfill vs raw Scan + BatchWriteItem of the same index items (" + ISSUES + " issues, 10 fields each)");
@@ -104,6 +92,24 @@ final class GridBenchmark {
             }
         } finally {
             System.setOut(console);
+        }
+    }
+
+
+    /** {@code count} issues of project#bench, each with an estimate (number), a due date and eight text fields. */
+    static void putIssues(DynamoDbClient dynamoDb, String appTable, int count) {
+        Random random = new Random(11);
+        for (int i = 0; i < count; i++) {
+            Map<String, AttributeValue> fields = new LinkedHashMap<>();
+            fields.put("estimate", AttributeValue.fromN(Integer.toString(random.nextInt(1000))));
+            fields.put("due", AttributeValue.fromS(String.format("2026-%02d-%02d", 1 + random.nextInt(12), 1 + random.nextInt(28))));
+            for (int f = 0; f < 8; f++) {
+                fields.put("f" + f, AttributeValue.fromS("value " + random.nextInt(100)));
+            }
+            Map<String, AttributeValue> item = Map.of("id", AttributeValue.fromS(String.format("issue#%05d", i)),
+                    "project", AttributeValue.fromS("project#bench"), "num", AttributeValue.fromN(Integer.toString(i + 1)),
+                    "name", AttributeValue.fromS("benchmark issue " + i), "custom_fields", AttributeValue.fromM(fields));
+            dynamoDb.putItem(b -> b.tableName(appTable).item(item));
         }
     }
 

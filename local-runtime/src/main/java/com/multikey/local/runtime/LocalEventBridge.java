@@ -10,7 +10,6 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -72,7 +71,7 @@ public final class LocalEventBridge implements AutoCloseable {
     /** On {@code host} (an address to bind, e.g. 0.0.0.0 to be reachable from containers) and {@code port} (0: any free one). */
     public static LocalEventBridge start(String host, int port) {
         try {
-            HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
+            HttpServer server = LoopbackServers.create(host, port);
             LocalEventBridge bus = new LocalEventBridge(server);
             server.createContext("/", bus::handle);
             server.start();

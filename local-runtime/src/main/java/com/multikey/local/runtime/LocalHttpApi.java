@@ -8,7 +8,6 @@ import com.sun.net.httpserver.HttpServer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -85,7 +84,7 @@ public final class LocalHttpApi implements AutoCloseable {
     public static LocalHttpApi start(HttpApiRoutes routes, Function<String, LocalFunction> functions, SigV4Verifier sigV4,
                                      Optional<LocalJwtIssuer> tokens, Clock clock, Consumer<String> out, String host, int port) {
         try {
-            HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
+            HttpServer server = LoopbackServers.create(host, port);
             LocalHttpApi api = new LocalHttpApi(routes, functions, sigV4, tokens, clock, out, server);
             server.createContext("/", api::handle);
             server.setExecutor(api.handlers);

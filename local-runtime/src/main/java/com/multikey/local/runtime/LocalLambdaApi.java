@@ -7,7 +7,6 @@ import com.sun.net.httpserver.HttpServer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -102,7 +101,7 @@ public final class LocalLambdaApi implements AutoCloseable {
     /** On {@code host} (an address to bind, e.g. 0.0.0.0 to be reachable from containers) and {@code port} (0: any free one). */
     public static LocalLambdaApi start(String host, int port) {
         try {
-            HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
+            HttpServer server = LoopbackServers.create(host, port);
             LocalLambdaApi api = new LocalLambdaApi(server);
             server.createContext("/", api::handle);
             // a function invoked synchronously may itself call this endpoint: requests must not wait on each other

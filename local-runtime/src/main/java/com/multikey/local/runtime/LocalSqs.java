@@ -9,7 +9,6 @@ import com.sun.net.httpserver.HttpServer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -78,7 +77,7 @@ public final class LocalSqs implements AutoCloseable {
     /** On {@code host} and {@code port} (0: any free one); visibility timeouts run on {@code clock}. */
     public static LocalSqs start(String host, int port, Clock clock) {
         try {
-            HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
+            HttpServer server = LoopbackServers.create(host, port);
             LocalSqs sqs = new LocalSqs(server, clock);
             server.createContext("/", sqs::handle);
             server.start();
