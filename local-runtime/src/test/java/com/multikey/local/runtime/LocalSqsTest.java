@@ -96,9 +96,9 @@ class LocalSqsTest {
                 .isInstanceOfSatisfying(SqsException.class, e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("InvalidParameterValue"));
         assertThatThrownBy(() -> client.receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(0)))
                 .isInstanceOf(SqsException.class);
-        assertThatThrownBy(() -> client.receiveMessage(b -> b.queueUrl(url).visibilityTimeout(LocalSqs.MAX_VISIBILITY_SECONDS + 1)))
+        assertThatThrownBy(() -> client.receiveMessage(b -> b.queueUrl(url).visibilityTimeout(SqsQueues.MAX_VISIBILITY_SECONDS + 1)))
                 .isInstanceOf(SqsException.class);
-        assertThatThrownBy(() -> client.receiveMessage(b -> b.queueUrl(url).waitTimeSeconds(LocalSqs.MAX_WAIT_SECONDS + 1)))
+        assertThatThrownBy(() -> client.receiveMessage(b -> b.queueUrl(url).waitTimeSeconds(SqsQueues.MAX_WAIT_SECONDS + 1)))
                 .isInstanceOf(SqsException.class);
     }
 
@@ -106,11 +106,11 @@ class LocalSqsTest {
     void sendMessage_overTheSizeLimitOrWithForbiddenCharacters_isRefused() {
         String url = sqs.createQueue("Failures");
 
-        assertThatThrownBy(() -> client.sendMessage(b -> b.queueUrl(url).messageBody("x".repeat(LocalSqs.MAX_MESSAGE_BYTES + 1))))
+        assertThatThrownBy(() -> client.sendMessage(b -> b.queueUrl(url).messageBody("x".repeat(SqsQueues.MAX_MESSAGE_BYTES + 1))))
                 .isInstanceOfSatisfying(SqsException.class, e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("InvalidParameterValue"));
         assertThatThrownBy(() -> client.sendMessage(b -> b.queueUrl(url).messageBody("a\u0001b")))
                 .isInstanceOfSatisfying(SqsException.class, e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("InvalidMessageContents"));
-        client.sendMessage(b -> b.queueUrl(url).messageBody("x".repeat(LocalSqs.MAX_MESSAGE_BYTES)));
+        client.sendMessage(b -> b.queueUrl(url).messageBody("x".repeat(SqsQueues.MAX_MESSAGE_BYTES)));
         assertThat(visible(url)).isEqualTo(1);
     }
 
