@@ -86,7 +86,7 @@ interface ProgressDisplay extends AutoCloseable {
         public synchronized void update(long done, long total, String detail) {
             bar.maxHint(Math.max(total, done));
             bar.stepTo(done);
-            bar.setExtraMessage(detail);
+            bar.setExtraMessage(detail.isEmpty() ? "" : " " + detail);
         }
 
         @Override
