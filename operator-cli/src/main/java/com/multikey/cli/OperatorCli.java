@@ -6,6 +6,7 @@ import picocli.CommandLine.Command;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -13,42 +14,95 @@ import java.util.concurrent.Callable;
  * {@code verify [--repair]} (in this process, or {@code --on-aws} as a job of the stack's reindex worker
  * function), {@code job-status}. It talks to DynamoDB in the account and region of the usual AWS environment
  * (credentials, {@code AWS_REGION}), or to {@code --endpoint} (a local stack from {@code local.jar start}).
+ *
+ * <p>Results go to standard output (a table, or with {@code --output json} one JSON document); progress and
+ * errors go to standard error, an error as one line that says what to do. Exit codes are the same for every
+ * command: {@value #DONE} done, {@value #FOUND} found drift or messages not redriven, {@value #USAGE} bad usage,
+ * {@value #SERVICE} AWS (or the local endpoint) failed.
  */
-@Command(name = "operator-cli.jar", mixinStandardHelpOptions = true,
+@Command(name = "operator-cli.jar", mixinStandardHelpOptions = true, versionProvider = OperatorCli.Version.class,
         description = "Queries, backfills and verifies the index of a deployed stack (or of a local one with --endpoint).",
-        subcommands = {TableCommands.Query.class, TableCommands.BackfillCommand.class, TableCommands.VerifyCommand.class, TableCommands.RemoveIndexCommand.class,
-                WorkerJobs.JobStatusCommand.class, RedriveCommand.class})
+        footer = {"", "Results go to standard output (--output json for scripts); progress and errors to standard error.",
+                "Each command answers --help."},
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {OperatorCli.HELP_SHOWN, OperatorCli.BAD_USAGE},
+        subcommands = {TableCommands.Query.class, TableCommands.BackfillCommand.class, TableCommands.VerifyCommand.class,
+                TableCommands.RemoveIndexCommand.class, WorkerJobs.JobStatusCommand.class, RedriveCommand.class})
 public final class OperatorCli implements Callable<Integer> {
+
+    /** The work is done (and, for verify, found nothing wrong). */
+    static final int DONE = 0;
+    /** The work is done and found something wrong: drift in the index, messages not redriven. */
+    static final int FOUND = 1;
+    /** The command line cannot be acted on: an unknown option, a missing stack output, a bad value. */
+    static final int USAGE = 2;
+    /** AWS or the local endpoint failed: unreachable, no credentials, a table, function or queue that does not exist. */
+    static final int SERVICE = 3;
+
+    static final String HELP_SHOWN = "0:help or version shown";
+    static final String BAD_USAGE = "2:bad usage: an unknown or missing option (a stack output not passed), a bad value";
+    static final String SERVICE_FAILED = "3:AWS or the endpoint failed: unreachable, no credentials or region, "
+            + "a table, function or queue that does not exist (the error line says what to pass or run)";
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     final PrintStream out;
+    final PrintStream err;
+    final Map<String, String> environment;
+    /** Whether standard error is a terminal someone watches: a progress bar then, else progress lines. */
+    final boolean terminal;
 
-    OperatorCli(PrintStream out) {
+    OperatorCli(PrintStream out, PrintStream err, Map<String, String> environment, boolean terminal) {
         this.out = out;
+        this.err = err;
+        this.environment = Map.copyOf(environment);
+        this.terminal = terminal;
     }
 
     public static void main(String[] args) {
-        int status = run(args, System.out, System.err);
+        int status = run(args, System.out, System.err, System.getenv(), System.console() != null);
         System.out.flush();
         System.exit(status);
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) {
-        CommandLine commandLine = new CommandLine(new OperatorCli(out));
+        return run(args, out, err, System.getenv(), false);
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err, Map<String, String> environment, boolean terminal) {
+        CommandLine commandLine = commandLine(new OperatorCli(out, err, environment, terminal));
         commandLine.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
         commandLine.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+        commandLine.setParameterExceptionHandler((e, arguments) -> {
+            CommandLine failed = e.getCommandLine();
+            failed.getErr().println("error: " + e.getMessage());
+            failed.getErr().println("usage: " + failed.getCommandSpec().qualifiedName() + " --help");
+            return USAGE;
+        });
         commandLine.setExecutionExceptionHandler((e, line, parsed) -> {
-            line.getErr().println("error: " + e.getMessage());
-            return e instanceof IllegalArgumentException ? 2 : 1;
+            Failure failure = Failure.of(e, line.getCommand() instanceof Failure.Located located ? located.context() : Failure.Context.NONE);
+            line.getErr().println("error: " + failure.getMessage());
+            return failure.exitCode();
         });
         return commandLine.execute(args);
+    }
+
+    static CommandLine commandLine(OperatorCli cli) {
+        return new CommandLine(cli).setCaseInsensitiveEnumValuesAllowed(true);
     }
 
     @Override
     public Integer call() {
         spec.commandLine().usage(out);
-        return 2;
+        return USAGE;
+    }
+
+    /** The version the jar's manifest carries. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = OperatorCli.class.getPackage().getImplementationVersion();
+            return new String[] {"operator-cli " + (version == null ? "(unpackaged)" : version)};
+        }
     }
 }

@@ -1,13 +1,17 @@
 package com.multikey.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.common.ClientFactory;
 import com.multikey.common.PlainJson;
 import com.multikey.index.IndexProjector;
-import com.multikey.index.IndexValue;
 import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.query.Filter;
+import com.multikey.query.FilterParameters;
 import com.multikey.query.GridQuery;
 import com.multikey.query.Order;
 import com.multikey.query.Page;
@@ -17,6 +21,7 @@ import com.multikey.reindex.CheckpointStore;
 import com.multikey.reindex.IndexRemoval;
 import com.multikey.reindex.IndexScope;
 import com.multikey.reindex.JobSpec;
+import com.multikey.reindex.PageCounts;
 import com.multikey.reindex.PageOutcome;
 import com.multikey.reindex.SegmentPosition;
 import com.multikey.reindex.Verifier;
@@ -25,215 +30,299 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Commands on the tables of a running stack: {@code query}, {@code backfill}, {@code verify}. They talk to
- * {@code --endpoint} (a local stack from {@code start}) or, without it, to DynamoDB in the account and
- * region of the usual AWS environment (credentials, {@code AWS_REGION}) — pass the deployed stack's table
- * names then.
+ * Commands on the tables of a running stack: {@code query}, {@code backfill}, {@code verify}, {@code remove-index}.
+ * They talk to {@code --endpoint} (a local stack from {@code start}) or, without it, to DynamoDB in the account and
+ * region of the usual AWS environment (credentials, {@code AWS_REGION}) — pass the deployed stack's table names then.
  */
 final class TableCommands {
+
+    static final String BAD_USAGE = OperatorCli.BAD_USAGE;
+    static final String SERVICE_FAILED = OperatorCli.SERVICE_FAILED;
 
     private TableCommands() {
     }
 
+    /** A table a command uses: the option that names it and the stack output that holds its name on AWS. */
+    record TableRef(String option, String name, String stackOutput) {
+    }
+
     /** Where the tables are. */
     static final class Tables {
-        @Option(names = "--endpoint", description = "DynamoDB endpoint, e.g. http://localhost:8000 (default: AWS)")
+        @Option(names = "--endpoint", description = "DynamoDB endpoint, e.g. http://localhost:8000 (default: AWS, in AWS_REGION)")
         String endpoint;
 
-        @Option(names = "--app-table", defaultValue = "AppTable", description = "app table name (default ${DEFAULT-VALUE})")
+        @Option(names = "--app-table", defaultValue = "AppTable", description = "app table name: on AWS the stack output AppTableName "
+                + "(default ${DEFAULT-VALUE}, as the local stack names it)")
         String appTable;
 
-        @Option(names = "--index-table", defaultValue = "IssueAttribIndexTable", description = "index table name (default ${DEFAULT-VALUE})")
+        @Option(names = "--index-table", defaultValue = "IssueAttribIndexTable", description = "index table name: on AWS the stack "
+                + "output IndexTableName (default ${DEFAULT-VALUE}, as the local stack names it)")
         String indexTable;
 
         @Option(names = "--definitions", description = "index definitions file (default: $INDEX_DEFINITIONS, else the packaged "
                 + "index-definitions.yaml)")
         Path definitions;
 
-        DynamoDbClient client() {
-            Map<String, String> env = new HashMap<>(System.getenv());
-            if (endpoint != null) {
-                env.put("AWS_ENDPOINT_URL_DYNAMODB", endpoint);
-                env.putIfAbsent("AWS_REGION", "us-east-1");
-                env.putIfAbsent("AWS_ACCESS_KEY_ID", "local");
-                env.putIfAbsent("AWS_SECRET_ACCESS_KEY", "local");
-            }
-            return new ClientFactory(env).dynamoDb();
+        List<ClientEnvironment.Endpoint> endpoints() {
+            return List.of(new ClientEnvironment.Endpoint("--endpoint", endpoint, List.of("DYNAMODB")));
         }
 
-        IndexDefinitions definitions() {
-            return definitions != null ? DefinitionsYaml.read(definitions) : IndexDefinitions.fromEnvironment(System.getenv());
+        DynamoDbClient client(Map<String, String> environment) {
+            return new ClientFactory(ClientEnvironment.of(environment, endpoints())).dynamoDb();
+        }
+
+        IndexDefinitions definitions(Map<String, String> environment) {
+            return definitions != null ? DefinitionsYaml.read(definitions) : IndexDefinitions.fromEnvironment(environment);
         }
 
         /** Every declared index, or the one named. */
-        IndexScope scope(String index) {
-            return IndexScope.of(definitions(), Optional.ofNullable(index));
+        IndexScope scope(Map<String, String> environment, String index) {
+            return IndexScope.of(definitions(environment), Optional.ofNullable(index));
+        }
+
+        List<TableRef> tables() {
+            return List.of(new TableRef("--app-table", appTable, "AppTableName"), new TableRef("--index-table", indexTable, "IndexTableName"));
+        }
+
+        /** Where these tables are, and which of {@code tables} a "not found" means (found out by describing each). */
+        Failure.Context context(Map<String, String> environment, List<TableRef> tables) {
+            Map<String, String> given = ClientEnvironment.given(endpoints());
+            String region = environment.getOrDefault("AWS_REGION", endpoint != null ? "us-east-1" : null);
+            return new Failure.Context(region, given, e -> e instanceof ResourceNotFoundException ? missing(environment, tables, given, region)
+                    : Optional.empty());
+        }
+
+        private Optional<String> missing(Map<String, String> environment, List<TableRef> tables, Map<String, String> given, String region) {
+            Failure.Context context = new Failure.Context(region, given, e -> Optional.empty());
+            try (DynamoDbClient client = client(environment)) {
+                for (TableRef table : tables) {
+                    try {
+                        client.describeTable(b -> b.tableName(table.name()));
+                    } catch (ResourceNotFoundException notThere) {
+                        return Optional.of("table " + table.name() + " does not exist " + context.where() + ": " + (endpoint != null
+                                ? "start the local stack (" + Failure.START_LOCAL + "), which creates the template's tables, or pass "
+                                + table.option() + " <name>"
+                                : "pass " + table.option() + " with the stack output " + table.stackOutput() + " (" + Failure.STACK_OUTPUTS + ")"));
+                    }
+                }
+            } catch (RuntimeException cannotTell) {
+                return Optional.empty();
+            }
+            return Optional.empty();
         }
     }
 
-    @Command(name = "query", description = "Prints a page of an index: a project's issues sorted (and filtered) by a custom field, "
-            + "or with --index a group of any declared index.")
-    static final class Query implements Callable<Integer> {
+    @Command(name = "query", mixinStandardHelpOptions = true,
+            description = "Prints a page of an index: a project's issues sorted (and filtered) by a custom field, "
+                    + "or with --index a group of any declared index.",
+            exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:the page was printed", BAD_USAGE, SERVICE_FAILED})
+    static final class Query implements Callable<Integer>, Failure.Located {
         @CommandLine.ParentCommand
         OperatorCli parent;
         @CommandLine.Mixin
         Tables tables = new Tables();
+        @CommandLine.Mixin
+        Output output = new Output();
         @Option(names = "--index", description = "the declared index to read (default: the issue grid)")
         String index;
         @Option(names = "--project", description = "the project (the issue grid's group)")
         String project;
         @Option(names = "--group", description = "a group value of --index, in the order of its group attributes; "
-                + "N:<number> for a number (repeat for several)")
+                + "N:<number> for a number, S:<text> for text that looks like N:… (repeat for several)")
         List<String> group = new ArrayList<>();
         @Option(names = "--attribute", description = "the custom field's attribute id (the map entry of a map-entries index)")
         String attribute;
-        @Option(names = "--desc", description = "descending order")
+        @Option(names = "--desc", description = "descending order (default: ascending)")
         boolean descending;
-        @Option(names = "--page-size", defaultValue = "25")
+        @Option(names = "--page-size", defaultValue = "25", description = "items per page (default ${DEFAULT-VALUE})")
         int pageSize;
-        @Option(names = "--cursor", description = "the next cursor a previous page printed")
+        @Option(names = "--cursor", description = "the next cursor a previous page printed (default: the first page)")
         String cursor;
         @Option(names = "--missing", description = "after the issues with the field, those without it")
         boolean missing;
-        @Option(names = "--type", defaultValue = "auto", description = "type of filter values: auto, number, text, bool")
+        @Option(names = "--type", defaultValue = "auto", description = "type of filter values: auto (a number when the text is one), "
+                + "number, text, bool (default ${DEFAULT-VALUE})")
         String type;
-        @Option(names = "--equals")
+        @Option(names = "--equals", description = "only items whose value equals this")
         String equals;
-        @Option(names = "--begins-with")
+        @Option(names = "--begins-with", description = "only items whose text value begins with this")
         String beginsWith;
-        @Option(names = "--lt")
+        @Option(names = "--lt", description = "only items whose value is below this")
         String lessThan;
-        @Option(names = "--le")
+        @Option(names = "--le", description = "only items whose value is at most this")
         String atMost;
-        @Option(names = "--gt")
+        @Option(names = "--gt", description = "only items whose value is above this")
         String greaterThan;
-        @Option(names = "--ge")
+        @Option(names = "--ge", description = "only items whose value is at least this")
         String atLeast;
 
         @Override
+        public Failure.Context context() {
+            return tables.context(parent.environment, tables.tables());
+        }
+
+        @Override
         public Integer call() {
-            PrintStream out = parent.out;
             if (index != null) {
-                return callIndex(out);
+                return callIndex(parent.out);
             }
             if (project == null || attribute == null) {
-                throw new IllegalArgumentException("give --project and --attribute (the issue grid), or --index and --group");
+                throw Failure.usage("give --project and --attribute (the issue grid), or --index and --group");
             }
             PageRequest request = new PageRequest(project, attribute, descending ? Order.DESC : Order.ASC, pageSize,
                     filter().orElse(null), missing, cursor);
-            try (DynamoDbClient client = tables.client()) {
-                Page page = GridQuery.of(client, tables.appTable, tables.indexTable, tables.definitions()).page(request);
+            try (DynamoDbClient client = tables.client(parent.environment)) {
+                Page page = GridQuery.of(client, tables.appTable, tables.indexTable, tables.definitions(parent.environment)).page(request);
+                if (output.json()) {
+                    ArrayNode items = Output.object().arrayNode();
+                    for (Map<String, AttributeValue> issue : page.issues()) {
+                        ObjectNode item = items.addObject();
+                        item.put("id", text(issue.get("id")));
+                        item.set("num", issue.get("num") == null ? NullNode.getInstance() : PlainJson.of(issue.get("num")));
+                        item.put("name", text(issue.get("name")));
+                        item.set("value", json(fieldValue(issue)));
+                        item.set("item", PlainJson.of(issue));
+                    }
+                    Output.print(page(page, items).put("project", project).put("attribute", attribute), parent.out);
+                    return OperatorCli.DONE;
+                }
+                PrintStream out = parent.out;
                 out.printf("%-4s %-14s %-5s %-30s %s%n", "#", "id", "num", "name", attribute);
                 int n = 0;
                 for (Map<String, AttributeValue> issue : page.issues()) {
-                    AttributeValue fields = issue.get("custom_fields");
-                    AttributeValue value = fields != null && fields.hasM() ? fields.m().get(attribute) : null;
-                    out.printf("%-4d %-14s %-5s %-30s %s%n", ++n, issue.get("id").s(), issue.get("num") == null ? "" : issue.get("num").n(),
-                            issue.get("name") == null ? "" : issue.get("name").s(), value == null ? "(none)" : PlainJson.of(value));
+                    AttributeValue value = fieldValue(issue);
+                    out.printf("%-4d %-14s %-5s %-30s %s%n", ++n, text(issue.get("id")), issue.get("num") == null ? "" : issue.get("num").n(),
+                            text(issue.get("name")), value == null ? "(none)" : PlainJson.of(value));
                 }
                 out.printf("%d issue(s), %d API call(s)%n", page.issues().size(), page.apiCalls());
                 out.println(page.nextCursor().map(c -> "next page: --cursor " + c).orElse("last page"));
-                return 0;
+                return OperatorCli.DONE;
             }
+        }
+
+        private AttributeValue fieldValue(Map<String, AttributeValue> issue) {
+            AttributeValue fields = issue.get("custom_fields");
+            return fields != null && fields.hasM() ? fields.m().get(attribute) : null;
         }
 
         /** A page of a declared index: each item's key and its value of the indexed field. */
         private int callIndex(PrintStream out) {
-            IndexDefinitions definitions = tables.definitions();
-            IndexDefinition definition = definitions.index(index).orElseThrow(() -> new IllegalArgumentException(
-                    "no index named '" + index + "' is declared; declared: " + definitions.indexes().stream().map(IndexDefinition::name).toList()));
+            IndexDefinitions definitions = tables.definitions(parent.environment);
+            IndexDefinition definition = definitions.index(index).orElseThrow(() -> Failure.usage(
+                    "--index: no index named '" + index + "' is declared; declared: " + definitions.indexes().stream().map(IndexDefinition::name).toList()));
             List<AttributeValue> values = new ArrayList<>();
             if (project != null) {
                 values.add(AttributeValue.fromS(project));
             }
-            group.forEach(text -> values.add(text.startsWith("N:") ? AttributeValue.fromN(new BigDecimal(text.substring(2)).toString())
-                    : AttributeValue.fromS(text.startsWith("S:") ? text.substring(2) : text)));
+            group.forEach(text -> values.add(groupValue(text)));
             PageRequest request = new PageRequest(index, values, attribute == null ? "" : attribute, descending ? Order.DESC : Order.ASC,
                     pageSize, filter().orElse(null), missing, cursor);
-            try (DynamoDbClient client = tables.client()) {
+            try (DynamoDbClient client = tables.client(parent.environment)) {
                 Page page = GridQuery.of(client, tables.appTable, tables.indexTable, definitions).page(request);
                 IndexProjector projector = new IndexProjector(definitions);
-                out.printf("%-4s %-40s %s%n", "#", "item", attribute == null ? definition.values().path() : attribute);
+                ArrayNode items = Output.object().arrayNode();
+                if (!output.json()) {
+                    out.printf("%-4s %-40s %s%n", "#", "item", attribute == null ? definition.values().path() : attribute);
+                }
                 int n = 0;
                 for (Map<String, AttributeValue> item : page.issues()) {
                     AttributeValue value = definition.values().path().resolve(item);
                     if (value != null && attribute != null && value.hasM()) {
                         value = value.m().get(attribute);
                     }
-                    out.printf("%-4d %-40s %s%n", ++n, projector.keyOf(item).map(Object::toString).orElse("?"),
-                            value == null ? "(none)" : PlainJson.of(value));
+                    String key = projector.keyOf(item).map(Object::toString).orElse(null);
+                    if (output.json()) {
+                        ObjectNode entry = items.addObject();
+                        entry.put("key", key);
+                        entry.set("value", json(value));
+                        entry.set("item", PlainJson.of(item));
+                    } else {
+                        out.printf("%-4d %-40s %s%n", ++n, key == null ? "?" : key, value == null ? "(none)" : PlainJson.of(value));
+                    }
+                }
+                if (output.json()) {
+                    ObjectNode document = page(page, items).put("index", index);
+                    document.set("group", Output.object().arrayNode().addAll(values.stream().map(PlainJson::of).toList()));
+                    if (attribute != null) {
+                        document.put("attribute", attribute);
+                    }
+                    Output.print(document, out);
+                    return OperatorCli.DONE;
                 }
                 out.printf("%d item(s), %d API call(s)%n", page.issues().size(), page.apiCalls());
                 out.println(page.nextCursor().map(c -> "next page: --cursor " + c).orElse("last page"));
-                return 0;
+                return OperatorCli.DONE;
             }
         }
 
-        private Optional<Filter> filter() {
-            int given = (equals != null ? 1 : 0) + (beginsWith != null ? 1 : 0)
-                    + (lessThan != null || atMost != null || greaterThan != null || atLeast != null ? 1 : 0);
-            if (given > 1) {
-                throw new IllegalArgumentException("give one of --equals, --begins-with, or range bounds (--lt/--le/--gt/--ge)");
-            }
-            if (equals != null) {
-                return Optional.of(new Filter.Equals(value(equals)));
-            }
-            if (beginsWith != null) {
-                return Optional.of(new Filter.BeginsWith(beginsWith));
-            }
-            if (lessThan != null && atMost != null || greaterThan != null && atLeast != null) {
-                throw new IllegalArgumentException("give at most one lower and one upper bound");
-            }
-            IndexValue low = greaterThan != null ? value(greaterThan) : atLeast != null ? value(atLeast) : null;
-            IndexValue high = lessThan != null ? value(lessThan) : atMost != null ? value(atMost) : null;
-            if (low == null && high == null) {
-                return Optional.empty();
-            }
-            return Optional.of(new Filter.Range(low, atLeast != null, high, atMost != null));
+        private static ObjectNode page(Page page, ArrayNode items) {
+            ObjectNode document = Output.object();
+            document.put("count", page.issues().size()).put("apiCalls", page.apiCalls()).put("nextCursor", page.nextCursor().orElse(null));
+            document.set("items", items);
+            return document;
         }
 
-        private IndexValue value(String text) {
-            return switch (type) {
-                case "number" -> new IndexValue.Num(new BigDecimal(text));
-                case "text" -> new IndexValue.Text(text);
-                case "bool" -> new IndexValue.Bool(Boolean.parseBoolean(text));
-                case "auto" -> {
-                    try {
-                        yield new IndexValue.Num(new BigDecimal(text));
-                    } catch (NumberFormatException notANumber) {
-                        yield new IndexValue.Text(text);
-                    }
+        private static AttributeValue groupValue(String text) {
+            if (text.startsWith("N:")) {
+                try {
+                    return AttributeValue.fromN(new BigDecimal(text.substring(2)).toString());
+                } catch (NumberFormatException e) {
+                    throw Failure.usage("--group: '" + text + "' is not N:<number>; for text that begins with N: write S:" + text);
                 }
-                default -> throw new IllegalArgumentException("--type must be auto, number, text or bool");
-            };
+            }
+            return AttributeValue.fromS(text.startsWith("S:") ? text.substring(2) : text);
+        }
+
+        private static String text(AttributeValue value) {
+            return value == null || value.s() == null ? "" : value.s();
+        }
+
+        private static JsonNode json(AttributeValue value) {
+            return value == null ? NullNode.getInstance() : PlainJson.of(value);
+        }
+
+        /** The filter options through the query library's own parsing, its refusals naming the option at fault. */
+        private Optional<Filter> filter() {
+            try {
+                return new FilterParameters(type, equals, beginsWith, lessThan, atMost, greaterThan, atLeast).filter();
+            } catch (FilterParameters.InvalidParameterException e) {
+                String option = "--" + e.parameter().replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
+                throw Failure.usage(option + e.getMessage().substring(e.parameter().length()));
+            }
         }
     }
 
-    @Command(name = "backfill", description = "Indexes the app table's existing items into every declared index, or the one --index "
-            + "names (parallel scan; resumable; rate-limited).")
-    static final class BackfillCommand implements Callable<Integer> {
+    @Command(name = "backfill", mixinStandardHelpOptions = true,
+            description = "Indexes the app table's existing items into every declared index, or the one --index "
+                    + "names (parallel scan; resumable; rate-limited).",
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:backfilled (--on-aws: the job started; with --wait: it finished)", BAD_USAGE, SERVICE_FAILED})
+    static final class BackfillCommand implements Callable<Integer>, Failure.Located {
         @CommandLine.ParentCommand
         OperatorCli parent;
         @CommandLine.Mixin
         Tables tables = new Tables();
+        @CommandLine.Mixin
+        Output output = new Output();
         @Option(names = "--segments", defaultValue = "4", description = "parallel scan segments (default ${DEFAULT-VALUE})")
         int segments;
         @Option(names = "--rate", defaultValue = "1000", description = "index writes per second at most (default ${DEFAULT-VALUE})")
         double rate;
-        @Option(names = "--checkpoint", description = "file to resume from and record progress in")
+        @Option(names = "--checkpoint", description = "file to resume from and record progress in (default: none, start over)")
         Path checkpoint;
         @Option(names = "--index", description = "only this declared index (default: every one)")
         String index;
@@ -241,32 +330,48 @@ final class TableCommands {
         WorkerJobs.Options aws = new WorkerJobs.Options();
 
         @Override
+        public Failure.Context context() {
+            return aws.context(parent.environment, tables);
+        }
+
+        @Override
         public Integer call() throws InterruptedException {
-            PrintStream out = parent.out;
             if (aws.onAws) {
-                tables.scope(index);
-                return WorkerJobs.start(aws, JobSpec.Kind.BACKFILL, Optional.ofNullable(index), tables, out);
+                tables.scope(parent.environment, index);
+                return WorkerJobs.start(aws, JobSpec.Kind.BACKFILL, Optional.ofNullable(index), tables, output, parent);
             }
-            try (DynamoDbClient client = tables.client()) {
-                Backfill.Progress done = new Backfill(client, tables.appTable, tables.indexTable, tables.scope(index), rate)
-                        .run(CheckpointStore.open(checkpoint, segments), segments, p -> out.printf(
-                                "scanned %d items, indexed %d issues (%d index writes), %.0f items/s, ETA %ds%n",
-                                p.itemsScanned(), p.issuesIndexed(), p.indexWrites(), p.itemsPerSecond(),
-                                p.eta().toSeconds()), Duration.ofSeconds(2));
-                out.printf("backfill done: %d issues indexed%n", done.issuesIndexed());
-                return 0;
+            Backfill.Progress done;
+            try (DynamoDbClient client = tables.client(parent.environment);
+                 ProgressDisplay progress = ProgressDisplay.open("backfill", "items", parent.err, parent.terminal)) {
+                done = new Backfill(client, tables.appTable, tables.indexTable, tables.scope(parent.environment, index), rate)
+                        .run(CheckpointStore.open(checkpoint, segments), segments, p -> progress.update(p.itemsScanned(), p.itemsTotal(),
+                                p.issuesIndexed() + " issues indexed, " + p.indexWrites() + " index writes"), Duration.ofSeconds(1));
             }
+            if (output.json()) {
+                Output.print(Output.object().put("itemsScanned", done.itemsScanned()).put("issuesIndexed", done.issuesIndexed())
+                        .put("indexWrites", done.indexWrites()).put("itemsPerSecond", Math.round(done.itemsPerSecond())), parent.out);
+            } else {
+                parent.out.printf("backfill done: %d items scanned, %d issues indexed (%d index writes)%n", done.itemsScanned(),
+                        done.issuesIndexed(), done.indexWrites());
+            }
+            return OperatorCli.DONE;
         }
     }
 
-    @Command(name = "verify", description = "Compares every declared index (or the one --index names) with what the app table implies; "
-            + "--repair fixes what differs.")
-    static final class VerifyCommand implements Callable<Integer> {
+    @Command(name = "verify", mixinStandardHelpOptions = true,
+            description = "Compares every declared index (or the one --index names) with what the app table implies; "
+                    + "--repair fixes what differs.",
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:no drift (with --repair: what differed was repaired; --on-aws without --wait: the job started)",
+                    "1:drift found (missing, stale or orphaned index items) and not repaired", BAD_USAGE, SERVICE_FAILED})
+    static final class VerifyCommand implements Callable<Integer>, Failure.Located {
         @CommandLine.ParentCommand
         OperatorCli parent;
         @CommandLine.Mixin
         Tables tables = new Tables();
-        @Option(names = "--repair")
+        @CommandLine.Mixin
+        Output output = new Output();
+        @Option(names = "--repair", description = "fix what differs, with writes conditioned on each issue's version")
         boolean repair;
         @Option(names = "--segments", defaultValue = "4", description = "parallel scan segments (default ${DEFAULT-VALUE})")
         int segments;
@@ -278,35 +383,79 @@ final class TableCommands {
         WorkerJobs.Options aws = new WorkerJobs.Options();
 
         @Override
+        public Failure.Context context() {
+            return aws.context(parent.environment, tables);
+        }
+
+        @Override
         public Integer call() throws InterruptedException {
-            PrintStream out = parent.out;
             if (aws.onAws) {
-                tables.scope(index);
-                return WorkerJobs.start(aws, repair ? JobSpec.Kind.REPAIR : JobSpec.Kind.VERIFY, Optional.ofNullable(index), tables, out);
+                tables.scope(parent.environment, index);
+                return WorkerJobs.start(aws, repair ? JobSpec.Kind.REPAIR : JobSpec.Kind.VERIFY, Optional.ofNullable(index), tables, output,
+                        parent);
             }
-            try (DynamoDbClient client = tables.client()) {
-                Verifier.Report report = new Verifier(client, tables.appTable, tables.indexTable, tables.scope(index))
-                        .verify(repair, segments, rate);
-                out.printf("%d issues, %d index items: %d missing, %d stale, %d orphaned%n", report.issues(), report.indexItems(),
-                        report.missingCount(), report.staleCount(), report.orphanedCount());
-                report.missing().forEach(d -> out.printf("  missing  %s %s%n", d.issueId(), d.key()));
-                report.stale().forEach(d -> out.printf("  stale    %s %s%n", d.issueId(), d.key()));
-                report.orphaned().forEach(d -> out.printf("  orphaned %s %s%n", d.issueId(), d.key()));
-                if (repair) {
-                    out.printf("repaired %d issue(s)%n", report.repairedIssues());
-                }
-                return report.clean() || repair ? 0 : 1;
+            Verifier.Report report;
+            try (DynamoDbClient client = tables.client(parent.environment);
+                 ProgressDisplay progress = ProgressDisplay.open(repair ? "repair" : "verify", "items", parent.err, parent.terminal)) {
+                long total = itemCount(client, tables.appTable) + itemCount(client, tables.indexTable);
+                AtomicReference<PageCounts> sofar = new AtomicReference<>(PageCounts.NONE);
+                report = new Verifier(client, tables.appTable, tables.indexTable, tables.scope(parent.environment, index))
+                        .verify(repair, segments, rate, page -> {
+                            PageCounts now = sofar.accumulateAndGet(page, PageCounts::plus);
+                            progress.update(now.items(), total, now.missing() + " missing, " + now.stale() + " stale, " + now.orphaned()
+                                    + " orphaned");
+                        });
             }
+            int exit = report.clean() || repair ? OperatorCli.DONE : OperatorCli.FOUND;
+            if (output.json()) {
+                ObjectNode document = Output.object().put("issues", report.issues()).put("indexItems", report.indexItems())
+                        .put("missing", report.missingCount()).put("stale", report.staleCount()).put("orphaned", report.orphanedCount())
+                        .put("clean", report.clean()).put("repair", repair).put("repairedIssues", report.repairedIssues());
+                ObjectNode samples = document.putObject("samples");
+                samples.set("missing", discrepancies(report.missing()));
+                samples.set("stale", discrepancies(report.stale()));
+                samples.set("orphaned", discrepancies(report.orphaned()));
+                Output.print(document, parent.out);
+                return exit;
+            }
+            PrintStream out = parent.out;
+            out.printf("%d issues, %d index items: %d missing, %d stale, %d orphaned%n", report.issues(), report.indexItems(),
+                    report.missingCount(), report.staleCount(), report.orphanedCount());
+            report.missing().forEach(d -> out.printf("  missing  %s %s%n", d.issueId(), d.key()));
+            report.stale().forEach(d -> out.printf("  stale    %s %s%n", d.issueId(), d.key()));
+            report.orphaned().forEach(d -> out.printf("  orphaned %s %s%n", d.issueId(), d.key()));
+            if (repair) {
+                out.printf("repaired %d issue(s)%n", report.repairedIssues());
+            }
+            return exit;
+        }
+
+        private static ArrayNode discrepancies(List<Verifier.Discrepancy> found) {
+            ArrayNode array = Output.object().arrayNode();
+            found.forEach(d -> array.addObject().put("issueId", d.issueId()).put("attribId", d.key().attribId())
+                    .put("sortKey", d.key().sortKey()));
+            return array;
         }
     }
 
-    @Command(name = "remove-index", description = "Deletes the items of an index no longer declared (take it out of the definitions and "
-            + "deploy first); idempotent. --index (field-partitioned) removes the original issue grid layout's items.")
-    static final class RemoveIndexCommand implements Callable<Integer> {
+    /** The item count DynamoDB last reported (it lags by hours: a progress estimate only). */
+    static long itemCount(DynamoDbClient client, String table) {
+        Long count = client.describeTable(b -> b.tableName(table)).table().itemCount();
+        return count == null ? 0 : count;
+    }
+
+    @Command(name = "remove-index", mixinStandardHelpOptions = true,
+            description = "Deletes the items of an index no longer declared (take it out of the definitions and "
+                    + "deploy first); idempotent. --index (field-partitioned) removes the original issue grid layout's items.",
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:removed (--on-aws: the job started; with --wait: it finished)", BAD_USAGE, SERVICE_FAILED})
+    static final class RemoveIndexCommand implements Callable<Integer>, Failure.Located {
         @CommandLine.ParentCommand
         OperatorCli parent;
         @CommandLine.Mixin
         Tables tables = new Tables();
+        @CommandLine.Mixin
+        Output output = new Output();
         @Option(names = "--index", required = true, description = "the removed index's name")
         String index;
         @Option(names = "--segments", defaultValue = "4", description = "parallel scan segments (default ${DEFAULT-VALUE})")
@@ -317,25 +466,39 @@ final class TableCommands {
         WorkerJobs.Options aws = new WorkerJobs.Options();
 
         @Override
+        public Failure.Context context() {
+            return aws.context(parent.environment, tables);
+        }
+
+        @Override
         public Integer call() throws InterruptedException {
-            PrintStream out = parent.out;
-            IndexRemoval.check(tables.definitions(), index);
+            IndexDefinitions definitions = tables.definitions(parent.environment);
+            IndexRemoval.check(definitions, index);
             if (aws.onAws) {
-                return WorkerJobs.start(aws, JobSpec.Kind.REMOVE, Optional.of(index), tables, out);
+                return WorkerJobs.start(aws, JobSpec.Kind.REMOVE, Optional.of(index), tables, output, parent);
             }
-            try (DynamoDbClient client = tables.client()) {
-                IndexRemoval removal = new IndexRemoval(client, tables.indexTable, tables.definitions(), index, rate, 100);
-                long deleted = 0;
+            long deleted = 0;
+            try (DynamoDbClient client = tables.client(parent.environment);
+                 ProgressDisplay progress = ProgressDisplay.open("remove-index", "index items", parent.err, parent.terminal)) {
+                long total = itemCount(client, tables.indexTable);
+                long read = 0;
+                IndexRemoval removal = new IndexRemoval(client, tables.indexTable, definitions, index, rate, 100);
                 for (int segment = 0; segment < segments; segment++) {
                     for (SegmentPosition at = SegmentPosition.START; !at.done(); ) {
                         PageOutcome page = removal.page(segment, segments, at);
                         deleted += page.counts().writes();
+                        read += page.counts().items();
+                        progress.update(read, total, deleted + " deleted");
                         at = page.next();
                     }
                 }
-                out.printf("removed %d item(s) of index %s%n", deleted, index);
-                return 0;
             }
+            if (output.json()) {
+                Output.print(Output.object().put("index", index).put("deleted", deleted), parent.out);
+            } else {
+                parent.out.printf("removed %d item(s) of index %s%n", deleted, index);
+            }
+            return OperatorCli.DONE;
         }
     }
 }

@@ -7,6 +7,7 @@ import com.multikey.common.ClientFactory;
 import com.multikey.reindex.JobSpec;
 import com.multikey.reindex.JobStatus;
 import com.multikey.reindex.JobStore;
+import com.multikey.reindex.PageCounts;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -22,8 +23,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.HashMap;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
@@ -34,6 +37,7 @@ import java.util.concurrent.Callable;
 final class WorkerJobs {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration POLL_EVERY = Duration.ofSeconds(5);
     private static final DateTimeFormatter JOB_ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
     private WorkerJobs() {
@@ -44,10 +48,12 @@ final class WorkerJobs {
         @Option(names = "--on-aws", description = "run as a job of the stack's reindex worker function, over many segments")
         boolean onAws;
 
-        @Option(names = "--function", description = "the worker function (stack output ReindexWorkerFunctionName)")
+        @Option(names = "--function", description = "the worker function: the stack output ReindexWorkerFunctionName "
+                + "(ReindexWorkerFunction on the local stack)")
         String function;
 
-        @Option(names = "--jobs-table", description = "the jobs table (stack output ReindexJobsTableName), for --wait")
+        @Option(names = "--jobs-table", description = "the jobs table, for --wait: the stack output ReindexJobsTableName "
+                + "(ReindexJobsTable on the local stack)")
         String jobsTable;
 
         @Option(names = "--lambda-endpoint", description = "Lambda endpoint, e.g. http://localhost:4011 (default: AWS)")
@@ -68,23 +74,46 @@ final class WorkerJobs {
         @Option(names = "--page-size", defaultValue = "100", description = "items per scan page and checkpoint (default ${DEFAULT-VALUE})")
         int pageSize;
 
-        @Option(names = "--wait", description = "print the job's progress until it is done (needs --jobs-table)")
+        @Option(names = "--wait", description = "show the job's progress until it is done, then its status (needs --jobs-table)")
         boolean await;
+
+        List<ClientEnvironment.Endpoint> endpoints(TableCommands.Tables tables) {
+            List<ClientEnvironment.Endpoint> endpoints = new ArrayList<>(tables.endpoints());
+            endpoints.add(new ClientEnvironment.Endpoint("--lambda-endpoint", lambdaEndpoint, List.of("LAMBDA")));
+            return endpoints;
+        }
+
+        /** Where a command that may run on AWS talks to: its tables (and jobs table), and the worker function. */
+        Failure.Context context(Map<String, String> environment, TableCommands.Tables tables) {
+            List<TableCommands.TableRef> refs = new ArrayList<>(tables.tables());
+            if (jobsTable != null) {
+                refs.add(new TableCommands.TableRef("--jobs-table", jobsTable, "ReindexJobsTableName"));
+            }
+            Failure.Context onTables = tables.context(environment, refs);
+            Map<String, String> given = onAws ? ClientEnvironment.given(endpoints(tables)) : onTables.endpoints();
+            return new Failure.Context(onTables.region(), given, e -> {
+                if (e instanceof software.amazon.awssdk.services.lambda.model.ResourceNotFoundException) {
+                    return Optional.of("function " + function + " does not exist " + new Failure.Context(onTables.region(), given,
+                            onTables.notFound()).where() + ": pass --function with the stack output ReindexWorkerFunctionName ("
+                            + Failure.STACK_OUTPUTS + "; ReindexWorkerFunction on the local stack)");
+                }
+                return onTables.notFound().apply(e);
+            });
+        }
     }
 
-    /** Starts (or resumes) the job; with {@code --wait} follows it. Exit code: 0, or 1 when a verify found drift. */
-    static int start(Options options, JobSpec.Kind kind, TableCommands.Tables tables, PrintStream out) throws InterruptedException {
-        return start(options, kind, java.util.Optional.empty(), tables, out);
-    }
-
-    /** @param index the one index the job works on (every declared index when empty; the removed one for a removal) */
-    static int start(Options options, JobSpec.Kind kind, java.util.Optional<String> index, TableCommands.Tables tables, PrintStream out)
-            throws InterruptedException {
+    /**
+     * Starts (or resumes) the job; with {@code --wait} follows it. Exit code: 0, or 1 when a verify found drift.
+     *
+     * @param index the one index the job works on (every declared index when empty; the removed one for a removal)
+     */
+    static int start(Options options, JobSpec.Kind kind, Optional<String> index, TableCommands.Tables tables, Output output,
+                     OperatorCli cli) throws InterruptedException {
         if (options.function == null) {
-            throw new IllegalArgumentException("--on-aws needs --function <ReindexWorkerFunctionName> (a stack output)");
+            throw Failure.usage("--on-aws needs --function <ReindexWorkerFunctionName> (a stack output: " + Failure.STACK_OUTPUTS + ")");
         }
         if (options.await && options.jobsTable == null) {
-            throw new IllegalArgumentException("--wait needs --jobs-table <ReindexJobsTableName> (a stack output)");
+            throw Failure.usage("--wait needs --jobs-table <ReindexJobsTableName> (a stack output: " + Failure.STACK_OUTPUTS + ")");
         }
         String jobId = options.jobId != null ? options.jobId : kind.label() + "-" + JOB_ID_TIME.format(Instant.now());
         ObjectNode request = JSON.createObjectNode().put("action", "start").put("jobId", jobId).put("kind", kind.label())
@@ -95,32 +124,79 @@ final class WorkerJobs {
         }
         index.ifPresent(name -> request.put("index", name));
         JsonNode answer;
-        try (LambdaClient lambda = lambda(options)) {
+        try (LambdaClient lambda = lambda(options, tables, cli.environment)) {
             InvokeResponse response = lambda.invoke(b -> b.functionName(options.function).payload(SdkBytes.fromUtf8String(request.toString())));
             String payload = response.payload().asUtf8String();
             if (response.functionError() != null) {
                 JsonNode error = read(payload);
-                throw new IllegalArgumentException("the worker refused the job: " + error.path("errorMessage").asText(payload));
+                throw Failure.usage("the worker refused the job: " + error.path("errorMessage").asText(payload));
             }
             answer = read(payload);
         }
-        out.printf("job %s %s: %d segment(s) invoked%n", jobId, answer.path("resumed").asBoolean() ? "resumed" : "started",
-                answer.path("segmentsInvoked").asInt());
-        if (!options.await) {
-            out.printf("follow it with: job-status %s --jobs-table <ReindexJobsTableName>%n", jobId);
-            return 0;
+        boolean resumed = answer.path("resumed").asBoolean();
+        int invoked = answer.path("segmentsInvoked").asInt();
+        ObjectNode document = Output.object().put("jobId", jobId).put("kind", kind.label()).put("resumed", resumed)
+                .put("segmentsInvoked", invoked);
+        if (!output.json()) {
+            cli.out.printf("job %s %s: %d segment(s) invoked%n", jobId, resumed ? "resumed" : "started", invoked);
         }
-        try (DynamoDbClient dynamoDb = tables.client()) {
-            JobStore jobs = new JobStore(dynamoDb, options.jobsTable);
+        if (!options.await) {
+            if (output.json()) {
+                Output.print(document, cli.out);
+            } else {
+                cli.out.printf("follow it with: job-status %s --jobs-table <ReindexJobsTableName>%n", jobId);
+            }
+            return OperatorCli.DONE;
+        }
+        JobStatus status = follow(jobId, options.jobsTable, tables, cli);
+        if (output.json()) {
+            document.set("status", json(status));
+            Output.print(document, cli.out);
+        } else {
+            print(status, cli.out);
+        }
+        return kind == JobSpec.Kind.VERIFY && status.totals().drift() > 0 ? OperatorCli.FOUND : OperatorCli.DONE;
+    }
+
+    /** Polls the job until it is done, showing its segments done as progress. */
+    private static JobStatus follow(String jobId, String jobsTable, TableCommands.Tables tables, OperatorCli cli) throws InterruptedException {
+        try (DynamoDbClient dynamoDb = tables.client(cli.environment);
+             ProgressDisplay progress = ProgressDisplay.open("job " + jobId, "segments", cli.err, cli.terminal)) {
+            JobStore jobs = new JobStore(dynamoDb, jobsTable);
             while (true) {
-                JobStatus status = jobs.job(jobId).orElseThrow();
-                print(status, out);
+                JobStatus status = jobs.job(jobId).orElseThrow(() -> Failure.usage("no job " + jobId + " in " + jobsTable
+                        + ": pass the jobs table of the worker's stack (stack output ReindexJobsTableName)"));
+                long total = status.spec().totalSegments();
+                progress.update(total - status.segmentsLeft(), total, status.totals().items() + " items read"
+                        + (status.spec().kind() == JobSpec.Kind.VERIFY || status.spec().kind() == JobSpec.Kind.REPAIR
+                        ? ", drift " + status.totals().drift() : ""));
                 if (status.done()) {
-                    return kind == JobSpec.Kind.VERIFY && status.totals().drift() > 0 ? 1 : 0;
+                    return status;
                 }
-                Thread.sleep(Duration.ofSeconds(5).toMillis());
+                Thread.sleep(POLL_EVERY.toMillis());
             }
         }
+    }
+
+    /** A job's status as {@code job-status --output json} prints it (docs/commands.md). */
+    static ObjectNode json(JobStatus status) {
+        JobSpec spec = status.spec();
+        ObjectNode document = Output.object().put("jobId", spec.jobId()).put("kind", spec.kind().label())
+                .put("index", spec.index().orElse(null)).put("totalSegments", spec.totalSegments())
+                .put("writeUnitsPerSecond", spec.writeUnitsPerSecond()).put("concurrency", spec.concurrency())
+                .put("pageSize", spec.pageSize()).put("done", status.done()).put("segmentsLeft", status.segmentsLeft())
+                .put("startedAt", status.startedAt().toString()).put("finishedAt", status.finishedAt().map(Instant::toString).orElse(null))
+                .put("seconds", seconds(status)).put("itemsPerSecond", Math.round(status.totals().items() / seconds(status)));
+        PageCounts totals = status.totals();
+        document.putObject("totals").put("items", totals.items()).put("issues", totals.issues()).put("writes", totals.writes())
+                .put("missing", totals.missing()).put("stale", totals.stale()).put("orphaned", totals.orphaned())
+                .put("repaired", totals.repaired()).put("drift", totals.drift());
+        return document;
+    }
+
+    private static double seconds(JobStatus status) {
+        Instant end = status.finishedAt().orElse(Instant.now());
+        return Math.max(1e-3, Duration.between(status.startedAt(), end).toMillis() / 1000.0);
     }
 
     private static JsonNode read(String json) {
@@ -131,14 +207,8 @@ final class WorkerJobs {
         }
     }
 
-    private static LambdaClient lambda(Options options) {
-        Map<String, String> env = new HashMap<>(System.getenv());
-        if (options.lambdaEndpoint != null) {
-            env.put("AWS_ENDPOINT_URL_LAMBDA", options.lambdaEndpoint);
-            env.putIfAbsent("AWS_REGION", "us-east-1");
-            env.putIfAbsent("AWS_ACCESS_KEY_ID", "local");
-            env.putIfAbsent("AWS_SECRET_ACCESS_KEY", "local");
-        }
+    private static LambdaClient lambda(Options options, TableCommands.Tables tables, Map<String, String> environment) {
+        Map<String, String> env = ClientEnvironment.of(environment, options.endpoints(tables));
         // the start writes one item per segment and invokes each: allow it the time a synchronous Invoke may take
         return new ClientFactory(env).configure(LambdaClient.builder(), "LAMBDA")
                 .overrideConfiguration(o -> o.apiCallAttemptTimeout(Duration.ofMinutes(15)).apiCallTimeout(Duration.ofMinutes(15)))
@@ -149,8 +219,7 @@ final class WorkerJobs {
 
     static void print(JobStatus status, PrintStream out) {
         JobSpec spec = status.spec();
-        Instant end = status.finishedAt().orElse(Instant.now());
-        double seconds = Math.max(1e-3, Duration.between(status.startedAt(), end).toMillis() / 1000.0);
+        double seconds = seconds(status);
         out.printf("job %s (%s%s, %d segments, %.0f WCU/s over %d at once): %s, %d segment(s) left%n", spec.jobId(), spec.kind().label(),
                 spec.index().map(name -> " of index " + name).orElse(""), spec.totalSegments(), spec.writeUnitsPerSecond(), spec.concurrency(), status.done() ? "done" : "running",
                 status.segmentsLeft());
@@ -162,24 +231,46 @@ final class WorkerJobs {
         }
     }
 
-    @Command(name = "job-status", description = "Prints a reindex job of the worker function: segments left, items done, drift.")
-    static final class JobStatusCommand implements Callable<Integer> {
+    @Command(name = "job-status", mixinStandardHelpOptions = true,
+            description = "Prints a reindex job of the worker function: segments left, items done, drift.",
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:the job's status was printed (done or running; its drift is in the output)",
+                    "2:bad usage, or no such job in the jobs table", OperatorCli.SERVICE_FAILED})
+    static final class JobStatusCommand implements Callable<Integer>, Failure.Located {
         @CommandLine.ParentCommand
         OperatorCli parent;
         @CommandLine.Mixin
         TableCommands.Tables tables = new TableCommands.Tables();
-        @CommandLine.Parameters(index = "0", description = "the job id")
+        @CommandLine.Mixin
+        Output output = new Output();
+        @CommandLine.Parameters(index = "0", paramLabel = "JOB_ID", description = "the job id (backfill and verify --on-aws print it)")
         String jobId;
-        @Option(names = "--jobs-table", required = true, description = "the jobs table (stack output ReindexJobsTableName)")
+        @Option(names = "--jobs-table", description = "the jobs table: the stack output ReindexJobsTableName (ReindexJobsTable on the "
+                + "local stack)")
         String jobsTable;
 
         @Override
+        public Failure.Context context() {
+            return tables.context(parent.environment, jobsTable == null ? List.of()
+                    : List.of(new TableCommands.TableRef("--jobs-table", jobsTable, "ReindexJobsTableName")));
+        }
+
+        @Override
         public Integer call() {
-            try (DynamoDbClient dynamoDb = tables.client()) {
+            if (jobsTable == null) {
+                throw Failure.usage("job-status needs --jobs-table <ReindexJobsTableName> (a stack output: " + Failure.STACK_OUTPUTS
+                        + "; ReindexJobsTable on the local stack)");
+            }
+            try (DynamoDbClient dynamoDb = tables.client(parent.environment)) {
                 JobStatus status = new JobStore(dynamoDb, jobsTable).job(jobId)
-                        .orElseThrow(() -> new IllegalArgumentException("no job " + jobId + " in " + jobsTable));
-                print(status, parent.out);
-                return 0;
+                        .orElseThrow(() -> Failure.usage("no job " + jobId + " in " + jobsTable + ": check the id (backfill and verify "
+                                + "--on-aws print it; scheduled drift checks are drift-<time>)"));
+                if (output.json()) {
+                    Output.print(json(status), parent.out);
+                } else {
+                    print(status, parent.out);
+                }
+                return OperatorCli.DONE;
             }
         }
     }

@@ -1,5 +1,7 @@
 package com.multikey.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.LocalTablesExtension;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,6 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class OperatorCliTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @RegisterExtension
     static final LocalTablesExtension TABLES = LocalTablesExtension.createdOnce();
@@ -70,7 +74,9 @@ class OperatorCliTest {
     @Order(2)
     void backfill_indexesTheIssuesWrittenBeforeTheStream_andVerifyThenFindsNothing() {
         assertThat(run("backfill", "--segments", "2")).as(err.toString(StandardCharsets.UTF_8)).isZero();
-        assertThat(printed()).contains("backfill done: 12 issues indexed");
+        assertThat(printed()).contains("backfill done: 12 items scanned, 12 issues indexed (24 index writes)");
+        assertThat(err.toString(StandardCharsets.UTF_8)).as("progress lines on standard error when it is no terminal")
+                .contains("backfill: 12/12 items (100%), 12 issues indexed, 24 index writes");
 
         assertThat(run("verify")).isZero();
         assertThat(printed()).contains("12 issues, 24 index items: 0 missing, 0 stale, 0 orphaned");
@@ -88,10 +94,83 @@ class OperatorCliTest {
     }
 
     @Test
+    @Order(3)
+    void queryJson_printsOneDocument_withTheItemsTheirValuesAndTheCursor() throws Exception {
+        assertThat(run("query", "--project", "project#1", "--attribute", "size", "--page-size", "3", "--ge", "3", "--output", "json"))
+                .as(err.toString()).isZero();
+
+        JsonNode page = JSON.readTree(printed());
+        assertThat(page.path("count").asInt()).isEqualTo(3);
+        assertThat(page.path("apiCalls").asInt()).isEqualTo(2);
+        assertThat(page.path("project").asText()).isEqualTo("project#1");
+        assertThat(page.path("attribute").asText()).isEqualTo("size");
+        assertThat(page.path("nextCursor").isTextual()).isTrue();
+        assertThat(page.path("items")).extracting(item -> item.path("id").asText()).containsExactly("issue#3", "issue#8", "issue#4");
+        JsonNode first = page.path("items").get(0);
+        assertThat(first.path("num").asInt()).isEqualTo(3);
+        assertThat(first.path("name").asText()).isEqualTo("issue 3");
+        assertThat(first.path("value").asInt()).isEqualTo(3);
+        assertThat(first.path("item").path("custom_fields").path("label").asText()).isEqualTo("alpha");
+    }
+
+    @Test
+    @Order(3)
+    void queryJson_ofADeclaredIndex_printsKeysAndValues_andTheLastPageHasNoCursor() throws Exception {
+        assertThat(run("query", "--index", "custom_fields", "--project", "project#1", "--attribute", "label", "--equals", "beta",
+                "--output", "json")).as(err.toString()).isZero();
+
+        JsonNode page = JSON.readTree(printed());
+        assertThat(page.path("index").asText()).isEqualTo("custom_fields");
+        assertThat(page.path("group")).extracting(JsonNode::asText).containsExactly("project#1");
+        assertThat(page.path("nextCursor").isNull()).isTrue();
+        assertThat(page.path("items")).hasSize(4).allSatisfy(item -> {
+            assertThat(item.path("value").asText()).isEqualTo("beta");
+            assertThat(item.path("key").asText()).isNotEmpty();
+        });
+    }
+
+    @Test
+    @Order(3)
+    void query_aFilterTheQueryLibraryRefuses_namesTheOptionAtFault() {
+        assertThat(run("query", "--project", "project#1", "--attribute", "size", "--gt", "5", "--lt", "2")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("error: --gt: the lower bound is above the upper bound (lt)");
+        err.reset();
+        assertThat(run("query", "--project", "project#1", "--attribute", "size", "--type", "number", "--begins-with", "a")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("error: --type: beginsWith matches text values");
+        err.reset();
+        assertThat(run("query", "--project", "project#1", "--attribute", "size", "--type", "bool", "--equals", "yes")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("error: --equals: a bool is true or false");
+    }
+
+    @Test
     @Order(4)
     void query_withABadCursor_failsClearly() {
         assertThat(run("query", "--project", "project#1", "--attribute", "size", "--cursor", "garbage")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("error: malformed cursor");
+    }
+
+    @Test
+    @Order(4)
+    void verifyJson_printsTheCountsAndTheKeysOfWhatDiffers_andExitsOneOnDrift() throws Exception {
+        Map<String, AttributeValue> any = tables.dynamoDb().scan(b -> b.tableName("IssueAttribIndexTable").limit(1)).items().getFirst();
+        tables.dynamoDb().deleteItem(b -> b.tableName("IssueAttribIndexTable")
+                .key(Map.of("attribId", any.get("attribId"), "sortKey", any.get("sortKey"))));
+
+        assertThat(run("verify", "--output", "json")).isEqualTo(1);
+
+        JsonNode report = JSON.readTree(printed());
+        assertThat(report.path("issues").asLong()).isEqualTo(12);
+        assertThat(report.path("indexItems").asLong()).isEqualTo(23);
+        assertThat(report.path("missing").asLong()).isEqualTo(1);
+        assertThat(report.path("stale").asLong()).isZero();
+        assertThat(report.path("orphaned").asLong()).isZero();
+        assertThat(report.path("clean").asBoolean()).isFalse();
+        assertThat(report.path("repair").asBoolean()).isFalse();
+        JsonNode sample = report.path("samples").path("missing").get(0);
+        assertThat(sample.path("attribId").asText()).isEqualTo(any.get("attribId").s());
+        assertThat(sample.path("sortKey").asText()).isEqualTo(any.get("sortKey").s());
+        assertThat(sample.path("issueId").asText()).isEqualTo(any.get("issueId").s());
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("verify: 35/35 items (100%), 1 missing, 0 stale, 0 orphaned");
     }
 
     @Test
@@ -102,7 +181,7 @@ class OperatorCliTest {
                 .key(Map.of("attribId", any.get("attribId"), "sortKey", any.get("sortKey"))));
 
         assertThat(run("verify", "--repair")).isZero();
-        assertThat(printed()).contains("1 missing");
+        assertThat(printed()).as("this one and the one the JSON test deleted").contains("2 missing");
         out.reset();
         assertThat(run("verify")).isZero();
         assertThat(printed()).contains("0 missing, 0 stale, 0 orphaned");
@@ -129,9 +208,33 @@ class OperatorCliTest {
     }
 
     @Test
+    @Order(7)
+    void jobStatusJson_printsTheJobsSpecProgressAndTotals() throws Exception {
+        assertThat(run("job-status", "verify-7", "--jobs-table", "ReindexJobsTable", "--output", "json")).as(err.toString()).isZero();
+
+        JsonNode job = JSON.readTree(printed());
+        assertThat(job.path("jobId").asText()).isEqualTo("verify-7");
+        assertThat(job.path("kind").asText()).isEqualTo("verify");
+        assertThat(job.path("index").isNull()).isTrue();
+        assertThat(job.path("totalSegments").asInt()).isEqualTo(3);
+        assertThat(job.path("writeUnitsPerSecond").asDouble()).isEqualTo(600);
+        assertThat(job.path("concurrency").asInt()).isEqualTo(3);
+        assertThat(job.path("done").asBoolean()).isFalse();
+        assertThat(job.path("segmentsLeft").asLong()).isEqualTo(2);
+        assertThat(java.time.Instant.parse(job.path("startedAt").asText())).isNotNull();
+        assertThat(job.path("finishedAt").isNull()).isTrue();
+        assertThat(job.path("totals").path("items").asLong()).isEqualTo(40);
+        assertThat(job.path("totals").path("issues").asLong()).isEqualTo(30);
+        assertThat(job.path("totals").path("missing").asLong()).isEqualTo(2);
+        assertThat(job.path("totals").path("stale").asLong()).isEqualTo(1);
+        assertThat(job.path("totals").path("drift").asLong()).isEqualTo(3);
+    }
+
+    @Test
     void backfillOnAws_withoutTheWorkerFunction_failsClearly() {
         assertThat(run("backfill", "--on-aws")).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--on-aws needs --function <ReindexWorkerFunctionName>");
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--on-aws needs --function <ReindexWorkerFunctionName>")
+                .contains("aws cloudformation describe-stacks");
     }
 
     @Test

@@ -66,6 +66,29 @@ class RedriveCommandTest {
     }
 
     @Test
+    void redriveJson_printsTheFunctionsDocument_withEachMessagesOutcome() throws Exception {
+        String streamArn = tables.dynamoDb().describeTable(b -> b.tableName("AppTable")).table().latestStreamArn();
+        sqs.send("StreamIndexerFailureQueue", """
+                {"requestContext": {"condition": "RetryAttemptsExhausted"}, "version": "1.0",
+                 "DDBStreamBatchInfo": {"shardId": "shardId-00000001000000000000-00000000",
+                   "startSequenceNumber": "100000000000000000001", "endSequenceNumber": "100000000000000000002",
+                   "batchSize": 2, "streamArn": "%s"}}""".formatted(streamArn));
+
+        assertThat(run("redrive", "--queue", "indexer", "--output", "json")).isEqualTo(1);
+
+        com.fasterxml.jackson.databind.JsonNode report = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(out.toString(StandardCharsets.UTF_8));
+        assertThat(report.path("queue").asText()).isEqualTo("indexer");
+        assertThat(report.path("dryRun").asBoolean()).isFalse();
+        assertThat(report.path("remaining").asInt()).isEqualTo(1);
+        assertThat(report.path("messages")).singleElement().satisfies(message -> {
+            assertThat(message.path("outcome").asText()).isEqualTo("range gone");
+            assertThat(message.path("advice").asText()).contains("verify --repair");
+            assertThat(message.path("dropped").asBoolean()).isFalse();
+        });
+    }
+
+    @Test
     void redrive_anEmptyQueue_handlesNothing_andSucceeds() {
         assertThat(run("redrive", "--queue", "indexer", "--dry-run")).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("indexer queue: 0 messages handled (dry run), 0 left in the queue");

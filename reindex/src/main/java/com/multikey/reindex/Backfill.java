@@ -21,8 +21,12 @@ import java.util.function.Consumer;
  */
 public final class Backfill {
 
-    /** Counts so far, for progress lines. */
-    public record Progress(long itemsScanned, long issuesIndexed, long indexWrites, double itemsPerSecond, Duration eta) {
+    /**
+     * Counts so far, for progress lines; {@code itemsTotal} is the app table's item count as DynamoDB last reported
+     * it (it lags by hours, so the items scanned may pass it), at least 1.
+     */
+    public record Progress(long itemsScanned, long itemsTotal, long issuesIndexed, long indexWrites, double itemsPerSecond,
+                           Duration eta) {
     }
 
     private static final int PAGE_SIZE = 100;
@@ -82,7 +86,7 @@ public final class Backfill {
         double perSecond = scanned.get() / seconds;
         long left = Math.max(0, total - scanned.get());
         Duration eta = perSecond > 0 ? Duration.ofSeconds((long) (left / perSecond)) : Duration.ZERO;
-        return new Progress(scanned.get(), indexed.get(), writes.get(), perSecond, eta);
+        return new Progress(scanned.get(), total, indexed.get(), writes.get(), perSecond, eta);
     }
 
     private void scanSegment(int segment, int segments, CheckpointStore checkpoints) throws InterruptedException {

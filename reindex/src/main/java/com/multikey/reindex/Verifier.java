@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 
 /**
  * Verify (and repair) in this process: every segment of a {@link SegmentVerifier} run to its end, in
@@ -57,6 +58,15 @@ public final class Verifier {
 
     /** Over {@code segments} parallel scan segments, repairs held to {@code writeUnitsPerSecond} (see {@link WriteCost}). */
     public Report verify(boolean repair, int segments, double writeUnitsPerSecond) {
+        return verify(repair, segments, writeUnitsPerSecond, page -> { });
+    }
+
+    /**
+     * As {@link #verify(boolean, int, double)}, telling {@code onPage} the counts of every page done (from the
+     * segments' threads, so it must be thread-safe): items read of both tables add up to the app table's item count
+     * plus the index table's, which a progress display can use as its total.
+     */
+    public Report verify(boolean repair, int segments, double writeUnitsPerSecond, Consumer<PageCounts> onPage) {
         List<Discrepancy> missing = new ArrayList<>();
         List<Discrepancy> stale = new ArrayList<>();
         List<Discrepancy> orphaned = new ArrayList<>();
@@ -78,7 +88,7 @@ public final class Verifier {
             List<Future<Totals>> running = new ArrayList<>();
             for (int segment = 0; segment < segments; segment++) {
                 int s = segment;
-                running.add(pool.submit(() -> runSegment(verifier, s, segments)));
+                running.add(pool.submit(() -> runSegment(verifier, s, segments, onPage)));
             }
             Totals all = new Totals(PageCounts.NONE, 0);
             for (Future<Totals> future : running) {
@@ -104,11 +114,13 @@ public final class Verifier {
         }
     }
 
-    private static Totals runSegment(SegmentWork work, int segment, int segments) throws InterruptedException {
+    private static Totals runSegment(SegmentWork work, int segment, int segments, Consumer<PageCounts> onPage)
+            throws InterruptedException {
         Totals totals = new Totals(PageCounts.NONE, 0);
         for (SegmentPosition at = SegmentPosition.START; !at.done(); ) {
             PageOutcome page = work.page(segment, segments, at);
             totals = totals.plus(new Totals(page.counts(), at.phase() == SegmentPosition.Phase.INDEX ? page.counts().items() : 0));
+            onPage.accept(page.counts());
             at = page.next();
         }
         return totals;

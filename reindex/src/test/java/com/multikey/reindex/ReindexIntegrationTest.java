@@ -70,6 +70,7 @@ class ReindexIntegrationTest {
 
         assertThat(index()).isEqualTo(expected()).hasSizeGreaterThan(150);
         assertThat(done.itemsScanned()).isEqualTo(301);
+        assertThat(done.itemsTotal()).as("DynamoDB Local's item count is current").isEqualTo(301);
         assertThat(done.issuesIndexed()).isEqualTo(300);
         assertThat(done.itemsPerSecond()).isPositive();
         assertThat(progress).isNotEmpty();
@@ -121,7 +122,8 @@ class ReindexIntegrationTest {
         dynamoDb.putItem(b -> b.tableName("IssueAttribIndexTable").item(orphan.toItem()));
         dynamoDb.putItem(b -> b.tableName("IssueAttribIndexTable").item(extra.toItem()));
 
-        Verifier.Report found = verifier().verify(true);
+        List<PageCounts> pages = java.util.Collections.synchronizedList(new ArrayList<>());
+        Verifier.Report found = verifier().verify(true, 2, 1e9, pages::add);
 
         assertThat(found.missingCount()).isEqualTo(1);
         assertThat(found.missing()).containsExactly(new Verifier.Discrepancy(removed.issueId(), removed.key()));
@@ -135,6 +137,9 @@ class ReindexIntegrationTest {
                 .forEach(d -> wrongIssues.add(d.issueId()));
         assertThat(found.repairedIssues()).as("one conditional write per wrong issue on each side it was found from")
                 .isBetween((long) wrongIssues.size(), 4L);
+        PageCounts summed = pages.stream().reduce(PageCounts.NONE, PageCounts::plus);
+        assertThat(summed.items()).as("every page of both tables told").isEqualTo(81 + found.indexItems());
+        assertThat(summed.drift()).isEqualTo(4);
         assertThat(verifier().verify(false).clean()).isTrue();
         assertThat(index()).isEqualTo(expected());
     }

@@ -1,0 +1,97 @@
+package com.multikey.cli;
+
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+
+import java.io.PrintStream;
+import java.time.Duration;
+
+/**
+ * Progress of long work on standard error: a bar (me.tongfei:progressbar) when someone watches a terminal, plain
+ * lines ({@code backfill: 1200/5000 items (24%), 300 issues indexed}) at most every few seconds otherwise, so a
+ * log or a CI job keeps a readable record. Standard output is left to the result.
+ */
+interface ProgressDisplay extends AutoCloseable {
+
+    /** How often plain lines are printed at most (the last state is always printed on close). */
+    Duration LINES_EVERY = Duration.ofSeconds(5);
+
+    /**
+     * @param done   units done so far
+     * @param total  units in all, an estimate (DynamoDB's item counts lag by hours): a {@code done} past it raises it
+     * @param detail what else to show, e.g. issues indexed or drift found
+     */
+    void update(long done, long total, String detail);
+
+    @Override
+    void close();
+
+    static ProgressDisplay open(String task, String unit, PrintStream err, boolean terminal) {
+        return terminal ? new Bar(task, unit, err) : new Lines(task, unit, err, LINES_EVERY);
+    }
+
+    /** Lines, for a log: the first update, then one at most every {@code every}, and the last on close. */
+    final class Lines implements ProgressDisplay {
+        private final String task;
+        private final String unit;
+        private final PrintStream err;
+        private final long everyNanos;
+        private long printedAt;
+        private String last;
+        private boolean lastPrinted = true;
+
+        Lines(String task, String unit, PrintStream err, Duration every) {
+            this.task = task;
+            this.unit = unit;
+            this.err = err;
+            this.everyNanos = every.toNanos();
+        }
+
+        @Override
+        public synchronized void update(long done, long total, String detail) {
+            long all = Math.max(total, done);
+            long percent = all == 0 ? 100 : done * 100 / all;
+            last = "%s: %d/%d %s (%d%%)%s".formatted(task, done, all, unit, percent, detail.isEmpty() ? "" : ", " + detail);
+            lastPrinted = false;
+            long now = System.nanoTime();
+            if (printedAt == 0 || now - printedAt >= everyNanos) {
+                err.println(last);
+                printedAt = now;
+                lastPrinted = true;
+            }
+        }
+
+        @Override
+        public synchronized void close() {
+            if (!lastPrinted) {
+                err.println(last);
+                lastPrinted = true;
+            }
+        }
+    }
+
+    /** A bar that redraws itself in place, with rate and ETA. */
+    final class Bar implements ProgressDisplay {
+        private final ProgressBar bar;
+
+        Bar(String task, String unit, PrintStream err) {
+            bar = new ProgressBarBuilder().setTaskName(task).setInitialMax(-1).setUnit(" " + unit, 1).showSpeed()
+                    .setStyle(ProgressBarStyle.UNICODE_BLOCK).setUpdateIntervalMillis(250)
+                    .setConsumer(new ConsoleProgressBarConsumer(err)).build();
+        }
+
+        @Override
+        public synchronized void update(long done, long total, String detail) {
+            bar.maxHint(Math.max(total, done));
+            bar.stepTo(done);
+            bar.setExtraMessage(detail.isEmpty() ? "" : " " + detail);
+        }
+
+        @Override
+        public synchronized void close() {
+            bar.close();
+        }
+    }
+}
