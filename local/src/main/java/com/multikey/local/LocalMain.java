@@ -246,11 +246,11 @@ public final class LocalMain implements Callable<Integer> {
                         runtime.dynamoDbLocal().endpoint(), runtime.table("AppTable"));
                 out.printf("read API: %s  grid page: %s/%n", api.endpoint(), api.endpoint());
                 if (apiAuth.equals("IAM")) {
-                    out.printf("  curl --aws-sigv4 aws:amz:%s:execute-api --user %s:%s '%s/v1/grid?project=project%%231&field=f1'%n",
+                    out.printf("  curl --aws-sigv4 aws:amz:%s:execute-api --user %s:%s '%s/v1/grid?field=f1&project=project%%231'%n",
                             LocalDynamoDb.REGION.id(), LocalDynamoDb.ACCESS_KEY, LocalDynamoDb.SECRET_KEY, api.endpoint());
                 } else {
                     out.printf("  token=$(java -jar local/target/local.jar token --projects 'project#1')%n");
-                    out.printf("  curl -H \"Authorization: Bearer $token\" '%s/v1/grid?project=project%%231&field=f1'%n", api.endpoint());
+                    out.printf("  curl -H \"Authorization: Bearer $token\" '%s/v1/grid?field=f1&project=project%%231'%n", api.endpoint());
                 }
                 // the tables exist and the event sources poll: only now may a script waiting on us go on
                 out.println(READY);
