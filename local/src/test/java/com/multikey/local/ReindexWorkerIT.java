@@ -206,7 +206,7 @@ class ReindexWorkerIT {
         assertThat(runtime.lambdaApi().awaitAsyncIdle(Duration.ofMinutes(1))).isTrue();
         assertThat(runtime.lambdaApi().asyncFailures()).singleElement().satisfies(failure -> {
             assertThat(failure.function()).isEqualTo(WORKER);
-            assertThat(failure.attempts()).as("the first and ReindexWorkerMaximumRetryAttempts (2) retries").isEqualTo(3);
+            assertThat(failure.attempts()).as("the first and EventInvokeConfig.MaximumRetryAttempts (2) retries").isEqualTo(3);
             assertThat(failure.error()).contains("no reindex job no-such-job");
         });
         assertThat(runtime.sqs().bodies("ReindexWorkerFailureQueue")).as("the invocation record in the on-failure destination")
