@@ -179,6 +179,7 @@ class QueryApiIntegrationTest {
         assertThat(document.status()).isEqualTo(200);
         assertThat(document.body().get("openapi").asText()).isEqualTo("3.1.0");
         assertThat(document.body().at("/paths/~1v1~1grid/get/operationId").asText()).isEqualTo("gridPage");
+        assertThat(OpenApiResponses.of(document.body().toString()).schemaProblems()).isEmpty();
     }
 
     @Test

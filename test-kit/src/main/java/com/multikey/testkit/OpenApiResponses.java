@@ -155,6 +155,47 @@ public final class OpenApiResponses {
         return problems;
     }
 
+    /**
+     * What is wrong with the document's schemas: each one (the {@code components} schemas, and those of parameters,
+     * headers and media types) checked against the JSON Schema 2020-12 meta-schema. Empty when they are all valid.
+     */
+    public List<String> schemaProblems() {
+        Schema metaSchema = schemas.getSchema(SchemaLocation.of(SpecificationVersion.DRAFT_2020_12.getDialectId()));
+        List<Pointer> found = new ArrayList<>();
+        Pointer components = new Pointer(document, "").child("components").child("schemas");
+        components.node().fieldNames().forEachRemaining(name -> found.add(components.child(name)));
+        collectSchemas(new Pointer(document, ""), found);
+        List<String> problems = new ArrayList<>();
+        for (Pointer schema : found) {
+            for (Error error : metaSchema.validate(schema.node())) {
+                problems.add(schema.where() + error.getInstanceLocation() + ": " + error.getMessage());
+            }
+        }
+        return problems;
+    }
+
+    /** The values of the fields named schema, outside components/schemas (those are schemas themselves, not holders of one). */
+    private static void collectSchemas(Pointer at, List<Pointer> found) {
+        if (at.pointer().equals("/components/schemas")) {
+            return;
+        }
+        if (at.node().isArray()) {
+            for (int i = 0; i < at.node().size(); i++) {
+                collectSchemas(new Pointer(at.node().get(i), at.pointer() + "/" + i), found);
+            }
+            return;
+        }
+        for (Iterator<String> names = at.node().fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            Pointer child = at.child(name);
+            if (name.equals("schema")) {
+                found.add(child);
+            } else if (child.node().isContainerNode()) {
+                collectSchemas(child, found);
+            }
+        }
+    }
+
     private Schema load(String pointer) {
         return schemas.getSchema(SchemaLocation.of(DOCUMENT_IRI + "#" + pointer));
     }

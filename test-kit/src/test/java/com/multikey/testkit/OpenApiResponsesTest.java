@@ -109,6 +109,21 @@ class OpenApiResponsesTest {
     }
 
     @Test
+    void schemaProblems_ofValidSchemas_isEmpty_andNamesAnInvalidOne() throws Exception {
+        // given
+        ObjectNode document = (ObjectNode) new ObjectMapper().readTree(getClass().getResourceAsStream("/openapi-sample.json"));
+        ((ObjectNode) document.at("/components/schemas/Thing/properties/count")).put("type", "whole");
+        ((ObjectNode) document.at("/paths/~1things~1{id}/get/responses/429/headers/Retry-After/schema")).put("minLength", -1);
+
+        // then
+        assertThat(SAMPLE.schemaProblems()).isEmpty();
+        assertThat(OpenApiResponses.of(document.toString()).schemaProblems())
+                .allSatisfy(problem -> assertThat(problem).containsAnyOf("/properties/count/type", "/Retry-After/schema/minLength"))
+                .anySatisfy(problem -> assertThat(problem).startsWith("#/components/schemas/Thing").contains("/properties/count/type"))
+                .anySatisfy(problem -> assertThat(problem).startsWith("#/paths/~1things~1{id}/get/responses/429/headers/Retry-After/schema"));
+    }
+
+    @Test
     void of_whenTheDocumentIsNotOpenApi31_refusesIt() {
         assertThatThrownBy(() -> OpenApiResponses.of("{\"openapi\":\"3.0.3\",\"paths\":{}}")).hasMessageContaining("3.0.3");
         assertThatThrownBy(() -> OpenApiResponses.of("{\"openapi\":")).hasMessageContaining("not JSON");
