@@ -44,6 +44,8 @@ public final class OpenApiResponses {
 
     // The document's address for the schema registry: the schemas' "#/components/..." references resolve within it.
     private static final String DOCUMENT_IRI = "https://openapi.invalid/openapi.json";
+    // OpenAPI 3.1's default dialect: JSON Schema 2020-12 and OpenAPI's annotations (discriminator, xml, example)
+    private static final String OAS_BASE_DIALECT = "https://spec.openapis.org/oas/3.1/dialect/base";
     private static final List<String> METHODS = List.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
     private static final ObjectMapper JSON = JsonMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
@@ -61,6 +63,10 @@ public final class OpenApiResponses {
         String version = document.path("openapi").asText();
         if (!version.startsWith("3.1.")) {
             throw new IllegalArgumentException("not an OpenAPI 3.1 document (openapi: '" + version + "')");
+        }
+        String dialect = document.path("jsonSchemaDialect").asText(OAS_BASE_DIALECT);
+        if (!dialect.equals(OAS_BASE_DIALECT) && !dialect.equals(SpecificationVersion.DRAFT_2020_12.getDialectId())) {
+            throw new IllegalArgumentException("jsonSchemaDialect " + dialect + ": only JSON Schema 2020-12 schemas are checked");
         }
         if (!document.path("paths").isObject()) {
             throw new IllegalArgumentException("the OpenAPI document has no paths");

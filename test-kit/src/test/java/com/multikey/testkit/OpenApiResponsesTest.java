@@ -127,6 +127,8 @@ class OpenApiResponsesTest {
     void of_whenTheDocumentIsNotOpenApi31_refusesIt() {
         assertThatThrownBy(() -> OpenApiResponses.of("{\"openapi\":\"3.0.3\",\"paths\":{}}")).hasMessageContaining("3.0.3");
         assertThatThrownBy(() -> OpenApiResponses.of("{\"openapi\":")).hasMessageContaining("not JSON");
+        assertThatThrownBy(() -> OpenApiResponses.of("{\"openapi\":\"3.1.0\",\"jsonSchemaDialect\":\"http://json-schema.org/draft-07/schema#\","
+                + "\"paths\":{}}")).hasMessageContaining("draft-07");
         assertThatThrownBy(() -> OpenApiResponses.fromClasspath("/no-such.json")).hasMessageContaining("/no-such.json");
     }
 }
