@@ -14,6 +14,7 @@ import com.multikey.local.runtime.TemplateEnvironment;
 import com.multikey.testkit.Fixtures;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.LocalTablesExtension;
+import com.multikey.testkit.OpenApiResponses;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -32,12 +33,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The real handler, configured as the template configures QueryFunction, over the grid sample in DynamoDB Local:
- * every route, every error, both authorization modes, and cursors that were edited or made for another query.
+ * every route, every error, both authorization modes, and cursors that were edited or made for another query. Every answer is
+ * checked against the OpenAPI document the API serves.
  */
 class QueryApiIntegrationTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final IndexDefinitions DEFINITIONS = IndexDefinitions.packaged();
+    private static final OpenApiResponses OPENAPI = OpenApiResponses.of(QueryApi.openApiDocument());
     @RegisterExtension
     static final LocalTablesExtension TABLES = LocalTablesExtension.createdOnce();
     private static QueryApiHandler iam;
@@ -79,9 +82,10 @@ class QueryApiIntegrationTest {
     private record Answer(int status, Map<String, String> headers, JsonNode body) {
     }
 
-    private static Answer get(QueryApiHandler handler, String path, String query, String projectsClaim) {
+    /** The handler's answer to a request, checked against the OpenAPI document it serves before any test looks at it. */
+    private static Answer call(QueryApiHandler handler, String method, String path, String query, String projectsClaim) {
         APIGatewayV2HTTPEvent.RequestContext.Http http = new APIGatewayV2HTTPEvent.RequestContext.Http();
-        http.setMethod("GET");
+        http.setMethod(method);
         APIGatewayV2HTTPEvent.RequestContext context = new APIGatewayV2HTTPEvent.RequestContext();
         context.setHttp(http);
         if (projectsClaim != null) {
@@ -94,11 +98,16 @@ class QueryApiIntegrationTest {
         APIGatewayV2HTTPEvent event = APIGatewayV2HTTPEvent.builder().withRawPath(path).withRawQueryString(query)
                 .withRequestContext(context).build();
         APIGatewayV2HTTPResponse response = handler.handleRequest(event, LocalContext.of("QueryFunction"));
+        OPENAPI.check(method, path, response.getStatusCode(), response.getHeaders(), response.getBody());
         try {
             return new Answer(response.getStatusCode(), response.getHeaders(), JSON.readTree(response.getBody()));
         } catch (Exception e) {
             throw new AssertionError("not JSON: " + response.getBody(), e);
         }
+    }
+
+    private static Answer get(QueryApiHandler handler, String path, String query, String projectsClaim) {
+        return call(handler, "GET", path, query, projectsClaim);
     }
 
     private static Answer get(String path, String query) {
@@ -170,6 +179,7 @@ class QueryApiIntegrationTest {
         assertThat(document.status()).isEqualTo(200);
         assertThat(document.body().get("openapi").asText()).isEqualTo("3.1.0");
         assertThat(document.body().at("/paths/~1v1~1grid/get/operationId").asText()).isEqualTo("gridPage");
+        assertThat(OpenApiResponses.of(document.body().toString()).schemaProblems()).isEmpty();
     }
 
     @Test
@@ -203,16 +213,22 @@ class QueryApiIntegrationTest {
     }
 
     @Test
+    void malformedQueryString_onEveryRoute_isA400ProblemNamingTheQuery() {
+        for (String path : List.of("/v1/grid", "/v1/indexes", "/v1/indexes/custom_fields/items", "/openapi.json")) {
+            Answer answer = get(path, "x=%E0%A4%A");
+
+            assertThat(answer.status()).as(path).isEqualTo(400);
+            assertThat(answer.body().get("parameter").asText()).as(path).isEqualTo("query");
+        }
+    }
+
+    @Test
     void unknownIndexOrRoute_is404_andAnotherMethod405() {
         assertThat(get("/v1/indexes/nope/items", "group=x").status()).isEqualTo(404);
         assertThat(get("/v1/indexes/nope/items", "group=x").body().get("detail").asText()).contains("no index named 'nope'");
         assertThat(get("/v2/grid", null).status()).isEqualTo(404);
-        APIGatewayV2HTTPEvent.RequestContext.Http http = new APIGatewayV2HTTPEvent.RequestContext.Http();
-        http.setMethod("POST");
-        APIGatewayV2HTTPEvent.RequestContext context = new APIGatewayV2HTTPEvent.RequestContext();
-        context.setHttp(http);
-        assertThat(iam.handleRequest(APIGatewayV2HTTPEvent.builder().withRawPath("/v1/grid").withRequestContext(context).build(),
-                LocalContext.of("QueryFunction")).getStatusCode()).isEqualTo(405);
+        assertThat(call(iam, "POST", "/v1/grid", null, null).status()).isEqualTo(405);
+        assertThat(call(iam, "DELETE", "/v2/grid", null, null).status()).isEqualTo(405);
     }
 
     @Test

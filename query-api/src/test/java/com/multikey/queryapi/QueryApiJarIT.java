@@ -9,6 +9,7 @@ import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateEnvironment;
 import com.multikey.local.runtime.TemplateTables;
 import com.multikey.testkit.IssueFixtures;
+import com.multikey.testkit.OpenApiResponses;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -22,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The query function's deployable jar on its own: its size, no class newer than the java21 runtime loads, and the
- * handler built from the jar alone answering an HTTP API event (payload 2.0) against DynamoDB Local.
+ * handler built from the jar alone answering an HTTP API event (payload 2.0) against DynamoDB Local, as its OpenAPI document
+ * describes.
  */
 class QueryApiJarIT {
 
@@ -73,6 +75,10 @@ class QueryApiJarIT {
 
             // then
             JsonNode response = new ObjectMapper().readTree(answer);
+            Map<String, String> headers = new HashMap<>();
+            response.path("headers").fields().forEachRemaining(header -> headers.put(header.getKey(), header.getValue().asText()));
+            OpenApiResponses.of(QueryApi.openApiDocument()).check("GET", "/v1/indexes", response.get("statusCode").asInt(), headers,
+                    response.get("body").asText());
             assertThat(response.get("statusCode").asInt()).as(answer).isEqualTo(200);
             assertThat(new ObjectMapper().readTree(response.get("body").asText()).at("/indexes/0/name").asText()).isEqualTo("custom_fields");
         }

@@ -1,0 +1,123 @@
+package com.multikey.queryapi;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.query.Page;
+import com.multikey.query.RetryableQueryException;
+import com.multikey.testkit.OpenApiResponses;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The answers the API gives when DynamoDB cannot be read, which the integration test cannot provoke, as its OpenAPI
+ * document describes them; and the document's refusal of answers that stray from it, so that the check every test of
+ * this module makes can fail.
+ */
+class QueryApiOpenApiTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final IndexDefinitions DEFINITIONS = IndexDefinitions.packaged();
+    private static final OpenApiResponses OPENAPI = OpenApiResponses.of(QueryApi.openApiDocument());
+    private static final Map<String, AttributeValue> ISSUE = Map.of("id", AttributeValue.fromS("issue#1"), "project",
+            AttributeValue.fromS("project#1"), "num", AttributeValue.fromN("1"), "custom_fields",
+            AttributeValue.fromM(Map.of("3812", AttributeValue.fromS("2023-05-01"))));
+
+    private static QueryApi.Response grid(QueryApi.Pages pages) {
+        QueryApi.Response response = new QueryApi(pages, DEFINITIONS).handle(new QueryApi.Request("GET", "/v1/grid",
+                Map.of("project", List.of("project#1"), "field", List.of("3812")), Optional.empty()));
+        OPENAPI.check("GET", "/v1/grid", response.status(), response.headers(), response.body());
+        return response;
+    }
+
+    private static List<String> problems(QueryApi.Response response) {
+        return OPENAPI.problems("GET", "/v1/grid", response.status(), response.headers(), response.body());
+    }
+
+    private static QueryApi.Response withBody(QueryApi.Response response, String body) {
+        return new QueryApi.Response(response.status(), response.headers(), body);
+    }
+
+    @Test
+    void grid_whenDynamoDbThrottles_is429WithRetryAfter() {
+        QueryApi.Response response = grid(request -> {
+            throw DynamoDbException.builder().statusCode(429).message("Rate exceeded").build();
+        });
+
+        assertThat(response.status()).isEqualTo(429);
+        assertThat(response.headers()).containsEntry("retry-after", Problem.RETRY_AFTER_SECONDS);
+    }
+
+    @Test
+    void grid_whenThePageCannotBeReadInTime_orDynamoDbFails_is503WithRetryAfter() {
+        List<RuntimeException> failures = List.of(new RetryableQueryException("unprocessed keys"),
+                DynamoDbException.builder().statusCode(500).message("Internal").build(), SdkClientException.create("connection reset"));
+
+        for (RuntimeException failure : failures) {
+            QueryApi.Response response = grid(request -> {
+                throw failure;
+            });
+
+            assertThat(response.status()).as(failure.toString()).isEqualTo(503);
+            assertThat(response.headers()).as(failure.toString()).containsEntry("retry-after", Problem.RETRY_AFTER_SECONDS);
+        }
+    }
+
+    @Test
+    void document_refusesAPageMissingARequiredProperty() throws Exception {
+        // given
+        QueryApi.Response page = grid(request -> new Page(List.of(ISSUE), null, 2));
+        ObjectNode body = (ObjectNode) JSON.readTree(page.body());
+        body.remove("nextCursor");
+
+        // then
+        assertThat(problems(withBody(page, body.toString()))).singleElement().asString().contains("nextCursor");
+    }
+
+    @Test
+    void document_refusesAPropertyOfTheWrongType_orOneItDoesNotDeclare() throws Exception {
+        // given
+        QueryApi.Response page = grid(request -> new Page(List.of(ISSUE), "next", 2));
+        ObjectNode wrongType = (ObjectNode) JSON.readTree(page.body());
+        ((ObjectNode) wrongType.at("/items/0")).put("missing", "false");
+        ObjectNode undeclared = (ObjectNode) JSON.readTree(page.body());
+        undeclared.put("count", 1);
+
+        // then
+        assertThat(problems(withBody(page, wrongType.toString()))).singleElement().asString().contains("/items/0/missing").contains("boolean");
+        assertThat(problems(withBody(page, undeclared.toString()))).singleElement().asString().contains("count");
+    }
+
+    @Test
+    void document_refusesAnUndocumentedStatus_orContentType() {
+        QueryApi.Response page = grid(request -> new Page(List.of(ISSUE), null, 2));
+
+        assertThat(problems(new QueryApi.Response(500, page.headers(), page.body()))).singleElement().asString().contains("status 500");
+        assertThat(problems(new QueryApi.Response(200, Map.of("content-type", "text/plain"), page.body()))).singleElement().asString()
+                .contains("text/plain");
+    }
+
+    @Test
+    void document_refusesABadRequestProblemWithoutItsParameter_andAThrottlingOneWithoutRetryAfter() throws Exception {
+        // given
+        QueryApi.Response bad = new QueryApi(request -> new Page(List.of(), null, 1), DEFINITIONS).handle(new QueryApi.Request("GET",
+                "/v1/grid", Map.of("project", List.of("project#1"), "field", List.of("3812"), "order", List.of("up")), Optional.empty()));
+        ObjectNode withoutParameter = (ObjectNode) JSON.readTree(bad.body());
+        withoutParameter.remove("parameter");
+        QueryApi.Response throttled = Problem.throttled().response();
+
+        // then
+        assertThat(problems(bad)).isEmpty();
+        assertThat(problems(withBody(bad, withoutParameter.toString()))).singleElement().asString().contains("parameter");
+        assertThat(problems(new QueryApi.Response(429, Map.of("content-type", "application/problem+json"), throttled.body())))
+                .singleElement().asString().contains("Retry-After");
+    }
+}
