@@ -6,6 +6,7 @@ import com.multikey.local.runtime.LocalHttpApi;
 import com.multikey.local.runtime.LocalJwtIssuer;
 import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateRuntime;
+import com.multikey.testkit.OpenApiResponses;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
@@ -80,11 +81,24 @@ class LocalReadApiIT {
         }
     }
 
+    /** The query function's OpenAPI document, as the API serves it. */
+    private static final OpenApiResponses OPENAPI = OpenApiResponses.fromClasspath("/openapi.json");
+
+    /**
+     * A GET; an answer of the API's function (anything but API Gateway's own {@code {"message": ...}} refusals, which
+     * come before the function and are not the document's) is checked against the OpenAPI document.
+     */
     static Answer get(URI uri, Map<String, String> headers) throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).GET();
         headers.forEach(request::header);
         HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        return new Answer(response.statusCode(), response.headers().firstValue("content-type").orElse(""), response.body());
+        Answer answer = new Answer(response.statusCode(), response.headers().firstValue("content-type").orElse(""), response.body());
+        if ((uri.getPath().startsWith("/v1/") || uri.getPath().equals("/openapi.json")) && !answer.body().startsWith("{\"message\"")) {
+            Map<String, String> responseHeaders = new java.util.LinkedHashMap<>();
+            response.headers().map().forEach((name, values) -> responseHeaders.put(name, values.getFirst()));
+            OPENAPI.check("GET", uri.getPath(), answer.status(), responseHeaders, answer.body());
+        }
+        return answer;
     }
 
     /** The headers the AWS SDK's own SigV4 signer adds for a GET of {@code uri} (host and x-amz-date are what it signs). */
