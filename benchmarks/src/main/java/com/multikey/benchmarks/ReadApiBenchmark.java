@@ -76,7 +76,8 @@ final class ReadApiBenchmark {
             System.setOut(console);
         }
         try (TemplateRuntime runtime = started) {
-            DynamoDbClient dynamoDb = runtime.dynamoDb();
+            // the query function's own client configuration (URL-connection HTTP client), for all three paths alike
+            DynamoDbClient dynamoDb = new com.multikey.common.ClientFactory(runtime.environment("QueryFunction")).dynamoDb();
             String appTable = runtime.table("AppTable");
             String indexTable = runtime.table("IssueAttribIndexTable");
             GridBenchmark.putIssues(dynamoDb, appTable, ISSUES);
@@ -87,15 +88,17 @@ final class ReadApiBenchmark {
             GridQuery library = GridQuery.of(dynamoDb, appTable, indexTable);
             Raw raw = new Raw(dynamoDb, appTable, indexTable, partitionOf(definitions, dynamoDb, appTable, "estimate"));
             Http http = new Http(api.endpoint());
+            com.multikey.local.runtime.LocalFunction function = runtime.function("QueryFunction");
 
-            out.printf("(9) read API: every page of %d issues sorted by estimate, raw Query + BatchGetItem / library / HTTP API"
-                    + " (SigV4, local start), pages in turn, %d rounds after a warm-up%n", ISSUES, ROUNDS);
-            out.printf("| page size | pages | raw p50 / p95 ms | library p50 / p95 ms | API p50 / p95 ms | library / raw (p50) |"
-                    + " API - library (p50) |%n|---|---|---|---|---|---|---|%n");
+            out.printf("(9) read API: every page of %d issues sorted by estimate, raw Query + BatchGetItem / library / the query"
+                    + " function invoked in-process / HTTP API (SigV4, local start), pages in turn, %d rounds after a warm-up%n", ISSUES, ROUNDS);
+            out.printf("| page size | pages | raw p50 / p95 ms | library p50 / p95 ms | function p50 / p95 ms | API p50 / p95 ms |"
+                    + " library / raw (p50) | API - library (p50) |%n|---|---|---|---|---|---|---|---|%n");
             for (int pageSize : new int[] {25, 100}) {
                 List<Double> rawMillis = new ArrayList<>();
                 List<Double> libraryMillis = new ArrayList<>();
                 List<Double> apiMillis = new ArrayList<>();
+                List<Double> functionMillis = new ArrayList<>();
                 for (int round = 0; round <= ROUNDS; round++) {
                     boolean measured = round > 0;
                     Map<String, AttributeValue> rawPosition = null;
@@ -110,6 +113,11 @@ final class ReadApiBenchmark {
                         long t2 = System.nanoTime();
                         Http.Result apiPage = http.grid("estimate", pageSize, apiCursor);
                         long t3 = System.nanoTime();
+                        String answer = function.invoke(event(Http.query("estimate", pageSize, apiCursor)));
+                        long t4 = System.nanoTime();
+                        if (!answer.contains("\"statusCode\":200")) {
+                            throw new IllegalStateException("the function answered " + answer.substring(0, Math.min(200, answer.length())));
+                        }
                         if (apiPage.status() != 200 || rawPage.items() != page.issues().size()) {
                             throw new IllegalStateException("the three reads differ: raw " + rawPage.items() + " items, library "
                                     + page.issues().size() + ", API status " + apiPage.status());
@@ -118,6 +126,7 @@ final class ReadApiBenchmark {
                             rawMillis.add((t1 - t0) / 1e6);
                             libraryMillis.add((t2 - t1) / 1e6);
                             apiMillis.add((t3 - t2) / 1e6);
+                            functionMillis.add((t4 - t3) / 1e6);
                         }
                         more = page.nextCursor().isPresent();
                         rawPosition = rawPage.next();
@@ -128,8 +137,9 @@ final class ReadApiBenchmark {
                 double rawP50 = percentile(rawMillis, 50);
                 double libraryP50 = percentile(libraryMillis, 50);
                 double apiP50 = percentile(apiMillis, 50);
-                out.printf(Locale.ROOT, "| %d | %d | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2fx | %+.2f ms |%n", pageSize,
-                        rawMillis.size() / ROUNDS, rawP50, percentile(rawMillis, 95), libraryP50, percentile(libraryMillis, 95), apiP50,
+                out.printf(Locale.ROOT, "| %d | %d | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2fx | %+.2f ms |%n", pageSize,
+                        rawMillis.size() / ROUNDS, rawP50, percentile(rawMillis, 95), libraryP50, percentile(libraryMillis, 95),
+                        percentile(functionMillis, 50), percentile(functionMillis, 95), apiP50,
                         percentile(apiMillis, 95), libraryP50 / rawP50, apiP50 - libraryP50);
             }
             load(out, http);
@@ -169,6 +179,13 @@ final class ReadApiBenchmark {
         out.printf(Locale.ROOT, "load: %d requests, %d in flight: %d errors, %.0f requests/s, p50 %.1f ms, p95 %.1f ms, p99 %.1f ms%n",
                 LOAD_REQUESTS, IN_FLIGHT, errors.get(), LOAD_REQUESTS / seconds, percentile(millis, 50), percentile(millis, 95),
                 percentile(millis, 99));
+    }
+
+    /** The payload format 2.0 event API Gateway sends for a grid request (IAM-authorized). */
+    private static String event(String query) {
+        return "{\"version\":\"2.0\",\"routeKey\":\"GET /v1/grid\",\"rawPath\":\"/v1/grid\",\"rawQueryString\":\"" + query
+                + "\",\"requestContext\":{\"http\":{\"method\":\"GET\",\"path\":\"/v1/grid\"},\"stage\":\"$default\"},"
+                + "\"isBase64Encoded\":false}";
     }
 
     private static double percentile(List<Double> values, int percent) {
@@ -221,9 +238,13 @@ final class ReadApiBenchmark {
             this.endpoint = endpoint;
         }
 
-        Result grid(String field, int pageSize, String cursor) {
-            String query = (cursor == null ? "" : "cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8) + "&") + "field=" + field
+        static String query(String field, int pageSize, String cursor) {
+            return (cursor == null ? "" : "cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8) + "&") + "field=" + field
                     + "&pageSize=" + pageSize + "&project=project%23bench";
+        }
+
+        Result grid(String field, int pageSize, String cursor) {
+            String query = query(field, pageSize, cursor);
             URI uri = URI.create(endpoint + "/v1/grid?" + query);
             var signed = signer.sign(r -> r.request(SdkHttpFullRequest.builder().method(SdkHttpMethod.GET).uri(uri).build())
                     .identity(credentials).putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "execute-api")
