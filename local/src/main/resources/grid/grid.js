@@ -9,6 +9,8 @@ const state = {
   order: "asc",
   cursors: [null], // cursors[i] reads page i + 1; previous pages are cursors already walked
   filter: null, // { label, parameters }
+  requested: 0, // loads started; an answer to an older one than the latest is dropped
+  loaded: 0, // loads answered and shown (document.body.dataset.loads)
 };
 
 async function call(path, parameters) {
@@ -119,14 +121,22 @@ async function load() {
     missing: state.filter ? null : $("missing").checked ? "true" : null,
     ...(state.filter ? state.filter.parameters : {}),
   };
+  const request = ++state.requested;
   $("status").textContent = "loading…";
+  $("grid").setAttribute("aria-busy", "true");
   const { status, body } = await call("/v1/grid", parameters);
+  if (request !== state.requested) return;
+  $("grid").removeAttribute("aria-busy");
+  document.body.dataset.loads = String(++state.loaded);
   $("problem").hidden = status === 200;
   if (status !== 200) {
-    const problem = typeof body === "object" ? body : { title: String(body) };
+    const problem = typeof body === "object" && body !== null ? body : { title: String(body) };
     $("problem").textContent = `${status} ${problem.title || problem.message || ""}` + (problem.detail ? ": " + problem.detail : "")
       + (problem.parameter ? ` (parameter ${problem.parameter})` : "");
     $("status").textContent = "";
+    // the rows of the previous answer do not match what was asked
+    document.querySelector("#grid tbody").replaceChildren();
+    $("next").disabled = true;
     return;
   }
   render(body);
@@ -171,7 +181,13 @@ async function refreshEvents() {
     const type = document.createElement("span");
     type.className = "type";
     type.textContent = event.detailType;
-    li.append(type, " ", Object.values(event.keys || {}).map(display).join(" / "));
+    const time = document.createElement("time");
+    time.dateTime = event.time;
+    time.title = event.time;
+    // a stream record's time is to the minute (DynamoDB Streams' ApproximateCreationDateTime)
+    const when = new Date(event.time);
+    time.textContent = isNaN(when) ? "" : when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    li.append(time, " ", type, " ", Object.values(event.keys || {}).map(display).join(" / "));
     if (Array.isArray(event.changedAttributes) && event.changedAttributes.length) {
       li.append(" — changed: " + event.changedAttributes.join(", "));
     }
@@ -186,6 +202,11 @@ async function refreshEvents() {
 
 async function main() {
   state.config = await (await fetch("/local/config.json")).json();
+  if (state.config.auth === "IAM" && !(window.crypto && crypto.subtle)) {
+    // Web Crypto exists only in secure contexts: https, localhost and 127.0.0.1
+    throw new Error(`this page signs its requests with Web Crypto, which the browser offers only on https or localhost: `
+      + `open it at http://127.0.0.1:${location.port}/ (on this machine or through an SSH tunnel)`);
+  }
   if (state.config.auth === "JWT") {
     $("tokenBox").hidden = false;
     const token = new URLSearchParams(location.hash.slice(1)).get("token");

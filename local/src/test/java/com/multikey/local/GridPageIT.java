@@ -1,0 +1,364 @@
+package com.multikey.local;
+
+import com.multikey.local.runtime.LocalHttpApi;
+import com.multikey.local.runtime.LocalJwtIssuer;
+import com.multikey.local.runtime.SamTemplate;
+import com.multikey.local.runtime.TemplateRuntime;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The grid page in a real browser: headless Chromium (Debian's {@code chromium} and {@code chromium-driver}) loads it
+ * from the local read API, and every click goes through the page's own JavaScript, its SigV4 signing (IAM) or its
+ * bearer token (JWT) included, to the API's checks and the query function. Skipped where Chromium is not installed.
+ *
+ * <p>{@code -Dgrid.screenshot=docs/images/grid-page.png} (a path from the repository's root) writes the README's
+ * screenshot; otherwise it goes to {@code target/grid-page.png}.
+ */
+class GridPageIT {
+
+    /** Debian's paths, given to Selenium so that it never looks for (or downloads) a browser or driver itself. */
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    /** How long a condition on the page may take to come true before the test fails, showing what the page shows. */
+    static final Duration PATIENCE = Duration.ofSeconds(30);
+    static final Dimension WINDOW = new Dimension(1200, 900);
+
+    static ChromeDriver browser;
+
+    static boolean chromiumInstalled() {
+        return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+    }
+
+    @BeforeAll
+    static void startBrowser() {
+        if (!chromiumInstalled()) {
+            return;
+        }
+        ChromeDriverService driver = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort()
+                .build();
+        // --no-sandbox: Chromium refuses to start as root (CI containers) with its sandbox; it opens only this test's page
+        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile()).addArguments("--headless=new", "--no-sandbox",
+                "--disable-dev-shm-usage", "--hide-scrollbars", "--force-device-scale-factor=1");
+        browser = new ChromeDriver(driver, options);
+        browser.manage().window().setSize(WINDOW);
+    }
+
+    /** Where Chromium is absent each test is skipped, saying so; the stacks are not even started. */
+    @BeforeEach
+    void needsChromium() {
+        assumeTrue(chromiumInstalled(), "the grid page's browser test needs " + CHROMIUM + " and " + CHROMEDRIVER
+                + ": apt-get install -y chromium chromium-driver");
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    /** Opens the page and waits until its first page of the grid and the events are shown. */
+    static void open(LocalHttpApi api, String query, String fragment) {
+        browser.get("about:blank");
+        browser.get(api.endpoint() + "/" + query + fragment);
+        waitFor("the page to start", () -> "true".equals(browser.findElement(By.tagName("body")).getDomAttribute("data-ready")),
+                GridPageIT::problem);
+    }
+
+    static String param(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+
+    /** Does what {@code action} does on the page and waits until the grid has shown the answer to it. */
+    static void andWaitForTheGrid(Runnable action) {
+        int before = loads();
+        action.run();
+        waitFor("the grid to load", () -> loads() > before, GridPageIT::problem);
+    }
+
+    static int loads() {
+        String loads = browser.findElement(By.tagName("body")).getDomAttribute("data-loads");
+        return loads == null ? 0 : Integer.parseInt(loads);
+    }
+
+    static void waitFor(String what, Supplier<Boolean> condition, Supplier<String> shown) {
+        try {
+            new WebDriverWait(browser, PATIENCE).until(driver -> condition.get());
+        } catch (org.openqa.selenium.TimeoutException e) {
+            throw new AssertionError("waited " + PATIENCE + " for " + what + "; the page shows: " + shown.get(), e);
+        }
+    }
+
+    /** The rows of the grid: the issue's id, with " (missing)" where the row is marked as lacking the sorted field. */
+    static List<String> rows() {
+        return browser.findElements(By.cssSelector("#grid tbody tr")).stream().map(row -> {
+            String id = row.findElement(By.cssSelector("td")).getText();
+            boolean marked = row.getDomAttribute("class") != null && row.getDomAttribute("class").contains("missing");
+            boolean badge = row.findElements(By.cssSelector("td.sorted .badge")).stream().anyMatch(b -> b.getText().equals("missing"));
+            return marked || badge ? id + " (missing" + (marked && badge ? ")" : ", marked only " + (marked ? "by class" : "by badge") + ")")
+                    : id;
+        }).toList();
+    }
+
+    /** The column headers, the sorted one with its arrow. */
+    static List<String> headers() {
+        return browser.findElements(By.cssSelector("#grid thead th")).stream().map(WebElement::getText).toList();
+    }
+
+    static WebElement header(String field) {
+        return browser.findElement(By.cssSelector("#grid thead th[data-field='" + field + "']"));
+    }
+
+    static String problem() {
+        WebElement problem = browser.findElement(By.id("problem"));
+        return problem.isDisplayed() ? "problem: " + problem.getText() : "rows " + rows() + ", status: " + browser.findElement(By.id("status")).getText();
+    }
+
+    static void type(String id, String text) {
+        WebElement input = browser.findElement(By.id(id));
+        input.clear();
+        input.sendKeys(text);
+    }
+
+    static void writeScreenshot() throws IOException {
+        String asked = System.getProperty("grid.screenshot", "");
+        Path file = asked.isBlank() ? Path.of("target", "grid-page.png") : SamTemplate.findUp("template.yaml").getParent().resolve(asked);
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        // the whole page, no more: the window grows or shrinks to the document's height
+        long frame = (Long) browser.executeScript("return window.outerHeight - window.innerHeight");
+        long height = (Long) browser.executeScript("return document.documentElement.scrollHeight");
+        browser.manage().window().setSize(new Dimension(WINDOW.width, Math.toIntExact(height + frame)));
+        Files.write(file, browser.getScreenshotAs(OutputType.BYTES));
+        browser.manage().window().setSize(WINDOW);
+    }
+
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class Iam {
+        private TemplateRuntime runtime;
+        private LocalHttpApi api;
+
+        @BeforeAll
+        void start() throws InterruptedException {
+            if (!chromiumInstalled()) {
+                return;
+            }
+            runtime = new TemplateRuntime(SamTemplate.ofRepository().withParameterOverrides(LocalReadApi.parameters("IAM")),
+                    new TemplateRuntime.Ports("127.0.0.1", 0, 0, 0), line -> { });
+            runtime.startPolling();
+            api = LocalReadApi.serve(runtime, "IAM", "127.0.0.1", 0, Optional.empty());
+            LocalReadApiIT.writeIssues(runtime);
+        }
+
+        @AfterAll
+        void stop() {
+            if (runtime != null) {
+                runtime.close();
+            }
+        }
+
+        private void openProject1(String more) {
+            open(api, "?project=" + param("project#1") + "&field=f1" + more, "");
+        }
+
+        @Test
+        void clickingAColumn_sortsByIt_andClickingItAgain_reverses_withTheMissingTailMarked() {
+            // given
+            openProject1("");
+            assertThat(rows()).as(problem()).containsExactly("issue#2", "issue#4", "issue#1", "issue#3 (missing)");
+            assertThat(header("f1").getText()).isEqualTo("f1 ▲");
+            assertThat(header("f1").getDomAttribute("class")).contains("sorted");
+            assertThat(headers()).containsExactly("issue", "f1 ▲", "f2");
+            assertThat(browser.findElement(By.id("tokenBox")).isDisplayed()).as("the token box, in IAM mode").isFalse();
+
+            // when
+            andWaitForTheGrid(() -> header("f1").click());
+            // then
+            assertThat(rows()).as(problem()).containsExactly("issue#1", "issue#4", "issue#2", "issue#3 (missing)");
+            assertThat(header("f1").getText()).isEqualTo("f1 ▼");
+
+            // when
+            andWaitForTheGrid(() -> header("f2").click());
+            // then
+            assertThat(rows()).as(problem()).containsExactly("issue#2", "issue#1", "issue#3", "issue#4 (missing)");
+            assertThat(headers()).containsExactly("issue", "f2 ▲", "f1");
+            assertThat(browser.findElement(By.id("field")).getDomProperty("value")).isEqualTo("f2");
+            assertThat(browser.findElement(By.id("status")).getText()).isEqualTo("4 issue(s) on this page, 1 of them without f2");
+        }
+
+        @Test
+        void numberAndTextFilters_keepTheMatchingRows_withoutTheMissingTail() {
+            // given
+            openProject1("");
+
+            // when
+            type("numberMin", "15");
+            andWaitForTheGrid(() -> browser.findElement(By.id("applyNumber")).click());
+            // then
+            assertThat(rows()).as(problem()).containsExactly("issue#4", "issue#1");
+            assertThat(browser.findElement(By.id("activeFilter")).getText()).isEqualTo("filter: number 15 to …");
+
+            // when: sorting by f2 keeps the filter, so a text filter comes next
+            type("textValue", "b");
+            new Select(browser.findElement(By.id("textOp"))).selectByValue("beginsWith");
+            type("field", "f2");
+            andWaitForTheGrid(() -> browser.findElement(By.id("applyText")).click());
+            // then
+            assertThat(rows()).as(problem()).containsExactly("issue#1");
+            assertThat(browser.findElement(By.id("activeFilter")).getText()).isEqualTo("filter: text begins with \"b\"");
+
+            // when
+            andWaitForTheGrid(() -> browser.findElement(By.id("clearFilter")).click());
+            // then
+            assertThat(rows()).as(problem()).containsExactly("issue#2", "issue#1", "issue#3", "issue#4 (missing)");
+        }
+
+        @Test
+        void nextAndPrevious_walkThePages_intoTheMissingTail_andBack() {
+            // given
+            openProject1("&pageSize=2");
+            assertThat(rows()).as(problem()).containsExactly("issue#2", "issue#4");
+            assertThat(browser.findElement(By.id("previous")).isEnabled()).isFalse();
+
+            // when
+            andWaitForTheGrid(() -> browser.findElement(By.id("next")).click());
+            // then
+            assertThat(rows()).as(problem()).containsExactly("issue#1", "issue#3 (missing)");
+            assertThat(browser.findElement(By.id("pageNumber")).getText()).isEqualTo("page 2");
+            assertThat(browser.findElement(By.id("next")).isEnabled()).isFalse();
+
+            // when
+            andWaitForTheGrid(() -> browser.findElement(By.id("previous")).click());
+            // then
+            assertThat(rows()).as(problem()).containsExactly("issue#2", "issue#4");
+            assertThat(browser.findElement(By.id("pageNumber")).getText()).isEqualTo("page 1");
+            assertThat(browser.findElement(By.id("previous")).isEnabled()).isFalse();
+            assertThat(browser.findElement(By.id("next")).isEnabled()).isTrue();
+        }
+
+        @Test
+        void aBadFilter_showsTheProblem_namingTheParameter() {
+            // given
+            openProject1("");
+
+            // when
+            type("numberMin", "fifteen");
+            andWaitForTheGrid(() -> browser.findElement(By.id("applyNumber")).click());
+
+            // then
+            WebElement problem = browser.findElement(By.id("problem"));
+            assertThat(problem.isDisplayed()).isTrue();
+            assertThat(problem.getText()).startsWith("400 ").contains("(parameter ge)");
+            assertThat(rows()).isEmpty();
+        }
+
+        @Test
+        void aChangeWrittenToTheTable_showsItsEventInThePanel() throws Exception {
+            // given: the grid sorted by f1, highest first, its missing tail at the end
+            openProject1("");
+            andWaitForTheGrid(() -> header("f1").click());
+
+            // when: a change that moves no row, so that the other tests' grids stay as they are
+            runtime.dynamoDb().updateItem(b -> b.tableName(runtime.table("AppTable")).key(Map.of("id", AttributeValue.fromS("issue#2")))
+                    .updateExpression("SET #state = :state").expressionAttributeNames(Map.of("#state", "state"))
+                    .expressionAttributeValues(Map.of(":state", AttributeValue.fromS("done"))));
+            assertThat(runtime.awaitQuiet(Duration.ofSeconds(60))).isTrue();
+
+            // then
+            By latest = By.cssSelector("#events li:first-child");
+            waitFor("the event in the panel", () -> browser.findElement(latest).getText().contains("Issue Updated"),
+                    () -> browser.findElement(By.id("events")).getText());
+            assertThat(browser.findElement(latest).getText()).contains("Issue Updated issue#2 — changed: state");
+            assertThat(browser.findElement(By.id("events")).getText()).contains("Issue Created issue#5");
+            assertThat(rows()).as(problem()).containsExactly("issue#1", "issue#4", "issue#2", "issue#3 (missing)");
+
+            writeScreenshot();
+        }
+    }
+
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class Jwt {
+        private Path keys;
+        private TemplateRuntime runtime;
+        private LocalHttpApi api;
+        private LocalJwtIssuer issuer;
+
+        @BeforeAll
+        void start() throws InterruptedException, IOException {
+            if (!chromiumInstalled()) {
+                return;
+            }
+            keys = Files.createTempDirectory("local-token-keys");
+            issuer = LocalJwtIssuer.loadOrCreate(keys.resolve("key.json"));
+            runtime = new TemplateRuntime(SamTemplate.ofRepository().withParameterOverrides(LocalReadApi.parameters("JWT")),
+                    new TemplateRuntime.Ports("127.0.0.1", 0, 0, 0), line -> { });
+            runtime.startPolling();
+            api = LocalReadApi.serve(runtime, "JWT", "127.0.0.1", 0, Optional.of(issuer));
+            LocalReadApiIT.writeIssues(runtime);
+        }
+
+        @AfterAll
+        void stop() throws IOException {
+            if (runtime == null) {
+                return;
+            }
+            runtime.close();
+            try (var files = Files.walk(keys)) {
+                files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+            }
+        }
+
+        @Test
+        void theTokenInTheAddress_readsTheGrid_andWithoutOneThePageShowsTheRefusal() {
+            // given
+            String token = issuer.mint(LocalReadApi.ISSUER, LocalReadApi.AUDIENCE, LocalReadApi.PROJECTS_CLAIM, List.of("project#1"),
+                    Instant.now(), Duration.ofMinutes(5));
+
+            // when
+            open(api, "?project=" + param("project#1") + "&field=f1", "#token=" + token);
+            // then
+            assertThat(rows()).as(problem()).containsExactly("issue#2", "issue#4", "issue#1", "issue#3 (missing)");
+            assertThat(browser.findElement(By.id("token")).isDisplayed()).isTrue();
+
+            // when
+            open(api, "?project=" + param("project#1") + "&field=f1", "");
+            // then
+            WebElement problem = browser.findElement(By.id("problem"));
+            assertThat(problem.isDisplayed()).isTrue();
+            assertThat(problem.getText()).isEqualTo("401 Unauthorized");
+            assertThat(rows()).isEmpty();
+        }
+    }
+}
