@@ -1,7 +1,9 @@
-package com.multikey.redrive;
+package com.multikey.redrive.handler;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.multikey.redrive.QueueKind;
+import com.multikey.redrive.Redrives;
 
 import java.util.Map;
 

@@ -1,4 +1,4 @@
-package com.multikey.redrive;
+package com.multikey.redrive.handler;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,6 +9,14 @@ import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.runtime.LocalFunction;
 import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateRuntime;
+import com.multikey.redrive.FunctionInvoker;
+import com.multikey.redrive.OnFailureRecord;
+import com.multikey.redrive.QueueKind;
+import com.multikey.redrive.Redrive;
+import com.multikey.redrive.RedriveConfig;
+import com.multikey.redrive.Redrives;
+import com.multikey.redrive.StreamRange;
+import com.multikey.redrive.StreamRangeReader;
 import com.multikey.reindex.IndexScope;
 import com.multikey.reindex.Verifier;
 import com.multikey.testkit.IssueFixtures;
@@ -155,13 +163,14 @@ class RedriveIT {
         return before;
     }
 
+    /** The keys of the items the records in the messages' ranges changed, read back from the stream. */
     private Set<String> issuesNamedBy(List<String> bodies) {
         Set<String> ids = new TreeSet<>();
         StreamRangeReader reader = new StreamRangeReader(streams);
+        IndexScope scope = IndexScope.all(IndexDefinitions.packaged());
         for (String body : bodies) {
             if (reader.read(OnFailureRecord.parse(body)) instanceof StreamRange.Found found) {
-                IndexerRedrive.imagesByIssue(found.records(), IndexScope.all(IndexDefinitions.packaged())).keySet()
-                        .forEach(key -> ids.add(key.toString()));
+                found.records().forEach(record -> scope.keyOf(record.dynamodb().keys()).ifPresent(key -> ids.add(key.toString())));
             }
         }
         return ids;

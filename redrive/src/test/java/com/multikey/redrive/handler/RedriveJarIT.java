@@ -1,4 +1,4 @@
-package com.multikey.redrive;
+package com.multikey.redrive.handler;
 
 import com.multikey.local.runtime.DeployableJar;
 import com.multikey.local.runtime.SamTemplate;

@@ -1,7 +1,9 @@
-package com.multikey.redrive;
+package com.multikey.redrive.handler;
 
 import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateEnvironment;
+import com.multikey.redrive.QueueKind;
+import com.multikey.redrive.RedriveConfig;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;

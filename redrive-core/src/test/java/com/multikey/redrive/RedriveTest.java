@@ -203,18 +203,4 @@ class RedriveTest {
                 .hasMessageContaining("indexer, router, delete-layer");
         assertThat(QueueKind.of("delete-layer")).isEqualTo(QueueKind.DELETE_LAYER);
     }
-
-    @Test
-    void handlerRequest_readsQueueDryRunAndMaxMessages_andRefusesBadInput() {
-        assertThat(RedriveHandler.Request.of(Map.of("queue", "router", "dryRun", true, "maxMessages", 5)))
-                .isEqualTo(new RedriveHandler.Request(QueueKind.ROUTER, true, 5, false));
-        assertThat(RedriveHandler.Request.of(Map.of("queue", "indexer")))
-                .isEqualTo(new RedriveHandler.Request(QueueKind.INDEXER, false, RedriveHandler.DEFAULT_MAX_MESSAGES, false));
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RedriveHandler.Request.of(Map.of("dryRun", true)))
-                .isInstanceOf(IllegalArgumentException.class);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RedriveHandler.Request.of(Map.of("queue", "indexer", "maxMessages", 0)))
-                .isInstanceOf(IllegalArgumentException.class);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RedriveHandler.Request.of(Map.of("queue", "indexer", "dryRun", "yes")))
-                .isInstanceOf(IllegalArgumentException.class);
-    }
 }
