@@ -1,10 +1,10 @@
 package com.multikey.local;
 
 import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.local.DemoChecks.Check;
 import com.multikey.local.runtime.BusRules;
 import com.multikey.local.runtime.GridSample;
 import com.multikey.local.runtime.LocalLambdaApi;
-import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateRuntime;
 import com.multikey.query.GridQuery;
 import com.multikey.query.Order;
@@ -17,6 +17,7 @@ import com.multikey.reindex.Verifier;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -38,24 +39,27 @@ final class PipelineDemo {
     static final String EXPIRED_LAYER_ARN = "arn:aws:lambda:us-east-1:123456789012:layer:multikey-requests:12";
     static final String DELETED_LAYER_ID = "layer#us-east-1#requests#11";
 
-    /** One expectation and what was observed. */
-    record Check(String description, Object expected, Object actual) {
-        boolean passed() {
-            return expected.equals(actual);
-        }
-    }
+    /** How many checks the demo makes when the pipeline settles in time. */
+    static final int CHECKS = 30;
 
     private final TemplateRuntime runtime;
+    private final Path repository;
     private final PrintStream out;
-    private final List<Check> checks = new ArrayList<>();
+    private final DemoChecks checks;
 
-    PipelineDemo(TemplateRuntime runtime, PrintStream out) {
+    /**
+     * @param repository where the template is, with the grid sample under fixtures/
+     * @param progress   where each check is shown as it is made
+     */
+    PipelineDemo(TemplateRuntime runtime, Path repository, PrintStream out, ProgressDisplay progress) {
         this.runtime = runtime;
+        this.repository = repository;
         this.out = out;
+        this.checks = new DemoChecks(CHECKS, progress);
     }
 
     List<Check> run() throws InterruptedException {
-        GridSample grid = GridSample.read(SamTemplate.findUp("fixtures"));
+        GridSample grid = GridSample.read(repository.resolve("fixtures"));
         out.println("== Writing the grid sample and two layer records to " + runtime.table("AppTable"));
         grid.projects().forEach(this::put);
         grid.issues().forEach(this::put);
@@ -94,7 +98,7 @@ final class PipelineDemo {
                 report.indexItems(), report.missingCount(), report.staleCount(), report.orphanedCount());
         checks.add(new Check("verify finds the index equal to what the table implies", true, report.clean()));
         workerVerify();
-        return checks;
+        return checks.all();
     }
 
     /** The same check as a job of the reindex worker function: 8 segments, each its own asynchronous invocation. */

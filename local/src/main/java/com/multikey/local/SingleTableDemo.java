@@ -3,9 +3,9 @@ package com.multikey.local;
 import com.multikey.index.IndexValue;
 import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.local.DemoChecks.Check;
 import com.multikey.local.runtime.BusRules;
 import com.multikey.local.runtime.LocalLambdaApi;
-import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateRuntime;
 import com.multikey.query.Filter;
 import com.multikey.query.GridQuery;
@@ -56,20 +56,24 @@ final class SingleTableDemo {
     private static final String P2 = "PROJECT#p2";
     private static final String EXPIRING = "lyr#us-east-1.requests/lyrVrsn12#";
 
+    /** How many checks the demo makes when the pipeline settles in time. */
+    static final int CHECKS = 27;
+
     private final TemplateRuntime runtime;
     private final IndexDefinitions definitions;
     private final PrintStream out;
-    private final List<PipelineDemo.Check> checks = new ArrayList<>();
+    private final DemoChecks checks;
 
-    SingleTableDemo(TemplateRuntime runtime, IndexDefinitions definitions, PrintStream out) {
+    SingleTableDemo(TemplateRuntime runtime, IndexDefinitions definitions, PrintStream out, ProgressDisplay progress) {
         this.runtime = runtime;
         this.definitions = definitions;
         this.out = out;
+        this.checks = new DemoChecks(CHECKS, progress);
     }
 
-    /** The example's directory: its definitions file and sample events. */
-    static Path directory(String name) {
-        Path examples = SamTemplate.findUp("examples");
+    /** The example's directory under {@code repository}/examples: its definitions file and sample events. */
+    static Path directory(Path repository, String name) {
+        Path examples = repository.resolve("examples");
         Path example = examples.resolve(name);
         if (!name.matches("[a-z0-9-]+") || !Files.isRegularFile(example.resolve("index-definitions.yaml"))) {
             throw new IllegalArgumentException("no example '" + name + "' (examples with an index-definitions.yaml under " + examples + ")");
@@ -111,7 +115,7 @@ final class SingleTableDemo {
         };
     }
 
-    List<PipelineDemo.Check> run() throws InterruptedException {
+    List<Check> run() throws InterruptedException {
         out.println("== Writing two projects, five issues and five layer versions to " + TABLE + " (pk/sk)");
         put(item(P1, "PROJECT#p1", Map.of("name", s("Platform"))));
         put(item(P2, "PROJECT#p2", Map.of("name", s("Mobile"))));
@@ -164,9 +168,9 @@ final class SingleTableDemo {
                 IndexScope.all(definitions)).verify(false);
         out.printf("%n== verify, every index: %d items, %d index items: %d missing, %d stale, %d orphaned%n", report.issues(),
                 report.indexItems(), report.missingCount(), report.staleCount(), report.orphanedCount());
-        checks.add(new PipelineDemo.Check("verify finds every index equal to what the table implies", true, report.clean()));
+        checks.add(new Check("verify finds every index equal to what the table implies", true, report.clean()));
         workerVerify();
-        return checks;
+        return checks.all();
     }
 
     private void checkPages(String description, PageRequest first, List<String> expected) {
@@ -186,11 +190,11 @@ final class SingleTableDemo {
             }
             request = request.after(page.nextCursor().get());
         }
-        PipelineDemo.Check check = new PipelineDemo.Check(description, expected, keys);
+        Check check = new Check(description, expected, keys);
         checks.add(check);
         // a page that goes on from the index into the missing tail takes one more call: the Query on the table partition
         int allowed = first.includeMissing() ? 3 : 2;
-        checks.add(new PipelineDemo.Check(description + ": at most " + allowed + " API calls a page", true, maxCalls <= allowed));
+        checks.add(new Check(description + ": at most " + allowed + " API calls a page", true, maxCalls <= allowed));
         out.printf("  %s%n    %s  %s%n", description, String.join(" | ", pages), check.passed() ? "ok" : "EXPECTED " + expected);
     }
 
@@ -201,7 +205,7 @@ final class SingleTableDemo {
         boolean idle = runtime.lambdaApi().awaitAsyncIdle(Duration.ofSeconds(60));
         Optional<JobStatus> job = new JobStore(runtime.dynamoDb(), runtime.table("ReindexJobsTable")).job("demo-verify");
         out.printf("%n== reindex worker: %s%n", answer);
-        checks.add(new PipelineDemo.Check("the reindex worker's verify job over every index finishes and finds no drift", true,
+        checks.add(new Check("the reindex worker's verify job over every index finishes and finds no drift", true,
                 idle && job.isPresent() && job.get().done() && job.get().totals().drift() == 0));
     }
 
@@ -218,21 +222,21 @@ final class SingleTableDemo {
         out.println("\n== Calls to the Lambda API");
         runtime.lambdaApi().calls().forEach(call -> out.printf("  %s %s (%s) -> %d%n", call.method(), call.path(), call.region(), call.status()));
 
-        checks.add(new PipelineDemo.Check("events: Project Created", 2, byType.getOrDefault("Project Created", 0)));
-        checks.add(new PipelineDemo.Check("events: Issue Created", 5, byType.getOrDefault("Issue Created", 0)));
-        checks.add(new PipelineDemo.Check("events: Issue Updated", 1, byType.getOrDefault("Issue Updated", 0)));
-        checks.add(new PipelineDemo.Check("events: Issue Removed", 1, byType.getOrDefault("Issue Removed", 0)));
-        checks.add(new PipelineDemo.Check("events: Layer Created (five versions, then the tombstone)", 6,
+        checks.add(new Check("events: Project Created", 2, byType.getOrDefault("Project Created", 0)));
+        checks.add(new Check("events: Issue Created", 5, byType.getOrDefault("Issue Created", 0)));
+        checks.add(new Check("events: Issue Updated", 1, byType.getOrDefault("Issue Updated", 0)));
+        checks.add(new Check("events: Issue Removed", 1, byType.getOrDefault("Issue Removed", 0)));
+        checks.add(new Check("events: Layer Created (five versions, then the tombstone)", 6,
                 byType.getOrDefault("Layer Created", 0)));
-        checks.add(new PipelineDemo.Check("events: Layer Expired (TTL on exDt)", 1, byType.getOrDefault("Layer Expired", 0)));
-        checks.add(new PipelineDemo.Check("rules matched by Layer Expired", List.of("LayerExpiredRule"),
+        checks.add(new Check("events: Layer Expired (TTL on exDt)", 1, byType.getOrDefault("Layer Expired", 0)));
+        checks.add(new Check("rules matched by Layer Expired", List.of("LayerExpiredRule"),
                 rulesByType.getOrDefault("Layer Expired", List.of())));
-        checks.add(new PipelineDemo.Check("DeleteLayerVersion calls", List.of(
+        checks.add(new Check("DeleteLayerVersion calls", List.of(
                 new LocalLambdaApi.Call("DELETE", "/2018-10-31/layers/multikey-requests/versions/12", "us-east-1", 204)),
                 runtime.lambdaApi().calls()));
         Map<String, AttributeValue> tombstone = runtime.dynamoDb().getItem(b -> b.tableName(TABLE)
                 .key(Map.of("pk", s("lyr#us-east-1.requests"), "sk", s("lyrVrsn12#")))).item();
-        checks.add(new PipelineDemo.Check("tombstone of " + EXPIRING + " (deletedAt; no exDt, no dplySts: out of the sparse indexes)",
+        checks.add(new Check("tombstone of " + EXPIRING + " (deletedAt; no exDt, no dplySts: out of the sparse indexes)",
                 true, tombstone.containsKey("deletedAt") && !tombstone.containsKey("exDt") && !tombstone.containsKey("dplySts")));
     }
 
@@ -245,7 +249,7 @@ final class SingleTableDemo {
 
     private void settle() throws InterruptedException {
         if (!runtime.awaitQuiet(Duration.ofSeconds(60))) {
-            checks.add(new PipelineDemo.Check("pipeline settled within 60 s", true, false));
+            checks.add(new Check("pipeline settled within 60 s", true, false));
         }
     }
 

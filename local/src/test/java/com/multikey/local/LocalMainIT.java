@@ -1,5 +1,8 @@
 package com.multikey.local;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.TextNode;
 import com.multikey.local.runtime.SamTemplate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,12 +25,25 @@ class LocalMainIT {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
     private final Path samEvents = SamTemplate.findUp("sam").resolve("events");
 
+    @TempDir
+    Path logs;
+
     private int run(String... args) {
-        return LocalMain.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return LocalMain.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                new FunctionLogs(logs.resolve("functions.log")), false);
     }
 
     private String printed() {
         return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String errors() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    private JsonNode document() throws IOException {
+        assertThat(printed().lines()).as("one JSON document on one line").hasSize(1);
+        return new ObjectMapper().readTree(printed());
     }
 
     @Test
@@ -44,6 +60,32 @@ class LocalMainIT {
                 .contains("== verify: 4 issues, 4 index items: 0 missing, 0 stale, 0 orphaned")
                 .contains("verify job over 8 segments: done, 4 issues, 0 missing, 0 stale, 0 orphaned")
                 .doesNotContain("FAILED");
+        List<String> errors = errors().lines().toList();
+        assertThat(errors.getFirst()).as("the log is named at the start").isEqualTo("(function logs: " + logs.resolve("functions.log") + ")");
+        assertThat(errors.subList(1, errors.size())).as("progress lines as the checks run, the last at the end").isNotEmpty()
+                .allMatch(line -> line.matches("demo: \\d+/30 checks \\(\\d+%\\)(, 0 failed)?"))
+                .last().isEqualTo("demo: 30/30 checks (100%), 0 failed");
+        assertThat(logs.resolve("functions.log")).as("named, so kept").exists();
+    }
+
+    @Test
+    void demo_withOutputJson_printsOneDocumentOfTheChecks() throws IOException {
+        int status = run("demo", "--output", "json");
+
+        assertThat(status).as(printed()).isZero();
+        JsonNode document = document();
+        assertThat(document.path("example").isNull()).isTrue();
+        assertThat(document.path("passed").asInt()).isEqualTo(PipelineDemo.CHECKS);
+        assertThat(document.path("failed").asInt()).isZero();
+        assertThat(document.path("checks")).hasSize(PipelineDemo.CHECKS).allMatch(check -> check.path("passed").asBoolean()
+                && check.path("description").isTextual() && check.has("expected") && check.path("expected").equals(check.path("actual")));
+        JsonNode order = document.path("checks").findParents("description").stream()
+                .filter(check -> check.path("description").asText().equals("after the change: 3812 ascending")).findFirst().orElseThrow();
+        assertThat(order.path("actual")).containsExactly(TextNode.valueOf("issue#67d1"), TextNode.valueOf("issue#020e"));
+        JsonNode calls = document.path("checks").findParents("description").stream()
+                .filter(check -> check.path("description").asText().equals("DeleteLayerVersion calls")).findFirst().orElseThrow();
+        assertThat(calls.path("actual").path(0).path("status").asInt()).isEqualTo(204);
+        assertThat(errors()).contains("demo: 30/30 checks (100%), 0 failed");
     }
 
     @Test
@@ -69,9 +111,60 @@ class LocalMainIT {
 
     @ParameterizedTest
     @ValueSource(strings = {"issue-insert.json", "issue-update.json", "issue-remove.json"})
-    void invoke_indexerWithEverySample_succeeds(String sample) {
+    void invoke_indexerWithEverySample_succeeds_quietly(String sample) {
         assertThat(run("invoke", "StreamIndexerFunction", "-e", samEvents.resolve(sample).toString())).as(printed()).isZero();
         assertThat(printed()).contains("StreamIndexerFunction answered: {\"batchItemFailures\":[]}");
+        assertThat(errors()).as("a quiet success names no log").isEmpty();
+        assertThat(logs.resolve("functions.log")).as("and leaves none behind").doesNotExist();
+    }
+
+    @Test
+    void invoke_verbose_namesTheFunctionLogs_afterTheResult() {
+        assertThat(run("invoke", "StreamIndexerFunction", "-e", samEvents.resolve("issue-insert.json").toString(), "--verbose")).isZero();
+
+        assertThat(errors()).isEqualTo("(function logs: " + logs.resolve("functions.log") + ")" + System.lineSeparator());
+        assertThat(logs.resolve("functions.log")).exists();
+    }
+
+    @Test
+    void invoke_withOutputJson_printsTheAnswerAndWhatChanged() throws IOException {
+        assertThat(run("invoke", "RouterFunction", "-e", samEvents.resolve("layer-ttl-expiry.json").toString(), "--output", "json"))
+                .as(printed()).isZero();
+
+        JsonNode document = document();
+        assertThat(document.path("function").asText()).isEqualTo("RouterFunction");
+        assertThat(document.path("answer").path("batchItemFailures").isArray()).isTrue();
+        JsonNode written = document.path("itemsWritten");
+        assertThat(written).hasSize(1);
+        assertThat(written.path(0).path("table").asText()).isEqualTo("AppTable");
+        assertThat(written.path(0).path("change").asText()).isEqualTo("added");
+        assertThat(written.path(0).path("key").path("id").asText()).isEqualTo("layer#us-east-1#requests#12");
+        assertThat(written.path(0).path("item").has("deletedAt")).isTrue();
+        JsonNode event = document.path("eventsPublished").path(0);
+        assertThat(event.path("detailType").asText()).isEqualTo("Layer Expired");
+        assertThat(event.path("keys").path("id").asText()).isEqualTo("layer#us-east-1#requests#12");
+        assertThat(event.path("rules")).containsExactly(TextNode.valueOf("LayerExpiredRule"));
+        JsonNode target = document.path("ruleTargets").path(0);
+        assertThat(target.path("function").asText()).isEqualTo("DeleteLayerFunction");
+        assertThat(target.path("result").asText()).startsWith("deleted arn:aws:lambda:us-east-1:123456789012:layer:multikey-requests:12");
+        JsonNode call = document.path("externalCalls").path(0);
+        assertThat(call.path("method").asText() + " " + call.path("path").asText() + " " + call.path("status").asInt())
+                .isEqualTo("DELETE /2018-10-31/layers/multikey-requests/versions/12 204");
+        assertThat(errors()).isEmpty();
+    }
+
+    @Test
+    void invoke_withATemplateWhoseFunctionJarsAreNotBuilt_saysToRunMvnPackage(@TempDir Path dir) throws IOException {
+        Path template = Files.copy(SamTemplate.findUp("template.yaml"), dir.resolve("template.yaml"));
+
+        assertThat(run("--template", template.toString(), "invoke", "RouterFunction", "-e", samEvents.resolve("issue-insert.json").toString()))
+                .isEqualTo(3);
+
+        // the functions print to this test's own output, so the log stays empty and is not named (FunctionLogsTest covers that)
+        List<String> errors = errors().lines().toList();
+        assertThat(errors).hasSize(1);
+        assertThat(errors.getFirst()).matches("error: \\w+Function: no jar at its CodeUri " + java.util.regex.Pattern.quote(dir.toString())
+                + "/.*\\.jar: run 'mvn package' in the repository first \\(scripts/with-jdk21 mvn -B package -DskipTests\\)");
     }
 
     @ParameterizedTest
@@ -120,6 +213,25 @@ class LocalMainIT {
     }
 
     @Test
+    void replay_withOutputJson_printsEachFilesAnswer_andTheIndexItems() throws IOException {
+        String insert = samEvents.resolve("issue-insert.json").toString();
+        String remove = samEvents.resolve("issue-remove.json").toString();
+        assertThat(run("replay", insert, remove, insert, "--output", "json")).as(printed()).isZero();
+
+        JsonNode document = document();
+        assertThat(document.path("files")).hasSize(3);
+        assertThat(document.path("files").path(0).path("file").asText()).isEqualTo(insert);
+        assertThat(document.path("files").path(1).path("records").asInt()).isEqualTo(1);
+        assertThat(document.path("files").path(2).path("answer").path("batchItemFailures")).isEmpty();
+        JsonNode urgent = document.path("indexItems").findParents("attribId").stream()
+                .filter(item -> item.path("attribId").asText().equals("9c1d") && item.path("value").asText().equals("urgent")).findFirst()
+                .orElseThrow();
+        assertThat(urgent.path("sortKey").asText()).as("the key as stored, with its separator U+0001").isEqualTo("Surgent\u0001p1313\u0001issue#af34");
+        assertThat(urgent.path("issueId").asText()).isEqualTo("issue#af34");
+        assertThat(urgent.path("value").asText()).isEqualTo("urgent");
+    }
+
+    @Test
     void aTemplateTheRunnerCannotInterpret_isNamed(@TempDir Path dir) throws IOException {
         String streamEvent = "          Type: %s\n          Properties:\n"
                 + "            Stream: !If [CreateAppTable, !GetAtt AppTable.StreamArn, !Ref ExistingTableStreamArn]";
@@ -152,6 +264,8 @@ class LocalMainIT {
         assertThat(lines.get(tables)).contains("AppTable", "IssueAttribIndexTable");
         assertThat(lines.indexOf(LocalMain.READY)).isGreaterThan(tables);
         assertThat(lines).noneMatch(line -> line.contains("failed"));
+        assertThat(errors()).as("start names the function log as it starts").isEqualTo("(function logs: " + logs.resolve("functions.log") + ")"
+                + System.lineSeparator());
     }
 
     @Test

@@ -51,7 +51,7 @@ public final class DeployableJar implements AutoCloseable {
         Map<String, Object> properties = template.properties(functionLogicalId);
         Path path = template.path().getParent().resolve((String) properties.get("CodeUri"));
         if (!Files.isRegularFile(path)) {
-            throw new IllegalStateException(functionLogicalId + ": no jar at its CodeUri " + path + " (run 'mvn verify' or 'mvn package')");
+            throw new MissingFunctionJarException(functionLogicalId, path);
         }
         String handler = (String) properties.get("Handler");
         try (JarFile jar = new JarFile(path.toFile())) {

@@ -57,6 +57,9 @@ public final class LocalFunction {
         DeployableJar jar;
         try {
             jar = DeployableJar.of(template, logicalId);
+        } catch (MissingFunctionJarException e) {
+            // not the template's fault: the build has not made the jar yet
+            throw e;
         } catch (IllegalStateException e) {
             throw new TemplateException(e.getMessage());
         }
