@@ -12,6 +12,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.http.SdkHttpFullRequest;
 import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
@@ -253,6 +254,7 @@ class LocalReadApiIT {
     @TestInstance(TestInstance.Lifecycle.PER_CLASS)
     class Jwt {
         private final List<String> lines = new CopyOnWriteArrayList<>();
+        @TempDir
         private Path keys;
         private TemplateRuntime runtime;
         private LocalHttpApi api;
@@ -260,7 +262,6 @@ class LocalReadApiIT {
 
         @BeforeAll
         void start() throws InterruptedException, IOException {
-            keys = java.nio.file.Files.createTempDirectory("local-token-keys");
             issuer = LocalJwtIssuer.loadOrCreate(keys.resolve("key.json"));
             runtime = new TemplateRuntime(SamTemplate.ofRepository().withParameterOverrides(LocalReadApi.parameters("JWT")),
                     new TemplateRuntime.Ports("127.0.0.1", 0, 0, 0), lines::add);
@@ -270,11 +271,8 @@ class LocalReadApiIT {
         }
 
         @AfterAll
-        void stop() throws IOException {
+        void stop() {
             runtime.close();
-            try (var files = java.nio.file.Files.walk(keys)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
-            }
         }
 
         private String token(List<String> projects, String audience, Duration lifetime) {

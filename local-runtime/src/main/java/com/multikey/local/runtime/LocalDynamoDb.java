@@ -35,6 +35,8 @@ public final class LocalDynamoDb implements AutoCloseable {
     public static final String ACCESS_KEY = "local";
     public static final String SECRET_KEY = "local";
     private static final String LIBRARY_PATH = "sqlite4java.library.path";
+    /** Where DynamoDB Local's {@link SQLiteLibraryLoader} looks first, for a file named as this platform's library. */
+    static final String SQLITE_LIB_PATH = "org.sqlite.lib.path";
 
     private final DynamoDBProxyServer server;
     private final URI endpoint;
@@ -108,11 +110,13 @@ public final class LocalDynamoDb implements AutoCloseable {
      * Points sqlite4java at a native library for this platform: the configured folder when it holds one,
      * else the library DynamoDB Local ships inside its own jar for this OS and architecture (Linux x86,
      * x86_64 and aarch64, macOS x86_64 and aarch64, Windows x86 and x86_64), chosen by DynamoDB Local's
-     * own platform rules and copied once to a temporary folder.
+     * own platform rules and copied once to a temporary folder, which is deleted when the JVM exits. DynamoDB
+     * Local's own loader is pointed at the same folder.
      */
     static synchronized void ensureNativeLibrary() {
         String configured = System.getProperty(LIBRARY_PATH);
         if (configured != null && hasNativeLibrary(Path.of(configured))) {
+            loadFromLibraryPath(configured);
             return;
         }
         String name = SQLiteLibraryLoaderUtil.getNativeLibName();
@@ -125,12 +129,24 @@ public final class LocalDynamoDb implements AutoCloseable {
                         + LIBRARY_PATH + " to a folder holding one");
             }
             Path dir = Files.createTempDirectory("multikey-sqlite4java");
-            Files.copy(library, dir.resolve(name));
-            dir.resolve(name).toFile().deleteOnExit();
+            // deleteOnExit deletes in the reverse order of registration: the library first, then its folder
             dir.toFile().deleteOnExit();
+            dir.resolve(name).toFile().deleteOnExit();
+            Files.copy(library, dir.resolve(name));
             System.setProperty(LIBRARY_PATH, dir.toString());
+            loadFromLibraryPath(dir.toString());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot copy DynamoDB Local's native library " + resource, e);
+        }
+    }
+
+    /**
+     * Has DynamoDB Local's own loader take the library from the same folder: by default it copies the library
+     * once more, to a file of its own in the temporary directory.
+     */
+    private static void loadFromLibraryPath(String dir) {
+        if (System.getProperty(SQLITE_LIB_PATH) == null) {
+            System.setProperty(SQLITE_LIB_PATH, dir);
         }
     }
 
