@@ -273,7 +273,7 @@ public final class LocalMain implements Callable<Integer> {
         @CommandLine.ParentCommand
         LocalMain parent;
 
-        @Option(names = "--projects", required = true, split = ",", paramLabel = "PROJECT", description = "the projects the token lets its holder read, comma-separated")
+        @Option(names = "--projects", required = true, split = ",", paramLabel = "PROJECT", description = "the projects the token lets its holder read, comma-separated (names without spaces, commas, brackets or quotes)")
         List<String> projects;
 
         @Option(names = "--lifetime", defaultValue = "PT1H", paramLabel = "DURATION", description = "how long the token is valid, ISO-8601 (default ${DEFAULT-VALUE}; negative: already expired)")
