@@ -106,4 +106,33 @@ class SigV4VerifierTest {
         Map<String, List<String>> headers = sdkSigned("/v1/indexes", "eu-west-3");
         assertThat(api.verify("GET", URI.create("/v1/indexes"), headers, new byte[0])).isInstanceOf(SigV4Verifier.Refused.class);
     }
+
+    @Test
+    void verify_whenTheDateIsMalformedOrOtherThanTheCredentialsOrADuplicateIsAdded_isRefused() {
+        Map<String, List<String>> headers = sdkSigned("/v1/indexes", "us-east-1");
+        String authorization = headers.get("authorization").get(0);
+        Map<String, List<String>> malformed = new java.util.HashMap<>(headers);
+        malformed.put("x-amz-date", List.of("2026-11-25T13:02:23Z"));
+        Map<String, List<String>> otherDay = new java.util.HashMap<>(headers);
+        otherDay.put("authorization", List.of(authorization.replace("/20261125/", "/20261124/")));
+        Map<String, List<String>> duplicated = new java.util.HashMap<>(headers);
+        duplicated.put("x-amz-date", List.of("20261125T130223Z", "20261125T130224Z"));
+        Map<String, List<String>> secondHost = new java.util.HashMap<>(headers);
+        secondHost.put("host", List.of("127.0.0.1:4000", "evil.example"));
+
+        for (Map<String, List<String>> changed : List.of(malformed, otherDay, duplicated, secondHost)) {
+            assertThat(api.verify("GET", URI.create("/v1/indexes"), changed, new byte[0])).isInstanceOf(SigV4Verifier.Refused.class);
+        }
+        assertThat(api.verify("get", URI.create("/v1/indexes"), headers, new byte[0])).isInstanceOf(SigV4Verifier.Verified.class);
+    }
+
+    @Test
+    void verify_repeatedEmptyAndNonAsciiParameters_andEncodedSlashesInThePath_areSignedAsTheSdkSignsThem() {
+        for (String uri : List.of("/v1/grid?project=p&project=p&field=", "/v1/grid?project=%C3%A9t%C3%A9&field=%E2%82%AC",
+                "/v1/indexes/a%2Fb/items?group=x%2Fy", "/v1/indexes/a.b/items?group=..", "/v1/grid?field&project=p")) {
+            Map<String, List<String>> headers = sdkSigned(uri, "us-east-1");
+            assertThat(api.verify("GET", URI.create(uri), headers, new byte[0])).as(uri).isInstanceOf(SigV4Verifier.Verified.class);
+            assertThat(api.verify("GET", URI.create(uri + "&x=1"), headers, new byte[0])).as(uri).isInstanceOf(SigV4Verifier.Refused.class);
+        }
+    }
 }
