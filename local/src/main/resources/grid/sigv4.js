@@ -23,8 +23,9 @@ export function uriEncode(text) {
   return encodeURIComponent(text).replace(/[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
 }
 
+// a "+" is a space, as the API reads it
 function canonicalQuery(search) {
-  const pairs = search.replace(/^\?/, "").split("&").filter((pair) => pair.length > 0).map((pair) => {
+  const pairs = search.replace(/^\?/, "").replace(/\+/g, "%20").split("&").filter((pair) => pair.length > 0).map((pair) => {
     const equals = pair.indexOf("=");
     const name = decodeURIComponent(equals < 0 ? pair : pair.slice(0, equals));
     const value = equals < 0 ? "" : decodeURIComponent(pair.slice(equals + 1));

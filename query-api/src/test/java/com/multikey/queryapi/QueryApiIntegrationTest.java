@@ -278,4 +278,71 @@ class QueryApiIntegrationTest {
         assertThat(QueryApiHandler.claimValues(" ")).isEmpty();
         assertThat(QueryApiHandler.claimValues(null)).isEmpty();
     }
+
+    @Test
+    void aProjectOrFieldNoKeyCanHold_isA400NamingItsParameter_notA503ToRetry() {
+        // given: names longer than DynamoDB's 2048 bytes of a partition key, and an empty group value
+        String huge = "p".repeat(3000);
+        Map<String, String> cases = new LinkedHashMap<>();
+        cases.put("/v1/grid?project=" + huge + "&field=3812", "project");
+        cases.put("/v1/grid?project=project%23none&field=" + huge, "field");
+        cases.put("/v1/indexes/custom_fields/items?group=" + huge + "&entry=3812", "group");
+        cases.put("/v1/indexes/custom_fields/items?group=&entry=3812", "group");
+
+        org.assertj.core.api.SoftAssertions.assertSoftly(softly -> cases.forEach((uri, parameter) -> {
+            // when
+            String[] parts = uri.split("\\?", 2);
+            Answer answer = get(parts[0], parts[1]);
+            // then
+            softly.assertThat(answer.status()).as(uri.substring(0, 40)).isEqualTo(400);
+            softly.assertThat(answer.body().path("parameter").asText()).as(uri.substring(0, 40)).isEqualTo(parameter);
+        }));
+    }
+
+    @Test
+    void aFilterValueLongerThanAKeyHolds_isDecidedOnTheWholeValue() {
+        String huge = "p".repeat(3000);
+        for (String filter : List.of("type=text&equals=", "beginsWith=", "type=text&gt=")) {
+            Answer answer = get("/v1/grid", "project=project%2335e9&field=3812&" + filter + huge);
+            assertThat(answer.status()).as(filter).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void jwt_anIndexPageOfAGroupTheClaimDoesNotList_is403() {
+        Answer other = get(jwt, "/v1/indexes/custom_fields/items", "group=project%23other&entry=3812", "[project#35e9]");
+        Answer typed = get(jwt, "/v1/indexes/custom_fields/items", "group=S:project%23other&entry=3812", "[project#35e9]");
+        Answer listed = get(jwt, "/v1/indexes/custom_fields/items", "group=S:project%2335e9&entry=3812", "[project#35e9]");
+
+        assertThat(other.status()).isEqualTo(403);
+        assertThat(typed.status()).isEqualTo(403);
+        assertThat(listed.status()).isEqualTo(200);
+    }
+
+    @Test
+    void odds_pageSizeForms_groupPrefixes_repeatedGroups() {
+        Map<String, Integer> cases = new LinkedHashMap<>();
+        cases.put("/v1/grid?project=project%2335e9&field=3812&pageSize=1e1", 400);
+        cases.put("/v1/grid?project=project%2335e9&field=3812&pageSize=%205", 400);
+        cases.put("/v1/grid?project=project%2335e9&field=3812&pageSize=+5", 400);
+        cases.put("/v1/grid?project=project%2335e9&field=3812&pageSize=0100", 200);
+        cases.put("/v1/grid?project=project%2335e9&field=3812&pageSize=", 400);
+        cases.put("/v1/grid?project=project%2335e9&field=3812&equals=", 200);
+        cases.put("/v1/grid?project=project%2335e9&field=3812&type=number&gt=1e999999999", 400);
+        cases.put("/v1/grid?project=project%2335e9&field=3812&type=number&gt=5&lt=1", 400);
+        cases.put("/v1/grid?project=project%2335e9&field=3812&gt=5&lt=5", 200);
+        cases.put("/v1/indexes/custom_fields/items?group=N:5&entry=3812", 400);
+        cases.put("/v1/indexes/custom_fields/items?group=N:1e999999999&entry=3812", 400);
+        cases.put("/v1/indexes/custom_fields/items?group=N:x&entry=3812", 400);
+        cases.put("/v1/indexes/custom_fields/items?group=a&group=b&entry=3812", 400);
+        cases.put("/v1/indexes/custom_fields/items?entry=3812", 400);
+        cases.put("/v1/indexes/custom_fields/items?group=project%2335e9", 400);
+        cases.put("/v1/indexes/..%2Fgrid/items?group=project%2335e9", 404);
+        cases.put("/v1/indexes/../items?group=project%2335e9", 404);
+        cases.forEach((uri, status) -> {
+            String[] parts = uri.split("\\?", 2);
+            Answer answer = get(parts[0], parts[1]);
+            assertThat(answer.status()).as(uri + " " + answer.body()).isEqualTo(status);
+        });
+    }
 }

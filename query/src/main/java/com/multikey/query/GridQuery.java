@@ -201,6 +201,17 @@ public final class GridQuery {
             if (request.group().size() != 1 || request.group().get(0).s() == null) {
                 throw new QueryException("index '" + index.name() + "' runs within one project: give one string group value");
             }
+            // the project keys the project's item (the catalog's GetItem) and the field keys the index partition: a value no
+            // key holds is the caller's mistake, which DynamoDB would refuse with a ValidationException (a 503 to retry)
+            String project = request.group().get(0).s();
+            if (project.isEmpty() || DynamoDbLimits.utf8Bytes(project) > DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
+                throw new QueryException("index '" + index.name() + "' runs within one project: a group (project) value is 1 to "
+                        + DynamoDbLimits.MAX_PARTITION_KEY_BYTES + " bytes long, as a key is");
+            }
+            if (DynamoDbLimits.utf8Bytes(request.attribId()) > DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
+                throw new QueryException("index '" + index.name() + "' has no attribute id longer than "
+                        + DynamoDbLimits.MAX_PARTITION_KEY_BYTES + " bytes (the longest key)");
+            }
             return new Target(index, request.attribId(), Optional.of(request.group().get(0).s()), bounds,
                     new MissingSource.ByProject(GridNames.of(index, definitions)));
         }

@@ -52,6 +52,8 @@ public final class LocalJwtIssuer {
 
     /** What API Gateway allows between its clock and the token's times. */
     private static final Duration LEEWAY = Duration.ZERO;
+    /** A project name that reads back as itself from API Gateway's {@code [a b c]} form of a list claim. */
+    private static final java.util.regex.Pattern UNAMBIGUOUS_IN_A_CLAIM = java.util.regex.Pattern.compile("[^\\s,\\[\\]\"]+");
 
     private final RSAKey key;
 
@@ -98,8 +100,18 @@ public final class LocalJwtIssuer {
     /**
      * A token for {@code audience} from {@code issuer}, listing {@code projects} in the claim {@code claim}, valid
      * from {@code now} for {@code lifetime}.
+     *
+     * @throws IllegalArgumentException for a project name that is empty or holds a space, a comma, a bracket or a
+     *                                  quote: API Gateway passes an array claim as {@code [a b]}, so a token for
+     *                                  {@code team a} would read as one for the projects {@code team} and {@code a}
      */
     public String mint(String issuer, String audience, String claim, List<String> projects, Instant now, Duration lifetime) {
+        for (String project : projects) {
+            if (project.isEmpty() || !UNAMBIGUOUS_IN_A_CLAIM.matcher(project).matches()) {
+                throw new IllegalArgumentException("a token cannot list the project '" + project + "': a project name in a "
+                        + "token has no spaces, commas, brackets or quotes (API Gateway passes a list claim as [a b c])");
+            }
+        }
         JWTClaimsSet claims = new JWTClaimsSet.Builder().issuer(issuer).audience(audience).subject("local-user")
                 .issueTime(Date.from(now)).notBeforeTime(Date.from(now)).expirationTime(Date.from(now.plus(lifetime)))
                 .jwtID(UUID.randomUUID().toString()).claim(claim, List.copyOf(projects)).build();

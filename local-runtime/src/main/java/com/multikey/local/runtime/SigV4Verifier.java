@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
 
 /**
  * Checks a request's Signature Version 4 signature (header form, {@code AWS4-HMAC-SHA256}) as API Gateway does for
- * {@code AWS_IAM} routes: the credential names a known access key and the service {@code execute-api}, the request
+ * {@code AWS_IAM} routes: the credential names a known access key, the API's region and the service
+ * {@code execute-api}, the request
  * time is within {@link #MAX_SKEW} of now, and the signature is the one Signature Version 4 gives the same method,
  * path, query, signed headers and body with that key's secret (the canonical request, string to sign and signing key
  * of AWS's "Create a signed AWS API request", as every service but S3 computes them: the path encoded once more).
@@ -48,12 +49,14 @@ public final class SigV4Verifier {
     private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
     private final Map<String, String> secrets;
+    private final String region;
     private final String service;
     private final Clock clock;
 
-    /** Accepting the access keys of {@code secrets} (access key id to secret) for {@code service}. */
-    public SigV4Verifier(Map<String, String> secrets, String service, Clock clock) {
+    /** Accepting the access keys of {@code secrets} (access key id to secret) for {@code service} in {@code region}. */
+    public SigV4Verifier(Map<String, String> secrets, String region, String service, Clock clock) {
         this.secrets = Map.copyOf(secrets);
+        this.region = region;
         this.service = service;
         this.clock = clock;
     }
@@ -72,11 +75,14 @@ public final class SigV4Verifier {
             return new Refused("Authorization is not an AWS4-HMAC-SHA256 signature");
         }
         String accessKey = signed.group(1);
-        String region = signed.group(3);
         List<String> signedHeaders = Arrays.asList(signed.group(5).split(";"));
         String secret = secrets.get(accessKey);
         if (secret == null) {
             return new Refused("unknown access key");
+        }
+        if (!signed.group(3).equals(region)) {
+            // a signature is bound to its region's signing key: one made for another region's API is not this API's
+            return new Refused("signed for region " + signed.group(3) + ", not " + region);
         }
         if (!signed.group(4).equals(service)) {
             return new Refused("signed for service " + signed.group(4) + ", not " + service);
@@ -129,7 +135,11 @@ public final class SigV4Verifier {
         return Arrays.stream(rawPath.split("/", -1)).map(SigV4Verifier::encode).collect(java.util.stream.Collectors.joining("/"));
     }
 
-    /** The query's parameters decoded, each name and value percent-encoded (RFC 3986), sorted by name then value. */
+    /**
+     * The query's parameters decoded, each name and value percent-encoded (RFC 3986), sorted by name then value. A
+     * {@code +} is a space, as the function that answers reads it: so the signature of {@code a%2Bb} ("a+b") cannot
+     * be replayed on {@code a+b}, which the function reads as "a b".
+     */
     static String canonicalQuery(String rawQuery) {
         if (rawQuery == null || rawQuery.isEmpty()) {
             return "";
@@ -159,7 +169,7 @@ public final class SigV4Verifier {
 
     private static String decode(String text) {
         try {
-            return java.net.URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
+            return java.net.URLDecoder.decode(text, StandardCharsets.UTF_8);
         } catch (IllegalArgumentException malformed) {
             return text;
         }

@@ -229,7 +229,7 @@ public final class TemplateRuntime implements AutoCloseable {
     public LocalHttpApi serveHttpApi(String api, String host, int port, java.util.Optional<LocalJwtIssuer> tokens) {
         HttpApiRoutes routes = HttpApiRoutes.of(deployed, api, names);
         LocalHttpApi served = LocalHttpApi.start(routes, this::function,
-                new SigV4Verifier(Map.of(LocalDynamoDb.ACCESS_KEY, LocalDynamoDb.SECRET_KEY), "execute-api", java.time.Clock.systemUTC()),
+                new SigV4Verifier(Map.of(LocalDynamoDb.ACCESS_KEY, LocalDynamoDb.SECRET_KEY), LocalDynamoDb.REGION.id(), "execute-api", java.time.Clock.systemUTC()),
                 tokens, java.time.Clock.systemUTC(), out, host, port);
         httpApis.add(served);
         return served;
