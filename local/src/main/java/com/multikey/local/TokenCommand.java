@@ -25,7 +25,7 @@ final class TokenCommand implements Callable<Integer> {
     LocalMain parent;
 
     @Option(names = "--projects", required = true, split = ",", paramLabel = "PROJECT",
-            description = "the projects the token lets its holder read, comma-separated (required)")
+            description = "the projects the token lets its holder read, comma-separated (required; names without spaces, commas, brackets or quotes)")
     List<String> projects;
 
     @Option(names = "--lifetime", defaultValue = "PT1H", paramLabel = "DURATION",
