@@ -353,7 +353,6 @@ class QueryApiIntegrationTest {
     }
 
     @Test
-    @org.junit.jupiter.api.Disabled("the cursor carries the Query's LastEvaluatedKey, which may be another project's index item")
     void cursor_carriesNothingOfAnotherProject() {
         // when: a page of project#mine that ends where the Query stopped evaluating, among project#theirs' items
         Answer page = get(jwt, "/v1/grid", "project=project%23mine&field=9999&pageSize=1", "[project#mine]");

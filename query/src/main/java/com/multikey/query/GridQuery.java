@@ -310,6 +310,11 @@ public final class GridQuery {
                 if (!response.hasLastEvaluatedKey() || response.lastEvaluatedKey().isEmpty()) {
                     return Optional.empty();
                 }
+                if (isFull() && consumed > 0) {
+                    // resume after the page's own last item, not after the last item DynamoDB evaluated: in a field
+                    // partition shared by projects, that one may be another project's, dropped by the filter
+                    return Optional.of(new Cursor(Cursor.Part.INDEX, items.get(consumed - 1).key().toKey()));
+                }
                 position = response.lastEvaluatedKey();
                 reads.record(response.scannedCount(), page.size() - before);
             }
