@@ -135,7 +135,9 @@ class LocalReadApiIT {
 
         @AfterAll
         void stop() {
-            runtime.close();
+            if (runtime != null) {
+                runtime.close();
+            }
         }
 
         private URI grid(String query) {
@@ -254,14 +256,14 @@ class LocalReadApiIT {
     @TestInstance(TestInstance.Lifecycle.PER_CLASS)
     class Jwt {
         private final List<String> lines = new CopyOnWriteArrayList<>();
-        @TempDir
         private Path keys;
         private TemplateRuntime runtime;
         private LocalHttpApi api;
         private LocalJwtIssuer issuer;
 
         @BeforeAll
-        void start() throws InterruptedException, IOException {
+        void start(@TempDir Path keys) throws InterruptedException, IOException {
+            this.keys = keys;
             issuer = LocalJwtIssuer.loadOrCreate(keys.resolve("key.json"));
             runtime = new TemplateRuntime(SamTemplate.ofRepository().withParameterOverrides(LocalReadApi.parameters("JWT")),
                     new TemplateRuntime.Ports("127.0.0.1", 0, 0, 0), lines::add);
@@ -272,7 +274,9 @@ class LocalReadApiIT {
 
         @AfterAll
         void stop() {
-            runtime.close();
+            if (runtime != null) {
+                runtime.close();
+            }
         }
 
         private String token(List<String> projects, String audience, Duration lifetime) {
