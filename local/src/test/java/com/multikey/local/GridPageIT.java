@@ -55,16 +55,27 @@ class GridPageIT {
     static final Dimension WINDOW = new Dimension(1200, 900);
 
     static ChromeDriver browser;
+    /** Chromium's own entries in the temporary directory (its singleton socket) before the browser started. */
+    static java.util.Set<Path> chromiumFilesBefore;
 
     static boolean chromiumInstalled() {
         return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
     }
 
+    /** What Chromium makes in the temporary directory and leaves there when it quits (its singleton socket's folder). */
+    static java.util.Set<Path> chromiumFiles() throws IOException {
+        try (var entries = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return entries.filter(entry -> entry.getFileName().toString().startsWith("org.chromium.Chromium."))
+                    .collect(java.util.stream.Collectors.toSet());
+        }
+    }
+
     @BeforeAll
-    static void startBrowser() {
+    static void startBrowser() throws IOException {
         if (!chromiumInstalled()) {
             return;
         }
+        chromiumFilesBefore = chromiumFiles();
         ChromeDriverService driver = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort()
                 .build();
         // --no-sandbox: Chromium refuses to start as root (CI containers) with its sandbox; it opens only this test's page
@@ -82,9 +93,18 @@ class GridPageIT {
     }
 
     @AfterAll
-    static void stopBrowser() {
+    static void stopBrowser() throws IOException {
         if (browser != null) {
             browser.quit();
+        }
+        if (chromiumFilesBefore != null) {
+            for (Path left : chromiumFiles()) {
+                if (!chromiumFilesBefore.contains(left)) {
+                    try (var files = Files.walk(left)) {
+                        files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+                    }
+                }
+            }
         }
     }
 
