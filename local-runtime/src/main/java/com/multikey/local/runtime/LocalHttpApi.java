@@ -61,7 +61,7 @@ public final class LocalHttpApi implements AutoCloseable {
     private final Clock clock;
     private final Consumer<String> out;
     private final HttpServer server;
-    private final ExecutorService handlers = Executors.newCachedThreadPool(daemon("local-http-api"));
+    private final ExecutorService handlers = Executors.newCachedThreadPool(LoopbackServers.daemonThreads("local-http-api"));
     private final Map<String, Page> pages = new ConcurrentHashMap<>();
     private final List<Call> calls = new CopyOnWriteArrayList<>();
 
@@ -296,13 +296,6 @@ public final class LocalHttpApi implements AutoCloseable {
         }
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        return runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        };
-    }
 
     @Override
     public void close() {

@@ -77,7 +77,7 @@ public final class LocalLambdaApi implements AutoCloseable {
     private static final Pattern SIGNED_REGION = Pattern.compile("Credential=[^/]+/\\d{8}/([^/]+)/lambda/");
 
     private final HttpServer server;
-    private final ExecutorService handlers = Executors.newCachedThreadPool(daemon("local-lambda-api"));
+    private final ExecutorService handlers = Executors.newCachedThreadPool(LoopbackServers.daemonThreads("local-lambda-api"));
     private final List<Call> calls = new CopyOnWriteArrayList<>();
     private final Set<String> deleted = ConcurrentHashMap.newKeySet();
     private final Map<String, Registered> functions = new ConcurrentHashMap<>();
@@ -121,7 +121,7 @@ public final class LocalLambdaApi implements AutoCloseable {
     /** Makes a function invocable under each of {@code names} (its logical id, its FunctionName). */
     public void register(LocalFunction function, Set<String> names, AsyncSettings settings) {
         Registered registered = new Registered(function, Executors.newFixedThreadPool(settings.concurrency(),
-                daemon("local-async-" + function.logicalId())), settings, new CopyOnWriteArrayList<>(),
+                LoopbackServers.daemonThreads("local-async-" + function.logicalId())), settings, new CopyOnWriteArrayList<>(),
                 names.stream().filter(name -> name.startsWith("arn:")).findFirst().orElse(function.logicalId()));
         for (String name : names) {
             functions.put(name, registered);
@@ -349,12 +349,4 @@ public final class LocalLambdaApi implements AutoCloseable {
         }
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
-    }
 }

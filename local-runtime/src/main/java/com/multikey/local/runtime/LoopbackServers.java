@@ -18,6 +18,16 @@ final class LoopbackServers {
     private LoopbackServers() {
     }
 
+    /** Threads for a server's handlers: daemons (they never keep the JVM alive), numbered after {@code name}. */
+    static java.util.concurrent.ThreadFactory daemonThreads(String name) {
+        java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
     static HttpServer create(String host, int port) throws IOException {
         if (System.getProperty(NO_DELAY) == null) {
             System.setProperty(NO_DELAY, "true");
