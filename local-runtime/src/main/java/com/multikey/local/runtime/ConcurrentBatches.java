@@ -1,5 +1,6 @@
 package com.multikey.local.runtime;
 
+import com.multikey.common.CanonicalNumbers;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 
@@ -9,8 +10,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Base64;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -23,8 +24,10 @@ import java.util.function.IntFunction;
  * ensures in-order processing at the item (partition and sort key) level", Lambda developer guide, "Using AWS
  * Lambda with Amazon DynamoDB").
  *
- * <p>Each record goes to one of {@code factor} batch lanes chosen by a hash of its {@code Keys} (MD5 of the
- * keys in attribute-name order), so every record of one item is in one lane, in stream order. Each lane is a
+ * <p>Each record goes to one of {@code factor} batch lanes chosen, as Lambda chooses it, by a hash of its partition
+ * key's value alone (MD5 of its type and its text, a number in DynamoDB's canonical spelling), so every record of one
+ * partition key, and so of one item, is in one lane, in stream order, however a request spelled a number key (a local
+ * stream passes a request's spelling on in MODIFY records' keys: {@code 1E+2} where the INSERT said {@code 100}). Each lane is a
  * {@link StreamEventSource}: its own batches, partial batch responses checkpointed at its lowest failed
  * sequence number, retries, bisect and on-failure destination; one lane failing never holds the others back.
  * One delivery step delivers the next batch of every lane that has records, the lanes on threads of their own
@@ -43,19 +46,22 @@ final class ConcurrentBatches implements AutoCloseable {
     static final int MAX_PARALLELIZATION_FACTOR = 10;
 
     private final String name;
+    private final String partitionKey;
     private final List<StreamEventSource> lanes;
     private final ExecutorService threads;
 
     /**
-     * @param lane builds lane {@code i} (0-based); every lane with the same settings, delivering to the same function
+     * @param partitionKey the name of the table's partition key attribute
+     * @param lane         builds lane {@code i} (0-based); every lane with the same settings, delivering to the same function
      * @throws TemplateException when {@code factor} is outside Lambda's range
      */
-    ConcurrentBatches(String name, int factor, IntFunction<StreamEventSource> lane) {
+    ConcurrentBatches(String name, int factor, String partitionKey, IntFunction<StreamEventSource> lane) {
         if (factor < MIN_PARALLELIZATION_FACTOR || factor > MAX_PARALLELIZATION_FACTOR) {
             throw new TemplateException(name + ": ParallelizationFactor must be from " + MIN_PARALLELIZATION_FACTOR + " to "
                     + MAX_PARALLELIZATION_FACTOR + " (Lambda's range), got " + factor);
         }
         this.name = name;
+        this.partitionKey = partitionKey;
         List<StreamEventSource> built = new ArrayList<>();
         for (int i = 0; i < factor; i++) {
             built.add(lane.apply(i));
@@ -77,7 +83,7 @@ final class ConcurrentBatches implements AutoCloseable {
         List<List<Record>> byLane = new ArrayList<>();
         lanes.forEach(l -> byLane.add(new ArrayList<>()));
         for (Record record : records) {
-            byLane.get(laneOf(record.dynamodb().keys(), lanes.size())).add(record);
+            byLane.get(laneOf(record.dynamodb().keys(), partitionKey, lanes.size())).add(record);
         }
         for (int i = 0; i < lanes.size(); i++) {
             if (!byLane.get(i).isEmpty()) {
@@ -130,15 +136,23 @@ final class ConcurrentBatches implements AutoCloseable {
         return delivered;
     }
 
-    /** The lane of an item: a hash of its key attributes, so all its records share one lane. */
-    static int laneOf(Map<String, AttributeValue> keys, int lanes) {
+    /** The lane of a record: a hash of its partition key's value, a number canonical, so all records of a partition key share one lane. */
+    static int laneOf(Map<String, AttributeValue> keys, String partitionKey, int lanes) {
         if (lanes == 1) {
             return 0;
         }
-        StringBuilder canonical = new StringBuilder();
-        new TreeMap<>(keys).forEach((attribute, value) -> canonical.append(attribute).append('\u0000').append(value).append('\u0000'));
+        AttributeValue value = keys.get(partitionKey);
+        if (value == null) {
+            throw new IllegalStateException("a stream record's keys lack the partition key " + partitionKey);
+        }
+        String hashed = switch (value.type()) {
+            case S -> "S" + value.s();
+            case N -> "N" + CanonicalNumbers.canonical(value.n());
+            case B -> "B" + Base64.getEncoder().encodeToString(value.b().asByteArray());
+            default -> throw new IllegalStateException("a partition key is S, N or B, found " + value.type());
+        };
         try {
-            byte[] digest = MessageDigest.getInstance("MD5").digest(canonical.toString().getBytes(StandardCharsets.UTF_8));
+            byte[] digest = MessageDigest.getInstance("MD5").digest(hashed.getBytes(StandardCharsets.UTF_8));
             return Math.floorMod(ByteBuffer.wrap(digest).getInt(), lanes);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("MD5 is a required JDK algorithm", e);

@@ -88,7 +88,7 @@ final class EventSourceMappings {
             StreamTail tail = new StreamTail(dynamoDb, streams, table);
             FaultSwitch faults = new FaultSwitch();
             // every lane reports under the function's name: a line says what happened to a batch, not where
-            ConcurrentBatches mapping = new ConcurrentBatches(function, factor, lane -> new StreamEventSource(function,
+            ConcurrentBatches mapping = new ConcurrentBatches(function, factor, tail.partitionKey(), lane -> new StreamEventSource(function,
                     tail.streamArn(), filter, batchSize, retries, bisect,
                     (String batch) -> {
                         String answer = target.invoke(batch);

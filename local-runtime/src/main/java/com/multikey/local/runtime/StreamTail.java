@@ -2,9 +2,11 @@ package com.multikey.local.runtime;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 import java.util.ArrayList;
@@ -21,11 +23,15 @@ public final class StreamTail {
 
     private final DynamoDbStreamsClient streams;
     private final String streamArn;
+    private final String partitionKey;
     private final Map<String, String> lastSequenceByShard = new HashMap<>();
 
     public StreamTail(DynamoDbClient dynamoDb, DynamoDbStreamsClient streams, String tableName) {
         this.streams = streams;
-        this.streamArn = dynamoDb.describeTable(b -> b.tableName(tableName)).table().latestStreamArn();
+        TableDescription table = dynamoDb.describeTable(b -> b.tableName(tableName)).table();
+        this.streamArn = table.latestStreamArn();
+        this.partitionKey = table.keySchema().stream().filter(k -> k.keyType() == KeyType.HASH).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("table " + tableName + " has no partition key")).attributeName();
         if (streamArn == null) {
             throw new IllegalArgumentException("table " + tableName + " has no stream");
         }
@@ -33,6 +39,11 @@ public final class StreamTail {
 
     public String streamArn() {
         return streamArn;
+    }
+
+    /** The name of the table's partition key attribute. */
+    public String partitionKey() {
+        return partitionKey;
     }
 
     /** All records not yet returned, oldest first. */

@@ -50,7 +50,7 @@ class ConcurrentBatchesTest {
     }
 
     private ConcurrentBatches mapping(int factor, int batchSize, int retries, Function<Delivery, StreamsEventResponse> handler) {
-        return new ConcurrentBatches("Fn", factor, lane -> new StreamEventSource("lane" + lane, "arn:stream", null, batchSize, retries,
+        return new ConcurrentBatches("Fn", factor, "id", lane -> new StreamEventSource("lane" + lane, "arn:stream", null, batchSize, retries,
                 true, (String json) -> {
                     mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
                     try {
@@ -168,12 +168,42 @@ class ConcurrentBatchesTest {
         Set<Integer> lanes = new HashSet<>();
         for (int i = 0; i < 100; i++) {
             Map<String, AttributeValue> keys = Map.of("id", AttributeValue.fromS("issue#" + i));
-            int lane = ConcurrentBatches.laneOf(keys, 10);
-            assertThat(ConcurrentBatches.laneOf(Map.of("id", AttributeValue.fromS("issue#" + i)), 10)).isEqualTo(lane);
+            int lane = ConcurrentBatches.laneOf(keys, "id", 10);
+            assertThat(ConcurrentBatches.laneOf(Map.of("id", AttributeValue.fromS("issue#" + i)), "id", 10)).isEqualTo(lane);
             lanes.add(lane);
         }
         assertThat(lanes).hasSize(10);
-        assertThat(ConcurrentBatches.laneOf(Map.of("id", AttributeValue.fromS("x")), 1)).isZero();
+        assertThat(ConcurrentBatches.laneOf(Map.of("id", AttributeValue.fromS("x")), "id", 1)).isZero();
+    }
+
+    @Test
+    void laneOf_whenOneItemsKeyNumberIsSpelledDifferently_isTheSameLane() {
+        // given: the spellings a stream can carry for one number key (a MODIFY record keeps the request's)
+        List<List<String>> spellings = List.of(List.of("100", "1E+2", "1e2", "100.0", "1.00E+2"), List.of("1", "1.0", "1e0", "10E-1"),
+                List.of("-9.9999999999999999999999999999999999999E+125", "-99999999999999999999999999999999999999E+88"),
+                List.of("1E-130", "0.1E-129", "1.000E-130"), List.of("0", "0.0", "-0", "0E+5"));
+        for (List<String> numbers : spellings) {
+            for (int i = 0; i < 20; i++) {
+                String pk = "CUST#r" + i;
+                // when
+                Set<Integer> lanes = new HashSet<>();
+                numbers.forEach(n -> lanes.add(ConcurrentBatches.laneOf(Map.of("PK", AttributeValue.fromN(n), "SK", AttributeValue.fromS(pk)), "PK", 10)));
+                // then
+                assertThat(lanes).as(pk + " " + numbers).hasSize(1);
+            }
+        }
+    }
+
+    @Test
+    void laneOf_isChosenByThePartitionKeyAlone_asLambdaKeepsOnePartitionKeysRecordsInOrder() {
+        for (int i = 0; i < 20; i++) {
+            Map<String, AttributeValue> first = Map.of("PK", AttributeValue.fromS("CUST#r" + i), "SK", AttributeValue.fromN("-1E+125"));
+            int lane = ConcurrentBatches.laneOf(first, "PK", 10);
+            for (String sk : List.of("5", "1E-130", "-9.9999999999999999999999999999999999999E+125", "100.0")) {
+                assertThat(ConcurrentBatches.laneOf(Map.of("PK", AttributeValue.fromS("CUST#r" + i), "SK", AttributeValue.fromN(sk)), "PK", 10))
+                        .as("CUST#r" + i + " " + sk).isEqualTo(lane);
+            }
+        }
     }
 
     @Test
