@@ -51,7 +51,12 @@ public final class ChangeEventFactory {
         return config.keyAttribute();
     }
 
-    public ChangeEvent toEvent(ChangeRecord record) {
+    /**
+     * The event of a record, its keys' and images' numbers in DynamoDB's canonical spelling: a local stream may carry a
+     * number as the request spelled it, and events of one item must name it alike (and keep their order, by its key).
+     */
+    public ChangeEvent toEvent(ChangeRecord received) {
+        ChangeRecord record = received.withCanonicalNumbers();
         if (!config.includeImages()) {
             return build(record, false, DroppedImages.NONE, Optional.empty());
         }
@@ -72,7 +77,7 @@ public final class ChangeEventFactory {
      * come from them.
      */
     public ChangeEvent toEventWithoutImages(ChangeRecord imagesTakenOff) {
-        return build(imagesTakenOff, false, DroppedImages.NESTING, Optional.empty(), true);
+        return build(imagesTakenOff.withCanonicalNumbers(), false, DroppedImages.NESTING, Optional.empty(), true);
     }
 
     private ChangeEvent build(ChangeRecord record, boolean withImages, DroppedImages dropped, Optional<ChangeEvent> withoutImages) {

@@ -41,6 +41,29 @@ class ChangeEventFactoryTest {
     }
 
     @Test
+    void toEvent_whenARecordSpellsANumberKeyAsItsRequestDid_carriesTheCanonicalNumber_asEveryOtherRecordOfTheItem() throws Exception {
+        // given: one item's records, the MODIFY's key and images spelled as the update request spelled them (a local stream does this)
+        Map<String, AttributeValue> created = Map.of("PK", AttributeValue.fromS("CUST#r1"), "SK", AttributeValue.fromN("100"),
+                "score", AttributeValue.fromN("-1"));
+        Map<String, AttributeValue> updated = Map.of("PK", AttributeValue.fromS("CUST#r1"), "SK", AttributeValue.fromN("100.0"),
+                "score", AttributeValue.fromN("-1.00"), "tags", AttributeValue.fromNs(List.of("1E+2", "2.50")));
+        ChangeEvent insert = event(Records.change(1, Map.of("PK", AttributeValue.fromS("CUST#r1"), "SK", AttributeValue.fromN("100")),
+                null, created, null));
+
+        // when
+        ChangeEvent modify = event(Records.change(2, Map.of("PK", AttributeValue.fromS("CUST#r1"), "SK", AttributeValue.fromN("1E+2")),
+                created, updated, null));
+
+        // then
+        JsonNode detail = JSON.readTree(modify.detail());
+        assertThat(detail.get("keys").toString()).isEqualTo("{\"PK\":\"CUST#r1\",\"SK\":100}");
+        assertThat(JSON.readTree(insert.detail()).get("keys")).isEqualTo(detail.get("keys"));
+        assertThat(modify.itemKey()).isEqualTo(insert.itemKey());
+        assertThat(detail.get("newImage").toString()).isEqualTo("{\"PK\":\"CUST#r1\",\"SK\":100,\"score\":-1,\"tags\":[100,2.5]}");
+        assertThat(detail.get("changedAttributes").toString()).isEqualTo("[\"tags\"]");
+    }
+
+    @Test
     void toEvent_whenDeletedByAnyoneButTheTtlProcess_isRemovedNotExpired() {
         var layer = Records.layer("layer#1", "arn:aws:lambda:us-east-1:123456789012:layer:multikey-x:1");
         Identity otherService = Identity.builder().type("Service").principalId("lambda.amazonaws.com").build();
@@ -70,7 +93,8 @@ class ChangeEventFactoryTest {
         assertThat(detail.get("change").asText()).isEqualTo("Updated");
         assertThat(detail.get("eventName").asText()).isEqualTo("MODIFY");
         assertThat(detail.get("keys").toString()).isEqualTo("{\"id\":\"issue#1\"}");
-        assertThat(event.detail()).contains("\"num\":1.50", "\"big\":-1.2345678901234567890123456789012345678E+137");
+        // numbers in DynamoDB's canonical spelling; an integer outside int64 as a string of its digits
+        assertThat(event.detail()).contains("\"num\":1.5,", "\"big\":\"-12345678901234567890123456789012345678" + "0".repeat(100) + "\"");
         assertThat(detail.get("oldImage").get("tags").toString()).isEqualTo("[\"b\",\"a\"]");
         assertThat(detail.get("oldImage").get("blob").asText()).isEqualTo("aGk=");
         assertThat(detail.get("newImage").get("added").isNull()).isTrue();

@@ -111,6 +111,16 @@ public final class ChangeRecord {
         return name.isEmpty() ? Optional.empty() : Optional.of(name);
     }
 
+    /**
+     * This record with every number of its keys and images in DynamoDB's canonical spelling ({@link CanonicalNumbers}):
+     * what DynamoDB on AWS writes in a stream record, whatever spelling the request used.
+     */
+    public ChangeRecord withCanonicalNumbers() {
+        return new ChangeRecord(eventId, kind, sequenceNumber, CanonicalNumbers.canonical(keys),
+                oldImage == null ? null : CanonicalNumbers.canonical(oldImage), newImage == null ? null : CanonicalNumbers.canonical(newImage),
+                userIdentity, approximateCreationTime, eventSourceArn);
+    }
+
     /** Who caused a change; DynamoDB's TTL process appears as type {@code Service}, principal {@code dynamodb.amazonaws.com}. */
     public record UserIdentity(String type, String principalId) {
 
