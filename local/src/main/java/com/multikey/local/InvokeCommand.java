@@ -47,7 +47,9 @@ final class InvokeCommand implements Callable<Integer> {
         }
         SamTemplate template = parent.loadTemplate();
         PrintStream lines = output.lines(parent.out);
-        try (TemplateRuntime runtime = new TemplateRuntime(template, 0, lines::println)) {
+        Map<String, String> functionEnvironment = parent.functionEnvironment();
+        try (TemplateRuntime runtime = new TemplateRuntime(template, new TemplateRuntime.Ports("127.0.0.1", 0, 0, 0), lines::println, dynamoDb -> { },
+                functionEnvironment)) {
             LocalFunction target = runtime.function(function);
             String input = readEvent(event);
             Map<String, Map<ObjectNode, ObjectNode>> before = StackChanges.snapshot(runtime);

@@ -1,5 +1,7 @@
 package com.multikey.local;
 
+import com.multikey.index.definition.DefinitionException;
+import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.runtime.SamTemplate;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -12,6 +14,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -65,12 +68,15 @@ public final class LocalMain implements Callable<Integer> {
     final FunctionLogs logs;
     /** Whether a terminal is attached: a progress bar then, else progress lines. */
     final boolean terminal;
+    /** The program's environment: what of it the functions are given ({@link #functionEnvironment()}). */
+    final Map<String, String> environment;
 
-    LocalMain(PrintStream out, PrintStream err, FunctionLogs logs, boolean terminal) {
+    LocalMain(PrintStream out, PrintStream err, FunctionLogs logs, boolean terminal, Map<String, String> environment) {
         this.out = out;
         this.err = err;
         this.logs = logs;
         this.terminal = terminal;
+        this.environment = Map.copyOf(environment);
     }
 
     public static void main(String[] args) throws IOException {
@@ -81,7 +87,7 @@ public final class LocalMain implements Callable<Integer> {
         FunctionLogs logs = FunctionLogs.create();
         System.setOut(logs.stream());
         System.setErr(logs.stream());
-        int status = run(args, console, consoleErrors, logs, System.console() != null);
+        int status = run(args, console, consoleErrors, logs, System.console() != null, System.getenv());
         console.flush();
         consoleErrors.flush();
         // DynamoDB Local leaves non-daemon threads behind after shutdown
@@ -91,14 +97,19 @@ public final class LocalMain implements Callable<Integer> {
     /** As {@code main}, with function logs in a temporary file of their own (deleted unless named). */
     static int run(String[] args, PrintStream out, PrintStream err) {
         try {
-            return run(args, out, err, FunctionLogs.create(), false);
+            return run(args, out, err, FunctionLogs.create(), false, System.getenv());
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
     }
 
     static int run(String[] args, PrintStream out, PrintStream err, FunctionLogs logs, boolean terminal) {
-        LocalMain main = new LocalMain(out, err, logs, terminal);
+        return run(args, out, err, logs, terminal, System.getenv());
+    }
+
+    /** As {@code main}, in the given environment instead of the process's. */
+    static int run(String[] args, PrintStream out, PrintStream err, FunctionLogs logs, boolean terminal, Map<String, String> environment) {
+        LocalMain main = new LocalMain(out, err, logs, terminal, environment);
         CommandLine commandLine = commandLine(main);
         commandLine.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
         commandLine.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
@@ -126,6 +137,29 @@ public final class LocalMain implements Callable<Integer> {
     public Integer call() {
         spec.commandLine().usage(out);
         return USAGE;
+    }
+
+    /**
+     * What every function is given over what the template sets: {@code INDEX_DEFINITIONS} when this program's
+     * environment names a definitions file (its absolute path, after checking that the file can work), so the functions
+     * and the read API run with the indexes it declares instead of the packaged ones.
+     */
+    Map<String, String> functionEnvironment() {
+        String file = environment.get(IndexDefinitions.ENVIRONMENT_VARIABLE);
+        if (file == null || file.isBlank()) {
+            return Map.of();
+        }
+        Path path = Path.of(file).toAbsolutePath();
+        if (!Files.isRegularFile(path)) {
+            throw Failure.usage(IndexDefinitions.ENVIRONMENT_VARIABLE + " names " + file + ", which is not a file: "
+                    + "set it to the path of a definitions file (YAML or JSON), or unset it for the packaged definitions");
+        }
+        try {
+            IndexDefinitions.read(path);
+        } catch (DefinitionException e) {
+            throw Failure.usage(IndexDefinitions.ENVIRONMENT_VARIABLE + ": " + e.getMessage());
+        }
+        return Map.of(IndexDefinitions.ENVIRONMENT_VARIABLE, path.toString());
     }
 
     SamTemplate loadTemplate() {

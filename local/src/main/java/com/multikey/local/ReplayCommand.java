@@ -47,7 +47,9 @@ final class ReplayCommand implements Callable<Integer> {
         }
         SamTemplate template = parent.loadTemplate();
         PrintStream out = parent.out;
-        try (TemplateRuntime runtime = new TemplateRuntime(template, 0, line -> { })) {
+        Map<String, String> functionEnvironment = parent.functionEnvironment();
+        try (TemplateRuntime runtime = new TemplateRuntime(template, new TemplateRuntime.Ports("127.0.0.1", 0, 0, 0), line -> { }, dynamoDb -> { },
+                functionEnvironment)) {
             LocalFunction indexer = runtime.function("StreamIndexerFunction");
             ObjectNode document = Output.object();
             ArrayNode answers = document.putArray("files");

@@ -80,8 +80,9 @@ final class StartCommand implements Callable<Integer> {
         Optional<LocalJwtIssuer> tokens = apiAuth.equals("JWT")
                 ? Optional.of(LocalJwtIssuer.loadOrCreate(tokenKey != null ? tokenKey : LocalReadApi.defaultKeyFile()))
                 : Optional.empty();
+        Map<String, String> functionEnvironment = parent.functionEnvironment();
         try (TemplateRuntime runtime = new TemplateRuntime(template,
-                new TemplateRuntime.Ports(host, port, eventBridgePort, lambdaPort, sqsPort), out::println)) {
+                new TemplateRuntime.Ports(host, port, eventBridgePort, lambdaPort, sqsPort), out::println, dynamoDb -> { }, functionEnvironment)) {
             runtime.startPolling();
             LocalHttpApi api = LocalReadApi.serve(runtime, apiAuth, host, apiPort, tokens);
             out.printf("DynamoDB Local: %s  tables: %s%n", runtime.dynamoDbLocal().endpoint(),

@@ -35,7 +35,7 @@ class CommandLineUsageTest {
     }
 
     static List<CommandSpec> specs() {
-        CommandLine root = LocalMain.commandLine(new LocalMain(System.out, System.err, null, false));
+        CommandLine root = LocalMain.commandLine(new LocalMain(System.out, System.err, null, false, java.util.Map.of()));
         List<CommandSpec> specs = new ArrayList<>(List.of(root.getCommandSpec()));
         root.getSubcommands().values().forEach(sub -> specs.add(sub.getCommandSpec()));
         return specs;
@@ -112,7 +112,7 @@ class CommandLineUsageTest {
     @ParameterizedTest
     @MethodSource("commands")
     void onlyCommandsThatCheckSomething_documentExitOne(String command) {
-        CommandSpec spec = LocalMain.commandLine(new LocalMain(System.out, System.err, null, false)).getSubcommands().get(command)
+        CommandSpec spec = LocalMain.commandLine(new LocalMain(System.out, System.err, null, false, java.util.Map.of())).getSubcommands().get(command)
                 .getCommandSpec();
         boolean checks = !command.equals("start") && !command.equals("token");
         assertThat(spec.usageMessage().exitCodeList().containsKey("1")).as(command).isEqualTo(checks);

@@ -29,8 +29,12 @@ class LocalMainIT {
     Path logs;
 
     private int run(String... args) {
+        return runIn(java.util.Map.of(), args);
+    }
+
+    private int runIn(java.util.Map<String, String> environment, String... args) {
         return LocalMain.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                new FunctionLogs(logs.resolve("functions.log")), false);
+                new FunctionLogs(logs.resolve("functions.log")), false, environment);
     }
 
     private String printed() {
@@ -151,6 +155,39 @@ class LocalMainIT {
         assertThat(call.path("method").asText() + " " + call.path("path").asText() + " " + call.path("status").asInt())
                 .isEqualTo("DELETE /2018-10-31/layers/multikey-requests/versions/12 204");
         assertThat(errors()).isEmpty();
+    }
+
+    @Test
+    void invoke_whenItsEnvironmentNamesADefinitionsFile_theFunctionsReadThatFile_YamlAsItIs(@TempDir Path dir) throws IOException {
+        // given: local.jar's own environment names the single-table example's YAML file; a read API call listing the indexes
+        Path definitions = SamTemplate.findUp("examples").resolve("single-table").resolve("index-definitions.yaml");
+        String listIndexes = Files.readString(samEvents.resolve("query-grid-page.json"), StandardCharsets.UTF_8)
+                .replace("/v1/grid", "/v1/indexes").replace("field=3812&order=asc&pageSize=25&project=project%2335e9", "");
+        Path event = Files.writeString(dir.resolve("list-indexes.json"), listIndexes);
+
+        // when
+        int status = runIn(java.util.Map.of("INDEX_DEFINITIONS", definitions.toString()), "invoke", "QueryFunction", "-e", event.toString(),
+                "--output", "json");
+
+        // then: the file's indexes, not the packaged custom_fields
+        assertThat(status).as(printed() + errors()).isZero();
+        JsonNode indexes = new ObjectMapper().readTree(document().path("answer").path("body").asText()).path("indexes");
+        assertThat(indexes.findValuesAsText("name")).isNotEmpty().doesNotContain("custom_fields")
+                .containsExactlyElementsOf(com.multikey.index.definition.DefinitionsYaml.read(definitions).indexes().stream()
+                        .map(com.multikey.index.definition.IndexDefinition::name).toList());
+    }
+
+    @Test
+    void anyCommand_whenItsEnvironmentNamesADefinitionsFileThatCannotWork_isRefusedAsBadUsage_namingTheVariable(@TempDir Path dir)
+            throws IOException {
+        Path broken = Files.writeString(dir.resolve("broken.yaml"), "version: 99\n");
+
+        assertThat(runIn(java.util.Map.of("INDEX_DEFINITIONS", broken.toString()), "invoke", "QueryFunction", "-e",
+                samEvents.resolve("query-grid-page.json").toString())).isEqualTo(2);
+        assertThat(errors()).contains("error: INDEX_DEFINITIONS: ").contains("broken.yaml");
+        assertThat(runIn(java.util.Map.of("INDEX_DEFINITIONS", dir.resolve("none.yaml").toString()), "replay",
+                samEvents.resolve("issue-insert.json").toString())).isEqualTo(2);
+        assertThat(errors()).contains("INDEX_DEFINITIONS names " + dir.resolve("none.yaml") + ", which is not a file");
     }
 
     @Test

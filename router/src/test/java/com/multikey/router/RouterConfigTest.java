@@ -49,12 +49,16 @@ class RouterConfigTest {
         Path unknownVersion = Files.writeString(dir.resolve("unknown-version.json"),
                 "{\"version\": 99, \"table\": {\"partitionKey\": {\"name\": \"pk\"}}, \"indexes\": []}");
 
+        Path singleTableYaml = Files.copy(SingleTableRouterTest.EXAMPLE.resolve("index-definitions.yaml"), dir.resolve("single-table.yaml"));
+
         // when
         RouterConfig config = RouterConfig.fromEnvironment(env("INDEX_DEFINITIONS", singleTable.toString()));
+        RouterConfig fromYaml = RouterConfig.fromEnvironment(env("INDEX_DEFINITIONS", singleTableYaml.toString()));
 
         // then
         assertThat(config.definitions().table().sortKey()).isPresent();
         assertThat(config.keyAttribute()).isEqualTo("pk");
+        assertThat(fromYaml.definitions()).as("the YAML file the docs show, as it is").isEqualTo(config.definitions());
         assertThat(RouterConfig.fromEnvironment(env("EVENT_SOURCE", "s")).keyAttribute()).as("the packaged file").isEqualTo("id");
         assertThatThrownBy(() -> RouterConfig.fromEnvironment(env("INDEX_DEFINITIONS", unknownVersion.toString())))
                 .isInstanceOf(DefinitionException.class).hasMessageContaining("unknown-version.json");

@@ -3,7 +3,6 @@ package com.multikey.index.definition;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -13,8 +12,9 @@ import java.util.Optional;
 /**
  * The indexes declared over one table, and how its items' entity types are told: the contents of one
  * versioned definitions file ({@code index-definitions.yaml}). Read and checked by {@link DefinitionsReader}; the
- * build checks the repository's file and packages it as JSON ({@value #RESOURCE}) in every function jar, so a function
- * reads JSON only and carries no YAML parser ({@link DefinitionsYaml} reads YAML, for tools and tests).
+ * build checks the repository's file and packages it as JSON ({@value #RESOURCE}) in every function jar. A file given
+ * instead ({@value #ENVIRONMENT_VARIABLE}, a command line's {@code --definitions}) is YAML or JSON, read by
+ * {@link DefinitionsFile} everywhere.
  *
  * @param version     the file format's version ({@value DefinitionsReader#VERSION})
  * @param table       the table's key schema
@@ -25,7 +25,7 @@ public record IndexDefinitions(int version, KeySchema table, List<EntityTypeRule
 
     /** The definitions the functions carry: the repository's {@code index-definitions.yaml}, checked and made JSON by the build. */
     public static final String RESOURCE = "/index-definitions.json";
-    /** A function reads a JSON definitions file from this path instead when it is set. */
+    /** A function reads the definitions file (YAML or JSON) at this path instead when it is set. */
     public static final String ENVIRONMENT_VARIABLE = "INDEX_DEFINITIONS";
 
     public IndexDefinitions {
@@ -51,8 +51,7 @@ public record IndexDefinitions(int version, KeySchema table, List<EntityTypeRule
     }
 
     /**
-     * The definitions a function runs with: the JSON file {@code INDEX_DEFINITIONS} names (make one from YAML with
-     * {@link DefinitionsYaml#toJson}), else the packaged one.
+     * The definitions a function runs with: the file (YAML or JSON) {@code INDEX_DEFINITIONS} names, else the packaged one.
      */
     public static IndexDefinitions fromEnvironment(Map<String, String> env) {
         String path = env.get(ENVIRONMENT_VARIABLE);
@@ -74,12 +73,8 @@ public record IndexDefinitions(int version, KeySchema table, List<EntityTypeRule
         }
     }
 
-    /** Reads a JSON definitions file. */
+    /** Reads a definitions file, YAML or JSON. */
     public static IndexDefinitions read(Path file) {
-        try (InputStream in = Files.newInputStream(file)) {
-            return DefinitionsReader.readJson(in, file.toString());
-        } catch (IOException e) {
-            throw new DefinitionException(file + ": cannot be read (" + e.getClass().getSimpleName() + ")", e);
-        }
+        return DefinitionsFile.read(file);
     }
 }

@@ -1,0 +1,204 @@
+package com.multikey.index.definition;
+
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
+import software.amazon.awssdk.protocols.jsoncore.JsonNode;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The one reader of a definitions file, YAML or JSON, for the functions ({@code INDEX_DEFINITIONS}), the command lines
+ * ({@code --definitions}), the build and the tests alike. A document that begins with {@code &#123;} is read as JSON
+ * first (what the build packages); any other, or one JSON does not read (a YAML flow mapping), as YAML with SnakeYAML,
+ * which every function jar can carry without a second JSON library. YAML scalars are read as a JSON document would hold
+ * them: {@code true}/{@code false} (and YAML 1.1's {@code yes}/{@code no}/{@code on}/{@code off}) booleans, numbers
+ * with their exact digits, {@code null}/{@code ~}/nothing null, everything else (dates included) text.
+ */
+public final class DefinitionsFile {
+
+    /** JSON's number grammar: what a YAML number must look like to be copied digit for digit. */
+    private static final Pattern JSON_NUMBER = Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
+    /** Deeper than any definitions file goes; a bound on aliases that nest a node in itself. */
+    private static final int MAX_DEPTH = 64;
+
+    private DefinitionsFile() {
+    }
+
+    /** Reads and checks a definitions file. */
+    public static IndexDefinitions read(Path file) {
+        return read(text(file), file.toString());
+    }
+
+    /**
+     * Reads and checks definitions from a file's text.
+     *
+     * @param source what to call the file in errors
+     */
+    public static IndexDefinitions read(String text, String source) {
+        return DefinitionsReader.read(tree(text, source), source);
+    }
+
+    /** The document as JSON text, after checking that it is one definitions file that can work. */
+    static String toJson(Path file) {
+        String text = text(file);
+        String json = json(text, file.toString());
+        DefinitionsReader.read(JsonNode.parser().parse(json), file.toString());
+        return json;
+    }
+
+    private static String text(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new DefinitionException(file + ": cannot be read (" + e.getClass().getSimpleName() + ")", e);
+        }
+    }
+
+    private static JsonNode tree(String text, String source) {
+        return JsonNode.parser().parse(json(text, source));
+    }
+
+    /** The document as JSON text: itself when it is JSON, else its YAML made JSON. */
+    private static String json(String text, String source) {
+        String document = text.startsWith("\uFEFF") ? text.substring(1) : text;
+        String jsonRefusal = null;
+        if (document.stripLeading().startsWith("{")) {
+            try {
+                JsonNode.parser().parse(document);
+                return document;
+            } catch (RuntimeException e) {
+                jsonRefusal = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse(""));
+            }
+        }
+        Node root;
+        try {
+            root = new Yaml(new SafeConstructor(new LoaderOptions())).compose(new StringReader(document));
+        } catch (MarkedYAMLException e) {
+            throw new DefinitionException(source + ": not valid YAML or JSON (line " + line(e.getProblemMark()) + "): " + e.getProblem()
+                    + (jsonRefusal == null ? "" : "; as JSON: " + jsonRefusal));
+        } catch (YAMLException e) {
+            throw new DefinitionException(source + ": not valid YAML or JSON: " + e.getMessage());
+        }
+        StringBuilder json = new StringBuilder();
+        if (root == null) {
+            json.append("null");
+        } else {
+            write(root, json, source, 0);
+        }
+        return json.toString();
+    }
+
+    private static void write(Node node, StringBuilder json, String source, int depth) {
+        if (depth > MAX_DEPTH) {
+            throw new DefinitionException(source + ": nested deeper than " + MAX_DEPTH + " levels (line " + line(node.getStartMark()) + ")");
+        }
+        switch (node) {
+            case MappingNode mapping -> {
+                json.append('{');
+                Set<String> names = new HashSet<>();
+                boolean first = true;
+                for (NodeTuple entry : mapping.getValue()) {
+                    if (!(entry.getKeyNode() instanceof ScalarNode key)) {
+                        throw new DefinitionException(source + ": a setting's name must be text (line " + line(entry.getKeyNode().getStartMark()) + ")");
+                    }
+                    if (!names.add(key.getValue())) {
+                        throw new DefinitionException(source + ": '" + key.getValue() + "' is given twice in one mapping (line "
+                                + line(key.getStartMark()) + ")");
+                    }
+                    json.append(first ? "" : ",");
+                    string(key.getValue(), json);
+                    json.append(':');
+                    write(entry.getValueNode(), json, source, depth + 1);
+                    first = false;
+                }
+                json.append('}');
+            }
+            case SequenceNode sequence -> {
+                json.append('[');
+                boolean first = true;
+                for (Node element : sequence.getValue()) {
+                    json.append(first ? "" : ",");
+                    write(element, json, source, depth + 1);
+                    first = false;
+                }
+                json.append(']');
+            }
+            case ScalarNode scalar -> scalar(scalar, json);
+            default -> throw new DefinitionException(source + ": unexpected YAML node (line " + line(node.getStartMark()) + ")");
+        }
+    }
+
+    private static void scalar(ScalarNode scalar, StringBuilder json) {
+        String value = scalar.getValue();
+        Tag tag = scalar.getTag();
+        if (Tag.NULL.equals(tag)) {
+            json.append("null");
+        } else if (Tag.BOOL.equals(tag)) {
+            json.append(switch (value.toLowerCase(java.util.Locale.ROOT)) {
+                case "true", "yes", "on" -> "true";
+                default -> "false";
+            });
+        } else if ((Tag.INT.equals(tag) || Tag.FLOAT.equals(tag)) && number(value) != null) {
+            json.append(number(value));
+        } else {
+            string(value, json);
+        }
+    }
+
+    /** A YAML number as JSON: its own text when JSON's grammar allows it, else its exact value; null when it has none (.inf, 0x1F). */
+    private static String number(String value) {
+        String plain = value.replace("_", "");
+        if (JSON_NUMBER.matcher(plain).matches()) {
+            return plain;
+        }
+        try {
+            return new BigDecimal(plain.startsWith("+") ? plain.substring(1) : plain).toString();
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static void string(String value, StringBuilder json) {
+        json.append('"');
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            switch (c) {
+                case '"' -> json.append("\\\"");
+                case '\\' -> json.append("\\\\");
+                case '\n' -> json.append("\\n");
+                case '\r' -> json.append("\\r");
+                case '\t' -> json.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        json.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        json.append(c);
+                    }
+                }
+            }
+        }
+        json.append('"');
+    }
+
+    private static int line(Mark mark) {
+        return mark == null ? 0 : mark.getLine() + 1;
+    }
+}
