@@ -39,7 +39,7 @@ public final class OperatorCli implements Callable<Integer> {
     static final int SERVICE = 3;
 
     static final String HELP_SHOWN = "0:help or version shown";
-    static final String BAD_USAGE = "2:bad usage: an unknown or missing option (a stack output not passed), a bad value";
+    static final String BAD_USAGE = "2:bad usage: an unknown or missing option (a stack output not passed), a bad value, a definitions file that cannot work";
     static final String SERVICE_FAILED = "3:AWS or the endpoint failed: unreachable, no credentials or region, "
             + "a table, function or queue that does not exist (the error line says what to pass or run)";
 

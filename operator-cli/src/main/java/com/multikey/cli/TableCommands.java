@@ -183,10 +183,11 @@ final class TableCommands {
             if (project == null || attribute == null) {
                 throw Failure.usage("give --project and --attribute (the issue grid), or --index and --group");
             }
+            IndexDefinitions definitions = tables.definitions(parent.environment);
             PageRequest request = new PageRequest(project, attribute, descending ? Order.DESC : Order.ASC, pageSize,
                     filter().orElse(null), missing, cursor);
             try (DynamoDbClient client = tables.client(parent.environment)) {
-                Page page = GridQuery.of(client, tables.appTable, tables.indexTable, tables.definitions(parent.environment)).page(request);
+                Page page = GridQuery.of(client, tables.appTable, tables.indexTable, definitions).page(request);
                 if (output.json()) {
                     ArrayNode items = Output.object().arrayNode();
                     for (Map<String, AttributeValue> issue : page.issues()) {
@@ -340,10 +341,11 @@ final class TableCommands {
                 tables.scope(parent.environment, index);
                 return WorkerJobs.start(aws, JobSpec.Kind.BACKFILL, Optional.ofNullable(index), tables, output, parent);
             }
+            IndexScope scope = tables.scope(parent.environment, index);
             Backfill.Progress done;
             try (DynamoDbClient client = tables.client(parent.environment);
                  ProgressDisplay progress = ProgressDisplay.open("backfill", "items", parent.err, parent.terminal)) {
-                done = new Backfill(client, tables.appTable, tables.indexTable, tables.scope(parent.environment, index), rate)
+                done = new Backfill(client, tables.appTable, tables.indexTable, scope, rate)
                         .run(CheckpointStore.open(checkpoint, segments), segments, p -> progress.update(p.itemsScanned(), p.itemsTotal(),
                                 p.issuesIndexed() + " issues indexed, " + p.indexWrites() + " index writes"), Duration.ofSeconds(1));
             }
@@ -394,12 +396,14 @@ final class TableCommands {
                 return WorkerJobs.start(aws, repair ? JobSpec.Kind.REPAIR : JobSpec.Kind.VERIFY, Optional.ofNullable(index), tables, output,
                         parent);
             }
+            // the definitions first: a file that cannot work is named before any endpoint is contacted
+            IndexScope scope = tables.scope(parent.environment, index);
             Verifier.Report report;
             try (DynamoDbClient client = tables.client(parent.environment);
                  ProgressDisplay progress = ProgressDisplay.open(repair ? "repair" : "verify", "items", parent.err, parent.terminal)) {
                 long total = itemCount(client, tables.appTable) + itemCount(client, tables.indexTable);
                 AtomicReference<PageCounts> sofar = new AtomicReference<>(PageCounts.NONE);
-                report = new Verifier(client, tables.appTable, tables.indexTable, tables.scope(parent.environment, index))
+                report = new Verifier(client, tables.appTable, tables.indexTable, scope)
                         .verify(repair, segments, rate, page -> {
                             PageCounts now = sofar.accumulateAndGet(page, PageCounts::plus);
                             progress.update(now.items(), total, now.missing() + " missing, " + now.stale() + " stale, " + now.orphaned()

@@ -78,6 +78,33 @@ class ErrorLinesTest {
                 "start the local stack (java -jar local/target/local.jar start) or fix --endpoint");
     }
 
+    static Stream<Arguments> everyCommandThatReadsDefinitions() {
+        return Stream.of(new String[] {"query", "--project", "p", "--attribute", "a"}, new String[] {"query", "--index", "i", "--group", "g"},
+                new String[] {"backfill"}, new String[] {"verify"}, new String[] {"verify", "--repair"},
+                new String[] {"remove-index", "--index", "gone"}).map(args -> Arguments.of((Object) args));
+    }
+
+    @ParameterizedTest
+    @MethodSource("everyCommandThatReadsDefinitions")
+    void aDefinitionsFileThatCannotWork_isBadUsage_namingTheFileAndTheAttribute_beforeAnyEndpointIsContacted(String[] command,
+                                                                                                             @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws IOException {
+        // given: a key type DynamoDB does not have, and an endpoint nothing listens on
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("mine.yaml"), "version: 1\n"
+                + "table: {partitionKey: {name: PK, type: S}, sortKey: {name: SK, type: NUMBER}}\nindexes: []\n");
+        String[] args = Stream.concat(Stream.of(command), Stream.of("--definitions", file.toString(), "--endpoint", closedEndpoint()))
+                .toArray(String[]::new);
+
+        // when
+        int status = run(LOCAL, args);
+
+        // then
+        String line = errorLine();
+        assertThat(status).as(line).isEqualTo(2);
+        assertThat(line).contains(file.toString(), "table.sortKey.type", "SK", "NUMBER")
+                .doesNotContain("DefinitionException", "cannot connect");
+    }
+
     @Test
     void anEndpointThatIsNoUrl_isBadUsage() {
         assertThat(run(LOCAL, "verify", "--endpoint", "localhost:8000")).isEqualTo(2);

@@ -134,7 +134,7 @@ public final class DefinitionsReader {
         try {
             return new KeySchema.KeyAttribute(name, KeySchema.KeyType.valueOf(type));
         } catch (IllegalArgumentException e) {
-            throw error(where + ".type", "must be S, N or B (DynamoDB's key types), found '" + type + "'");
+            throw error(where + ".type", "the key attribute '" + name + "' must be of type S, N or B (DynamoDB's key types), found '" + type + "'");
         }
     }
 

@@ -114,7 +114,7 @@ class DefinitionsReaderTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             no version         | table: {partitionKey: {name: id}}\\nindexes: []                                | version               | must be 1
-            bad key type       | version: 1\\ntable: {partitionKey: {name: id, type: M}}\\nindexes: []          | table.partitionKey.type | must be S, N or B
+            bad key type       | version: 1\\ntable: {partitionKey: {name: id, type: M}}\\nindexes: []          | table.partitionKey.type | must be of type S, N or B
             no table           | version: 1\\nindexes: []                                                      | table                 | expected the table's key
             same key twice     | version: 1\\ntable: {partitionKey: {name: id}, sortKey: {name: id}}\\nindexes: [] | table.sortKey     | names the partition key's attribute
             entity type name   | version: 1\\ntable: {partitionKey: {name: id}}\\nentityTypes: [{name: layer, when: [{attribute: id, beginsWith: l}]}]\\nindexes: [] | entityTypes[0].name | PascalCase
