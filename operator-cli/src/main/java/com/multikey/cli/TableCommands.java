@@ -13,6 +13,7 @@ import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.query.Filter;
 import com.multikey.query.FilterParameters;
 import com.multikey.query.GridQuery;
+import com.multikey.query.GroupValue;
 import com.multikey.query.Order;
 import com.multikey.query.Page;
 import com.multikey.query.PageRequest;
@@ -33,7 +34,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 import java.io.PrintStream;
-import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -141,8 +141,9 @@ final class TableCommands {
         String index;
         @Option(names = "--project", description = "the project (the issue grid's group)")
         String project;
-        @Option(names = "--group", description = "a group value of --index, in the order of its group attributes; "
-                + "N:<number> for a number, S:<text> for text that looks like N:… (repeat for several)")
+        @Option(names = "--group", description = "a group value of --index, in the order of its group attributes (repeat for several): "
+                + "text as it is, or S:<text>, N:<number>, BOOL:true|false, B:<base64>; text that begins with S:, N:, BOOL: or B: "
+                + "as S:<text>")
         List<String> group = new ArrayList<>();
         @Option(names = "--attribute", description = "the custom field's attribute id (the map entry of a map-entries index)")
         String attribute;
@@ -278,14 +279,11 @@ final class TableCommands {
         }
 
         private static AttributeValue groupValue(String text) {
-            if (text.startsWith("N:")) {
-                try {
-                    return AttributeValue.fromN(new BigDecimal(text.substring(2)).toString());
-                } catch (NumberFormatException e) {
-                    throw Failure.usage("--group: '" + text + "' is not N:<number>; for text that begins with N: write S:" + text);
-                }
+            try {
+                return GroupValue.parse(text);
+            } catch (IllegalArgumentException e) {
+                throw Failure.usage("--group: " + e.getMessage());
             }
-            return AttributeValue.fromS(text.startsWith("S:") ? text.substring(2) : text);
         }
 
         private static String text(AttributeValue value) {

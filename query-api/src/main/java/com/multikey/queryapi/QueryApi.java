@@ -7,6 +7,7 @@ import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.index.definition.ValueSource;
 import com.multikey.query.FilterParameters;
+import com.multikey.query.GroupValue;
 import com.multikey.query.Order;
 import com.multikey.query.Page;
 import com.multikey.query.PageRequest;
@@ -18,7 +19,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -157,16 +157,13 @@ public final class QueryApi {
         throw new Problem(404, "Not Found", "no such route: GET /v1/grid, /v1/indexes, /v1/indexes/{index}/items or /openapi.json", null);
     }
 
-    /** A group value in a parameter: text, or {@code N:<number>} for a number, {@code S:<text>} for text that starts with "N:". */
+    /** A group value in a parameter, spelled as {@link GroupValue} reads it (S:, N:, BOOL:, B:, or plain text). */
     private static AttributeValue groupValue(String text) {
-        if (text.startsWith("N:")) {
-            try {
-                return AttributeValue.fromN(new BigDecimal(text.substring(2)).toString());
-            } catch (NumberFormatException e) {
-                throw Problem.badRequest("group", "N: is followed by a number");
-            }
+        try {
+            return GroupValue.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw Problem.badRequest("group", e.getMessage());
         }
-        return AttributeValue.fromS(text.startsWith("S:") ? text.substring(2) : text);
     }
 
     /**

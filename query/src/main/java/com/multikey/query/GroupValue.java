@@ -1,0 +1,63 @@
+package com.multikey.query;
+
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.math.BigDecimal;
+import java.util.Base64;
+
+/**
+ * A group value as a caller writes it in text (the read API's {@code group}, the operator CLI's {@code --group}): one
+ * spelling per type a group attribute can have, named by DynamoDB's type names.
+ *
+ * <ul>
+ *   <li>{@code S:<text>}: text, exactly what follows ({@code S:S:x} is the text {@code S:x});</li>
+ *   <li>{@code N:<number>}: a number ({@code N:42}, {@code N:-1.5E+3});</li>
+ *   <li>{@code BOOL:true}, {@code BOOL:false}: a boolean;</li>
+ *   <li>{@code B:<base64>}: binary, in base64 (standard or URL-safe alphabet);</li>
+ *   <li>anything else: text, as it is ({@code project#1}); text that begins with {@code S:}, {@code N:}, {@code BOOL:}
+ *       or {@code B:} is written with {@code S:} before it.</li>
+ * </ul>
+ */
+public final class GroupValue {
+
+    private GroupValue() {
+    }
+
+    /**
+     * The value a text names.
+     *
+     * @throws IllegalArgumentException when a type prefix is not followed by a value of its type (the message says what
+     *                                  was expected, never echoing more than the prefix)
+     */
+    public static AttributeValue parse(String text) {
+        if (text.startsWith("S:")) {
+            return AttributeValue.fromS(text.substring(2));
+        }
+        if (text.startsWith("N:")) {
+            try {
+                return AttributeValue.fromN(new BigDecimal(text.substring(2)).toString());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("N: is followed by a number, e.g. N:42; for text that begins with N: write S:N:…");
+            }
+        }
+        if (text.startsWith("BOOL:")) {
+            return switch (text.substring(5)) {
+                case "true" -> AttributeValue.fromBool(true);
+                case "false" -> AttributeValue.fromBool(false);
+                default -> throw new IllegalArgumentException("BOOL: is followed by true or false; for text that begins with BOOL: write S:BOOL:…");
+            };
+        }
+        if (text.startsWith("B:")) {
+            String base64 = text.substring(2);
+            try {
+                Base64.Decoder decoder = base64.indexOf('-') >= 0 || base64.indexOf('_') >= 0 ? Base64.getUrlDecoder() : Base64.getDecoder();
+                return AttributeValue.fromB(SdkBytes.fromByteArray(decoder.decode(base64)));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("B: is followed by base64 (in a URL, + / = as %2B %2F %3D, or the URL-safe alphabet); "
+                        + "for text that begins with B: write S:B:…");
+            }
+        }
+        return AttributeValue.fromS(text);
+    }
+}
