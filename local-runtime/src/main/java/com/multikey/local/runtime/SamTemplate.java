@@ -51,7 +51,8 @@ public final class SamTemplate {
             }
             @SuppressWarnings("unchecked")
             Map<String, Object> root = (Map<String, Object>) map;
-            return new SamTemplate(path, root);
+            // absolute: the function jars are found beside the template, also when it was named by its file name alone
+            return new SamTemplate(path.toAbsolutePath(), root);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + path, e);
         }
