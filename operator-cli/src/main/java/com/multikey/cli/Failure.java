@@ -1,6 +1,7 @@
 package com.multikey.cli;
 
 import com.multikey.index.definition.DefinitionException;
+import com.multikey.query.RetryableQueryException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -73,6 +74,10 @@ final class Failure extends RuntimeException {
     static Failure of(Throwable thrown, Context context) {
         if (thrown instanceof Failure failure) {
             return failure;
+        }
+        if (thrown instanceof RetryableQueryException slow) {
+            return new Failure(OperatorCli.SERVICE, "the page could not be read in time " + context.where() + " (" + slow.getMessage()
+                    + "): retry, or give the page more time with --page-timeout SECONDS");
         }
         Optional<SdkException> sdk = causes(thrown).stream().filter(SdkException.class::isInstance).map(SdkException.class::cast).findFirst();
         if (sdk.isPresent()) {

@@ -34,6 +34,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 import java.io.PrintStream;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -131,6 +132,8 @@ final class TableCommands {
                     + "or with --index a group of any declared index.",
             exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:the page was printed", BAD_USAGE, SERVICE_FAILED})
     static final class Query implements Callable<Integer>, Failure.Located {
+        static final int MAX_PAGE_TIMEOUT_SECONDS = 900;
+
         @CommandLine.ParentCommand
         OperatorCli parent;
         @CommandLine.Mixin
@@ -153,6 +156,9 @@ final class TableCommands {
         int pageSize;
         @Option(names = "--cursor", description = "the next cursor a previous page printed (default: the first page)")
         String cursor;
+        @Option(names = "--page-timeout", defaultValue = "5", paramLabel = "SECONDS", description = "time the page may take, its retries "
+                + "included, before the command gives up with exit 3 (default ${DEFAULT-VALUE}; up to " + MAX_PAGE_TIMEOUT_SECONDS + ")")
+        BigDecimal pageTimeout;
         @Option(names = "--missing", description = "after the issues with the field, those without it")
         boolean missing;
         @Option(names = "--type", defaultValue = "auto", description = "type of filter values: auto (a number when the text is one), "
@@ -185,10 +191,11 @@ final class TableCommands {
                 throw Failure.usage("give --project and --attribute (the issue grid), or --index and --group");
             }
             IndexDefinitions definitions = tables.definitions(parent.environment);
+            Duration budget = pageBudget();
             PageRequest request = new PageRequest(project, attribute, descending ? Order.DESC : Order.ASC, pageSize,
                     filter().orElse(null), missing, cursor);
             try (DynamoDbClient client = tables.client(parent.environment)) {
-                Page page = GridQuery.of(client, tables.appTable, tables.indexTable, definitions).page(request);
+                Page page = GridQuery.of(client, tables.appTable, tables.indexTable, definitions).withPageBudget(budget).page(request);
                 if (output.json()) {
                     ArrayNode items = Output.object().arrayNode();
                     for (Map<String, AttributeValue> issue : page.issues()) {
@@ -226,6 +233,7 @@ final class TableCommands {
             IndexDefinitions definitions = tables.definitions(parent.environment);
             IndexDefinition definition = definitions.index(index).orElseThrow(() -> Failure.usage(
                     "--index: no index named '" + index + "' is declared; declared: " + definitions.indexes().stream().map(IndexDefinition::name).toList()));
+            Duration budget = pageBudget();
             List<AttributeValue> values = new ArrayList<>();
             if (project != null) {
                 values.add(AttributeValue.fromS(project));
@@ -234,7 +242,7 @@ final class TableCommands {
             PageRequest request = new PageRequest(index, values, attribute == null ? "" : attribute, descending ? Order.DESC : Order.ASC,
                     pageSize, filter().orElse(null), missing, cursor);
             try (DynamoDbClient client = tables.client(parent.environment)) {
-                Page page = GridQuery.of(client, tables.appTable, tables.indexTable, definitions).page(request);
+                Page page = GridQuery.of(client, tables.appTable, tables.indexTable, definitions).withPageBudget(budget).page(request);
                 IndexProjector projector = new IndexProjector(definitions);
                 ArrayNode items = Output.object().arrayNode();
                 if (!output.json()) {
@@ -269,6 +277,15 @@ final class TableCommands {
                 out.println(page.nextCursor().map(c -> "next page: --cursor " + c).orElse("last page"));
                 return OperatorCli.DONE;
             }
+        }
+
+        /** {@code --page-timeout} as the query library's page budget. */
+        private Duration pageBudget() {
+            if (pageTimeout.signum() <= 0 || pageTimeout.compareTo(BigDecimal.valueOf(MAX_PAGE_TIMEOUT_SECONDS)) > 0) {
+                throw Failure.usage("--page-timeout must be a number of seconds above 0 and at most " + MAX_PAGE_TIMEOUT_SECONDS
+                        + ", got " + pageTimeout.toPlainString());
+            }
+            return Duration.ofMillis(Math.max(1, pageTimeout.movePointRight(3).setScale(0, java.math.RoundingMode.CEILING).longValueExact()));
         }
 
         private static ObjectNode page(Page page, ArrayNode items) {

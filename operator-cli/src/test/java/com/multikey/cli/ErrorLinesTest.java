@@ -106,6 +106,31 @@ class ErrorLinesTest {
     }
 
     @Test
+    void query_whenTheEndpointDoesNotAnswer_givesUpAfterThePageTimeoutItIsGiven_sayingWhatToPass() throws IOException {
+        // given: an endpoint that takes connections and never answers
+        try (ServerSocket silent = new ServerSocket(0)) {
+            long started = System.nanoTime();
+
+            // when
+            int status = run(LOCAL, "query", "--project", "p", "--attribute", "a", "--page-timeout", "0.5", "--endpoint",
+                    "http://127.0.0.1:" + silent.getLocalPort());
+
+            // then: well before the default of 5 s
+            double seconds = (System.nanoTime() - started) / 1e9;
+            String line = errorLine();
+            assertThat(status).as(line).isEqualTo(3);
+            assertThat(seconds).as(line).isLessThan(4.0);
+            assertThat(line).contains("--page-timeout");
+        }
+    }
+
+    @Test
+    void query_aPageTimeoutThatIsNoPositiveNumberOfSeconds_isBadUsage() {
+        assertThat(run(LOCAL, "query", "--project", "p", "--attribute", "a", "--page-timeout", "0")).isEqualTo(2);
+        assertThat(errorLine()).contains("--page-timeout");
+    }
+
+    @Test
     void anEndpointThatIsNoUrl_isBadUsage() {
         assertThat(run(LOCAL, "verify", "--endpoint", "localhost:8000")).isEqualTo(2);
         assertThat(errorLine()).contains("--endpoint: 'localhost:8000' is not an endpoint URL such as http://localhost:8000");

@@ -138,10 +138,11 @@ public final class GridQuery {
         Target target = target(request);
         Filter.KeyRange range = request.filter().map(f -> f.keyRange(target.bounds())).orElse(null);
         Optional<Cursor> cursor = request.cursor().map(text -> Cursor.decode(text, request).requireValid(target, range, request.includeMissing()));
-        if (cursor.isEmpty() && target.project().isPresent() && !catalog.defines(request.project(), request.attribId())) {
+        RetryBudget budget = new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock));
+        if (cursor.isEmpty() && target.project().isPresent() && !definedInCatalog(request, budget)) {
             throw new QueryException("project " + request.project() + " has no attribute '" + request.attribId() + "'");
         }
-        PageFill fill = new PageFill(request, target, new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock)));
+        PageFill fill = new PageFill(request, target, budget);
         Optional<Cursor> next;
         int indexed = 0;
         if (cursor.isPresent() && cursor.get().part() == Cursor.Part.MISSING) {
@@ -155,6 +156,15 @@ public final class GridQuery {
             }
         }
         return new Page(fill.page, indexed, next.map(c -> c.encode(request)).orElse(null), fill.calls);
+    }
+
+    /** Whether the project's catalog defines the attribute, its read within the page's budget. */
+    private boolean definedInCatalog(PageRequest request, RetryBudget budget) {
+        try {
+            return catalog.defines(request.project(), request.attribId(), budget.callTimeout());
+        } catch (ApiCallTimeoutException e) {
+            throw new RetryableQueryException("GetItem of the project's catalog did not answer within the page's budget of " + pageBudget, e);
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package com.multikey.query;
 
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -51,12 +52,17 @@ public final class ProjectItemCatalog implements AttributeCatalog {
 
     @Override
     public boolean defines(String project, String attribId) {
+        return defines(project, attribId, AwsRequestOverrideConfiguration.builder().build());
+    }
+
+    @Override
+    public boolean defines(String project, String attribId, AwsRequestOverrideConfiguration call) {
         long now = nanoClock.getAsLong();
         Entry kept = entries.get(project);
         if (kept != null && now - kept.readAt() < ttlNanos && accepts(kept, attribId)) {
             return true;
         }
-        Entry fresh = read(project, now);
+        Entry fresh = read(project, now, call);
         entries.put(project, fresh);
         return accepts(fresh, attribId);
     }
@@ -65,9 +71,9 @@ public final class ProjectItemCatalog implements AttributeCatalog {
         return entry.attributes() == null || entry.attributes().contains(attribId);
     }
 
-    private Entry read(String project, long now) {
+    private Entry read(String project, long now, AwsRequestOverrideConfiguration call) {
         Map<String, AttributeValue> item = dynamoDb.getItem(b -> b.tableName(appTable)
-                .key(Map.of(keyAttribute, AttributeValue.fromS(project)))).item();
+                .key(Map.of(keyAttribute, AttributeValue.fromS(project))).overrideConfiguration(call)).item();
         AttributeValue attributes = item == null ? null : item.get("attributes");
         if (attributes == null || !attributes.hasM()) {
             return new Entry(null, now);
