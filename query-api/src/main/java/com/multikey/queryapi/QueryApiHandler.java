@@ -30,8 +30,7 @@ import java.util.Set;
  */
 public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
 
-    private static final StructuredLog LOG = StructuredLog.forClass(QueryApiHandler.class);
-
+    private final StructuredLog log;
     private final QueryApi api;
     private final boolean jwt;
     private final String claim;
@@ -42,6 +41,12 @@ public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEve
 
     /** Configured from the given environment instead of the process's (local runners, tests). */
     public QueryApiHandler(Map<String, String> env) {
+        this(env, StructuredLog.forClass(QueryApiHandler.class));
+    }
+
+    /** Configured from the given environment, logging to {@code log} (tests). */
+    QueryApiHandler(Map<String, String> env, StructuredLog log) {
+        this.log = log;
         IndexDefinitions definitions = IndexDefinitions.fromEnvironment(env);
         ClientFactory clients = new ClientFactory(env);
         GridQuery query = GridQuery.of(clients.dynamoDb(), Environment.required(env, "APP_TABLE_NAME"),
@@ -69,7 +74,7 @@ public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEve
         QueryApi.Response response = parameters == null
                 ? Problem.badRequest("query", "malformed percent-encoding in the query string").response()
                 : api.handle(new QueryApi.Request(method, path, parameters, jwt ? Optional.of(groups(event)) : Optional.empty()));
-        LOG.info("request", Map.of("route", route(path), "status", response.status()));
+        log.info("request", Map.of("route", route(path), "status", response.status(), "items", response.items()));
         return APIGatewayV2HTTPResponse.builder().withStatusCode(response.status()).withHeaders(response.headers())
                 .withBody(response.body()).withIsBase64Encoded(false).build();
     }
