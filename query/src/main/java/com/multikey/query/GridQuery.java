@@ -360,7 +360,7 @@ public final class GridQuery {
          */
         private Optional<IndexItem> listedUnder(IndexEntry entry, Map<String, AttributeValue> issue) {
             Comparator<IndexItem> order = Comparator.comparing(IndexItem::sortKey, request.order() == Order.ASC ? KEY_ORDER : KEY_ORDER.reversed());
-            return issues.project(target.index().name(), entry.source(), issue).items().stream()
+            return issues.projectEntry(target.index().name(), entry.source(), issue, request.attribId()).items().stream()
                     .filter(item -> item.attribId().equals(entry.attribId()) && target.project()
                             .map(project -> project.equals(item.toItem().get(IndexItem.PROJECT).s())).orElse(true))
                     .filter(item -> request.filter().map(f -> f.matches(item.value(), target.bounds())).orElse(true))
@@ -404,7 +404,7 @@ public final class GridQuery {
             if (target.missing() instanceof MissingSource.TablePartition && !target.index().covers(item)) {
                 return false;
             }
-            return issues.keyOf(item).map(key -> issues.project(target.index().name(), key, item).items().stream()
+            return issues.keyOf(item).map(key -> issues.projectEntry(target.index().name(), key, item, request.attribId()).items().stream()
                     .noneMatch(indexItem -> indexItem.attribId().equals(target.partition()))).orElse(false);
         }
 
