@@ -9,6 +9,7 @@ import com.multikey.common.Environment;
 import com.multikey.common.StructuredLog;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.query.GridQuery;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -30,6 +31,9 @@ import java.util.Set;
  */
 public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
 
+    /** The SnapStart priming hook, registered (and held: a CRaC context may keep it weakly) when Lambda loads the class. */
+    static final QueryApiPriming PRIMING = QueryApiPriming.register(System.getenv());
+
     private final StructuredLog log;
     private final QueryApi api;
     private final boolean jwt;
@@ -46,10 +50,14 @@ public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEve
 
     /** Configured from the given environment, logging to {@code log} (tests). */
     QueryApiHandler(Map<String, String> env, StructuredLog log) {
+        this(env, log, new ClientFactory(env).dynamoDb());
+    }
+
+    /** Configured from the given environment, logging to {@code log}, reading through {@code dynamoDb} (priming, tests). */
+    QueryApiHandler(Map<String, String> env, StructuredLog log, DynamoDbClient dynamoDb) {
         this.log = log;
         IndexDefinitions definitions = IndexDefinitions.fromEnvironment(env);
-        ClientFactory clients = new ClientFactory(env);
-        GridQuery query = GridQuery.of(clients.dynamoDb(), Environment.required(env, "APP_TABLE_NAME"),
+        GridQuery query = GridQuery.of(dynamoDb, Environment.required(env, "APP_TABLE_NAME"),
                 Environment.required(env, "INDEX_TABLE_NAME"), definitions);
         this.api = new QueryApi(query::page, definitions);
         String mode = env.getOrDefault("AUTH_MODE", "IAM");
