@@ -165,8 +165,10 @@ public final class LayerExpiryProcessor {
     }
 
     /**
-     * The attributes whose presence puts the record in a sparse index ({@code exists} in the covers of an index that
-     * covers it), but a key attribute or the ARN, which the tombstone keeps.
+     * The attributes a condition of an index that covers the record tests ({@code exists}, {@code equals} or
+     * {@code beginsWith}), but a key attribute or the ARN, which the tombstone keeps: without them the tombstone leaves
+     * every such index, since each of those conditions fails on an absent attribute. An index that covers the record by
+     * its key alone covers the tombstone too.
      */
     private Set<AttributePath> sparseIndexAttributes(Map<String, AttributeValue> record) {
         Set<AttributePath> paths = new LinkedHashSet<>();
@@ -175,9 +177,10 @@ public final class LayerExpiryProcessor {
                 continue;
             }
             for (Condition condition : index.covers()) {
-                if (condition instanceof Condition.Exists exists && !config.table().isKeyAttribute(exists.path())
-                        && !(exists.path().isTopLevel() && exists.path().names().get(0).equals(config.arnAttribute()))) {
-                    paths.add(exists.path());
+                AttributePath path = condition.path();
+                if (!config.table().isKeyAttribute(path)
+                        && !(path.isTopLevel() && path.names().get(0).equals(config.arnAttribute()))) {
+                    paths.add(path);
                 }
             }
         }

@@ -7,6 +7,7 @@ import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.runtime.LambdaEvents;
 import com.multikey.testkit.Fixtures;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -94,6 +95,33 @@ class LayerExpiryProcessorTest {
 
         assertThat(outcome).isEqualTo(new ExpiryOutcome.Deleted(ARN, TombstoneWriter.Outcome.WRITTEN));
         assertThat(tombstones.items.get(KEY)).containsKeys("layerArn", "expiresAt").doesNotContainKey("ttl");
+    }
+
+    @Test
+    void process_whenASparseIndexCoversActiveVersionsByEquals_theTombstoneLeavesIt(@TempDir Path dir) throws IOException {
+        // given: an index of active layer versions by an equals condition, beside one by an exists condition
+        Path file = dir.resolve("index-definitions.json");
+        Files.writeString(file, """
+                {"version": 1, "table": {"partitionKey": {"name": "id", "type": "S"}},
+                 "entityTypes": [{"keyPrefix": {"attribute": "id", "separator": "#"}}],
+                 "indexes": [
+                   {"name": "active_layers", "group": "arn", "values": {"attribute": "status"},
+                    "covers": [{"attribute": "id", "beginsWith": "layer#"}, {"attribute": "status", "equals": "active"}]},
+                   {"name": "expiring_layers", "group": "arn", "values": {"attribute": "expiresAt"},
+                    "covers": [{"attribute": "id", "beginsWith": "layer#"}, {"attribute": "expiresAt", "exists": true}]}]}
+                """);
+        IndexDefinitions definitions = IndexDefinitions.read(file);
+        DeleteLayerConfig config = new DeleteLayerConfig("AppTable", "multikey.app-table", "123456789012", "multikey-",
+                definitions, "arn", "expiresAt");
+
+        // when
+        ExpiryOutcome outcome = processor(config).process(layerExpired());
+
+        // then
+        assertThat(outcome).isEqualTo(new ExpiryOutcome.Deleted(ARN, TombstoneWriter.Outcome.WRITTEN));
+        Map<String, AttributeValue> tombstone = tombstones.items.get(KEY);
+        assertThat(definitions.indexes()).noneMatch(index -> index.covers(tombstone));
+        assertThat(tombstone).containsKeys("id", "arn", "deletedAt").doesNotContainKeys("status", "expiresAt");
     }
 
     @Test

@@ -79,6 +79,16 @@ final class FieldPartitionedLayout implements IndexLayout {
 
     @Override
     public ItemProjection project(ItemKey key, Map<String, AttributeValue> image) {
+        return project(key, image, (String) null);
+    }
+
+    @Override
+    public ItemProjection projectEntry(ItemKey key, Map<String, AttributeValue> image, String entry) {
+        return project(key, image, Objects.requireNonNull(entry, "entry"));
+    }
+
+    /** @param entry the one field to project; null: every field */
+    private ItemProjection project(ItemKey key, Map<String, AttributeValue> image, String entry) {
         if (!index.covers(image)) {
             return ItemProjection.EMPTY;
         }
@@ -89,7 +99,11 @@ final class FieldPartitionedLayout implements IndexLayout {
         if (fields.type() != AttributeValue.Type.M) {
             return rejected(key, map + " is of type " + fields.type() + ", not a map");
         }
-        return project(key, image, fields.m());
+        if (entry == null) {
+            return project(key, image, fields.m());
+        }
+        AttributeValue value = fields.m().get(entry);
+        return value == null ? ItemProjection.EMPTY : project(key, image, Map.of(entry, value));
     }
 
     private ItemProjection project(ItemKey key, Map<String, AttributeValue> image, Map<String, AttributeValue> fields) {

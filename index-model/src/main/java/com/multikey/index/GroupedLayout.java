@@ -88,6 +88,11 @@ final class GroupedLayout implements IndexLayout {
         return project(key, image, entry -> true);
     }
 
+    @Override
+    public ItemProjection projectEntry(ItemKey key, Map<String, AttributeValue> image, String entry) {
+        return index.values() instanceof ValueSource.MapEntries ? project(key, image, entry::equals) : project(key, image);
+    }
+
     /** The parts of an item version every index item of it shares; equal contexts give equal items for equal values. */
     private List<AttributeValue> context(Map<String, AttributeValue> image) {
         List<AttributeValue> context = new ArrayList<>();

@@ -14,6 +14,12 @@ sealed interface IndexLayout permits FieldPartitionedLayout, GroupedLayout {
     ItemProjection project(ItemKey key, Map<String, AttributeValue> image);
 
     /**
+     * The index items of one entry of a map-entries index (what {@link #project} gives for that entry, without
+     * projecting the others); for an index of another kind, which has no entries, all of them.
+     */
+    ItemProjection projectEntry(ItemKey key, Map<String, AttributeValue> image, String entry);
+
+    /**
      * The projections of two versions of one item restricted to what can differ between them; either image may be
      * null (the item did not exist). The index writes of the change are the diff of the two.
      */

@@ -64,6 +64,14 @@ public final class IndexProjector {
     }
 
     /**
+     * The index items of one entry of a map-entries index, without projecting the item's other entries (a reader
+     * checking the items of one partition); for an index of another kind, all its items of the item version.
+     */
+    public ItemProjection projectEntry(String index, ItemKey key, Map<String, AttributeValue> image, String entry) {
+        return layout(index).projectEntry(key, image, entry);
+    }
+
+    /**
      * The projections of two versions of one item (either may be null: it did not exist) onto every index,
      * restricted to what can differ between them: a one-entry change of a map costs one entry's work however many
      * entries the map has. The index writes of the change are {@code IndexDiff.between(before.items(), after.items())}.

@@ -136,4 +136,20 @@ class FieldPartitionedLayoutChangedTest {
         assertThat(projections.before().items()).isEmpty();
         assertThat(projections.after().items()).containsExactly(item("f", "x", "p", 1));
     }
+
+    @Test
+    void projectEntry_isTheWholeProjectionsItemsOfThatEntry_andNothingForAnEntryTheIssueLacks() {
+        // given
+        var image = issue("p", 1, Map.of("a", s("x"), "b", AttributeValue.fromL(java.util.List.of(s("y"), n("2"))), "c", s("z")));
+        ItemKey key = IssueGrid.key("issue#1");
+
+        // when
+        ItemProjection b = projector.projectEntry("custom_fields", key, image, "b");
+        ItemProjection none = projector.projectEntry("custom_fields", key, image, "d");
+
+        // then
+        assertThat(b.items()).hasSize(2).containsExactlyInAnyOrderElementsOf(projector.project(key, image).items().stream()
+                .filter(item -> item.attribId().equals("b")).toList());
+        assertThat(none).isEqualTo(ItemProjection.EMPTY);
+    }
 }

@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -117,6 +118,42 @@ class LocalReadApiIT {
         return headers;
     }
 
+    /** The first shell block of docs/read-api.md that signs with SigV4 and names the session token. */
+    static String documentedSigV4Curl() throws IOException {
+        String page = java.nio.file.Files.readString(SamTemplate.findUp("docs").resolve("read-api.md"));
+        Matcher block = java.util.regex.Pattern.compile("```sh\n(.*?)```", java.util.regex.Pattern.DOTALL).matcher(page);
+        while (block.find()) {
+            if (block.group(1).contains("--aws-sigv4") && block.group(1).contains("AWS_SESSION_TOKEN")) {
+                return block.group(1).strip();
+            }
+        }
+        throw new AssertionError("docs/read-api.md shows no curl line signing with a session token");
+    }
+
+    /**
+     * A GET whose query string is sent as given (a socket, since {@link HttpClient}'s URI refuses {@code %zz}), signed
+     * by the SDK's signer for the local credentials; the whole response as text.
+     */
+    static String rawSignedGet(URI endpoint, String path, Map<String, String> rawQuery) throws IOException {
+        SdkHttpFullRequest.Builder unsigned = SdkHttpFullRequest.builder().method(SdkHttpMethod.GET).protocol("http")
+                .host(endpoint.getHost()).port(endpoint.getPort()).encodedPath(path);
+        rawQuery.forEach(unsigned::putRawQueryParameter);
+        var signed = AwsV4HttpSigner.create().sign(r -> r.request(unsigned.build()).identity(AwsCredentialsIdentity.create("local", "local"))
+                .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "execute-api").putProperty(AwsV4HttpSigner.REGION_NAME, "us-east-1"));
+        StringBuilder request = new StringBuilder("GET " + path + "?" + String.join("&", rawQuery.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue()).toList()) + " HTTP/1.1\r\n");
+        signed.request().headers().forEach((name, values) -> values.forEach(value -> request.append(name).append(": ").append(value).append("\r\n")));
+        if (signed.request().firstMatchingHeader("Host").isEmpty()) {
+            request.append("Host: ").append(endpoint.getHost()).append(':').append(endpoint.getPort()).append("\r\n");
+        }
+        request.append("Connection: close\r\n\r\n");
+        try (java.net.Socket socket = new java.net.Socket(endpoint.getHost(), endpoint.getPort())) {
+            socket.getOutputStream().write(request.toString().getBytes(StandardCharsets.UTF_8));
+            socket.getOutputStream().flush();
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
     @Nested
     @TestInstance(TestInstance.Lifecycle.PER_CLASS)
     class Iam {
@@ -187,6 +224,57 @@ class LocalReadApiIT {
             Answer answer = new Answer(Integer.parseInt(status), "application/json", output.substring(0, output.lastIndexOf('\n')));
             assertThat(answer.status()).as(output + lines).isEqualTo(200);
             assertThat(answer.ids()).containsExactly("issue#2");
+        }
+
+        /**
+         * The curl line of docs/read-api.md, run by bash as a reader pastes it, with long-term credentials (no session
+         * token: unset, or set but empty, as some shells and tools leave it) and with temporary ones.
+         */
+        @Test
+        void documentedCurlLine_readsThePage_withAndWithoutASessionToken() throws Exception {
+            String documented = documentedSigV4Curl();
+            Map<String, String> sessionTokens = new java.util.LinkedHashMap<>();
+            sessionTokens.put("unset", null);
+            sessionTokens.put("empty", "");
+            sessionTokens.put("set", "a-session-token");
+            sessionTokens.forEach((what, token) -> {
+                ProcessBuilder bash = new ProcessBuilder("bash", "-c", documented + " -sS -o /dev/null -w '%{http_code}'")
+                        .redirectErrorStream(true);
+                bash.environment().put("AWS_REGION", "us-east-1");
+                bash.environment().put("AWS_ACCESS_KEY_ID", "local");
+                bash.environment().put("AWS_SECRET_ACCESS_KEY", "local");
+                bash.environment().put("QUERY_API_URL", api.endpoint().toString());
+                bash.environment().remove("AWS_SESSION_TOKEN");
+                if (token != null) {
+                    bash.environment().put("AWS_SESSION_TOKEN", token);
+                }
+                try {
+                    Process process = bash.start();
+                    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                    assertThat(process.waitFor()).as(what + ": " + output).isZero();
+                    assertThat(output).as("session token " + what + "; " + lines).isEqualTo("200");
+                } catch (IOException | InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            });
+        }
+
+        /** A query string that is not valid percent-encoding reaches the function, which answers the problem the document names. */
+        @Test
+        void aMalformedPercentEncoding_isAnsweredByTheFunction_asAProblemNamingTheQuery() throws Exception {
+            Map<String, String> query = new java.util.LinkedHashMap<>();
+            query.put("equals", "%zz");
+            query.put("field", "f2");
+            // no escape but the bad one: the SDK's signer encodes a raw value once more, where AWS (and the local check) decode first
+            query.put("project", "p1");
+
+            String response = rawSignedGet(api.endpoint(), "/v1/grid", query);
+
+            String head = response.substring(0, response.indexOf("\r\n\r\n"));
+            String body = response.substring(response.indexOf("\r\n\r\n") + 4);
+            assertThat(head).as(response).startsWith("HTTP/1.1 400").containsIgnoringCase("content-type: application/problem+json");
+            assertThat(JSON.readTree(body).path("parameter").asText()).isEqualTo("query");
+            OPENAPI.check("GET", "/v1/grid", 400, Map.of("content-type", "application/problem+json"), body);
         }
 
         @Test

@@ -34,6 +34,9 @@ class TemplateDeploymentTest {
         Set<String> known = new java.util.HashSet<>(template.resources().keySet());
         known.addAll(template.parameters().keySet());
         known.addAll(PSEUDO_PARAMETERS);
+        // SAM's reference to the alias it publishes for a function with AutoPublishAlias
+        template.resources().keySet().stream().filter(id -> template.properties(id).get("AutoPublishAlias") != null)
+                .forEach(function -> known.add(function + ".Alias"));
         List<String> references = new ArrayList<>();
         collect(template.root(), references);
 

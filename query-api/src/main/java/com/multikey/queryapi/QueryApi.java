@@ -62,8 +62,13 @@ public final class QueryApi {
         }
     }
 
-    /** An HTTP response: status, headers, body (JSON). */
-    public record Response(int status, Map<String, String> headers, String body) {
+    /** An HTTP response: status, headers, body (JSON), and how many items the body lists (for the log line). */
+    public record Response(int status, Map<String, String> headers, String body, int items) {
+
+        /** A response that lists no items. */
+        public Response(int status, Map<String, String> headers, String body) {
+            this(status, headers, body, 0);
+        }
     }
 
     /** The claim value that lets a caller read every group, and the indexes without one. */
@@ -138,7 +143,7 @@ public final class QueryApi {
             String project = parameters.required("project");
             String field = parameters.required("field");
             authorize(request, List.of(AttributeValue.fromS(project)), grid);
-            return page(grid, List.of(AttributeValue.fromS(project)), field, parameters);
+            return page(grid, List.of(AttributeValue.fromS(project)), field, "field", parameters);
         }
         Matcher items = INDEX_ITEMS.matcher(path);
         if (items.matches()) {
@@ -152,7 +157,7 @@ public final class QueryApi {
             }
             String entry = parameters.optional("entry").orElse("");
             authorize(request, group, index);
-            return page(index, group, entry, parameters);
+            return page(index, group, entry, "entry", parameters);
         }
         throw new Problem(404, "Not Found", "no such route: GET /v1/grid, /v1/indexes, /v1/indexes/{index}/items or /openapi.json", null);
     }
@@ -189,7 +194,8 @@ public final class QueryApi {
         return value.s() != null ? value.s() : value.n() != null ? value.n() : "";
     }
 
-    private Response page(IndexDefinition index, List<AttributeValue> group, String entry, Parameters parameters) {
+    /** @param entryParameter the parameter that names the entry on this route: {@code field} on the grid's, else {@code entry} */
+    private Response page(IndexDefinition index, List<AttributeValue> group, String entry, String entryParameter, Parameters parameters) {
         Order order = switch (parameters.optional("order").orElse("asc")) {
             case "asc" -> Order.ASC;
             case "desc" -> Order.DESC;
@@ -214,16 +220,17 @@ public final class QueryApi {
         }
         boolean entries = index.values() instanceof ValueSource.MapEntries;
         if (entries && entry.isEmpty()) {
-            throw Problem.badRequest(index.layout() == IndexDefinition.Layout.FIELD_PARTITIONED ? "field" : "entry",
+            throw Problem.badRequest(entryParameter,
                     "index '" + index.name() + "' indexes the entries of " + index.values().path() + ": name the entry");
         }
         if (!entries && !entry.isEmpty()) {
-            throw Problem.badRequest("entry", "index '" + index.name() + "' indexes " + index.values().path() + " itself: it has no entries");
+            throw Problem.badRequest(entryParameter, "index '" + index.name() + "' indexes " + index.values().path() + " itself: it has no entries");
         }
         PageRequest request = new PageRequest(index.name(), group, entry, order, pageSize, filter.orElse(null), missing,
                 parameters.optional("cursor").orElse(null));
         Page page = pages.page(request);
-        return json(pageBody(index, group, entry, order, page));
+        return new Response(200, Map.of("content-type", "application/json"), pageBody(index, group, entry, order, page).toString(),
+                page.issues().size());
     }
 
     private ObjectNode pageBody(IndexDefinition index, List<AttributeValue> group, String entry, Order order, Page page) {
@@ -242,12 +249,13 @@ public final class QueryApi {
             ObjectNode node = items.addObject();
             ObjectNode key = node.putObject("key");
             projector.keyOf(item).ifPresent(itemKey -> itemKey.toKey().forEach((name, value) -> key.set(name, ApiJson.of(value))));
-            AttributeValue value = index.values().path().resolve(item);
-            if (value != null && !entry.isEmpty()) {
+            boolean missing = i >= page.indexed();
+            AttributeValue value = missing ? null : page.listedValue(i).orElseGet(() -> index.values().path().resolve(item));
+            if (value != null && !entry.isEmpty() && page.listedValue(i).isEmpty()) {
                 value = value.hasM() ? value.m().get(entry) : null;
             }
             node.set("value", value == null ? ApiJson.NODES.nullNode() : ApiJson.of(value));
-            node.put("missing", i >= page.indexed());
+            node.put("missing", missing);
             node.set("item", ApiJson.of(item));
         }
         if (page.nextCursor().isPresent()) {

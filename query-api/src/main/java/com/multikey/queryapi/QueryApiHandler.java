@@ -9,6 +9,7 @@ import com.multikey.common.Environment;
 import com.multikey.common.StructuredLog;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.query.GridQuery;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -30,8 +31,10 @@ import java.util.Set;
  */
 public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
 
-    private static final StructuredLog LOG = StructuredLog.forClass(QueryApiHandler.class);
+    /** The SnapStart priming hook, registered (and held: a CRaC context may keep it weakly) when Lambda loads the class. */
+    static final QueryApiPriming PRIMING = QueryApiPriming.register(System.getenv());
 
+    private final StructuredLog log;
     private final QueryApi api;
     private final boolean jwt;
     private final String claim;
@@ -42,9 +45,19 @@ public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEve
 
     /** Configured from the given environment instead of the process's (local runners, tests). */
     public QueryApiHandler(Map<String, String> env) {
+        this(env, StructuredLog.forClass(QueryApiHandler.class));
+    }
+
+    /** Configured from the given environment, logging to {@code log} (tests). */
+    QueryApiHandler(Map<String, String> env, StructuredLog log) {
+        this(env, log, new ClientFactory(env).dynamoDb());
+    }
+
+    /** Configured from the given environment, logging to {@code log}, reading through {@code dynamoDb} (priming, tests). */
+    QueryApiHandler(Map<String, String> env, StructuredLog log, DynamoDbClient dynamoDb) {
+        this.log = log;
         IndexDefinitions definitions = IndexDefinitions.fromEnvironment(env);
-        ClientFactory clients = new ClientFactory(env);
-        GridQuery query = GridQuery.of(clients.dynamoDb(), Environment.required(env, "APP_TABLE_NAME"),
+        GridQuery query = GridQuery.of(dynamoDb, Environment.required(env, "APP_TABLE_NAME"),
                 Environment.required(env, "INDEX_TABLE_NAME"), definitions);
         this.api = new QueryApi(query::page, definitions);
         String mode = env.getOrDefault("AUTH_MODE", "IAM");
@@ -69,7 +82,7 @@ public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEve
         QueryApi.Response response = parameters == null
                 ? Problem.badRequest("query", "malformed percent-encoding in the query string").response()
                 : api.handle(new QueryApi.Request(method, path, parameters, jwt ? Optional.of(groups(event)) : Optional.empty()));
-        LOG.info("request", Map.of("route", route(path), "status", response.status()));
+        log.info("request", Map.of("route", route(path), "status", response.status(), "items", response.items()));
         return APIGatewayV2HTTPResponse.builder().withStatusCode(response.status()).withHeaders(response.headers())
                 .withBody(response.body()).withIsBase64Encoded(false).build();
     }

@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.multikey.common.StructuredLog;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.ItemKey;
 import com.multikey.index.definition.IndexDefinitions;
@@ -23,6 +24,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -43,6 +48,7 @@ class QueryApiIntegrationTest {
     private static final OpenApiResponses OPENAPI = OpenApiResponses.of(QueryApi.openApiDocument());
     @RegisterExtension
     static final LocalTablesExtension TABLES = LocalTablesExtension.createdOnce();
+    private static final ByteArrayOutputStream LOG_LINES = new ByteArrayOutputStream();
     private static QueryApiHandler iam;
     private static QueryApiHandler jwt;
 
@@ -61,11 +67,16 @@ class QueryApiIntegrationTest {
             put(dynamoDb, issue("issue#theirs" + i, "project#theirs", i, Map.of("9999", AttributeValue.fromS("b-secret-" + i))));
         }
         put(dynamoDb, issue("issue#mine2", "project#mine", 2, Map.of("9999", AttributeValue.fromS("c"))));
+        // a multi-valued field: issue#list1 is listed under one of its three elements, issue#list2 under its only one
+        put(dynamoDb, issue("issue#list1", "project#lists", 1, Map.of("tags", AttributeValue.fromL(List.of(AttributeValue.fromN("-1"),
+                AttributeValue.fromS("béta"), AttributeValue.fromBool(true))))));
+        put(dynamoDb, issue("issue#list2", "project#lists", 2, Map.of("tags", AttributeValue.fromSs(List.of("alpha")))));
         SamTemplate template = tables.template();
         Map<String, String> names = new HashMap<>(tables.names());
         Map<String, String> env = new HashMap<>(TemplateEnvironment.forLocalRun(template, "QueryFunction", names,
                 Map.of("DYNAMODB", tables.local().endpoint())));
-        iam = new QueryApiHandler(env);
+        iam = new QueryApiHandler(env, new StructuredLog("QueryApiHandler", new PrintStream(LOG_LINES, true, StandardCharsets.UTF_8),
+                Clock.systemUTC()));
         env.put("AUTH_MODE", "JWT");
         jwt = new QueryApiHandler(env);
     }
@@ -362,5 +373,63 @@ class QueryApiIntegrationTest {
         // then
         assertThat(ids(page.body())).containsExactly("issue#mine1");
         assertThat(cursor).doesNotContain("theirs").doesNotContain("secret");
+    }
+
+    @Test
+    void listField_valueIsTheElementTheItemIsListedUnder_notTheWholeList() {
+        // when
+        Answer ascending = get("/v1/grid", "project=project%23lists&field=tags");
+        Answer descending = get("/v1/grid", "project=project%23lists&field=tags&order=desc");
+        Answer index = get("/v1/indexes/custom_fields/items", "group=project%23lists&entry=tags&order=desc");
+
+        // then: numbers < strings < booleans
+        assertThat(ids(ascending.body())).containsExactly("issue#list1", "issue#list2");
+        assertThat(values(ascending.body())).containsExactly("-1", "\"alpha\"");
+        assertThat(ids(descending.body())).containsExactly("issue#list1", "issue#list2");
+        assertThat(values(descending.body())).containsExactly("true", "\"alpha\"");
+        assertThat(values(index.body())).isEqualTo(values(descending.body()));
+        assertThat(ascending.body().at("/items/0/item/custom_fields/tags").size()).isEqualTo(3);
+    }
+
+    private static List<String> values(JsonNode page) {
+        List<String> values = new ArrayList<>();
+        page.get("items").forEach(item -> values.add(item.get("value").toString()));
+        return values;
+    }
+
+    @Test
+    void indexRoute_withoutTheEntry_namesEntry_andTheGridRoute_namesField() {
+        // when
+        Answer index = get("/v1/indexes/custom_fields/items", "group=project%231");
+        Answer grid = get("/v1/grid", "project=project%231&field=");
+
+        // then
+        assertThat(index.status()).isEqualTo(400);
+        assertThat(index.body().get("parameter").asText()).isEqualTo("entry");
+        assertThat(grid.status()).isEqualTo(400);
+        assertThat(grid.body().get("parameter").asText()).isEqualTo("field");
+    }
+
+    @Test
+    void logLine_namesTheRouteTheStatusAndTheItemCount_only() throws Exception {
+        // given
+        LOG_LINES.reset();
+
+        // when
+        get("/v1/grid", "project=project%23lists&field=tags");
+        get("/v1/grid", "project=project%23lists&field=tags&pageSize=0");
+
+        // then
+        List<JsonNode> lines = new ArrayList<>();
+        for (String line : LOG_LINES.toString(StandardCharsets.UTF_8).split("\n")) {
+            lines.add(JSON.readTree(line));
+        }
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0).get("route").asText()).isEqualTo("/v1/grid");
+        assertThat(lines.get(0).get("status").asInt()).isEqualTo(200);
+        assertThat(lines.get(0).get("items").asInt()).isEqualTo(2);
+        assertThat(lines.get(1).get("status").asInt()).isEqualTo(400);
+        assertThat(lines.get(1).get("items").asInt()).isEqualTo(0);
+        assertThat(LOG_LINES.toString(StandardCharsets.UTF_8)).doesNotContain("project#lists").doesNotContain("tags");
     }
 }

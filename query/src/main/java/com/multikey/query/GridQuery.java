@@ -155,7 +155,7 @@ public final class GridQuery {
                 next = fill.isFull() ? Optional.of(new Cursor(Cursor.Part.MISSING, Map.of())) : fill.missing(Map.of());
             }
         }
-        return new Page(fill.page, indexed, next.map(c -> c.encode(request)).orElse(null), fill.calls);
+        return new Page(fill.page, fill.values, indexed, next.map(c -> c.encode(request)).orElse(null), fill.calls);
     }
 
     /** Whether the project's catalog defines the attribute, its read within the page's budget. */
@@ -281,6 +281,8 @@ public final class GridQuery {
         private final Target target;
         private final RetryBudget budget;
         private final List<Map<String, AttributeValue>> page = new ArrayList<>();
+        /** The value each item of the index part was listed under, in page order. */
+        private final List<AttributeValue> values = new ArrayList<>();
         /** Items read from the source table by key; empty when the item no longer exists. */
         private final Map<ItemKey, Optional<Map<String, AttributeValue>>> hydrated = new HashMap<>();
         private int reads;
@@ -350,25 +352,30 @@ public final class GridQuery {
                             .filter(id -> !hydrated.containsKey(id)).distinct().limit(chunk).toList());
                 }
                 Optional<Map<String, AttributeValue>> issue = hydrated.get(entry.source());
-                if (issue.isPresent() && isListedUnder(entry, issue.get())) {
+                Optional<IndexItem> listed = issue.flatMap(item -> listedUnder(entry, item));
+                if (listed.isPresent()) {
                     if (isFull()) {
                         return i;
                     }
                     page.add(issue.get());
+                    values.add(listed.get().value().toAttributeValue());
                 }
             }
             return items.size();
         }
 
-        /** Whether this index item is the one its issue is listed under: it matches the issue, and is its first matching value. */
-        private boolean isListedUnder(IndexEntry entry, Map<String, AttributeValue> issue) {
-            Optional<String> first = issues.project(target.index().name(), entry.source(), issue).items().stream()
+        /**
+         * The issue's index item this index item stands for, when it is the one its issue is listed under: it matches the
+         * issue, and is its first matching value; empty otherwise.
+         */
+        private Optional<IndexItem> listedUnder(IndexEntry entry, Map<String, AttributeValue> issue) {
+            Comparator<IndexItem> order = Comparator.comparing(IndexItem::sortKey, request.order() == Order.ASC ? KEY_ORDER : KEY_ORDER.reversed());
+            return issues.projectEntry(target.index().name(), entry.source(), issue, request.attribId()).items().stream()
                     .filter(item -> item.attribId().equals(entry.attribId()) && target.project()
                             .map(project -> project.equals(item.toItem().get(IndexItem.PROJECT).s())).orElse(true))
                     .filter(item -> request.filter().map(f -> f.matches(item.value(), target.bounds())).orElse(true))
-                    .map(IndexItem::sortKey)
-                    .min(request.order() == Order.ASC ? KEY_ORDER : KEY_ORDER.reversed());
-            return first.isPresent() && first.get().equals(entry.sortKey());
+                    .min(order)
+                    .filter(first -> first.sortKey().equals(entry.sortKey()));
         }
 
         /** The missing part from {@code position}; empty when it ended, else where the next page resumes. */
@@ -407,7 +414,7 @@ public final class GridQuery {
             if (target.missing() instanceof MissingSource.TablePartition && !target.index().covers(item)) {
                 return false;
             }
-            return issues.keyOf(item).map(key -> issues.project(target.index().name(), key, item).items().stream()
+            return issues.keyOf(item).map(key -> issues.projectEntry(target.index().name(), key, item, request.attribId()).items().stream()
                     .noneMatch(indexItem -> indexItem.attribId().equals(target.partition()))).orElse(false);
         }
 

@@ -17,6 +17,7 @@ import java.util.Optional;
 public final class Page {
 
     private final List<Map<String, AttributeValue>> issues;
+    private final List<AttributeValue> values;
     private final int indexed;
     private final String nextCursor;
     private final int apiCalls;
@@ -32,10 +33,25 @@ public final class Page {
      * @param nextCursor null when the result ends here
      */
     public Page(List<Map<String, AttributeValue>> issues, int indexed, String nextCursor, int apiCalls) {
+        this(issues, List.of(), indexed, nextCursor, apiCalls);
+    }
+
+    /**
+     * @param values     the value each of the first {@code indexed} items was listed under (for a list or set, the
+     *                   element the page sorted it by), in page order; empty when not known
+     * @param indexed    how many of the items, first in the page, came from the index; the rest lack the field (the
+     *                   missing tail)
+     * @param nextCursor null when the result ends here
+     */
+    public Page(List<Map<String, AttributeValue>> issues, List<AttributeValue> values, int indexed, String nextCursor, int apiCalls) {
         if (indexed < 0 || indexed > issues.size()) {
             throw new IllegalArgumentException("indexed must be within 0.." + issues.size() + ", got " + indexed);
         }
+        if (!values.isEmpty() && values.size() != indexed) {
+            throw new IllegalArgumentException("give the value of each of the " + indexed + " indexed items, or none; got " + values.size());
+        }
         this.issues = List.copyOf(issues);
+        this.values = List.copyOf(values);
         this.indexed = indexed;
         this.nextCursor = nextCursor;
         this.apiCalls = apiCalls;
@@ -44,6 +60,14 @@ public final class Page {
     /** How many of {@link #issues()}, first in the page, have the field; the others are of the missing tail. */
     public int indexed() {
         return indexed;
+    }
+
+    /**
+     * The value the item at {@code position} was listed under: for a list or set field, the element the page sorted it
+     * by, not the whole list; empty for an item of the missing tail, or when the page was made without its values.
+     */
+    public Optional<AttributeValue> listedValue(int position) {
+        return position < values.size() ? Optional.of(values.get(position)) : Optional.empty();
     }
 
     public List<Map<String, AttributeValue>> issues() {

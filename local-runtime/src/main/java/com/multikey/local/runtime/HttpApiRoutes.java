@@ -146,7 +146,13 @@ public record HttpApiRoutes(String api, List<Route> routes) {
                 && attribute.size() == 2 && "Arn".equals(attribute.get(1))) {
             return String.valueOf(attribute.get(0));
         }
-        throw new TemplateException(integration + ".IntegrationUri must be !GetAtt Function.Arn");
+        // the alias SAM publishes for a function with AutoPublishAlias (locally, the function itself)
+        if (properties.get("IntegrationUri") instanceof Map<?, ?> uri && uri.size() == 1 && uri.get("Ref") instanceof String ref
+                && ref.endsWith(".Alias") && deployed.resources().containsKey(ref.substring(0, ref.length() - ".Alias".length()))
+                && deployed.properties(ref.substring(0, ref.length() - ".Alias".length())).get("AutoPublishAlias") != null) {
+            return ref.substring(0, ref.length() - ".Alias".length());
+        }
+        throw new TemplateException(integration + ".IntegrationUri must be !GetAtt Function.Arn or !Ref Function.Alias (AutoPublishAlias)");
     }
 
     private static Jwt jwt(SamTemplate deployed, String route, Object authorizerId, Map<String, String> names) {

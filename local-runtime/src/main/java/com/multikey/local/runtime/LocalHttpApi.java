@@ -3,12 +3,23 @@ package com.multikey.local.runtime;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -23,8 +34,6 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -36,6 +45,11 @@ import java.util.function.Supplier;
  * {@link LocalJwtIssuer}, else 401), becomes a payload format 2.0 event for the route's function, and the function's
  * answer becomes the response; a request matching no route answers 404, a function that fails 500, with API
  * Gateway's bodies. Pages added with {@link #page} (e.g. a browser client of the API) are served as they are.
+ *
+ * <p>The request line reaches the routes as sent, as API Gateway passes it on: a query string that is not valid
+ * percent-encoding ({@code ?equals=%zz}) or holds a character a URI may not ({@code |}) goes to the function in
+ * {@code rawQueryString}, and the function answers it. The JDK's HTTP server refuses such a request line itself (an HTML
+ * 400 before any handler runs), so this server is Jetty's, its URI checks relaxed to pass what API Gateway passes.
  */
 public final class LocalHttpApi implements AutoCloseable {
 
@@ -60,13 +74,13 @@ public final class LocalHttpApi implements AutoCloseable {
     private final Optional<LocalJwtIssuer> tokens;
     private final Clock clock;
     private final Consumer<String> out;
-    private final HttpServer server;
-    private final ExecutorService handlers = Executors.newCachedThreadPool(LoopbackServers.daemonThreads("local-http-api"));
+    private final Server server;
+    private final ServerConnector connector;
     private final Map<String, Page> pages = new ConcurrentHashMap<>();
     private final List<Call> calls = new CopyOnWriteArrayList<>();
 
     private LocalHttpApi(HttpApiRoutes routes, Function<String, LocalFunction> functions, SigV4Verifier sigV4,
-                         Optional<LocalJwtIssuer> tokens, Clock clock, Consumer<String> out, HttpServer server) {
+                         Optional<LocalJwtIssuer> tokens, Clock clock, Consumer<String> out, Server server, ServerConnector connector) {
         this.routes = routes;
         this.functions = functions;
         this.sigV4 = sigV4;
@@ -74,6 +88,7 @@ public final class LocalHttpApi implements AutoCloseable {
         this.clock = clock;
         this.out = out;
         this.server = server;
+        this.connector = connector;
     }
 
     /**
@@ -83,15 +98,35 @@ public final class LocalHttpApi implements AutoCloseable {
      */
     public static LocalHttpApi start(HttpApiRoutes routes, Function<String, LocalFunction> functions, SigV4Verifier sigV4,
                                      Optional<LocalJwtIssuer> tokens, Clock clock, Consumer<String> out, String host, int port) {
+        QueuedThreadPool threads = new QueuedThreadPool();
+        threads.setName("local-http-api");
+        threads.setDaemon(true);
+        Server server = new Server(threads);
+        HttpConfiguration http = new HttpConfiguration();
+        // what API Gateway passes on (encoded separators and dot segments in the path, bad escapes in the query) reaches the routes
+        http.setUriCompliance(UriCompliance.UNSAFE);
+        http.setSendServerVersion(false);
+        http.setSendXPoweredBy(false);
+        http.setRequestHeaderSize(1 << 20);
+        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        connector.setHost(host);
+        connector.setPort(port);
+        server.addConnector(connector);
+        LocalHttpApi api = new LocalHttpApi(routes, functions, sigV4, tokens, clock, out, server, connector);
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                api.handle(request, response, callback);
+                return true;
+            }
+        });
         try {
-            HttpServer server = LoopbackServers.create(host, port);
-            LocalHttpApi api = new LocalHttpApi(routes, functions, sigV4, tokens, clock, out, server);
-            server.createContext("/", api::handle);
-            server.setExecutor(api.handlers);
             server.start();
             return api;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start the local HTTP API on " + host + ":" + port, e);
+        } catch (Exception e) {
+            api.close();
+            throw new UncheckedIOException("cannot start the local HTTP API on " + host + ":" + port,
+                    e instanceof IOException io ? io : new IOException(e));
         }
     }
 
@@ -101,8 +136,9 @@ public final class LocalHttpApi implements AutoCloseable {
     }
 
     public URI endpoint() {
-        String host = server.getAddress().getAddress().isAnyLocalAddress() ? "127.0.0.1" : server.getAddress().getHostString();
-        return URI.create("http://" + host + ":" + server.getAddress().getPort());
+        String host = connector.getHost() == null || connector.getHost().equals("0.0.0.0") || connector.getHost().equals("::")
+                ? "127.0.0.1" : connector.getHost();
+        return URI.create("http://" + host + ":" + connector.getLocalPort());
     }
 
     public HttpApiRoutes routes() {
@@ -114,32 +150,48 @@ public final class LocalHttpApi implements AutoCloseable {
         return List.copyOf(calls);
     }
 
-    private void handle(HttpExchange exchange) throws IOException {
+    /** One request as received: the request line's parts as sent (path and query still percent-encoded), and its response. */
+    private record Exchange(String method, String rawPath, String rawQuery, String protocol, String sourceIp,
+                            Map<String, List<String>> headers, byte[] body, Response response, Callback callback) {
+    }
+
+    private void handle(Request request, Response response, Callback callback) {
+        Exchange exchange;
+        try (InputStream in = Request.asInputStream(request)) {
+            Map<String, List<String>> headers = new LinkedHashMap<>();
+            for (HttpField field : request.getHeaders()) {
+                headers.computeIfAbsent(field.getName().toLowerCase(Locale.ROOT), n -> new ArrayList<>()).add(field.getValue());
+            }
+            String path = request.getHttpURI().getPath();
+            exchange = new Exchange(request.getMethod(), path == null || path.isEmpty() ? "/" : path, request.getHttpURI().getQuery(),
+                    request.getConnectionMetaData().getProtocol(), Request.getRemoteAddr(request), headers, in.readAllBytes(),
+                    response, callback);
+        } catch (IOException | RuntimeException e) {
+            callback.failed(e);
+            return;
+        }
         try {
             serve(exchange);
-        } catch (RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             out.accept("HTTP API: cannot answer a request: " + e.getClass().getSimpleName());
             send(exchange, 500, Map.of("content-type", "application/json"), "{\"message\":\"Internal Server Error\"}".getBytes(StandardCharsets.UTF_8));
-        } finally {
-            exchange.close();
         }
     }
 
-    private void serve(HttpExchange exchange) throws IOException {
-        byte[] body = exchange.getRequestBody().readAllBytes();
-        String method = exchange.getRequestMethod();
-        URI uri = exchange.getRequestURI();
-        Page page = pages.get(uri.getRawPath());
+    private void serve(Exchange exchange) throws IOException {
+        byte[] body = exchange.body();
+        String method = exchange.method();
+        Page page = pages.get(exchange.rawPath());
         if (page != null && method.equals("GET")) {
             send(exchange, 200, Map.of("content-type", page.contentType(), "cache-control", "no-store"), page.body().get());
             return;
         }
-        Optional<HttpApiRoutes.Route> route = routes.route(method, uri.getRawPath());
+        Optional<HttpApiRoutes.Route> route = routes.route(method, exchange.rawPath());
         if (route.isEmpty()) {
             answer(exchange, method, Optional.empty(), 404, "{\"message\":\"Not Found\"}", Optional.empty());
             return;
         }
-        Map<String, List<String>> headers = headers(exchange);
+        Map<String, List<String>> headers = exchange.headers();
         HttpApiRoutes.Route matched = route.get();
         Optional<String> routeKey = Optional.of(matched.routeKey());
         ObjectNode authorizer = JSON.createObjectNode();
@@ -147,7 +199,7 @@ public final class LocalHttpApi implements AutoCloseable {
             case HttpApiRoutes.Open open -> {
             }
             case HttpApiRoutes.Iam iam -> {
-                switch (sigV4.verify(method, uri, headers, body)) {
+                switch (sigV4.verify(method, exchange.rawPath(), exchange.rawQuery(), headers, body)) {
                     case SigV4Verifier.Refused refused -> {
                         answer(exchange, method, routeKey, 403, "{\"message\":\"Forbidden\"}", Optional.of(refused.reason()));
                         return;
@@ -185,13 +237,14 @@ public final class LocalHttpApi implements AutoCloseable {
     }
 
     /** The payload format 2.0 event API Gateway sends the integration's function. */
-    private String event(HttpExchange exchange, HttpApiRoutes.Route route, Map<String, List<String>> headers, byte[] body,
+    private String event(Exchange exchange, HttpApiRoutes.Route route, Map<String, List<String>> headers, byte[] body,
                          ObjectNode authorizer) {
-        URI uri = exchange.getRequestURI();
+        String rawPath = exchange.rawPath();
+        String rawQuery = exchange.rawQuery();
         Instant now = clock.instant();
         ObjectNode event = JSON.createObjectNode();
-        event.put("version", "2.0").put("routeKey", route.routeKey()).put("rawPath", uri.getRawPath())
-                .put("rawQueryString", uri.getRawQuery() == null ? "" : uri.getRawQuery());
+        event.put("version", "2.0").put("routeKey", route.routeKey()).put("rawPath", rawPath)
+                .put("rawQueryString", rawQuery == null ? "" : rawQuery);
         ObjectNode headerNode = event.putObject("headers");
         headers.forEach((name, values) -> {
             if (!name.equals("cookie")) {
@@ -203,8 +256,8 @@ public final class LocalHttpApi implements AutoCloseable {
             headers.get("cookie").forEach(line -> java.util.Arrays.stream(line.split(";\\s*")).forEach(cookies::add));
         }
         Map<String, List<String>> query = new LinkedHashMap<>();
-        if (uri.getRawQuery() != null) {
-            for (String pair : uri.getRawQuery().split("&")) {
+        if (rawQuery != null) {
+            for (String pair : rawQuery.split("&")) {
                 if (!pair.isEmpty()) {
                     int equals = pair.indexOf('=');
                     String name = decode(equals < 0 ? pair : pair.substring(0, equals));
@@ -216,7 +269,7 @@ public final class LocalHttpApi implements AutoCloseable {
             ObjectNode parameters = event.putObject("queryStringParameters");
             query.forEach((name, values) -> parameters.put(name, String.join(",", values)));
         }
-        Map<String, String> pathParameters = route.match(exchange.getRequestMethod(), uri.getRawPath()).orElse(Map.of());
+        Map<String, String> pathParameters = route.match(exchange.method(), rawPath).orElse(Map.of());
         if (!pathParameters.isEmpty()) {
             ObjectNode parameters = event.putObject("pathParameters");
             pathParameters.forEach((name, value) -> parameters.put(name, decode(value)));
@@ -225,8 +278,8 @@ public final class LocalHttpApi implements AutoCloseable {
         context.put("accountId", ACCOUNT).put("apiId", routes.api()).put("domainName", first(headers, "host"))
                 .put("domainPrefix", routes.api()).put("requestId", UUID.randomUUID().toString()).put("routeKey", route.routeKey())
                 .put("stage", "$default").put("time", REQUEST_TIME.format(now)).put("timeEpoch", now.toEpochMilli());
-        context.putObject("http").put("method", exchange.getRequestMethod()).put("path", uri.getRawPath())
-                .put("protocol", exchange.getProtocol()).put("sourceIp", exchange.getRemoteAddress().getAddress().getHostAddress())
+        context.putObject("http").put("method", exchange.method()).put("path", rawPath)
+                .put("protocol", exchange.protocol()).put("sourceIp", exchange.sourceIp())
                 .put("userAgent", first(headers, "user-agent"));
         if (!authorizer.isEmpty()) {
             context.set("authorizer", authorizer);
@@ -239,7 +292,7 @@ public final class LocalHttpApi implements AutoCloseable {
     }
 
     /** The function's answer as API Gateway turns it into a response (a bare JSON value is a 200 with that body). */
-    private void respond(HttpExchange exchange, String method, Optional<String> routeKey, String answer) throws IOException {
+    private void respond(Exchange exchange, String method, Optional<String> routeKey, String answer) throws IOException {
         JsonNode response = JSON.readTree(answer);
         if (response == null || !response.isObject() || !response.has("statusCode")) {
             answer(exchange, method, routeKey, 200, answer, Optional.empty());
@@ -256,7 +309,7 @@ public final class LocalHttpApi implements AutoCloseable {
         send(exchange, status, headers, body);
     }
 
-    private void answer(HttpExchange exchange, String method, Optional<String> routeKey, int status, String body,
+    private void answer(Exchange exchange, String method, Optional<String> routeKey, int status, String body,
                         Optional<String> refusal) throws IOException {
         calls.add(new Call(method, routeKey, status, refusal));
         refusal.ifPresent(reason -> out.accept("HTTP API: " + method + " " + routeKey.orElse("(no route)") + " refused (" + status + "): " + reason));
@@ -267,20 +320,13 @@ public final class LocalHttpApi implements AutoCloseable {
         send(exchange, status, headers, body.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static void send(HttpExchange exchange, int status, Map<String, String> headers, byte[] body) throws IOException {
-        headers.forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
-        boolean head = exchange.getRequestMethod().equals("HEAD");
-        exchange.sendResponseHeaders(status, head || body.length == 0 ? -1 : body.length);
-        if (!head && body.length > 0) {
-            exchange.getResponseBody().write(body);
-        }
-    }
-
-    private static Map<String, List<String>> headers(HttpExchange exchange) {
-        Map<String, List<String>> headers = new LinkedHashMap<>();
-        exchange.getRequestHeaders().forEach((name, values) -> headers.computeIfAbsent(name.toLowerCase(Locale.ROOT), n -> new ArrayList<>())
-                .addAll(values));
-        return headers;
+    /** Sends the whole response in one write (status, headers and body), which completes the request. */
+    private static void send(Exchange exchange, int status, Map<String, String> headers, byte[] body) {
+        Response response = exchange.response();
+        response.setStatus(status);
+        headers.forEach((name, value) -> response.getHeaders().add(name, value));
+        response.getHeaders().put("content-length", body.length);
+        response.write(true, ByteBuffer.wrap(body), exchange.callback());
     }
 
     private static String first(Map<String, List<String>> headers, String name) {
@@ -299,7 +345,10 @@ public final class LocalHttpApi implements AutoCloseable {
 
     @Override
     public void close() {
-        server.stop(0);
-        handlers.shutdownNow();
+        try {
+            server.stop();
+        } catch (Exception e) {
+            out.accept("HTTP API: did not stop cleanly: " + e.getClass().getSimpleName());
+        }
     }
 }

@@ -66,6 +66,15 @@ public final class SigV4Verifier {
      * @param headers the request's headers, names in lower case
      */
     public Outcome verify(String method, URI uri, Map<String, List<String>> headers, byte[] body) {
+        return verify(method, uri.getRawPath(), uri.getRawQuery(), headers, body);
+    }
+
+    /**
+     * @param rawPath  the request's path as sent (percent-encoded)
+     * @param rawQuery the request's query string as sent, which need not be valid percent-encoding; null when none
+     * @param headers  the request's headers, names in lower case
+     */
+    public Outcome verify(String method, String rawPath, String rawQuery, Map<String, List<String>> headers, byte[] body) {
         String authorization = first(headers, "authorization").orElse(null);
         if (authorization == null) {
             return new Refused("no Authorization header");
@@ -111,8 +120,8 @@ public final class SigV4Verifier {
             canonicalHeaders.append(name).append(':')
                     .append(String.join(",", values.stream().map(value -> value.strip().replaceAll("\\s+", " ")).toList())).append('\n');
         }
-        String canonicalRequest = String.join("\n", method.toUpperCase(Locale.ROOT), canonicalPath(uri.getRawPath()),
-                canonicalQuery(uri.getRawQuery()), canonicalHeaders.toString(), signed.group(5), hex(sha256(body)));
+        String canonicalRequest = String.join("\n", method.toUpperCase(Locale.ROOT), canonicalPath(rawPath),
+                canonicalQuery(rawQuery), canonicalHeaders.toString(), signed.group(5), hex(sha256(body)));
         String scope = String.join("/", signed.group(2), region, service, "aws4_request");
         String stringToSign = String.join("\n", "AWS4-HMAC-SHA256", AMZ_DATE.format(date), scope,
                 hex(sha256(canonicalRequest.getBytes(StandardCharsets.UTF_8))));

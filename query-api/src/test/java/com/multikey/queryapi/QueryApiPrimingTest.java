@@ -1,0 +1,83 @@
+package com.multikey.queryapi;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import com.multikey.local.runtime.LambdaEvents;
+import com.multikey.local.runtime.LocalContext;
+import com.multikey.local.runtime.SamTemplate;
+import com.multikey.local.runtime.TemplateEnvironment;
+import com.multikey.testkit.LocalTables;
+import com.multikey.testkit.RecordingAwsEndpoint;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The priming hook as Lambda would run it before a SnapStart snapshot: no credentials in the process environment
+ * or the function's (SnapStart functions get theirs from the container credentials endpoint, here a
+ * recorder), every AWS endpoint a recorder. Runs in its own surefire execution whose environment has no AWS
+ * credentials (this module's pom, {@code priming-without-credentials}).
+ */
+@EnabledIfSystemProperty(named = "multikey.priming.withoutCredentials", matches = "true")
+class QueryApiPrimingTest {
+
+    private static final String FUNCTION = "QueryFunction";
+
+    private final Map<String, String> properties = new HashMap<>();
+
+    @BeforeEach
+    void noCredentialsButTheContainerEndpoint() {
+        assertThat(System.getenv("AWS_ACCESS_KEY_ID")).as("run in the execution without credentials in the environment").isNull();
+        // no profile files either: the default chain's first source left is the container endpoint
+        properties.put("aws.sharedCredentialsFile", "/nonexistent/credentials");
+        properties.put("aws.configFile", "/nonexistent/config");
+    }
+
+    @AfterEach
+    void restoreProperties() {
+        properties.keySet().forEach(System::clearProperty);
+    }
+
+    @Test
+    void priming_callsNoAwsApi_resolvesNoCredentials_andTheHandlerThenAnswersTheSamplePage() {
+        try (RecordingAwsEndpoint aws = RecordingAwsEndpoint.start(); LocalTables tables = LocalTables.start()) {
+            // given
+            properties.put("aws.containerCredentialsFullUri", aws.credentialsUri().toString());
+            properties.forEach(System::setProperty);
+            Map<String, String> names = new HashMap<>();
+            tables.template().resources().keySet().forEach(id -> names.put(id, id));
+            names.putAll(tables.names());
+            Map<String, String> env = new HashMap<>(TemplateEnvironment.of(tables.template(), FUNCTION, names));
+            env.put("AWS_REGION", "us-east-1");
+            env.put("AWS_ENDPOINT_URL", aws.endpoint().toString());
+
+            // when
+            new QueryApiPriming(env).beforeCheckpoint(null);
+
+            // then: every sample request ran through, without a request to AWS
+            assertThat(aws.requests()).as("requests during priming").isEmpty();
+            assertThat(new QueryApiPriming(env).prime()).containsExactly(200, 200, 200, 200, 200, 200, 400);
+
+            // and when the restored function gets its first request
+            tables.dynamoDb().putItem(b -> b.tableName(tables.names().get("AppTable")).item(Map.of("id", AttributeValue.fromS("issue#1"),
+                    "project", AttributeValue.fromS("project#35e9"), "num", AttributeValue.fromN("1"))));
+            env.put("AWS_ENDPOINT_URL_DYNAMODB", tables.local().endpoint().toString());
+            QueryApiHandler handler = new QueryApiHandler(env);
+            APIGatewayV2HTTPEvent event = LambdaEvents.read(SamTemplate.findUp("sam").resolve("events").resolve("query-grid-page.json"),
+                    APIGatewayV2HTTPEvent.class);
+            APIGatewayV2HTTPResponse answer = handler.handleRequest(event, LocalContext.of(FUNCTION));
+
+            // then
+            assertThat(answer.getStatusCode()).as(answer.getBody()).isEqualTo(200);
+            assertThat(aws.requests()).as("credentials are resolved at the first call, from the container endpoint")
+                    .containsOnly("GET " + RecordingAwsEndpoint.CREDENTIALS_PATH).isNotEmpty();
+        }
+    }
+}
