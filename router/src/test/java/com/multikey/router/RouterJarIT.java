@@ -23,6 +23,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RouterJarIT {
 
+    /**
+     * SnakeYAML's dumping settings: the definitions reader's node graph uses only its FlowStyle and ScalarStyle enums, and
+     * its own code (for dumping, left out of the jar) never runs.
+     */
+    private static final String SNAKEYAML_DUMPER_OPTIONS = "org/yaml/snakeyaml/DumperOptions";
+
     private static final String FUNCTION = "RouterFunction";
     private static final String DYNAMODB = "software/amazon/awssdk/services/dynamodb/";
     private static final String EVENTBRIDGE = "software/amazon/awssdk/services/eventbridge/";
@@ -60,14 +66,33 @@ class RouterJarIT {
 
     @Test
     void everyClassTheRouterCanReach_isInTheJar() {
-        Map<String, String> missing = jar.missingReachableClasses(List.of(DYNAMODB, EVENTBRIDGE, EVENTS),
-                name -> name.startsWith(DYNAMODB) || name.startsWith(EVENTBRIDGE + "model/") && !name.endsWith("Exception")
+        Map<String, String> missing = jar.missingReachableClasses(List.of(DYNAMODB, EVENTBRIDGE, EVENTS, "org/yaml/snakeyaml/"),
+                name -> name.startsWith("org/yaml/snakeyaml/") || name.startsWith(DYNAMODB) || name.startsWith(EVENTBRIDGE + "model/") && !name.endsWith("Exception")
                         || name.startsWith(EVENTBRIDGE + "transform/") || name.startsWith(EVENTS),
                 name -> false,
                 // ClientFactory.dynamoDb() names the DynamoDB client; the router never calls it
-                Set.of("com/multikey/common/ClientFactory", EVENTBRIDGE + "EventBridgeClient", EVENTBRIDGE + "DefaultEventBridgeClient"));
+                Set.of(SNAKEYAML_DUMPER_OPTIONS, "com/multikey/common/ClientFactory", EVENTBRIDGE + "EventBridgeClient", EVENTBRIDGE + "DefaultEventBridgeClient"));
 
         assertThat(missing).as("missing class -> a class naming it").isEmpty();
+    }
+
+    @Test
+    void handler_fromTheJarAlone_readsAYamlDefinitionsFileNamedByIndexDefinitions() throws Throwable {
+        try (LocalEventBridge bus = LocalEventBridge.start()) {
+            // given: the single-table example's definitions, as YAML, and a layer record of its shape
+            Map<String, String> names = new HashMap<>();
+            TEMPLATE.resources().keySet().forEach(id -> names.put(id, id));
+            Map<String, String> env = new HashMap<>(TemplateEnvironment.forLocalRun(TEMPLATE, FUNCTION, names, Map.of("EVENTBRIDGE", bus.endpoint())));
+            env.put("INDEX_DEFINITIONS", SingleTableRouterTest.EXAMPLE.resolve("index-definitions.yaml").toAbsolutePath().toString());
+
+            // when
+            Object handler = jar.newHandler(env);
+            Object response = jar.invoke(handler, SamTemplate.findUp("sam").resolve("events").resolve("issue-insert.json"), LocalContext.of(FUNCTION));
+
+            // then: the handler started with the file's definitions (the sample's key is not the example's, so its type is Item)
+            assertThat((List<?>) response.getClass().getMethod("getBatchItemFailures").invoke(response)).isEmpty();
+            assertThat(bus.received()).extracting(LocalEventBridge.Received::detailType).containsExactly("Item Created");
+        }
     }
 
     @Test

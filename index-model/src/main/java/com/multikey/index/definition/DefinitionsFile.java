@@ -1,8 +1,7 @@
 package com.multikey.index.definition;
 
 import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.composer.Composer;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
@@ -12,6 +11,9 @@ import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 import org.yaml.snakeyaml.nodes.Tag;
+import org.yaml.snakeyaml.parser.ParserImpl;
+import org.yaml.snakeyaml.reader.StreamReader;
+import org.yaml.snakeyaml.resolver.Resolver;
 import software.amazon.awssdk.protocols.jsoncore.JsonNode;
 
 import java.io.IOException;
@@ -27,8 +29,8 @@ import java.util.regex.Pattern;
 /**
  * The one reader of a definitions file, YAML or JSON, for the functions ({@code INDEX_DEFINITIONS}), the command lines
  * ({@code --definitions}), the build and the tests alike. A document that begins with {@code &#123;} is read as JSON
- * first (what the build packages); any other, or one JSON does not read (a YAML flow mapping), as YAML with SnakeYAML,
- * which every function jar can carry without a second JSON library. YAML scalars are read as a JSON document would hold
+ * first (what the build packages); any other, or one JSON does not read (a YAML flow mapping), as YAML with SnakeYAML's
+ * parser, which every function jar carries (its reading half only) without a second JSON library. YAML scalars are read as a JSON document would hold
  * them: {@code true}/{@code false} (and YAML 1.1's {@code yes}/{@code no}/{@code on}/{@code off}) booleans, numbers
  * with their exact digits, {@code null}/{@code ~}/nothing null, everything else (dates included) text.
  */
@@ -90,7 +92,9 @@ public final class DefinitionsFile {
         }
         Node root;
         try {
-            root = new Yaml(new SafeConstructor(new LoaderOptions())).compose(new StringReader(document));
+            // SnakeYAML's reading half only (its node graph, no object construction): what the function jars carry of it
+            LoaderOptions options = new LoaderOptions();
+            root = new Composer(new ParserImpl(new StreamReader(new StringReader(document)), options), new Resolver(), options).getSingleNode();
         } catch (MarkedYAMLException e) {
             throw new DefinitionException(source + ": not valid YAML or JSON (line " + line(e.getProblemMark()) + "): " + e.getProblem()
                     + (jsonRefusal == null ? "" : "; as JSON: " + jsonRefusal));
