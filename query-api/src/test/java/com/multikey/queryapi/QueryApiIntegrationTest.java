@@ -9,22 +9,31 @@ import com.multikey.index.ItemKey;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.runtime.GridSample;
 import com.multikey.local.runtime.LocalContext;
+import com.multikey.local.runtime.LocalSecretsManager;
 import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateEnvironment;
+import com.multikey.local.runtime.TemplateSecrets;
 import com.multikey.testkit.Fixtures;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.LocalTablesExtension;
 import com.multikey.testkit.OpenApiResponses;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,9 +54,14 @@ class QueryApiIntegrationTest {
     static final LocalTablesExtension TABLES = LocalTablesExtension.createdOnce();
     private static QueryApiHandler iam;
     private static QueryApiHandler jwt;
+    /** The function's environment as the template gives it, its endpoints the local ones (Secrets Manager included). */
+    private static Map<String, String> env;
+    /** The stack's cursor keys' secret, as the local Secrets Manager endpoint serves it. */
+    private static Path cursorKeys;
+    private static LocalSecretsManager secrets;
 
     @BeforeAll
-    static void load(LocalTables tables) {
+    static void load(LocalTables tables, @TempDir Path secretsDirectory) {
         DynamoDbClient dynamoDb = tables.dynamoDb();
         GridSample grid = Fixtures.grid();
         grid.projects().forEach(item -> dynamoDb.putItem(b -> b.tableName("AppTable").item(item)));
@@ -63,11 +77,25 @@ class QueryApiIntegrationTest {
         put(dynamoDb, issue("issue#mine2", "project#mine", 2, Map.of("9999", AttributeValue.fromS("c"))));
         SamTemplate template = tables.template();
         Map<String, String> names = new HashMap<>(tables.names());
-        Map<String, String> env = new HashMap<>(TemplateEnvironment.forLocalRun(template, "QueryFunction", names,
-                Map.of("DYNAMODB", tables.local().endpoint())));
+        secrets = LocalSecretsManager.start();
+        TemplateSecrets.create(template, secretsDirectory).forEach((id, file) -> {
+            names.put(id, id);
+            secrets.put(id, file);
+        });
+        cursorKeys = secretsDirectory.resolve("CursorKeySecret.json");
+        env = new HashMap<>(TemplateEnvironment.forLocalRun(template, "QueryFunction", names,
+                Map.of("DYNAMODB", tables.local().endpoint(), "SECRETS_MANAGER", secrets.endpoint())));
         iam = new QueryApiHandler(env);
-        env.put("AUTH_MODE", "JWT");
-        jwt = new QueryApiHandler(env);
+        Map<String, String> jwtEnv = new HashMap<>(env);
+        jwtEnv.put("AUTH_MODE", "JWT");
+        jwt = new QueryApiHandler(jwtEnv);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (secrets != null) {
+            secrets.close();
+        }
     }
 
     private static Map<String, AttributeValue> issue(String id, String project, int num, Map<String, AttributeValue> fields) {
@@ -238,19 +266,80 @@ class QueryApiIntegrationTest {
     }
 
     @Test
-    void cursor_editedOrMadeForAnotherQuery_isRefused_andNeverWidensTheQuery() {
+    void cursor_editedCutOrMadeForAnotherQuery_isRefusedNamingTheCursor_andNeverWidensTheQuery() {
         // given
         String cursor = get("/v1/grid", "project=project%2335e9&field=3812&pageSize=1").body().get("nextCursor").asText();
         String edited = cursor.substring(0, cursor.length() - 2) + (cursor.endsWith("A") ? "B" : "A") + cursor.charAt(cursor.length() - 1);
+        String typeTag = cursor.substring(0, 20) + (cursor.charAt(20) == 'N' ? 'O' : 'N') + cursor.substring(21);
+        String indexCursor = get("/v1/indexes/custom_fields/items", "group=project%2335e9&entry=3812&pageSize=1").body()
+                .get("nextCursor").asText();
 
-        // then
-        for (String query : List.of("project=project%23other&field=3812&pageSize=1&cursor=" + cursor,
-                "project=project%2335e9&field=3812&pageSize=1&order=desc&cursor=" + cursor,
-                "project=project%2335e9&field=3812&pageSize=1&beginsWith=2&cursor=" + cursor,
-                "project=project%2335e9&field=3812&pageSize=1&cursor=" + edited)) {
-            Answer answer = get("/v1/grid", query);
+        // then: another project, field (entry), order, filter, missing tail, index route's group; edited; cut
+        Map<String, String> refused = new LinkedHashMap<>();
+        refused.put("project=project%23other&field=3812&pageSize=1&cursor=" + cursor, "/v1/grid");
+        refused.put("project=project%2335e9&field=882a&pageSize=1&cursor=" + cursor, "/v1/grid");
+        refused.put("project=project%2335e9&field=3812&pageSize=1&order=desc&cursor=" + cursor, "/v1/grid");
+        refused.put("project=project%2335e9&field=3812&pageSize=1&beginsWith=2&cursor=" + cursor, "/v1/grid");
+        refused.put("project=project%2335e9&field=3812&pageSize=1&type=text&equals=2023-05-01&cursor=" + cursor, "/v1/grid");
+        refused.put("project=project%2335e9&field=3812&pageSize=1&missing=true&cursor=" + cursor, "/v1/grid");
+        refused.put("project=project%2335e9&field=3812&pageSize=1&cursor=" + edited, "/v1/grid");
+        refused.put("project=project%2335e9&field=3812&pageSize=1&cursor=" + typeTag, "/v1/grid");
+        refused.put("project=project%2335e9&field=3812&pageSize=1&cursor=" + cursor.substring(0, cursor.length() - 1), "/v1/grid");
+        refused.put("project=project%2335e9&field=3812&pageSize=1&cursor=" + cursor.substring(0, cursor.length() / 2), "/v1/grid");
+        refused.put("group=project%23other&entry=3812&pageSize=1&cursor=" + indexCursor, "/v1/indexes/custom_fields/items");
+        refused.put("group=project%2335e9&entry=882a&pageSize=1&cursor=" + indexCursor, "/v1/indexes/custom_fields/items");
+        refused.forEach((query, path) -> {
+            Answer answer = get(path, query);
             assertThat(answer.status()).as(query).isEqualTo(400);
             assertThat(answer.body().get("parameter").asText()).as(query).isEqualTo("cursor");
+            // the same words whatever was wrong: nothing tells about the keys
+            assertThat(answer.body().get("detail").asText()).as(query).isEqualTo(com.multikey.query.CursorSealer.REFUSED);
+        });
+        // the same query with another page size takes it
+        assertThat(get("/v1/grid", "project=project%2335e9&field=3812&pageSize=5&cursor=" + cursor).status()).isEqualTo(200);
+    }
+
+    @Test
+    void cursor_ofAnotherProject_isRefusedWithAJwtForBoth() {
+        // given: a token that may read both projects
+        String claim = "[project#35e9 project#other]";
+        String cursor = get(jwt, "/v1/grid", "project=project%2335e9&field=3812&pageSize=1", claim).body().get("nextCursor").asText();
+
+        // when
+        Answer moved = get(jwt, "/v1/grid", "project=project%23other&field=3812&pageSize=1&cursor=" + cursor, claim);
+
+        // then
+        assertThat(moved.status()).isEqualTo(400);
+        assertThat(moved.body().get("parameter").asText()).isEqualTo("cursor");
+        assertThat(moved.body().has("items")).isFalse();
+    }
+
+    @Test
+    void cursor_underThePreviousKey_opensAfterARotation_andIsRefusedOnceThatKeyIsDropped() throws Exception {
+        // given: a cursor sealed under the stack's key
+        String before = Files.readString(cursorKeys, StandardCharsets.UTF_8);
+        String old = get("/v1/grid", "project=project%2335e9&field=3812&pageSize=1").body().get("nextCursor").asText();
+        JsonNode current = JSON.readTree(before);
+        try {
+            // when: the secret is rotated (a new current key, the old one previous) and a new container starts
+            Files.writeString(cursorKeys, "{\"id\":\"2\",\"key\":\"" + "n".repeat(64) + "\",\"previous\":[" + current + "]}");
+            QueryApiHandler rotated = new QueryApiHandler(env);
+            Answer resumed = get(rotated, "/v1/grid", "project=project%2335e9&field=3812&pageSize=1&cursor=" + old, null);
+            String fresh = resumed.body().get("nextCursor").asText();
+            // and then the old key is dropped
+            Files.writeString(cursorKeys, "{\"id\":\"2\",\"key\":\"" + "n".repeat(64) + "\"}");
+            QueryApiHandler dropped = new QueryApiHandler(env);
+
+            // then
+            assertThat(resumed.status()).isEqualTo(200);
+            assertThat(Base64.getUrlDecoder().decode(fresh)[2]).as("sealed under the new key").isEqualTo((byte) '2');
+            Answer refused = get(dropped, "/v1/grid", "project=project%2335e9&field=3812&pageSize=1&cursor=" + old, null);
+            assertThat(refused.status()).isEqualTo(400);
+            assertThat(refused.body().get("parameter").asText()).isEqualTo("cursor");
+            assertThat(get(dropped, "/v1/grid", "project=project%2335e9&field=3812&pageSize=1&cursor=" + fresh, null).status())
+                    .isEqualTo(200);
+        } finally {
+            Files.writeString(cursorKeys, before);
         }
     }
 
@@ -353,14 +442,28 @@ class QueryApiIntegrationTest {
     }
 
     @Test
-    void cursor_carriesNothingOfAnotherProject() {
+    void cursor_carriesNoReadableKey_ofItsOwnProjectOrAnother() throws Exception {
         // when: a page of project#mine that ends where the Query stopped evaluating, among project#theirs' items
         Answer page = get(jwt, "/v1/grid", "project=project%23mine&field=9999&pageSize=1", "[project#mine]");
-        String cursor = new String(java.util.Base64.getUrlDecoder().decode(page.body().get("nextCursor").asText()),
-                java.nio.charset.StandardCharsets.UTF_8);
+        String text = page.body().get("nextCursor").asText();
+        byte[] decoded = Base64.getUrlDecoder().decode(text);
+        String latin = new String(decoded, StandardCharsets.ISO_8859_1);
+        String hex = HexFormat.of().formatHex(decoded);
 
-        // then
+        // then: no value, num, issue id, field or key material of either project, in any spelling (each at least four
+        // bytes long, which random bytes hold by chance too rarely to matter)
         assertThat(ids(page.body())).containsExactly("issue#mine1");
-        assertThat(cursor).doesNotContain("theirs").doesNotContain("secret");
+        JsonNode keys = JSON.readTree(Files.readString(cursorKeys, StandardCharsets.UTF_8));
+        List<String> secretsAndKeys = new ArrayList<>(List.of("theirs", "secret", "mine", "issue#", "9999", "b-secret", "project",
+                "sortKey", "attribId", "{\"part"));
+        secretsAndKeys.add(keys.get("key").asText().substring(0, 8));
+        for (String part : secretsAndKeys) {
+            assertThat(latin).as(part).doesNotContain(part);
+            assertThat(text).as(part).doesNotContain(part);
+            assertThat(hex).as(part).doesNotContain(HexFormat.of().formatHex(part.getBytes(StandardCharsets.UTF_8)));
+        }
+        // what it does show: version 1 and the key's id, then a nonce and the sealed content
+        assertThat(decoded[0]).isEqualTo((byte) 1);
+        assertThat(new String(decoded, 2, decoded[1], StandardCharsets.US_ASCII)).isEqualTo(keys.get("id").asText());
     }
 }

@@ -69,8 +69,10 @@ public final class CursorSealer {
         this.reloads = reloads;
         this.lifetime = lifetime;
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.keys = Objects.requireNonNull(source.get(), "keys");
-        this.loaded = clock.instant();
+        if (!reloads) {
+            this.keys = Objects.requireNonNull(source.get(), "keys");
+            this.loaded = clock.instant();
+        }
     }
 
     /** Seals under these keys, cursors valid for {@code lifetime} as told by {@code clock}. */
@@ -84,8 +86,9 @@ public final class CursorSealer {
     }
 
     /**
-     * Seals under the keys {@code source} gives (read now), reading them again when a cursor names a key id they lack,
-     * at most once per {@link #RELOAD_INTERVAL}.
+     * Seals under the keys {@code source} gives, read at the first seal or open (not while a function initializes, so a
+     * SnapStart snapshot holds no key), and again when a cursor names a key id they lack, at most once per
+     * {@link #RELOAD_INTERVAL}.
      */
     public static CursorSealer reloading(Supplier<CursorKeys> source, Duration lifetime, Clock clock) {
         return new CursorSealer(source, true, lifetime, clock);
@@ -100,7 +103,7 @@ public final class CursorSealer {
         if (content.length > MAX_CONTENT_BYTES) {
             throw new IllegalArgumentException("a cursor's content is at most " + MAX_CONTENT_BYTES + " bytes");
         }
-        CursorKeys.Key key = keys.current();
+        CursorKeys.Key key = keys().current();
         byte[] header = header(key.id());
         byte[] nonce = new byte[NONCE_BYTES];
         random.nextBytes(nonce);
@@ -162,8 +165,22 @@ public final class CursorSealer {
         return content;
     }
 
+    private CursorKeys keys() {
+        CursorKeys loadedKeys = keys;
+        if (loadedKeys != null) {
+            return loadedKeys;
+        }
+        synchronized (this) {
+            if (keys == null) {
+                keys = Objects.requireNonNull(source.get(), "keys");
+                loaded = clock.instant();
+            }
+            return keys;
+        }
+    }
+
     private Optional<CursorKeys.Key> key(String id) {
-        Optional<CursorKeys.Key> key = keys.find(id);
+        Optional<CursorKeys.Key> key = keys().find(id);
         if (key.isPresent() || !reloads) {
             return key;
         }

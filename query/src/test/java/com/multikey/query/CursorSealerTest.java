@@ -210,6 +210,8 @@ class CursorSealerTest {
             loads.incrementAndGet();
             return secret.get();
         }, CursorSealer.DEFAULT_LIFETIME, clock);
+        assertThat(loads).as("nothing is read before the first cursor").hasValue(0);
+        assertThat(Base64.getUrlDecoder().decode(old.seal(CONTENT, BINDING))[2]).isEqualTo((byte) '1');
         secret.set(new CursorKeys(KEY_2, List.of(KEY_1)));
         String underKey2 = sealer(secret.get(), T0).seal(CONTENT, BINDING);
 
