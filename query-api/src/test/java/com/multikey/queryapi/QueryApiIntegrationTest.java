@@ -300,6 +300,17 @@ class QueryApiIntegrationTest {
     }
 
     @Test
+    void cursorLifetime_isADayUnlessSet_from60SecondsTo30Days() {
+        assertThat(QueryApiHandler.cursorLifetime(Map.of())).isEqualTo(java.time.Duration.ofDays(1));
+        assertThat(QueryApiHandler.cursorLifetime(Map.of("CURSOR_LIFETIME_SECONDS", "60"))).isEqualTo(java.time.Duration.ofMinutes(1));
+        assertThat(QueryApiHandler.cursorLifetime(Map.of("CURSOR_LIFETIME_SECONDS", "2592000"))).isEqualTo(java.time.Duration.ofDays(30));
+        for (String bad : List.of("59", "2592001", "1h", "-5")) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> QueryApiHandler.cursorLifetime(Map.of("CURSOR_LIFETIME_SECONDS", bad)))
+                    .as(bad).hasMessageContaining("CURSOR_LIFETIME_SECONDS");
+        }
+    }
+
+    @Test
     void cursor_ofAnotherProject_isRefusedWithAJwtForBoth() {
         // given: a token that may read both projects
         String claim = "[project#35e9 project#other]";
