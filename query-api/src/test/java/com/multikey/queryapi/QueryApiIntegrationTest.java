@@ -59,6 +59,8 @@ class QueryApiIntegrationTest {
     /** The stack's cursor keys' secret, as the local Secrets Manager endpoint serves it. */
     private static Path cursorKeys;
     private static LocalSecretsManager secrets;
+    private static DynamoDbClient reader;
+    private static Map<String, String> tableNames;
 
     @BeforeAll
     static void load(LocalTables tables, @TempDir Path secretsDirectory) {
@@ -77,6 +79,8 @@ class QueryApiIntegrationTest {
         put(dynamoDb, issue("issue#mine2", "project#mine", 2, Map.of("9999", AttributeValue.fromS("c"))));
         SamTemplate template = tables.template();
         Map<String, String> names = new HashMap<>(tables.names());
+        reader = dynamoDb;
+        tableNames = Map.copyOf(names);
         secrets = LocalSecretsManager.start();
         TemplateSecrets.create(template, secretsDirectory).forEach((id, file) -> {
             names.put(id, id);
@@ -297,6 +301,51 @@ class QueryApiIntegrationTest {
         });
         // the same query with another page size takes it
         assertThat(get("/v1/grid", "project=project%2335e9&field=3812&pageSize=5&cursor=" + cursor).status()).isEqualTo(200);
+    }
+
+    @Test
+    void cursor_pastItsLifetime_isA400NamingTheCursor() throws Exception {
+        // given: the API over the library with a one-hour lifetime and a clock the test moves
+        java.util.concurrent.atomic.AtomicReference<java.time.Instant> now = new java.util.concurrent.atomic.AtomicReference<>(
+                java.time.Instant.parse("2026-11-27T08:00:00Z"));
+        java.time.Clock clock = new java.time.Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+                return java.time.ZoneOffset.UTC;
+            }
+
+            @Override
+            public java.time.Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public java.time.Instant instant() {
+                return now.get();
+            }
+        };
+        com.multikey.query.CursorSealer sealer = new com.multikey.query.CursorSealer(com.multikey.query.CursorKeys.ephemeral(),
+                java.time.Duration.ofHours(1), clock);
+        QueryApi api = new QueryApi(com.multikey.query.GridQuery.of(reader, tableNames.get("AppTable"),
+                tableNames.get("IssueAttribIndexTable"), DEFINITIONS).withCursorSealer(sealer)::page, DEFINITIONS);
+        Map<String, List<String>> first = Map.of("project", List.of("project#35e9"), "field", List.of("3812"), "pageSize", List.of("1"));
+        String cursor = JSON.readTree(api.handle(new QueryApi.Request("GET", "/v1/grid", first, java.util.Optional.empty())).body())
+                .get("nextCursor").asText();
+        Map<String, List<String>> next = new HashMap<>(first);
+        next.put("cursor", List.of(cursor));
+
+        // when
+        now.set(now.get().plus(java.time.Duration.ofMinutes(59)));
+        QueryApi.Response within = api.handle(new QueryApi.Request("GET", "/v1/grid", next, java.util.Optional.empty()));
+        now.set(now.get().plus(java.time.Duration.ofMinutes(1)));
+        QueryApi.Response expired = api.handle(new QueryApi.Request("GET", "/v1/grid", next, java.util.Optional.empty()));
+
+        // then
+        assertThat(within.status()).as(within.body()).isEqualTo(200);
+        assertThat(expired.status()).isEqualTo(400);
+        OPENAPI.check("GET", "/v1/grid", expired.status(), expired.headers(), expired.body());
+        assertThat(JSON.readTree(expired.body()).get("parameter").asText()).isEqualTo("cursor");
+        assertThat(JSON.readTree(expired.body()).get("detail").asText()).isEqualTo(com.multikey.query.CursorSealer.REFUSED);
     }
 
     @Test
