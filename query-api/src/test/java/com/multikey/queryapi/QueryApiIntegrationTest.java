@@ -360,6 +360,24 @@ class QueryApiIntegrationTest {
     }
 
     @Test
+    void cursor_withOneCharacterChangedAtAnyPosition_isA400NamingTheCursor() {
+        // given: a real cursor of a page of the grid
+        String cursor = get("/v1/grid", "project=project%2335e9&field=3812&pageSize=1").body().get("nextCursor").asText();
+        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+        // then: every position, changed to the next character of the base64url alphabet and to one outside it
+        for (int i = 0; i < cursor.length(); i++) {
+            char next = alphabet.charAt((alphabet.indexOf(cursor.charAt(i)) + 1) % alphabet.length());
+            for (char replacement : new char[] {next, '.'}) {
+                String edited = cursor.substring(0, i) + replacement + cursor.substring(i + 1);
+                Answer answer = get("/v1/grid", "project=project%2335e9&field=3812&pageSize=1&cursor=" + edited);
+                assertThat(answer.status()).as("%d %c", i, replacement).isEqualTo(400);
+                assertThat(answer.body().get("parameter").asText()).as("%d %c", i, replacement).isEqualTo("cursor");
+            }
+        }
+    }
+
+    @Test
     void cursor_ofAnotherProject_isRefusedWithAJwtForBoth() {
         // given: a token that may read both projects
         String claim = "[project#35e9 project#other]";
