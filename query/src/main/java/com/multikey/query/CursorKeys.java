@@ -53,11 +53,13 @@ public final class CursorKeys {
             Objects.requireNonNull(aesKey, "aesKey");
         }
 
-        /** The key of this id whose AES key is derived from {@code material} (at least 32 characters). */
+        /**
+         * The key of this id whose AES key is derived from {@code material} (at least 32 characters). Its messages name
+         * neither the id nor the material: a secret written with the two swapped holds the material as its id.
+         */
         public static Key of(String id, String material) {
             if (material == null || material.length() < MIN_MATERIAL_CHARS) {
-                throw new IllegalArgumentException("cursor key '" + id + "': its material must be at least " + MIN_MATERIAL_CHARS
-                        + " characters");
+                throw new IllegalArgumentException("a cursor key's material must be at least " + MIN_MATERIAL_CHARS + " characters");
             }
             return new Key(id, derive(material));
         }

@@ -228,6 +228,16 @@ class CursorSealerTest {
     }
 
     @Test
+    void keys_parse_ofASecretWithItsIdAndKeySwapped_doesNotShowTheMaterial() {
+        String material = "Zq3".repeat(21) + "x";
+        assertThatThrownBy(() -> CursorKeys.parse("{\"id\":\"" + material + "\",\"key\":\"1\"}"))
+                .isInstanceOf(IllegalArgumentException.class).message().doesNotContain(material.substring(0, 16));
+        String shorter = "Wp7".repeat(10) + "xy";
+        assertThatThrownBy(() -> CursorKeys.parse("{\"id\":\"" + shorter + "\",\"key\":\"2\"}"))
+                .isInstanceOf(IllegalArgumentException.class).message().doesNotContain(shorter.substring(0, 16));
+    }
+
+    @Test
     void keys_parse_theSecretsForm_andRefuseBadOnesWithoutShowingMaterial() {
         CursorKeys keys = CursorKeys.parse("{\"id\":\"2\",\"key\":\"" + "k".repeat(64) + "\",\"previous\":[{\"id\":\"1\",\"key\":\""
                 + "m".repeat(40) + "\"}]}");
