@@ -9,7 +9,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
@@ -160,9 +159,18 @@ public final class CursorKeys {
                     }
                     Files.writeString(temporary, generatedJson("1"), StandardCharsets.UTF_8);
                     try {
-                        Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
+                        // a link is made only where no file is (a rename would replace one another process made and
+                        // may have sealed cursors under already)
+                        Files.createLink(file, temporary);
                     } catch (java.nio.file.FileAlreadyExistsException madeMeanwhile) {
                         // another process made it first: use theirs
+                    } catch (UnsupportedOperationException | java.nio.file.FileSystemException noLinks) {
+                        // a file system without hard links: a rename that refuses to replace a file
+                        try {
+                            Files.move(temporary, file);
+                        } catch (java.nio.file.FileAlreadyExistsException madeMeanwhile) {
+                            // another process made it first: use theirs
+                        }
                     }
                 } finally {
                     Files.deleteIfExists(temporary);

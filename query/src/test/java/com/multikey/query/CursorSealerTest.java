@@ -228,6 +228,34 @@ class CursorSealerTest {
     }
 
     @Test
+    void keys_loadOrCreate_byManyAtOnce_givesEachOfThemTheKeyTheFileKeeps(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        int callers = 8;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(callers);
+        try {
+            for (int round = 0; round < 40; round++) {
+                java.nio.file.Path file = dir.resolve("round-" + round).resolve("cursor-keys.json");
+                java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(callers);
+                List<java.util.concurrent.Future<CursorKeys>> made = new java.util.ArrayList<>();
+                for (int i = 0; i < callers; i++) {
+                    made.add(pool.submit(() -> {
+                        start.await();
+                        return CursorKeys.loadOrCreate(file);
+                    }));
+                }
+                CursorKeys kept = CursorKeys.loadOrCreate(file);
+                for (java.util.concurrent.Future<CursorKeys> keys : made) {
+                    // a cursor sealed by any first user opens in a later run, which reads the file
+                    String cursor = CursorSealer.of(keys.get()).seal(CONTENT, BINDING);
+                    assertThat(CursorSealer.of(kept).open(cursor, BINDING)).as("round %d", round).isEqualTo(CONTENT);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void keys_parse_ofASecretWithItsIdAndKeySwapped_doesNotShowTheMaterial() {
         String material = "Zq3".repeat(21) + "x";
         assertThatThrownBy(() -> CursorKeys.parse("{\"id\":\"" + material + "\",\"key\":\"1\"}"))
