@@ -7,8 +7,9 @@ import java.util.function.Supplier;
 
 /**
  * The cursor keys the stack keeps in its Secrets Manager secret ({@code CursorKeySecret}, in the form
- * {@link CursorKeys#parse} reads), read with {@code GetSecretValue}: once when the function starts, and again when a
- * cursor names a key this container has not seen (a rotation), through {@link com.multikey.query.CursorSealer#reloading}.
+ * {@link CursorKeys#parse} reads), read with {@code GetSecretValue}: at the first cursor, again when a cursor names a
+ * key this container has not seen (a rotation), and when the keys it holds are five minutes old, through
+ * {@link com.multikey.query.CursorSealer#reloading}.
  */
 final class SecretsManagerCursorKeys implements Supplier<CursorKeys> {
 

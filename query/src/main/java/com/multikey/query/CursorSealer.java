@@ -32,7 +32,8 @@ import javax.crypto.spec.GCMParameterSpec;
  *
  * <p>With a reloading source of keys, a cursor under a key id this sealer does not know makes it load the keys again
  * (at most once per reload interval), so a container started before a rotation learns the new key from the first
- * cursor sealed under it.
+ * cursor sealed under it; and keys older than the refresh interval are loaded again at the next seal or open, so a
+ * container that sees no such cursor learns the rotation too.
  */
 public final class CursorSealer {
 
@@ -42,6 +43,11 @@ public final class CursorSealer {
     public static final Duration CLOCK_SKEW = Duration.ofMinutes(5);
     /** The least time between two reloads of the keys. */
     public static final Duration RELOAD_INTERVAL = Duration.ofMinutes(1);
+    /**
+     * How old reloading keys may get before the next seal or open reads them again, so that a rotation reaches a container
+     * that sees no cursor under the new key: it stops sealing under the old one, and a key removed opens nothing more.
+     */
+    public static final Duration REFRESH_INTERVAL = Duration.ofMinutes(5);
     /** The message of every refused cursor. */
     public static final String REFUSED = "the cursor is not valid for this query: it was changed, made for another query "
             + "(project, group, index, entry, order or filter) or has expired; start again from the first page";
@@ -87,8 +93,8 @@ public final class CursorSealer {
 
     /**
      * Seals under the keys {@code source} gives, read at the first seal or open (not while a function initializes, so a
-     * SnapStart snapshot holds no key), and again when a cursor names a key id they lack, at most once per
-     * {@link #RELOAD_INTERVAL}.
+     * SnapStart snapshot holds no key), again when a cursor names a key id they lack, at most once per
+     * {@link #RELOAD_INTERVAL}, and at the first seal or open after they are {@link #REFRESH_INTERVAL} old.
      */
     public static CursorSealer reloading(Supplier<CursorKeys> source, Duration lifetime, Clock clock) {
         return new CursorSealer(source, true, lifetime, clock);
@@ -167,16 +173,25 @@ public final class CursorSealer {
 
     private CursorKeys keys() {
         CursorKeys loadedKeys = keys;
-        if (loadedKeys != null) {
+        if (loadedKeys != null && !(reloads && stale(clock.instant()))) {
             return loadedKeys;
         }
         synchronized (this) {
+            Instant now = clock.instant();
             if (keys == null) {
+                CursorKeys first = Objects.requireNonNull(source.get(), "keys");
+                loaded = now;
+                keys = first;
+            } else if (reloads && stale(now)) {
+                loaded = now;
                 keys = Objects.requireNonNull(source.get(), "keys");
-                loaded = clock.instant();
             }
             return keys;
         }
+    }
+
+    private boolean stale(Instant now) {
+        return !now.isBefore(loaded.plus(REFRESH_INTERVAL));
     }
 
     private Optional<CursorKeys.Key> key(String id) {

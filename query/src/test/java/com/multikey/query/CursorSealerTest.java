@@ -228,6 +228,30 @@ class CursorSealerTest {
     }
 
     @Test
+    void reloading_readsTheKeysAgainWhenTheyAreOlderThanAReloadInterval_soARemovedKeyOpensNothingMore_andTheNewOneSeals() {
+        // given: a container that loaded key 1 and keeps being asked for cursors under it alone
+        AtomicReference<CursorKeys> secret = new AtomicReference<>(CursorKeys.of(KEY_1));
+        AtomicReference<Instant> now = new AtomicReference<>(T0);
+        Clock clock = new Clock() {
+            @Override public java.time.ZoneId getZone() { return ZoneOffset.UTC; }
+            @Override public Clock withZone(java.time.ZoneId zone) { return this; }
+            @Override public Instant instant() { return now.get(); }
+        };
+        CursorSealer warm = CursorSealer.reloading(secret::get, CursorSealer.DEFAULT_LIFETIME, clock);
+        String underKey1 = warm.seal(CONTENT, BINDING);
+
+        // when: the secret is rotated to key 2 with key 1 removed (it leaked), and time passes
+        secret.set(CursorKeys.of(KEY_2));
+        now.set(T0.plus(Duration.ofMinutes(10)));
+
+        // then: as in a container started now, key 1 opens nothing and new cursors are sealed under key 2
+        assertThatThrownBy(() -> warm.open(underKey1, BINDING)).hasMessage(CursorSealer.REFUSED);
+        String sealedNow = warm.seal(CONTENT, BINDING);
+        assertThat(Base64.getUrlDecoder().decode(sealedNow)[2]).isEqualTo((byte) '2');
+        assertThat(sealer(secret.get(), now.get()).open(sealedNow, BINDING)).isEqualTo(CONTENT);
+    }
+
+    @Test
     void keys_loadOrCreate_byManyAtOnce_givesEachOfThemTheKeyTheFileKeeps(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
             throws Exception {
         int callers = 8;
