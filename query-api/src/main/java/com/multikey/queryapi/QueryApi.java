@@ -3,6 +3,8 @@ package com.multikey.queryapi;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.index.IndexProjector;
+import com.multikey.index.SortKeyCodec;
+import com.multikey.index.UnindexableValueException;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.index.definition.ValueSource;
@@ -159,13 +161,22 @@ public final class QueryApi {
         throw new Problem(404, "Not Found", "no such route: GET /v1/grid, /v1/indexes, /v1/indexes/{index}/items or /openapi.json", null);
     }
 
-    /** A group value in a parameter: text, or {@code N:<number>} for a number, {@code S:<text>} for text that starts with "N:". */
+    /**
+     * A group value in a parameter: text, or {@code N:<number>} for a number, {@code S:<text>} for text that starts with "N:".
+     * A number DynamoDB cannot hold is refused here, before the token's patterns compare its plain form (which for
+     * {@code 1e999999999} would be a billion digits).
+     */
     private static AttributeValue groupValue(String text) {
         if (text.startsWith("N:")) {
             try {
-                return AttributeValue.fromN(new BigDecimal(text.substring(2)).toString());
+                BigDecimal number = new BigDecimal(text.substring(2));
+                SortKeyCodec.encodeNumber(number);
+                return AttributeValue.fromN(number.toString());
             } catch (NumberFormatException e) {
                 throw Problem.badRequest("group", "N: is followed by a number");
+            } catch (UnindexableValueException e) {
+                throw Problem.badRequest("group", "N: is followed by a number DynamoDB can hold: at most 38 significant digits, "
+                        + "from 1E-130 to 9.99…E+125 in magnitude");
             }
         }
         return AttributeValue.fromS(text.startsWith("S:") ? text.substring(2) : text);

@@ -135,6 +135,18 @@ class GroupScopeTest {
     }
 
     @Test
+    void aGroupNumberDynamoDbCannotHold_isA400NamingGroup_atOnce_whateverTheTokenNames() {
+        // its plain form would be a hundred million digits long (1e999999999: a billion, more than the function's memory)
+        for (String number : List.of("N:1e99999999", "N:-1e-99999999", "N:1e126", "N:1e-131")) {
+            int status = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(1),
+                    () -> status("/v1/indexes/by-size/items", "group=" + number, "by-size:N:1"));
+            assertThat(status).as(number).isEqualTo(400);
+        }
+        assertThat(status("/v1/indexes/by-size/items", "group=N:9.9999e125", "by-size:*")).isEqualTo(200);
+        assertThat(status("/v1/indexes/by-size/items", "group=N:-1e-130", "by-size:*")).isEqualTo(200);
+    }
+
+    @Test
     void anIndexWithoutAGroup_isReadWithAStarOnly_andStarReadsEverything() {
         assertThat(status("/v1/indexes/every-layer/items", "order=asc", "layers:*", "project#1")).isEqualTo(403);
         assertThat(status("/v1/indexes/every-layer/items", "order=asc", "every-layer:*")).isEqualTo(200);
