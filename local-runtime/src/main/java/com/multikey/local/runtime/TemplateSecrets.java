@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.Map;
@@ -58,9 +57,18 @@ public final class TemplateSecrets {
                 }
                 Files.writeString(temporary, secretString(properties, where), StandardCharsets.UTF_8);
                 try {
-                    Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
+                    // a link is made only where no file is (a rename would replace one another local stack made and
+                    // may have read already)
+                    Files.createLink(file, temporary);
                 } catch (FileAlreadyExistsException madeMeanwhile) {
                     // another local stack made it first: theirs is kept
+                } catch (UnsupportedOperationException | java.nio.file.FileSystemException noLinks) {
+                    // a file system without hard links: a rename that refuses to replace a file
+                    try {
+                        Files.move(temporary, file);
+                    } catch (FileAlreadyExistsException madeMeanwhile) {
+                        // another local stack made it first: theirs is kept
+                    }
                 }
             } finally {
                 Files.deleteIfExists(temporary);

@@ -43,6 +43,37 @@ class TemplateSecretsTest {
     }
 
     @Test
+    void loadOrCreate_byStacksStartingAtOnce_givesEachTheSecretTheFileKeeps(@TempDir Path dir) throws Exception {
+        Map<String, Object> properties = Map.of("GenerateSecretString", Map.of("SecretStringTemplate", "{\"id\":\"1\"}",
+                "GenerateStringKey", "key", "PasswordLength", 64, "ExcludePunctuation", true));
+        int stacks = 8;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(stacks);
+        try {
+            for (int round = 0; round < 40; round++) {
+                Path file = dir.resolve("round-" + round).resolve("CursorKeySecret.json");
+                java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(stacks);
+                java.util.List<java.util.concurrent.Future<String>> read = new java.util.ArrayList<>();
+                for (int i = 0; i < stacks; i++) {
+                    read.add(pool.submit(() -> {
+                        start.await();
+                        // what the stack's function gets from its first GetSecretValue
+                        return Files.readString(TemplateSecrets.loadOrCreate(file, properties, "CursorKeySecret"));
+                    }));
+                }
+                for (java.util.concurrent.Future<String> secret : read) {
+                    secret.get();
+                }
+                String kept = Files.readString(file);
+                for (java.util.concurrent.Future<String> secret : read) {
+                    assertThat(secret.get()).as("round %d", round).isEqualTo(kept);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void secretString_followsGenerateSecretStringsSettings() {
         assertThat(TemplateSecrets.secretString(Map.of("GenerateSecretString", Map.of("PasswordLength", 40, "ExcludeUppercase", true,
                 "ExcludeLowercase", true, "ExcludePunctuation", true)), "s")).matches("[0-9]{40}");
