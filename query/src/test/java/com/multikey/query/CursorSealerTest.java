@@ -116,6 +116,31 @@ class CursorSealerTest {
     }
 
     @Test
+    void open_forAnotherRequestWhosePartsJoinToTheSameText_isRefused() {
+        com.multikey.index.IndexValue.Text a = new com.multikey.index.IndexValue.Text("a");
+        com.multikey.index.IndexValue.Text c = new com.multikey.index.IndexValue.Text("c");
+        com.multikey.index.IndexValue.Text aEtc = new com.multikey.index.IndexValue.Text("a], lowInclusive=true, high=Text[value=b");
+        com.multikey.index.IndexValue.Text bEtc = new com.multikey.index.IndexValue.Text("b], lowInclusive=true, high=Text[value=c");
+        List<PageRequest[]> pairs = List.of(
+                // a project and a field with a NUL (%00 in a query string) where the binding joins its parts
+                new PageRequest[] {PageRequest.first("p\u0000f1", "x", Order.ASC, 25), PageRequest.first("p", "f1\u0000x", Order.ASC, 25)},
+                // two filters whose record texts are equal
+                new PageRequest[] {PageRequest.first("p", "f", Order.ASC, 25).withFilter(new Filter.Range(aEtc, true, c, false)),
+                        PageRequest.first("p", "f", Order.ASC, 25).withFilter(new Filter.Range(a, true, bEtc, false))},
+                // two groups of a declared index
+                new PageRequest[] {PageRequest.onIndex("by-state", List.of(software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("a\u0000S:b"),
+                        software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("c")), "", Order.ASC, 25),
+                        PageRequest.onIndex("by-state", List.of(software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("a"),
+                                software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("b\u0000S:c")), "", Order.ASC, 25)});
+        CursorSealer sealer = sealer(CursorKeys.of(KEY_1), T0);
+        for (PageRequest[] pair : pairs) {
+            String cursor = sealer.seal(CONTENT, pair[0].identity());
+            assertThatThrownBy(() -> sealer.open(cursor, pair[1].identity())).as("%s", pair[1].identity())
+                    .isInstanceOf(QueryException.class).hasMessage(CursorSealer.REFUSED);
+        }
+    }
+
+    @Test
     void open_isAcceptedUntilTheLifetimeEnds_andRefusedFromThen() {
         Duration lifetime = CursorSealer.DEFAULT_LIFETIME;
         assertThat(sealer(CursorKeys.of(KEY_1), T0.plus(lifetime).minusSeconds(1)).open(CURSOR, BINDING)).isEqualTo(CONTENT);
