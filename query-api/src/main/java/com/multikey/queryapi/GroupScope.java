@@ -71,6 +71,10 @@ final class GroupScope {
         if (grid && group.size() == 1 && group.get(0).s() != null && gridProjects.contains(group.get(0).s())) {
             return true;
         }
+        if (group.isEmpty()) {
+            // an index without a group: read with <index>:* alone
+            return patterns.getOrDefault(index.name(), List.of()).contains("*");
+        }
         String text = text(group);
         return patterns.getOrDefault(index.name(), List.of()).stream().anyMatch(pattern -> matches(pattern, text));
     }

@@ -158,6 +158,12 @@ class GroupScopeTest {
     }
 
     @Test
+    void anIndexWithoutAGroup_isNotReadByAnEmptyPattern_asThe403Says() {
+        assertThat(status("/v1/indexes/every-layer/items", "order=asc", "every-layer:")).isEqualTo(403);
+        assertThat(status("/v1/indexes/layers/items", "group=", "layers:")).as("the empty group of an index with one").isEqualTo(200);
+    }
+
+    @Test
     void aTokenNamingNothing_readsNothing_andAnUndeclaredIndexNameIsAProjectOfTheGrid() {
         assertThat(status("/v1/grid", "project=project#1&field=f1")).isEqualTo(403);
         assertThat(status("/v1/grid", "project=nope:p&field=f1", "nope:p")).isEqualTo(200);
