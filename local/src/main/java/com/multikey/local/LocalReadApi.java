@@ -47,6 +47,11 @@ final class LocalReadApi {
         return Path.of(System.getProperty("user.home"), ".multikey", "local-token-key.json");
     }
 
+    /** Where {@code start} keeps the template's secrets unless told otherwise: cursors stay valid across restarts. */
+    static Path defaultSecretsDirectory() {
+        return Path.of(System.getProperty("user.home"), ".multikey", "secrets");
+    }
+
     /** The template parameters that set the API's authorization: {@code IAM} or {@code JWT} (with the local issuer). */
     static Map<String, String> parameters(String auth) {
         return switch (auth) {

@@ -57,6 +57,10 @@ final class StartCommand implements Callable<Integer> {
     @Option(names = "--token-key", paramLabel = "FILE", description = "with --api-auth JWT, the key that signs local tokens (default ~/.multikey/local-token-key.json, made on first use)")
     Path tokenKey;
 
+    @Option(names = "--secrets-dir", paramLabel = "DIR", description = "where the template's secrets (the read API's cursor keys, "
+            + "CursorKeySecret.json) are kept, each made on first use, readable by you only (default ~/.multikey/secrets)")
+    Path secretsDirectory;
+
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "address the PutEvents, Lambda API, SQS and read API endpoints listen on; "
             + "0.0.0.0 to reach them from containers (sam local invoke) (default ${DEFAULT-VALUE})")
     String host;
@@ -82,7 +86,8 @@ final class StartCommand implements Callable<Integer> {
                 : Optional.empty();
         Map<String, String> functionEnvironment = parent.functionEnvironment();
         try (TemplateRuntime runtime = new TemplateRuntime(template,
-                new TemplateRuntime.Ports(host, port, eventBridgePort, lambdaPort, sqsPort), out::println, dynamoDb -> { }, functionEnvironment)) {
+                new TemplateRuntime.Ports(host, port, eventBridgePort, lambdaPort, sqsPort), out::println, dynamoDb -> { }, functionEnvironment,
+                secretsDirectory != null ? secretsDirectory : LocalReadApi.defaultSecretsDirectory())) {
             runtime.startPolling();
             LocalHttpApi api = LocalReadApi.serve(runtime, apiAuth, host, apiPort, tokens);
             out.printf("DynamoDB Local: %s  tables: %s%n", runtime.dynamoDbLocal().endpoint(),

@@ -25,7 +25,9 @@ final class TokenCommand implements Callable<Integer> {
     LocalMain parent;
 
     @Option(names = "--projects", required = true, split = ",", paramLabel = "PROJECT",
-            description = "the projects the token lets its holder read, comma-separated (required; names without spaces, commas, brackets or quotes)")
+            description = "what the token lets its holder read, comma-separated (required; no spaces, commas, brackets or quotes): "
+                    + "projects of the issue grid, INDEX:GROUP for a group of a declared index (a trailing * for every group that "
+                    + "starts so, e.g. issue-grid:project#*), or * for everything")
     List<String> projects;
 
     @Option(names = "--lifetime", defaultValue = "PT1H", paramLabel = "DURATION",

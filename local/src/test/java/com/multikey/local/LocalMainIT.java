@@ -286,14 +286,20 @@ class LocalMainIT {
     }
 
     @Test
-    void start_saysReady_onlyOnceTheTablesExist_andStopsQuietly() throws java.io.IOException {
+    void start_saysReady_onlyOnceTheTablesExist_andStopsQuietly(@org.junit.jupiter.api.io.TempDir java.nio.file.Path state)
+            throws java.io.IOException {
         int port;
         try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
             port = socket.getLocalPort();
         }
 
         int status = run("start", "--port", Integer.toString(port), "--eventbridge-port", "0", "--lambda-port", "0",
-                "--seconds", "0");
+                "--secrets-dir", state.resolve("secrets").toString(), "--seconds", "0");
+
+        // the read API's cursor keys: made on first use, readable by their owner only, kept after the stack stops
+        java.nio.file.Path keys = state.resolve("secrets").resolve("CursorKeySecret.json");
+        assertThat(java.nio.file.Files.getPosixFilePermissions(keys))
+                .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
 
         assertThat(status).as(printed()).isZero();
         List<String> lines = printed().lines().toList();

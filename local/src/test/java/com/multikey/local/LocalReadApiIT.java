@@ -353,8 +353,22 @@ class LocalReadApiIT {
         void start(@TempDir Path keys) throws InterruptedException, IOException {
             this.keys = keys;
             issuer = LocalJwtIssuer.loadOrCreate(keys.resolve("key.json"));
+            // the repository's definitions and a grouped index of the same fields beside the grid
+            Path yaml = keys.resolve("index-definitions.yaml");
+            java.nio.file.Files.writeString(yaml, java.nio.file.Files.readString(Path.of("..", "index-definitions.yaml")) + """
+
+                      - name: issue-grid
+                        covers:
+                          - {attribute: id, beginsWith: "issue#"}
+                        group: project
+                        values: {entriesOf: custom_fields}
+                        orderBy: num
+                    """);
+            Path definitions = keys.resolve("index-definitions.json");
+            java.nio.file.Files.writeString(definitions, com.multikey.index.definition.DefinitionsYaml.toJson(yaml));
             runtime = new TemplateRuntime(SamTemplate.ofRepository().withParameterOverrides(LocalReadApi.parameters("JWT")),
-                    new TemplateRuntime.Ports("127.0.0.1", 0, 0, 0), lines::add);
+                    new TemplateRuntime.Ports("127.0.0.1", 0, 0, 0), lines::add, dynamoDb -> { },
+                    Map.of("INDEX_DEFINITIONS", definitions.toString()));
             runtime.startPolling();
             api = LocalReadApi.serve(runtime, "JWT", "127.0.0.1", 0, Optional.of(issuer));
             writeIssues(runtime);
@@ -388,6 +402,38 @@ class LocalReadApiIT {
             assertThat(other.status()).isEqualTo(403);
             assertThat(other.contentType()).startsWith("application/problem+json");
             assertThat(other.body()).doesNotContain("issue#5");
+        }
+
+        private Answer index(String index, String group, String bearer) throws Exception {
+            return get(URI.create(api.endpoint() + "/v1/indexes/" + index + "/items?entry=f1&group=" + group.replace("#", "%23")),
+                    Map.of("Authorization", "Bearer " + bearer));
+        }
+
+        @Test
+        void aTokenForAGroupOfADeclaredIndex_readsThatGroupOfThatIndex_andAnythingElseIsForbiddenByTheFunction() throws Exception {
+            // given
+            String named = token(List.of("issue-grid:project#1"), LocalReadApi.AUDIENCE, Duration.ofMinutes(5));
+            String projects = token(List.of("project#1"), LocalReadApi.AUDIENCE, Duration.ofMinutes(5));
+            String pattern = token(List.of("issue-grid:project#*", "project#1"), LocalReadApi.AUDIENCE, Duration.ofMinutes(5));
+
+            // when
+            Answer own = index("issue-grid", "project#1", named);
+            Answer other = index("issue-grid", "project#2", named);
+            Answer gridOfTheSameProject = grid("project#1", named);
+            Answer projectOnTheDeclaredIndex = index("issue-grid", "project#1", projects);
+            Answer anyProject = index("issue-grid", "project#2", pattern);
+
+            // then
+            assertThat(own.status()).as(own.body()).isEqualTo(200);
+            assertThat(own.ids()).containsExactly("issue#2", "issue#4", "issue#1");
+            assertThat(anyProject.status()).as(anyProject.body()).isEqualTo(200);
+            assertThat(anyProject.ids()).containsExactly("issue#5");
+            assertThat(grid("project#1", projects).status()).as("a project token keeps reading the grid").isEqualTo(200);
+            for (Answer refused : List.of(other, gridOfTheSameProject, projectOnTheDeclaredIndex)) {
+                assertThat(refused.status()).isEqualTo(403);
+                assertThat(refused.contentType()).startsWith("application/problem+json");
+                assertThat(refused.body()).doesNotContain("issue#");
+            }
         }
 
         @Test

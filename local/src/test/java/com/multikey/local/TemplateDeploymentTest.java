@@ -179,8 +179,10 @@ class TemplateDeploymentTest {
 
     @Test
     void readApi_readsTheTwoTablesOnly_andEveryRouteIsAuthorized_byIamOrTheJwtAuthorizer() {
-        // the query function's role: reads of the index table and of the app table and its ByProject index, no writes
-        assertThat(statements("QueryRole")).extracting(s -> s.get("Sid")).containsExactly("Logs", "ReadIndexTable", "ReadAppTable");
+        // the query function's role: the cursor keys' secret, reads of the index table and of the app table and its ByProject
+        // index, no writes
+        assertThat(statements("QueryRole")).extracting(s -> s.get("Sid"))
+                .containsExactly("Logs", "ReadCursorKeys", "ReadIndexTable", "ReadAppTable");
         assertThat(statement("QueryRole", "ReadIndexTable").get("Action")).isEqualTo("dynamodb:Query");
         assertThat(statement("QueryRole", "ReadAppTable").get("Action"))
                 .isEqualTo(List.of("dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:Query"));
@@ -196,6 +198,36 @@ class TemplateDeploymentTest {
         assertThat(invoke.get("Action")).isEqualTo("execute-api:Invoke");
         assertThat(invoke.get("Resource").toString()).contains("${QueryHttpApi}/$default/GET/*");
         assertThat(template.root().get("Outputs").toString()).contains("QueryApiUrl").contains("QueryApiInvokePolicyArn");
+    }
+
+    @Test
+    void cursorKeys_areASecretTheStackGenerates_thatTheQueryRoleAloneMayRead_andTheQueryFunctionIsGiven() {
+        // given
+        List<String> secrets = template.resourcesOfType("AWS::SecretsManager::Secret");
+        Map<String, Object> generate = map(template.properties("CursorKeySecret").get("GenerateSecretString"), "GenerateSecretString");
+
+        // then: one secret, generated (never in the template): {"id":"1","key":<64 letters and digits>}
+        assertThat(secrets).containsExactly("CursorKeySecret");
+        assertThat(template.properties("CursorKeySecret")).doesNotContainKey("SecretString");
+        assertThat(generate).containsEntry("SecretStringTemplate", "{\"id\":\"1\"}").containsEntry("GenerateStringKey", "key")
+                .containsEntry("PasswordLength", 64).containsEntry("ExcludePunctuation", true);
+        // the query role may GetSecretValue on that secret alone; no other role may read it
+        assertThat(statement("QueryRole", "ReadCursorKeys").get("Action")).isEqualTo("secretsmanager:GetSecretValue");
+        assertThat(statement("QueryRole", "ReadCursorKeys").get("Resource")).isEqualTo(Map.of("Ref", "CursorKeySecret"));
+        assertThat(statement("QueryRole", "ReadCursorKeys")).doesNotContainKey("Condition");
+        for (String role : template.resourcesOfType("AWS::IAM::Role")) {
+            List<Map<String, Object>> reading = statements(role).stream()
+                    .filter(s -> String.valueOf(s.get("Action")).contains("secretsmanager")
+                            || String.valueOf(s.get("Resource")).contains("CursorKeySecret")).toList();
+            assertThat(reading).as(role).hasSize(role.equals("QueryRole") ? 1 : 0);
+        }
+        // the function is told where the keys are and how long a cursor lives
+        Map<String, Object> variables = map(map(template.properties("QueryFunction").get("Environment"), "Environment").get("Variables"),
+                "Variables");
+        assertThat(variables).containsEntry("CURSOR_KEY_SECRET_ARN", Map.of("Ref", "CursorKeySecret"))
+                .containsEntry("CURSOR_LIFETIME_SECONDS", Map.of("Ref", "QueryApiCursorLifetimeSeconds"));
+        assertThat(map(template.parameters().get("QueryApiCursorLifetimeSeconds"), "parameter"))
+                .containsEntry("Default", 86400).containsEntry("MinValue", 60).containsEntry("MaxValue", 2592000);
     }
 
     private Map<String, Object> statement(String role, String sid) {

@@ -159,6 +159,9 @@ final class TableCommands {
         @Option(names = "--page-timeout", defaultValue = "5", paramLabel = "SECONDS", description = "time the page may take, its retries "
                 + "included, before the command gives up with exit 3 (default ${DEFAULT-VALUE}; up to " + MAX_PAGE_TIMEOUT_SECONDS + ")")
         BigDecimal pageTimeout;
+        @Option(names = "--cursor-keys", paramLabel = "FILE", description = "the keys cursors are sealed under, made on first use "
+                + "(default ~/.multikey/cursor-keys.json; the read API's cursors are sealed under the stack's own)")
+        java.nio.file.Path cursorKeys;
         @Option(names = "--missing", description = "after the issues with the field, those without it")
         boolean missing;
         @Option(names = "--type", defaultValue = "auto", description = "type of filter values: auto (a number when the text is one), "
@@ -195,7 +198,8 @@ final class TableCommands {
             PageRequest request = new PageRequest(project, attribute, descending ? Order.DESC : Order.ASC, pageSize,
                     filter().orElse(null), missing, cursor);
             try (DynamoDbClient client = tables.client(parent.environment)) {
-                Page page = GridQuery.of(client, tables.appTable, tables.indexTable, definitions).withPageBudget(budget).page(request);
+                Page page = GridQuery.of(client, tables.appTable, tables.indexTable, definitions).withPageBudget(budget)
+                        .withCursorSealer(cursorSealer()).page(request);
                 if (output.json()) {
                     ArrayNode items = Output.object().arrayNode();
                     for (Map<String, AttributeValue> issue : page.issues()) {
@@ -223,6 +227,14 @@ final class TableCommands {
             }
         }
 
+        /** Cursors that open in the next run: sealed under a key file, read (or made) at the first cursor. */
+        private com.multikey.query.CursorSealer cursorSealer() {
+            java.nio.file.Path file = cursorKeys != null ? cursorKeys
+                    : java.nio.file.Path.of(System.getProperty("user.home"), ".multikey", "cursor-keys.json");
+            return com.multikey.query.CursorSealer.reloading(() -> com.multikey.query.CursorKeys.loadOrCreate(file),
+                    com.multikey.query.CursorSealer.DEFAULT_LIFETIME, java.time.Clock.systemUTC());
+        }
+
         private AttributeValue fieldValue(Map<String, AttributeValue> issue) {
             AttributeValue fields = issue.get("custom_fields");
             return fields != null && fields.hasM() ? fields.m().get(attribute) : null;
@@ -242,7 +254,8 @@ final class TableCommands {
             PageRequest request = new PageRequest(index, values, attribute == null ? "" : attribute, descending ? Order.DESC : Order.ASC,
                     pageSize, filter().orElse(null), missing, cursor);
             try (DynamoDbClient client = tables.client(parent.environment)) {
-                Page page = GridQuery.of(client, tables.appTable, tables.indexTable, definitions).withPageBudget(budget).page(request);
+                Page page = GridQuery.of(client, tables.appTable, tables.indexTable, definitions).withPageBudget(budget)
+                        .withCursorSealer(cursorSealer()).page(request);
                 IndexProjector projector = new IndexProjector(definitions);
                 ArrayNode items = Output.object().arrayNode();
                 if (!output.json()) {

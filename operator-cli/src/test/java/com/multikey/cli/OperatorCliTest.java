@@ -35,6 +35,8 @@ class OperatorCliTest {
     private final LocalTables tables;
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    @org.junit.jupiter.api.io.TempDir
+    java.nio.file.Path cursorKeys;
 
     OperatorCliTest(LocalTables tables) {
         this.tables = tables;
@@ -52,10 +54,16 @@ class OperatorCliTest {
     }
 
     private int run(String... args) {
-        String[] all = new String[args.length + 2];
+        boolean query = args[0].equals("query");
+        String[] all = new String[args.length + (query ? 4 : 2)];
         System.arraycopy(args, 0, all, 0, args.length);
         all[args.length] = "--endpoint";
         all[args.length + 1] = tables.local().endpoint().toString();
+        if (query) {
+            // the cursors' keys in the test's own directory, not the home directory's
+            all[args.length + 2] = "--cursor-keys";
+            all[args.length + 3] = cursorKeys.resolve("cursor-keys.json").toString();
+        }
         return OperatorCli.run(all, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
@@ -91,6 +99,14 @@ class OperatorCliTest {
                 .contains("2    issue#8        8     issue 8                        3")
                 .contains("3    issue#4        4     issue 4                        4")
                 .contains("3 issue(s), 2 API call(s)").contains("next page: --cursor ");
+
+        // the cursor opens in the next run: sealed under the key file, not a key of one process
+        String cursor = printed().lines().filter(line -> line.startsWith("next page: --cursor ")).findFirst().orElseThrow()
+                .substring("next page: --cursor ".length());
+        out.reset();
+        assertThat(run("query", "--project", "project#1", "--attribute", "size", "--page-size", "3", "--ge", "3", "--cursor", cursor))
+                .as(err.toString()).isZero();
+        assertThat(printed()).doesNotContain("issue#3 ").contains("1    issue#9 ");
     }
 
     @Test
@@ -146,7 +162,7 @@ class OperatorCliTest {
     @Order(4)
     void query_withABadCursor_failsClearly() {
         assertThat(run("query", "--project", "project#1", "--attribute", "size", "--cursor", "garbage")).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("error: malformed cursor");
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("error: the cursor is not valid for this query");
     }
 
     @Test

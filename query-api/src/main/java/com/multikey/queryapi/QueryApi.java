@@ -54,7 +54,8 @@ public final class QueryApi {
      * An HTTP request as the API sees it.
      *
      * @param parameters     the query string's parameters, each with every value it was given
-     * @param readableGroups the groups (projects) the caller may read, from its token; empty: any (IAM authorization)
+     * @param readableGroups the values of the caller's token's claim: the groups it may read ({@link GroupScope}); empty:
+     *                       any (IAM authorization)
      */
     public record Request(String method, String path, Map<String, List<String>> parameters, Optional<Set<String>> readableGroups) {
         public Request {
@@ -71,7 +72,7 @@ public final class QueryApi {
         }
     }
 
-    /** The claim value that lets a caller read every group, and the indexes without one. */
+    /** The claim value that lets a caller read every group of every index, and the indexes without one. */
     public static final String ANY_GROUP = "*";
 
     private static final Pattern INDEX_ITEMS = Pattern.compile("/v1/indexes/([A-Za-z0-9_.-]{1,64})/items");
@@ -81,11 +82,13 @@ public final class QueryApi {
 
     private final Pages pages;
     private final IndexDefinitions definitions;
+    private final Set<String> indexNames;
     private final String openApi;
 
     public QueryApi(Pages pages, IndexDefinitions definitions) {
         this.pages = pages;
         this.definitions = definitions;
+        this.indexNames = definitions.indexes().stream().map(IndexDefinition::name).collect(java.util.stream.Collectors.toUnmodifiableSet());
         this.openApi = openApiDocument();
     }
 
@@ -137,8 +140,7 @@ public final class QueryApi {
         }
         if (path.equals("/v1/grid")) {
             Parameters parameters = parameters(request, union(PAGE_PARAMETERS, Set.of("project", "field")));
-            IndexDefinition grid = definitions.indexes().stream().filter(i -> i.layout() == IndexDefinition.Layout.FIELD_PARTITIONED)
-                    .findFirst().orElseThrow(() -> new Problem(404, "Not Found", "no issue grid (field-partitioned index) is declared: "
+            IndexDefinition grid = gridIndex().orElseThrow(() -> new Problem(404, "Not Found", "no issue grid (field-partitioned index) is declared: "
                             + "read a declared index under /v1/indexes", null));
             String project = parameters.required("project");
             String field = parameters.required("field");
@@ -172,26 +174,25 @@ public final class QueryApi {
     }
 
     /**
-     * Refuses a group the caller's token does not list, before anything is read: the group's first value, as text.
-     * An index without a group is readable with {@value #ANY_GROUP} only.
+     * Refuses, before anything is read, a group the caller's token does not name ({@link GroupScope}: {@value #ANY_GROUP},
+     * index-qualified group patterns, or projects of the issue grid).
      */
-    private static void authorize(Request request, List<AttributeValue> group, IndexDefinition index) {
+    private void authorize(Request request, List<AttributeValue> group, IndexDefinition index) {
         if (request.readableGroups().isEmpty()) {
             return;
         }
-        Set<String> readable = request.readableGroups().get();
-        if (readable.contains(ANY_GROUP)) {
-            return;
-        }
-        if (group.isEmpty() || !readable.contains(groupText(group.get(0)))) {
+        GroupScope scope = GroupScope.of(request.readableGroups().get(), indexNames);
+        if (!scope.permits(index, group, gridIndex().map(grid -> grid.name().equals(index.name())).orElse(false))) {
             throw new Problem(403, "Forbidden", group.isEmpty()
-                    ? "index '" + index.name() + "' has no group: it is readable by tokens that list " + ANY_GROUP + " only"
-                    : "the token does not list this group", null);
+                    ? "index '" + index.name() + "' has no group: it is readable by tokens that name " + ANY_GROUP + " or "
+                    + index.name() + ":" + ANY_GROUP + " only"
+                    : "the token does not name this group of index '" + index.name() + "'", null);
         }
     }
 
-    private static String groupText(AttributeValue value) {
-        return value.s() != null ? value.s() : value.n() != null ? value.n() : "";
+    /** The issue grid: the index {@code GET /v1/grid} reads, whose projects a token names without an index. */
+    private Optional<IndexDefinition> gridIndex() {
+        return definitions.indexes().stream().filter(i -> i.layout() == IndexDefinition.Layout.FIELD_PARTITIONED).findFirst();
     }
 
     /** @param entryParameter the parameter that names the entry on this route: {@code field} on the grid's, else {@code entry} */

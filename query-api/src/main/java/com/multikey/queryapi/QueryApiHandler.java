@@ -8,11 +8,15 @@ import com.multikey.common.ClientFactory;
 import com.multikey.common.Environment;
 import com.multikey.common.StructuredLog;
 import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.query.CursorSealer;
 import com.multikey.query.GridQuery;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -26,7 +30,9 @@ import java.util.Set;
  * Lambda entry point of the HTTP read API (API Gateway HTTP API, payload format 2.0): the event becomes a
  * {@link QueryApi.Request}, its answer the response. With {@code AUTH_MODE=JWT} the groups a caller may read come
  * from the claim {@code PROJECTS_CLAIM} of the token API Gateway's JWT authorizer has verified; with {@code IAM}
- * (the default) API Gateway has checked the caller's signature and IAM policy, and every group is readable.
+ * (the default) API Gateway has checked the caller's signature and IAM policy, and every group is readable. Cursors are
+ * sealed under the keys of the secret {@code CURSOR_KEY_SECRET_ARN} (read once per container, and again after a
+ * rotation) and live {@code CURSOR_LIFETIME_SECONDS} (default a day).
  * Logs one line a request: the route, the status and the item count; never a parameter, a claim or an item.
  */
 public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
@@ -50,15 +56,18 @@ public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEve
 
     /** Configured from the given environment, logging to {@code log} (tests). */
     QueryApiHandler(Map<String, String> env, StructuredLog log) {
-        this(env, log, new ClientFactory(env).dynamoDb());
+        this(env, log, new ClientFactory(env).dynamoDb(), stackCursors(env));
     }
 
-    /** Configured from the given environment, logging to {@code log}, reading through {@code dynamoDb} (priming, tests). */
-    QueryApiHandler(Map<String, String> env, StructuredLog log, DynamoDbClient dynamoDb) {
+    /**
+     * Configured from the given environment, logging to {@code log}, reading through {@code dynamoDb}, sealing cursors
+     * with {@code cursors} (priming, with a key of its own that is never the stack's; tests).
+     */
+    QueryApiHandler(Map<String, String> env, StructuredLog log, DynamoDbClient dynamoDb, CursorSealer cursors) {
         this.log = log;
         IndexDefinitions definitions = IndexDefinitions.fromEnvironment(env);
         GridQuery query = GridQuery.of(dynamoDb, Environment.required(env, "APP_TABLE_NAME"),
-                Environment.required(env, "INDEX_TABLE_NAME"), definitions);
+                Environment.required(env, "INDEX_TABLE_NAME"), definitions).withCursorSealer(cursors);
         this.api = new QueryApi(query::page, definitions);
         String mode = env.getOrDefault("AUTH_MODE", "IAM");
         if (!mode.equals("IAM") && !mode.equals("JWT")) {
@@ -66,6 +75,35 @@ public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEve
         }
         this.jwt = mode.equals("JWT");
         this.claim = env.getOrDefault("PROJECTS_CLAIM", "projects");
+    }
+
+    /**
+     * Cursors sealed under the stack's keys, read from the secret {@code CURSOR_KEY_SECRET_ARN} at the first cursor (so a
+     * SnapStart snapshot holds no key) and again after a rotation.
+     */
+    static CursorSealer stackCursors(Map<String, String> env) {
+        SecretsManagerClient secretsManager = new ClientFactory(env).configure(SecretsManagerClient.builder(), "SECRETS_MANAGER")
+                .httpClient(ClientFactory.httpClient()).build();
+        return CursorSealer.reloading(new SecretsManagerCursorKeys(secretsManager,
+                Environment.required(env, "CURSOR_KEY_SECRET_ARN")), cursorLifetime(env), Clock.systemUTC());
+    }
+
+    /** {@code CURSOR_LIFETIME_SECONDS}: 60 to 2592000 (30 days), default a day. */
+    static Duration cursorLifetime(Map<String, String> env) {
+        String text = env.get("CURSOR_LIFETIME_SECONDS");
+        if (text == null || text.isBlank()) {
+            return CursorSealer.DEFAULT_LIFETIME;
+        }
+        long seconds;
+        try {
+            seconds = Long.parseLong(text.strip());
+        } catch (NumberFormatException e) {
+            seconds = -1;
+        }
+        if (seconds < 60 || seconds > 2_592_000) {
+            throw new IllegalArgumentException("CURSOR_LIFETIME_SECONDS must be a whole number from 60 to 2592000, got " + text);
+        }
+        return Duration.ofSeconds(seconds);
     }
 
     @Override

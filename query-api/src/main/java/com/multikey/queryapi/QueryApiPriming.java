@@ -13,6 +13,8 @@ import com.multikey.index.KeyOrder;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.index.definition.KeySchema;
+import com.multikey.query.CursorKeys;
+import com.multikey.query.CursorSealer;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
@@ -29,7 +31,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The query function's SnapStart runtime hook (docs/decisions/0017): before Lambda snapshots the initialised function, it
+ * The query function's SnapStart runtime hook (docs/decisions/0018): before Lambda snapshots the initialised function, it
  * runs what the first requests would otherwise pay for — the DynamoDB client built through {@link ClientFactory} (and
  * closed, never called), then the real handler on sample requests (a grid page and the next one by its cursor, the
  * missing tail, a filter, the index list, the OpenAPI document, a refused parameter): reading the event, the query
@@ -64,8 +66,10 @@ public final class QueryApiPriming extends SnapStartPriming<List<Integer>> {
             dynamoDb.serviceName();
         }
         IndexDefinitions definitions = IndexDefinitions.fromEnvironment(environment);
+        // cursors sealed under a key made for priming alone: the snapshot holds no key of the stack's, and nothing is read
         QueryApiHandler handler = new QueryApiHandler(environment, new StructuredLog(QueryApiHandler.class.getSimpleName(), SINK,
-                Clock.systemUTC()), new SampleDynamoDb(definitions, environment.getOrDefault("INDEX_TABLE_NAME", "")));
+                Clock.systemUTC()), new SampleDynamoDb(definitions, environment.getOrDefault("INDEX_TABLE_NAME", "")),
+                CursorSealer.of(CursorKeys.ephemeral()));
         List<Integer> statuses = new ArrayList<>();
         boolean grid = definitions.indexes().stream().anyMatch(index -> index.layout() == IndexDefinition.Layout.FIELD_PARTITIONED)
                 && SampleDynamoDb.holdsIssues(definitions);

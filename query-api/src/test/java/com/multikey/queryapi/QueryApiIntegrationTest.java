@@ -10,15 +10,19 @@ import com.multikey.index.ItemKey;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.runtime.GridSample;
 import com.multikey.local.runtime.LocalContext;
+import com.multikey.local.runtime.LocalSecretsManager;
 import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateEnvironment;
+import com.multikey.local.runtime.TemplateSecrets;
 import com.multikey.testkit.Fixtures;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.LocalTablesExtension;
 import com.multikey.testkit.OpenApiResponses;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
@@ -27,9 +31,13 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,9 +59,16 @@ class QueryApiIntegrationTest {
     private static final ByteArrayOutputStream LOG_LINES = new ByteArrayOutputStream();
     private static QueryApiHandler iam;
     private static QueryApiHandler jwt;
+    /** The function's environment as the template gives it, its endpoints the local ones (Secrets Manager included). */
+    private static Map<String, String> env;
+    /** The stack's cursor keys' secret, as the local Secrets Manager endpoint serves it. */
+    private static Path cursorKeys;
+    private static LocalSecretsManager secrets;
+    private static DynamoDbClient reader;
+    private static Map<String, String> tableNames;
 
     @BeforeAll
-    static void load(LocalTables tables) {
+    static void load(LocalTables tables, @TempDir Path secretsDirectory) {
         DynamoDbClient dynamoDb = tables.dynamoDb();
         GridSample grid = Fixtures.grid();
         grid.projects().forEach(item -> dynamoDb.putItem(b -> b.tableName("AppTable").item(item)));
@@ -73,12 +88,28 @@ class QueryApiIntegrationTest {
         put(dynamoDb, issue("issue#list2", "project#lists", 2, Map.of("tags", AttributeValue.fromSs(List.of("alpha")))));
         SamTemplate template = tables.template();
         Map<String, String> names = new HashMap<>(tables.names());
-        Map<String, String> env = new HashMap<>(TemplateEnvironment.forLocalRun(template, "QueryFunction", names,
-                Map.of("DYNAMODB", tables.local().endpoint())));
+        reader = dynamoDb;
+        tableNames = Map.copyOf(names);
+        secrets = LocalSecretsManager.start();
+        TemplateSecrets.create(template, secretsDirectory).forEach((id, file) -> {
+            names.put(id, id);
+            secrets.put(id, file);
+        });
+        cursorKeys = secretsDirectory.resolve("CursorKeySecret.json");
+        env = new HashMap<>(TemplateEnvironment.forLocalRun(template, "QueryFunction", names,
+                Map.of("DYNAMODB", tables.local().endpoint(), "SECRETS_MANAGER", secrets.endpoint())));
         iam = new QueryApiHandler(env, new StructuredLog("QueryApiHandler", new PrintStream(LOG_LINES, true, StandardCharsets.UTF_8),
                 Clock.systemUTC()));
-        env.put("AUTH_MODE", "JWT");
-        jwt = new QueryApiHandler(env);
+        Map<String, String> jwtEnv = new HashMap<>(env);
+        jwtEnv.put("AUTH_MODE", "JWT");
+        jwt = new QueryApiHandler(jwtEnv);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (secrets != null) {
+            secrets.close();
+        }
     }
 
     private static Map<String, AttributeValue> issue(String id, String project, int num, Map<String, AttributeValue> fields) {
@@ -249,19 +280,154 @@ class QueryApiIntegrationTest {
     }
 
     @Test
-    void cursor_editedOrMadeForAnotherQuery_isRefused_andNeverWidensTheQuery() {
+    void cursor_editedCutOrMadeForAnotherQuery_isRefusedNamingTheCursor_andNeverWidensTheQuery() {
         // given
         String cursor = get("/v1/grid", "project=project%2335e9&field=3812&pageSize=1").body().get("nextCursor").asText();
         String edited = cursor.substring(0, cursor.length() - 2) + (cursor.endsWith("A") ? "B" : "A") + cursor.charAt(cursor.length() - 1);
+        String typeTag = cursor.substring(0, 20) + (cursor.charAt(20) == 'N' ? 'O' : 'N') + cursor.substring(21);
+        String indexCursor = get("/v1/indexes/custom_fields/items", "group=project%2335e9&entry=3812&pageSize=1").body()
+                .get("nextCursor").asText();
 
-        // then
-        for (String query : List.of("project=project%23other&field=3812&pageSize=1&cursor=" + cursor,
-                "project=project%2335e9&field=3812&pageSize=1&order=desc&cursor=" + cursor,
-                "project=project%2335e9&field=3812&pageSize=1&beginsWith=2&cursor=" + cursor,
-                "project=project%2335e9&field=3812&pageSize=1&cursor=" + edited)) {
-            Answer answer = get("/v1/grid", query);
+        // then: another project, field (entry), order, filter, missing tail, index route's group; edited; cut
+        Map<String, String> refused = new LinkedHashMap<>();
+        refused.put("project=project%23other&field=3812&pageSize=1&cursor=" + cursor, "/v1/grid");
+        refused.put("project=project%2335e9&field=882a&pageSize=1&cursor=" + cursor, "/v1/grid");
+        refused.put("project=project%2335e9&field=3812&pageSize=1&order=desc&cursor=" + cursor, "/v1/grid");
+        refused.put("project=project%2335e9&field=3812&pageSize=1&beginsWith=2&cursor=" + cursor, "/v1/grid");
+        refused.put("project=project%2335e9&field=3812&pageSize=1&type=text&equals=2023-05-01&cursor=" + cursor, "/v1/grid");
+        refused.put("project=project%2335e9&field=3812&pageSize=1&missing=true&cursor=" + cursor, "/v1/grid");
+        refused.put("project=project%2335e9&field=3812&pageSize=1&cursor=" + edited, "/v1/grid");
+        refused.put("project=project%2335e9&field=3812&pageSize=1&cursor=" + typeTag, "/v1/grid");
+        refused.put("project=project%2335e9&field=3812&pageSize=1&cursor=" + cursor.substring(0, cursor.length() - 1), "/v1/grid");
+        refused.put("project=project%2335e9&field=3812&pageSize=1&cursor=" + cursor.substring(0, cursor.length() / 2), "/v1/grid");
+        refused.put("group=project%23other&entry=3812&pageSize=1&cursor=" + indexCursor, "/v1/indexes/custom_fields/items");
+        refused.put("group=project%2335e9&entry=882a&pageSize=1&cursor=" + indexCursor, "/v1/indexes/custom_fields/items");
+        refused.forEach((query, path) -> {
+            Answer answer = get(path, query);
             assertThat(answer.status()).as(query).isEqualTo(400);
             assertThat(answer.body().get("parameter").asText()).as(query).isEqualTo("cursor");
+            // the same words whatever was wrong: nothing tells about the keys
+            assertThat(answer.body().get("detail").asText()).as(query).isEqualTo(com.multikey.query.CursorSealer.REFUSED);
+        });
+        // the same query with another page size takes it
+        assertThat(get("/v1/grid", "project=project%2335e9&field=3812&pageSize=5&cursor=" + cursor).status()).isEqualTo(200);
+    }
+
+    @Test
+    void cursor_pastItsLifetime_isA400NamingTheCursor() throws Exception {
+        // given: the API over the library with a one-hour lifetime and a clock the test moves
+        java.util.concurrent.atomic.AtomicReference<java.time.Instant> now = new java.util.concurrent.atomic.AtomicReference<>(
+                java.time.Instant.parse("2026-11-27T08:00:00Z"));
+        java.time.Clock clock = new java.time.Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+                return java.time.ZoneOffset.UTC;
+            }
+
+            @Override
+            public java.time.Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public java.time.Instant instant() {
+                return now.get();
+            }
+        };
+        com.multikey.query.CursorSealer sealer = new com.multikey.query.CursorSealer(com.multikey.query.CursorKeys.ephemeral(),
+                java.time.Duration.ofHours(1), clock);
+        QueryApi api = new QueryApi(com.multikey.query.GridQuery.of(reader, tableNames.get("AppTable"),
+                tableNames.get("IssueAttribIndexTable"), DEFINITIONS).withCursorSealer(sealer)::page, DEFINITIONS);
+        Map<String, List<String>> first = Map.of("project", List.of("project#35e9"), "field", List.of("3812"), "pageSize", List.of("1"));
+        String cursor = JSON.readTree(api.handle(new QueryApi.Request("GET", "/v1/grid", first, java.util.Optional.empty())).body())
+                .get("nextCursor").asText();
+        Map<String, List<String>> next = new HashMap<>(first);
+        next.put("cursor", List.of(cursor));
+
+        // when
+        now.set(now.get().plus(java.time.Duration.ofMinutes(59)));
+        QueryApi.Response within = api.handle(new QueryApi.Request("GET", "/v1/grid", next, java.util.Optional.empty()));
+        now.set(now.get().plus(java.time.Duration.ofMinutes(1)));
+        QueryApi.Response expired = api.handle(new QueryApi.Request("GET", "/v1/grid", next, java.util.Optional.empty()));
+
+        // then
+        assertThat(within.status()).as(within.body()).isEqualTo(200);
+        assertThat(expired.status()).isEqualTo(400);
+        OPENAPI.check("GET", "/v1/grid", expired.status(), expired.headers(), expired.body());
+        assertThat(JSON.readTree(expired.body()).get("parameter").asText()).isEqualTo("cursor");
+        assertThat(JSON.readTree(expired.body()).get("detail").asText()).isEqualTo(com.multikey.query.CursorSealer.REFUSED);
+    }
+
+    @Test
+    void cursorLifetime_isADayUnlessSet_from60SecondsTo30Days() {
+        assertThat(QueryApiHandler.cursorLifetime(Map.of())).isEqualTo(java.time.Duration.ofDays(1));
+        assertThat(QueryApiHandler.cursorLifetime(Map.of("CURSOR_LIFETIME_SECONDS", "60"))).isEqualTo(java.time.Duration.ofMinutes(1));
+        assertThat(QueryApiHandler.cursorLifetime(Map.of("CURSOR_LIFETIME_SECONDS", "2592000"))).isEqualTo(java.time.Duration.ofDays(30));
+        for (String bad : List.of("59", "2592001", "1h", "-5")) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> QueryApiHandler.cursorLifetime(Map.of("CURSOR_LIFETIME_SECONDS", bad)))
+                    .as(bad).hasMessageContaining("CURSOR_LIFETIME_SECONDS");
+        }
+    }
+
+    @Test
+    void cursor_withOneCharacterChangedAtAnyPosition_isA400NamingTheCursor() {
+        // given: a real cursor of a page of the grid
+        String cursor = get("/v1/grid", "project=project%2335e9&field=3812&pageSize=1").body().get("nextCursor").asText();
+        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+        // then: every position, changed to the next character of the base64url alphabet and to one outside it
+        for (int i = 0; i < cursor.length(); i++) {
+            char next = alphabet.charAt((alphabet.indexOf(cursor.charAt(i)) + 1) % alphabet.length());
+            for (char replacement : new char[] {next, '.'}) {
+                String edited = cursor.substring(0, i) + replacement + cursor.substring(i + 1);
+                Answer answer = get("/v1/grid", "project=project%2335e9&field=3812&pageSize=1&cursor=" + edited);
+                assertThat(answer.status()).as("%d %c", i, replacement).isEqualTo(400);
+                assertThat(answer.body().get("parameter").asText()).as("%d %c", i, replacement).isEqualTo("cursor");
+            }
+        }
+    }
+
+    @Test
+    void cursor_ofAnotherProject_isRefusedWithAJwtForBoth() {
+        // given: a token that may read both projects
+        String claim = "[project#35e9 project#other]";
+        String cursor = get(jwt, "/v1/grid", "project=project%2335e9&field=3812&pageSize=1", claim).body().get("nextCursor").asText();
+
+        // when
+        Answer moved = get(jwt, "/v1/grid", "project=project%23other&field=3812&pageSize=1&cursor=" + cursor, claim);
+
+        // then
+        assertThat(moved.status()).isEqualTo(400);
+        assertThat(moved.body().get("parameter").asText()).isEqualTo("cursor");
+        assertThat(moved.body().has("items")).isFalse();
+    }
+
+    @Test
+    void cursor_underThePreviousKey_opensAfterARotation_andIsRefusedOnceThatKeyIsDropped() throws Exception {
+        // given: a cursor sealed under the stack's key
+        String before = Files.readString(cursorKeys, StandardCharsets.UTF_8);
+        String old = get("/v1/grid", "project=project%2335e9&field=3812&pageSize=1").body().get("nextCursor").asText();
+        JsonNode current = JSON.readTree(before);
+        try {
+            // when: the secret is rotated (a new current key, the old one previous) and a new container starts
+            Files.writeString(cursorKeys, "{\"id\":\"2\",\"key\":\"" + "n".repeat(64) + "\",\"previous\":[" + current + "]}");
+            QueryApiHandler rotated = new QueryApiHandler(env);
+            Answer resumed = get(rotated, "/v1/grid", "project=project%2335e9&field=3812&pageSize=1&cursor=" + old, null);
+            String fresh = resumed.body().get("nextCursor").asText();
+            // and then the old key is dropped
+            Files.writeString(cursorKeys, "{\"id\":\"2\",\"key\":\"" + "n".repeat(64) + "\"}");
+            QueryApiHandler dropped = new QueryApiHandler(env);
+
+            // then
+            assertThat(resumed.status()).isEqualTo(200);
+            assertThat(Base64.getUrlDecoder().decode(fresh)[2]).as("sealed under the new key").isEqualTo((byte) '2');
+            Answer refused = get(dropped, "/v1/grid", "project=project%2335e9&field=3812&pageSize=1&cursor=" + old, null);
+            assertThat(refused.status()).isEqualTo(400);
+            assertThat(refused.body().get("parameter").asText()).isEqualTo("cursor");
+            assertThat(get(dropped, "/v1/grid", "project=project%2335e9&field=3812&pageSize=1&cursor=" + fresh, null).status())
+                    .isEqualTo(200);
+        } finally {
+            Files.writeString(cursorKeys, before);
         }
     }
 
@@ -364,15 +530,29 @@ class QueryApiIntegrationTest {
     }
 
     @Test
-    void cursor_carriesNothingOfAnotherProject() {
+    void cursor_carriesNoReadableKey_ofItsOwnProjectOrAnother() throws Exception {
         // when: a page of project#mine that ends where the Query stopped evaluating, among project#theirs' items
         Answer page = get(jwt, "/v1/grid", "project=project%23mine&field=9999&pageSize=1", "[project#mine]");
-        String cursor = new String(java.util.Base64.getUrlDecoder().decode(page.body().get("nextCursor").asText()),
-                java.nio.charset.StandardCharsets.UTF_8);
+        String text = page.body().get("nextCursor").asText();
+        byte[] decoded = Base64.getUrlDecoder().decode(text);
+        String latin = new String(decoded, StandardCharsets.ISO_8859_1);
+        String hex = HexFormat.of().formatHex(decoded);
 
-        // then
+        // then: no value, num, issue id, field or key material of either project, in any spelling (each at least four
+        // bytes long, which random bytes hold by chance too rarely to matter)
         assertThat(ids(page.body())).containsExactly("issue#mine1");
-        assertThat(cursor).doesNotContain("theirs").doesNotContain("secret");
+        JsonNode keys = JSON.readTree(Files.readString(cursorKeys, StandardCharsets.UTF_8));
+        List<String> secretsAndKeys = new ArrayList<>(List.of("theirs", "secret", "mine", "issue#", "9999", "b-secret", "project",
+                "sortKey", "attribId", "{\"part"));
+        secretsAndKeys.add(keys.get("key").asText().substring(0, 8));
+        for (String part : secretsAndKeys) {
+            assertThat(latin).as(part).doesNotContain(part);
+            assertThat(text).as(part).doesNotContain(part);
+            assertThat(hex).as(part).doesNotContain(HexFormat.of().formatHex(part.getBytes(StandardCharsets.UTF_8)));
+        }
+        // what it does show: version 1 and the key's id, then a nonce and the sealed content
+        assertThat(decoded[0]).isEqualTo((byte) 1);
+        assertThat(new String(decoded, 2, decoded[1], StandardCharsets.US_ASCII)).isEqualTo(keys.get("id").asText());
     }
 
     @Test

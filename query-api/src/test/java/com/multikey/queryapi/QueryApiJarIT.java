@@ -5,14 +5,19 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.local.runtime.DeployableJar;
 import com.multikey.local.runtime.LocalDynamoDb;
 import com.multikey.local.runtime.LocalFunction;
+import com.multikey.local.runtime.LocalSecretsManager;
 import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateEnvironment;
+import com.multikey.local.runtime.TemplateSecrets;
 import com.multikey.local.runtime.TemplateTables;
 import com.multikey.testkit.IssueFixtures;
 import com.multikey.testkit.OpenApiResponses;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,16 +57,63 @@ class QueryApiJarIT {
     @Test
     void everyClassTheFunctionCanReach_isInTheJar() throws Exception {
         String dynamoDb = "software/amazon/awssdk/services/dynamodb/";
+        String secretsManager = "software/amazon/awssdk/services/secretsmanager/";
         String events = "com/amazonaws/services/lambda/runtime/events/";
         try (DeployableJar jar = DeployableJar.of(TEMPLATE, FUNCTION)) {
-            Map<String, String> missing = jar.missingReachableClasses(List.of(dynamoDb, events, "org/yaml/snakeyaml/"),
-                    name -> name.startsWith("org/yaml/snakeyaml/") || name.startsWith(dynamoDb + "model/") && !name.endsWith("Exception") || name.startsWith(dynamoDb + "transform/")
-                            || name.startsWith(events),
-                    name -> name.startsWith(dynamoDb + "model/") && name.endsWith("Request"),
-                    Set.of(SNAKEYAML_DUMPER_OPTIONS, dynamoDb + "DynamoDbClient", dynamoDb + "DefaultDynamoDbClient"));
+            Map<String, String> missing = jar.missingReachableClasses(List.of(dynamoDb, secretsManager, events, "org/yaml/snakeyaml/"),
+                    name -> name.startsWith("org/yaml/snakeyaml/")
+                            || name.startsWith(dynamoDb + "model/") && !name.endsWith("Exception") || name.startsWith(dynamoDb + "transform/")
+                            || name.startsWith(secretsManager + "model/") && !name.endsWith("Exception")
+                            || name.startsWith(secretsManager + "transform/") || name.startsWith(events),
+                    name -> (name.startsWith(dynamoDb + "model/") || name.startsWith(secretsManager + "model/")) && name.endsWith("Request"),
+                    Set.of(SNAKEYAML_DUMPER_OPTIONS, dynamoDb + "DynamoDbClient", dynamoDb + "DefaultDynamoDbClient",
+                            secretsManager + "SecretsManagerClient", secretsManager + "DefaultSecretsManagerClient"));
 
             assertThat(missing).as("missing class -> a class naming it").isEmpty();
+            assertThat(jar.hasClass("software.amazon.awssdk.services.secretsmanager.transform.GetSecretValueRequestMarshaller")).isTrue();
         }
+    }
+
+    @Test
+    void handlerFromTheJar_readsTheCursorKeysFromSecretsManager_andPagesWithItsSealedCursors(@TempDir Path secretsDirectory)
+            throws Exception {
+        try (LocalDynamoDb dynamoDbLocal = LocalDynamoDb.start(); DynamoDbClient dynamoDb = dynamoDbLocal.client();
+             LocalSecretsManager secrets = LocalSecretsManager.start()) {
+            // given: three issues lacking the field, and the stack's secret served as Secrets Manager serves it
+            Map<String, String> names = new HashMap<>();
+            TEMPLATE.resources().keySet().forEach(id -> names.put(id, id));
+            names.putAll(TemplateTables.create(TEMPLATE, dynamoDb));
+            TemplateSecrets.create(TEMPLATE, secretsDirectory).forEach((id, file) -> secrets.put(names.get(id), file));
+            for (String num : List.of("1", "2", "3")) {
+                dynamoDb.putItem(b -> b.tableName(names.get("AppTable")).item(Map.of("id", AttributeValue.fromS("issue#j" + num),
+                        "project", AttributeValue.fromS("project#j"), "num", AttributeValue.fromN(num))));
+            }
+            LocalFunction query = LocalFunction.create(TEMPLATE, FUNCTION, TemplateEnvironment.forLocalRun(TEMPLATE, FUNCTION, names,
+                    Map.of("DYNAMODB", dynamoDbLocal.endpoint(), "SECRETS_MANAGER", secrets.endpoint())));
+            String page = "/v1/grid?field=f&missing=true&pageSize=2&project=project%23j";
+
+            // when
+            JsonNode first = body(query.invoke(event("/v1/grid", "field=f&missing=true&pageSize=2&project=project%23j")));
+            JsonNode second = body(query.invoke(event("/v1/grid", "field=f&missing=true&pageSize=2&project=project%23j&cursor="
+                    + first.get("nextCursor").asText())));
+
+            // then
+            assertThat(first.get("items")).as(page).hasSize(2);
+            assertThat(second.get("items")).hasSize(1);
+            assertThat(second.at("/items/0/key/id").asText()).isEqualTo("issue#j3");
+            assertThat(second.get("nextCursor").isNull()).isTrue();
+        }
+    }
+
+    private static String event(String path, String query) {
+        return "{\"version\":\"2.0\",\"rawPath\":\"" + path + "\",\"rawQueryString\":\"" + query + "\","
+                + "\"requestContext\":{\"http\":{\"method\":\"GET\",\"path\":\"" + path + "\"}}}";
+    }
+
+    private static JsonNode body(String answer) throws Exception {
+        JsonNode response = new ObjectMapper().readTree(answer);
+        assertThat(response.get("statusCode").asInt()).as(answer).isEqualTo(200);
+        return new ObjectMapper().readTree(response.get("body").asText());
     }
 
     @Test

@@ -9,7 +9,7 @@ import java.util.Map;
 import static com.multikey.local.runtime.SamTemplate.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The query function's part of template.yaml that its priming depends on (docs/decisions/0017). */
+/** The query function's part of template.yaml that its priming depends on (docs/decisions/0018). */
 class QueryApiTemplateTest {
 
     private final SamTemplate template = SamTemplate.ofRepository();

@@ -88,13 +88,29 @@ public final class GridQuery {
     private final Sleeper sleeper;
     private final Duration pageBudget;
     private final LongSupplier nanoClock;
+    private final CursorSealer cursors;
 
     /**
+     * With cursors sealed under a key made for this instance alone: they open in this process only.
+     *
      * @param pageBudget the time one page may take, retries included
      * @param nanoClock  monotonic clock of the page's deadline ({@code System::nanoTime})
      */
     public GridQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, String byProjectIndex, IndexDefinitions definitions,
                      AttributeCatalog catalog, Backoff backoff, Sleeper sleeper, Duration pageBudget, LongSupplier nanoClock) {
+        this(dynamoDb, appTable, indexTable, byProjectIndex, definitions, catalog, backoff, sleeper, pageBudget, nanoClock,
+                CursorSealer.of(CursorKeys.ephemeral()));
+    }
+
+    /**
+     * @param pageBudget the time one page may take, retries included
+     * @param nanoClock  monotonic clock of the page's deadline ({@code System::nanoTime})
+     * @param cursors    seals the cursors of the pages and opens those of the requests: the deployment's keys, so that a
+     *                   cursor opens in every process that reads the same index
+     */
+    public GridQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, String byProjectIndex, IndexDefinitions definitions,
+                     AttributeCatalog catalog, Backoff backoff, Sleeper sleeper, Duration pageBudget, LongSupplier nanoClock,
+                     CursorSealer cursors) {
         if (pageBudget.isNegative() || pageBudget.isZero()) {
             throw new IllegalArgumentException("page budget must be positive, got " + pageBudget);
         }
@@ -109,14 +125,21 @@ public final class GridQuery {
         this.sleeper = sleeper;
         this.pageBudget = pageBudget;
         this.nanoClock = nanoClock;
+        this.cursors = java.util.Objects.requireNonNull(cursors, "cursors");
     }
 
-    /** With the packaged definitions: tables as given, the issue grid's missing tail from GSI {@code ByProject}. */
+    /**
+     * With the packaged definitions: tables as given, the issue grid's missing tail from GSI {@code ByProject}; cursors
+     * sealed under a key of this instance alone ({@link #withCursorSealer} for the deployment's).
+     */
     public static GridQuery of(DynamoDbClient dynamoDb, String appTable, String indexTable) {
         return of(dynamoDb, appTable, indexTable, IndexDefinitions.packaged());
     }
 
-    /** With these definitions: tables as given, the issue grid's missing tail from GSI {@code ByProject}. */
+    /**
+     * With these definitions: tables as given, the issue grid's missing tail from GSI {@code ByProject}; cursors sealed
+     * under a key of this instance alone ({@link #withCursorSealer} for the deployment's).
+     */
     public static GridQuery of(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexDefinitions definitions) {
         return new GridQuery(dynamoDb, appTable, indexTable, "ByProject", definitions,
                 AttributeCatalog.fromProjectItems(dynamoDb, appTable, definitions.table().partitionKey().name()), Backoff.standard(),
@@ -125,19 +148,26 @@ public final class GridQuery {
 
     /** The same query with another time budget per page. */
     public GridQuery withPageBudget(Duration budget) {
-        return new GridQuery(dynamoDb, appTable, indexTable, byProjectIndex, definitions, catalog, backoff, sleeper, budget, nanoClock);
+        return new GridQuery(dynamoDb, appTable, indexTable, byProjectIndex, definitions, catalog, backoff, sleeper, budget, nanoClock,
+                cursors);
+    }
+
+    /** The same query with cursors sealed and opened by {@code sealer}: the deployment's keys. */
+    public GridQuery withCursorSealer(CursorSealer sealer) {
+        return new GridQuery(dynamoDb, appTable, indexTable, byProjectIndex, definitions, catalog, backoff, sleeper, pageBudget, nanoClock,
+                sealer);
     }
 
     /**
      * @throws QueryException          for an index that is not declared, a group or entry that does not fit the index,
-     *                                 an attribute the project's catalog does not define (issue grid), a malformed or
-     *                                 edited cursor, or a cursor from another query
+     *                                 an attribute the project's catalog does not define (issue grid), or a cursor that
+     *                                 does not open for this query (edited, cut, expired, of another query or key)
      * @throws RetryableQueryException when the page could not be read within its time budget
      */
     public Page page(PageRequest request) {
         Target target = target(request);
         Filter.KeyRange range = request.filter().map(f -> f.keyRange(target.bounds())).orElse(null);
-        Optional<Cursor> cursor = request.cursor().map(text -> Cursor.decode(text, request).requireValid(target, range, request.includeMissing()));
+        Optional<Cursor> cursor = request.cursor().map(text -> Cursor.decode(text, request, cursors).requireValid(target, range, request.includeMissing()));
         RetryBudget budget = new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock));
         if (cursor.isEmpty() && target.project().isPresent() && !definedInCatalog(request, budget)) {
             throw new QueryException("project " + request.project() + " has no attribute '" + request.attribId() + "'");
@@ -155,7 +185,7 @@ public final class GridQuery {
                 next = fill.isFull() ? Optional.of(new Cursor(Cursor.Part.MISSING, Map.of())) : fill.missing(Map.of());
             }
         }
-        return new Page(fill.page, fill.values, indexed, next.map(c -> c.encode(request)).orElse(null), fill.calls);
+        return new Page(fill.page, fill.values, indexed, next.map(c -> c.encode(request, cursors)).orElse(null), fill.calls);
     }
 
     /** Whether the project's catalog defines the attribute, its read within the page's budget. */

@@ -1,5 +1,7 @@
 package com.multikey.query;
 
+import com.multikey.index.SortKeyCodec;
+import com.multikey.index.UnindexableValueException;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -36,9 +38,15 @@ public final class GroupValue {
         }
         if (text.startsWith("N:")) {
             try {
-                return AttributeValue.fromN(new BigDecimal(text.substring(2)).toString());
+                BigDecimal number = new BigDecimal(text.substring(2));
+                // checked before anything writes the number out: the plain form of 1e999999999 is a billion digits
+                SortKeyCodec.encodeNumber(number);
+                return AttributeValue.fromN(number.toString());
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("N: is followed by a number, e.g. N:42; for text that begins with N: write S:N:…");
+            } catch (UnindexableValueException e) {
+                throw new IllegalArgumentException("N: is followed by a number DynamoDB can hold: at most 38 significant digits, "
+                        + "from 1E-130 to 9.99…E+125 in magnitude");
             }
         }
         if (text.startsWith("BOOL:")) {

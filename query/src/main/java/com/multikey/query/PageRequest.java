@@ -128,13 +128,11 @@ public final class PageRequest {
                 Objects.requireNonNull(nextCursor, "nextCursor"));
     }
 
-    /** What identifies the query a cursor belongs to: everything but the page size and the cursor. */
+    /**
+     * What identifies the query a cursor belongs to: everything but the page size and the cursor, each part written with
+     * its length first, so that no two requests give one text whatever their parts hold.
+     */
     String identity() {
-        if (index == null && group.size() == 1 && group.get(0).s() != null) {
-            // as before indexes were declared, so a grid page's cursor stays valid across the upgrade
-            return String.join("\u0000", group.get(0).s(), attribId, order.name(), filter == null ? "" : filter.toString(),
-                    Boolean.toString(includeMissing));
-        }
         List<String> parts = new ArrayList<>();
         parts.add(index == null ? "" : index);
         for (AttributeValue value : group) {
@@ -147,8 +145,34 @@ public final class PageRequest {
         }
         parts.add(attribId);
         parts.add(order.name());
-        parts.add(filter == null ? "" : filter.toString());
+        parts.add(filter == null ? "" : identity(filter));
         parts.add(Boolean.toString(includeMissing));
-        return String.join("\u0000", parts);
+        return lengthPrefixed(parts);
+    }
+
+    private static String identity(Filter filter) {
+        return switch (filter) {
+            case Filter.Equals equals -> lengthPrefixed(List.of("equals", identity(equals.value())));
+            case Filter.BeginsWith beginsWith -> lengthPrefixed(List.of("beginsWith", beginsWith.prefix()));
+            case Filter.Range range -> lengthPrefixed(List.of("range", identity(range.low()), Boolean.toString(range.lowInclusive()),
+                    identity(range.high()), Boolean.toString(range.highInclusive())));
+        };
+    }
+
+    private static String identity(com.multikey.index.IndexValue value) {
+        return switch (value) {
+            case null -> "";
+            case com.multikey.index.IndexValue.Num num -> "N:" + num.value();
+            case com.multikey.index.IndexValue.Text text -> "S:" + text.value();
+            case com.multikey.index.IndexValue.Bool bool -> "B:" + bool.value();
+        };
+    }
+
+    private static String lengthPrefixed(List<String> parts) {
+        StringBuilder text = new StringBuilder();
+        for (String part : parts) {
+            text.append(part.length()).append(':').append(part);
+        }
+        return text.toString();
     }
 }

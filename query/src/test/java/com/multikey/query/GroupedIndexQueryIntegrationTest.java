@@ -197,8 +197,11 @@ class GroupedIndexQueryIntegrationTest {
     private static GridQuery query(DynamoDbClient client, String table, IndexDefinitions definitions) {
         return new GridQuery(client, table, INDEX_TABLE, "ByProject", definitions, NO_CATALOG,
                 new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, GridQuery.DEFAULT_PAGE_BUDGET,
-                System::nanoTime);
+                System::nanoTime, SEALER);
     }
+
+    /** The key the tests' cursors are sealed under, so that a test can seal a cursor of its own. */
+    private static final CursorSealer SEALER = CursorSealer.of(CursorKeys.ephemeral());
 
     private static String key(Map<String, AttributeValue> item) {
         return item.get("pk").s() + " " + item.get("sk").s();
@@ -500,7 +503,7 @@ class GroupedIndexQueryIntegrationTest {
         // then
         for (PageRequest other : others) {
             assertThatThrownBy(() -> query.page(other.after(cursor))).as("%s", other.identity()).isInstanceOf(QueryException.class)
-                    .hasMessageStartingWith("the cursor belongs to another query");
+                    .hasMessage(CursorSealer.REFUSED);
         }
         List<String> expected = expected(issuesOf(SMALL), field("prio"), "num", v -> true, Order.ASC);
         assertThat(keys(query.page(PageRequest.onIndex("fields", List.of(s(SMALL)), "prio", Order.ASC, 100).after(cursor))))
@@ -512,7 +515,7 @@ class GroupedIndexQueryIntegrationTest {
         // given
         GridQuery query = query(dynamoDb);
         PageRequest request = PageRequest.onIndex("fields", List.of(s(SMALL)), "prio", Order.ASC, 3);
-        String sortKey = Cursor.decode(query.page(request).nextCursor().orElseThrow(), request).startKey().get("sortKey").s();
+        String sortKey = Cursor.decode(query.page(request).nextCursor().orElseThrow(), request, SEALER).startKey().get("sortKey").s();
         PageRequest missing = PageRequest.onIndex("fields", List.of(s(SMALL)), "due", Order.ASC, 3).withMissing();
         Map<Map<String, AttributeValue>, String> missingKeys = Map.of(
                 Map.of("pk", s(BIG), "sk", s("ISSUE#1")), "malformed cursor: its key is of another group",
@@ -523,19 +526,19 @@ class GroupedIndexQueryIntegrationTest {
 
         // then
         Map<String, AttributeValue> otherGroup = Map.of("attribId", s(partition("fields", List.of(s(BIG)), "prio")), "sortKey", s(sortKey));
-        assertThatThrownBy(() -> query.page(request.after(new Cursor(Cursor.Part.INDEX, otherGroup).encode(request))))
+        assertThatThrownBy(() -> query.page(request.after(new Cursor(Cursor.Part.INDEX, otherGroup).encode(request, SEALER))))
                 .isInstanceOf(QueryException.class).hasMessage("malformed cursor: its key is of another attribute or group");
-        missingKeys.forEach((key, message) -> assertThatThrownBy(() -> query.page(missing.after(new Cursor(Cursor.Part.MISSING, key).encode(missing))))
+        missingKeys.forEach((key, message) -> assertThatThrownBy(() -> query.page(missing.after(new Cursor(Cursor.Part.MISSING, key).encode(missing, SEALER))))
                 .as("%s", key).isInstanceOf(QueryException.class).hasMessage(message));
         // a key of the group's partition, from the index's sort key prefix on, is one the tail resumes after
-        Page resumed = query.page(missing.after(new Cursor(Cursor.Part.MISSING, Map.of("pk", s(SMALL), "sk", s("ISSUE#3"))).encode(missing)));
+        Page resumed = query.page(missing.after(new Cursor(Cursor.Part.MISSING, Map.of("pk", s(SMALL), "sk", s("ISSUE#3"))).encode(missing, SEALER)));
         assertThat(keys(resumed)).isEqualTo(expectedMissing(SMALL, field("due"), Order.ASC).stream()
                 .filter(k -> BYTES.compare(k, SMALL + " ISSUE#3") > 0).limit(3).toList());
     }
 
     @Test
     void editedCursor_ofTheMissingPart_onARequestWithoutTheMissingPart_isRefused() {
-        // given: a cursor edited to point at the missing part (its digest is of the request, as anyone can compute),
+        // given: a cursor sealed (by a reader holding the key) to point at the missing part,
         // on a filtered request (which has no missing part: an item without the field matches no filter) and on a
         // request that did not ask for the missing part
         GridQuery query = query(dynamoDb);
@@ -545,7 +548,7 @@ class GroupedIndexQueryIntegrationTest {
 
         // then: refused, never a page of items that lack the field
         for (PageRequest request : List.of(filtered, plain)) {
-            String forged = new Cursor(Cursor.Part.MISSING, Map.of()).encode(request);
+            String forged = new Cursor(Cursor.Part.MISSING, Map.of()).encode(request, SEALER);
             assertThatThrownBy(() -> query.page(request.after(forged))).as("%s", request.identity())
                     .isInstanceOf(QueryException.class).hasMessageStartingWith("malformed cursor");
         }

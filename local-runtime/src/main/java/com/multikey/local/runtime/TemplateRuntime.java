@@ -23,7 +23,8 @@ import java.util.function.Consumer;
  * DynamoDB event source mappings polling the streams, its bus as a local PutEvents endpoint whose rules
  * (matched with event-ruler) invoke their target functions, TTL honoured within about a second, and the
  * Lambda API (DeleteLayerVersion, and Invoke of any of its functions, synchronous or asynchronous) answered by
- * a local endpoint that records the calls.
+ * a local endpoint that records the calls, and its Secrets Manager secrets, generated as the template says into
+ * files made on first use, served by a local {@code GetSecretValue} endpoint.
  */
 public final class TemplateRuntime implements AutoCloseable {
 
@@ -34,6 +35,10 @@ public final class TemplateRuntime implements AutoCloseable {
     private final LocalEventBridge bus;
     private final LocalLambdaApi lambdaApi;
     private final LocalSqs sqs;
+    private LocalSecretsManager secrets;
+    /** Where the secrets' files are; a temporary directory deleted at close unless given. */
+    private final java.nio.file.Path secretsDirectory;
+    private final boolean temporarySecrets;
     private final Map<String, String> names = new LinkedHashMap<>();
     private final Map<String, LocalFunction> functions = new LinkedHashMap<>();
     private final DynamoDbStreamsClient streams;
@@ -84,8 +89,23 @@ public final class TemplateRuntime implements AutoCloseable {
      */
     public TemplateRuntime(SamTemplate template, Ports ports, Consumer<String> out, Consumer<DynamoDbClient> existing,
                            Map<String, String> functionEnvironment) {
+        this(template, ports, out, existing, functionEnvironment, null);
+    }
+
+    /**
+     * With the template's secrets kept in {@code secretsDirectory} (each {@code <LogicalId>.json}, made on first use and
+     * kept after: a stack started again keeps its secrets); null: in a temporary directory deleted at close.
+     */
+    public TemplateRuntime(SamTemplate template, Ports ports, Consumer<String> out, Consumer<DynamoDbClient> existing,
+                           Map<String, String> functionEnvironment, java.nio.file.Path secretsDirectory) {
         int port = ports.dynamoDb();
         this.template = template;
+        this.temporarySecrets = secretsDirectory == null;
+        try {
+            this.secretsDirectory = secretsDirectory != null ? secretsDirectory : java.nio.file.Files.createTempDirectory("local-secrets");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot make a directory for the local secrets", e);
+        }
         this.functionEnvironment = Map.copyOf(functionEnvironment);
         template.checkRules();
         this.deployed = template.deployed();
@@ -98,8 +118,10 @@ public final class TemplateRuntime implements AutoCloseable {
             this.bus = LocalEventBridge.start(ports.host(), ports.eventBridge());
             this.lambdaApi = LocalLambdaApi.start(ports.host(), ports.lambda());
             this.sqs = LocalSqs.start(ports.host(), ports.sqs(), java.time.Clock.systemUTC());
+            this.secrets = LocalSecretsManager.start(ports.host(), 0);
             existing.accept(dynamoDb);
             deployed.resources().keySet().forEach(id -> names.put(id, id));
+            TemplateSecrets.create(deployed, this.secretsDirectory).forEach((id, file) -> secrets.put(names.get(id), file));
             deployed.resourcesOfType("AWS::SQS::Queue").forEach(sqs::createQueue);
             names.putAll(TemplateTables.create(deployed, dynamoDb));
             for (String busId : deployed.resourcesOfType("AWS::Events::EventBus")) {
@@ -203,7 +225,7 @@ public final class TemplateRuntime implements AutoCloseable {
     public Map<String, String> environment(String function) {
         Map<String, String> environment = new java.util.HashMap<>(TemplateEnvironment.forLocalRun(deployed, function, names, Map.of(
                 "DYNAMODB", dynamoDbLocal.endpoint(), "DYNAMODB_STREAMS", dynamoDbLocal.endpoint(), "EVENTBRIDGE", bus.endpoint(),
-                "LAMBDA", lambdaApi.endpoint(), "SQS", sqs.endpoint())));
+                "LAMBDA", lambdaApi.endpoint(), "SQS", sqs.endpoint(), "SECRETS_MANAGER", secrets.endpoint())));
         environment.putAll(functionEnvironment);
         return Map.copyOf(environment);
     }
@@ -380,6 +402,12 @@ public final class TemplateRuntime implements AutoCloseable {
         if (sqs != null) {
             sqs.close();
         }
+        if (secrets != null) {
+            secrets.close();
+        }
+        if (temporarySecrets) {
+            deleteSecrets();
+        }
         if (dynamoDb != null) {
             dynamoDb.close();
         }
@@ -387,5 +415,21 @@ public final class TemplateRuntime implements AutoCloseable {
             streams.close();
         }
         dynamoDbLocal.close();
+    }
+
+    /** The template's secrets' files, by logical id: what the local Secrets Manager endpoint answers. */
+    public java.nio.file.Path secretsDirectory() {
+        return secretsDirectory;
+    }
+
+    private void deleteSecrets() {
+        try (var files = java.nio.file.Files.list(secretsDirectory)) {
+            for (java.nio.file.Path file : files.toList()) {
+                java.nio.file.Files.deleteIfExists(file);
+            }
+            java.nio.file.Files.deleteIfExists(secretsDirectory);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot delete the local secrets in " + secretsDirectory, e);
+        }
     }
 }
