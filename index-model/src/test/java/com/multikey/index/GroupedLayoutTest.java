@@ -85,6 +85,23 @@ class GroupedLayoutTest {
     }
 
     @Test
+    void projectEntry_ofAMapEntriesIndex_isThatEntrysItems_andOfAnotherIndex_everyItem() {
+        // given
+        Map<String, AttributeValue> item = with("cf", AttributeValue.fromM(Map.of("prio", AttributeValue.fromN("2"),
+                "tags", AttributeValue.fromSs(List.of("x", "y")))));
+
+        // when
+        ItemProjection tags = PROJECTOR.projectEntry("fields", KEY, item, "tags");
+        ItemProjection labels = PROJECTOR.projectEntry("labels", KEY, item, "");
+
+        // then
+        assertThat(tags.items()).hasSize(2).containsExactlyInAnyOrderElementsOf(project("fields", item).items().stream()
+                .filter(indexItem -> indexItem.attribId().endsWith("|tags")).toList());
+        assertThat(labels).isEqualTo(project("labels", item));
+        assertThat(PROJECTOR.projectEntry("fields", KEY, item, "absent").items()).isEmpty();
+    }
+
+    @Test
     void project_whenNotCovered_givesNothing() {
         assertThat(project("fields", with("kind", AttributeValue.fromN("2")))).isEqualTo(ItemProjection.EMPTY);
         assertThat(project("fields", with("kind", s("1")))).isEqualTo(ItemProjection.EMPTY);

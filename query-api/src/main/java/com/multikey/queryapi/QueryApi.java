@@ -250,13 +250,9 @@ public final class QueryApi {
             ObjectNode node = items.addObject();
             ObjectNode key = node.putObject("key");
             projector.keyOf(item).ifPresent(itemKey -> itemKey.toKey().forEach((name, value) -> key.set(name, ApiJson.of(value))));
-            boolean missing = i >= page.indexed();
-            AttributeValue value = missing ? null : page.listedValue(i).orElseGet(() -> index.values().path().resolve(item));
-            if (value != null && !entry.isEmpty() && page.listedValue(i).isEmpty()) {
-                value = value.hasM() ? value.m().get(entry) : null;
-            }
+            AttributeValue value = page.listedValue(i).orElseGet(() -> fieldValue(index, entry, item));
             node.set("value", value == null ? ApiJson.NODES.nullNode() : ApiJson.of(value));
-            node.put("missing", missing);
+            node.put("missing", i >= page.indexed());
             node.set("item", ApiJson.of(item));
         }
         if (page.nextCursor().isPresent()) {
@@ -265,6 +261,18 @@ public final class QueryApi {
             body.putNull("nextCursor");
         }
         return body;
+    }
+
+    /**
+     * What an item holds where the index reads its values (the entry, for a map-entries index): for an item of the missing
+     * tail, and for a page that does not say what its items were listed under.
+     */
+    private static AttributeValue fieldValue(IndexDefinition index, String entry, Map<String, AttributeValue> item) {
+        AttributeValue value = index.values().path().resolve(item);
+        if (value != null && !entry.isEmpty()) {
+            value = value.hasM() ? value.m().get(entry) : null;
+        }
+        return value;
     }
 
     private ObjectNode indexes() {

@@ -307,6 +307,33 @@ class GridQueryIntegrationTest {
     }
 
     @Test
+    void multiValuedIssues_listedValue_isTheElementThePageSortedEachBy() {
+        for (Order order : Order.values()) {
+            // given
+            GridQuery query = query(dynamoDb);
+            PageRequest request = PageRequest.first("project#multi", "many", order, 5);
+            List<String> listed = new ArrayList<>();
+            while (true) {
+                // when
+                Page page = query.page(request);
+
+                // then: the smallest tag ascending, the largest descending
+                for (int i = 0; i < page.issues().size(); i++) {
+                    java.util.TreeSet<String> tags = new java.util.TreeSet<>(page.issues().get(i).get("custom_fields").m().get("many").ss());
+                    String element = order == Order.ASC ? tags.first() : tags.last();
+                    assertThat(page.listedValue(i)).as("%s item %d", order, i).contains(AttributeValue.fromS(element));
+                    listed.add(element);
+                }
+                if (page.nextCursor().isEmpty()) {
+                    break;
+                }
+                request = request.after(page.nextCursor().get());
+            }
+            assertThat(listed).hasSize(12).isSortedAccordingTo(order == Order.ASC ? Comparator.naturalOrder() : Comparator.reverseOrder());
+        }
+    }
+
+    @Test
     void withMissing_listsAfterTheIndexPartEveryIssueWithoutAnIndexItem_presentButUnindexableIncluded() {
         for (Order order : Order.values()) {
             for (int pageSize : List.of(1, 9, 100)) {

@@ -14,6 +14,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -101,7 +102,8 @@ public final class LocalHttpApi implements AutoCloseable {
         QueuedThreadPool threads = new QueuedThreadPool();
         threads.setName("local-http-api");
         threads.setDaemon(true);
-        Server server = new Server(threads);
+        // daemons, as every local server's threads: they never keep the JVM alive
+        Server server = new Server(threads, new ScheduledExecutorScheduler("local-http-api-scheduler", true), null);
         HttpConfiguration http = new HttpConfiguration();
         // what API Gateway passes on (encoded separators and dot segments in the path, bad escapes in the query) reaches the routes
         http.setUriCompliance(UriCompliance.UNSAFE);

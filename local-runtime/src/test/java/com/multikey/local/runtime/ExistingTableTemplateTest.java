@@ -80,6 +80,9 @@ class ExistingTableTemplateTest {
             Set<String> known = new TreeSet<>(deployed.resources().keySet());
             known.addAll(deployed.parameters().keySet());
             known.addAll(TemplateEnvironment.PSEUDO_PARAMETERS.keySet());
+            // SAM's reference to the alias it publishes for a function with AutoPublishAlias
+            deployed.resources().keySet().stream().filter(id -> deployed.properties(id).get("AutoPublishAlias") != null)
+                    .forEach(function -> known.add(function + ".Alias"));
 
             // when
             List<String> references = new ArrayList<>();

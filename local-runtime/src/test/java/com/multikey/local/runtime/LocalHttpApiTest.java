@@ -146,4 +146,10 @@ class LocalHttpApiTest {
         assertThat(bar).as(bar).startsWith("HTTP/1.1 500");
         assertThat(LINES).anySatisfy(line -> assertThat(line).contains("QueryFunction failed on GET /v1/grid"));
     }
+
+    @Test
+    void theServersThreads_areDaemons_soTheyNeverKeepTheJvmAlive() {
+        assertThat(Thread.getAllStackTraces().keySet()).filteredOn(thread -> thread.getName().startsWith("local-http-api"))
+                .isNotEmpty().allMatch(Thread::isDaemon);
+    }
 }
