@@ -67,12 +67,17 @@ final class AttributeSurvey {
         return stats;
     }
 
-    /** A value as a key of distinct values: numbers by value ({@code 1} and {@code 1.0} are one), with its type. */
+    /** A value as a key of distinct values: numbers by value ({@code 1} and {@code 1.0} are one), sets by their elements, with its type. */
     static String canonical(AttributeValue value) {
         return switch (value.type()) {
             case N -> "N:" + number(value.n());
             case S -> "S:" + value.s();
             case BOOL -> "BOOL:" + value.bool();
+            case SS -> "SS:" + new TreeSet<>(value.ss());
+            case NS -> "NS:" + value.ns().stream().map(AttributeSurvey::number).collect(java.util.stream.Collectors.toCollection(TreeSet::new));
+            case L -> "L:" + value.l().stream().map(AttributeSurvey::canonical).toList();
+            case M -> "M:" + new java.util.TreeMap<>(value.m()).entrySet().stream()
+                    .map(e -> e.getKey() + "=" + canonical(e.getValue())).toList();
             default -> value.type() + ":" + value;
         };
     }

@@ -1,5 +1,6 @@
 package com.multikey.cli;
 
+import com.multikey.index.DynamoDbLimits;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
@@ -84,7 +85,7 @@ final class TableSampler {
 
     /** An eventually consistent read bills half a unit per 4 KB of the items read, at least half a unit a call. */
     private static double estimatedUnits(List<Map<String, AttributeValue>> items) {
-        long bytes = items.stream().mapToLong(ItemSize::bytes).sum();
+        long bytes = items.stream().mapToLong(DynamoDbLimits::itemBytes).sum();
         return Math.max(0.5, Math.ceil(bytes / 4096.0) * 0.5);
     }
 }

@@ -23,7 +23,7 @@ class CommandLineUsageTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     static Stream<String> commands() {
-        return Stream.of("query", "backfill", "verify", "remove-index", "job-status", "redrive", "init");
+        return Stream.of("query", "backfill", "verify", "remove-index", "job-status", "redrive", "init", "plan");
     }
 
     static List<CommandSpec> specs() {
