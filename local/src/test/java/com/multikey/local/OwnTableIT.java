@@ -28,9 +28,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code start --definitions FILE --load FILE}: the local stack on a table of the shape a definitions file declares (a
  * pk/sk table with a number sort key, a table keyed by binary), seeded from DynamoDB JSON, its declared index filled
- * by the indexer from the table's stream.
+ * by the indexer from the table's stream; {@code demo --definitions FILE --load FILE} checks the same end to end.
  */
-class OwnTableStartIT {
+class OwnTableIT {
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -141,6 +141,35 @@ class OwnTableStartIT {
             assertThat(index).extracting(item -> item.get("itemKey").m().get("id").b().asByteArray()[0]).containsExactlyInAnyOrder((byte) 1, (byte) 3);
         }
         assertThat(exit.get()).as(printed()).isZero();
+    }
+
+    @Test
+    void demo_withDefinitionsAndItems_passesEveryCheck_andSaysWhatItChecked() throws Exception {
+        Path definitions = Files.writeString(dir.resolve("tickets.yaml"), """
+                version: 1
+                table: {partitionKey: {name: pk, type: S}, sortKey: {name: sk, type: S}}
+                entityTypes: [{name: Ticket, when: [{attribute: sk, beginsWith: "T#"}]}]
+                indexes:
+                  - {name: ticket-fields, covers: [{attribute: sk, beginsWith: "T#"}], group: pk, values: {entriesOf: cf}, orderBy: num}
+                  - {name: ticket-tags, covers: [{attribute: sk, beginsWith: "T#"}], group: pk, values: {elementsOf: tags}}
+                """);
+        Path items = Files.writeString(dir.resolve("tickets.json"), """
+                {"pk": {"S": "P#1"}, "sk": {"S": "T#1"}, "num": {"N": "1"}, "cf": {"M": {"due": {"S": "2026-12-01"}, "size": {"N": "3"}}}, "tags": {"SS": ["a", "b"]}}
+                {"pk": {"S": "P#1"}, "sk": {"S": "T#2"}, "num": {"N": "2"}, "cf": {"M": {"size": {"N": "1"}}}, "tags": {"L": [{"S": "a"}]}}
+                {"pk": {"S": "P#2"}, "sk": {"S": "T#1"}, "num": {"N": "1"}, "cf": {"M": {}}}
+                """);
+
+        int exit = LocalMain.run(new String[] {"demo", "--definitions", definitions.toString(), "--load", items.toString(), "--output", "json"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                new FunctionLogs(dir.resolve("functions.log")), false);
+
+        assertThat(exit).as(printed() + err).isZero();
+        var document = new com.fasterxml.jackson.databind.ObjectMapper().readTree(printed());
+        assertThat(document.path("failed").asInt()).isZero();
+        assertThat(document.path("passed").asInt()).isEqualTo(7);
+        assertThat(document.path("checks").findValuesAsText("description")).contains("the table holds every loaded item (by key)",
+                "ticket-fields: the index items the table's items imply", "ticket-tags: a first page holds items, in at most 2 API calls",
+                "verify finds every index equal to what the table implies");
     }
 
     @Test
