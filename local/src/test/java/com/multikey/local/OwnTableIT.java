@@ -1,5 +1,7 @@
 package com.multikey.local;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.local.runtime.LocalDynamoDb;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,6 +15,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,6 +63,17 @@ class OwnTableIT {
         }
         assertThat(printed()).as(err.toString(StandardCharsets.UTF_8)).contains(LocalMain.READY);
         return exit;
+    }
+
+    /** A GET of the running stack's read API (the endpoint its 'read API:' line names), signed as any SigV4 client signs it. */
+    private JsonNode readApi(String pathAndQuery) throws Exception {
+        String endpoint = printed().lines().filter(line -> line.startsWith("read API: ")).findFirst().orElseThrow().split(" +")[2];
+        URI uri = URI.create(endpoint + pathAndQuery);
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).GET();
+        LocalReadApiIT.sdkSigned(uri, LocalDynamoDb.ACCESS_KEY, LocalDynamoDb.SECRET_KEY, Instant.now()).forEach(request::header);
+        HttpResponse<String> response = HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return new ObjectMapper().readTree(response.body());
     }
 
     private String printed() {
@@ -114,6 +130,8 @@ class OwnTableIT {
             assertThat(index).extracting(item -> item.get("itemKey").m().get("ver").n()).containsExactlyInAnyOrder("1", "2", "1");
             assertThat(index).extracting(item -> item.get("value").s()).containsExactlyInAnyOrder("draft", "final", "draft");
         }
+        JsonNode page = readApi("/v1/indexes/by-status/items?group=doc%231");
+        assertThat(page.path("items").findValuesAsText("value")).as(page.toString()).containsExactly("draft", "final");
         assertThat(exit.get()).as(printed()).isZero();
     }
 
@@ -140,6 +158,8 @@ class OwnTableIT {
             assertThat(index).extracting(item -> item.get("value").s()).containsExactlyInAnyOrder("red", "blue");
             assertThat(index).extracting(item -> item.get("itemKey").m().get("id").b().asByteArray()[0]).containsExactlyInAnyOrder((byte) 1, (byte) 3);
         }
+        JsonNode page = readApi("/v1/indexes/by-color/items?group=s1&order=desc");
+        assertThat(page.path("items").findValuesAsText("value")).as(page.toString()).containsExactly("red", "blue");
         assertThat(exit.get()).as(printed()).isZero();
     }
 

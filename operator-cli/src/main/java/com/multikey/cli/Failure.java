@@ -1,5 +1,6 @@
 package com.multikey.cli;
 
+import com.multikey.index.definition.DefinitionException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -77,7 +78,7 @@ final class Failure extends RuntimeException {
         if (sdk.isPresent()) {
             return service(sdk.get(), context);
         }
-        if (thrown instanceof IllegalArgumentException) {
+        if (thrown instanceof IllegalArgumentException || thrown instanceof DefinitionException) {
             return usage(thrown.getMessage());
         }
         return new Failure(OperatorCli.SERVICE, thrown.getMessage() == null ? thrown.getClass().getName()

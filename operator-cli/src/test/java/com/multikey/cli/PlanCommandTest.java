@@ -227,6 +227,18 @@ class PlanCommandTest {
     }
 
     @Test
+    void plan_withDefinitionsThatCannotWork_isBadUsage_exitTwo_namingTheFileAndWhatToChange(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        Path file = java.nio.file.Files.writeString(dir.resolve("bad.yaml"),
+                "version: 1\ntable: {partitionKey: {name: pk, type: S}}\nindexes:\n  - {name: a, values: {entriesOf: cf}, projection: [cf]}\n");
+
+        assertThat(run("plan", "--definitions", file.toString())).isEqualTo(2);
+
+        assertThat(err.toString(StandardCharsets.UTF_8).lines().toList()).singleElement().satisfies(line -> assertThat(line)
+                .startsWith("error: " + file + ": index 'a': projection (cf): overlaps the indexed attribute 'cf'").doesNotContain("Exception"));
+    }
+
+    @Test
     void plan_neverWrites() {
         exampleTable();
         OperationRecorder.clear();
