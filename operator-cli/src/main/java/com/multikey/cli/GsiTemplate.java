@@ -26,18 +26,18 @@ final class GsiTemplate {
         types.forEach((path, seen) -> {
             if (defined.add(path.toString())) {
                 String type = seen.isEmpty() ? "S" : seen.iterator().next().name();
-                yaml.append("  - {AttributeName: ").append(path).append(", AttributeType: ").append(type).append("}\n");
+                yaml.append("  - {AttributeName: ").append(name(path.toString())).append(", AttributeType: ").append(type).append("}\n");
             }
         });
         yaml.append("GlobalSecondaryIndexes:\n");
-        yaml.append("  - IndexName: ").append(index.name().length() < 3 ? index.name() + "-gsi" : index.name()).append('\n');
+        yaml.append("  - IndexName: ").append(name(index.name().length() < 3 ? index.name() + "-gsi" : index.name())).append('\n');
         yaml.append("    KeySchema:\n");
-        index.group().forEach(path -> yaml.append("      - {AttributeName: ").append(path).append(", KeyType: HASH}\n"));
-        yaml.append("      - {AttributeName: ").append(index.values().path()).append(", KeyType: RANGE}\n");
-        index.orderBy().forEach(t -> yaml.append("      - {AttributeName: ").append(t.path()).append(", KeyType: RANGE}\n"));
+        index.group().forEach(path -> yaml.append("      - {AttributeName: ").append(name(path.toString())).append(", KeyType: HASH}\n"));
+        yaml.append("      - {AttributeName: ").append(name(index.values().path().toString())).append(", KeyType: RANGE}\n");
+        index.orderBy().forEach(t -> yaml.append("      - {AttributeName: ").append(name(t.path().toString())).append(", KeyType: RANGE}\n"));
         yaml.append("    Projection:\n");
         Set<String> projected = new LinkedHashSet<>();
-        index.projection().forEach(path -> projected.add(path.names().get(0)));
+        index.projection().forEach(path -> projected.add(name(path.names().get(0))));
         if (projected.isEmpty()) {
             yaml.append("      ProjectionType: KEYS_ONLY\n");
         } else {
@@ -45,5 +45,12 @@ final class GsiTemplate {
             yaml.append("      NonKeyAttributes: [").append(String.join(", ", projected)).append("]\n");
         }
         return yaml.toString();
+    }
+
+    /** A name as a plain YAML scalar when it reads back as that string, else double-quoted. */
+    private static String name(String name) {
+        boolean plain = name.matches("[A-Za-z_][A-Za-z0-9_.-]*")
+                && !name.matches("(?i)true|false|null|yes|no|on|off|y|n");
+        return plain ? name : ProposalYaml.quote(name);
     }
 }

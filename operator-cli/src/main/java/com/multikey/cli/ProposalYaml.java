@@ -84,7 +84,7 @@ final class ProposalYaml {
             if (candidate.group() == null && proposal.key().sortKey().isPresent()) {
                 line(yaml, "  ## no group: these items share no partition key value; add 'group: <attribute>' naming what a query runs within");
             }
-            line(yaml, "  # - name: " + candidate.name());
+            line(yaml, "  # - name: " + quote(candidate.name()));
             if (candidate.entityType() != null) {
                 line(yaml, "  #   covers: [" + candidate.entityType().when().stream()
                         .map(c -> "{attribute: " + quote(c.attribute()) + ", beginsWith: " + quote(c.prefix()) + "}")

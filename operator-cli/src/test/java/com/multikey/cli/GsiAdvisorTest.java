@@ -108,6 +108,21 @@ class GsiAdvisorTest {
         assertThat(gsi.differences()).anySatisfy(d -> assertThat(d).contains("assumed S (no sample was read)"));
     }
 
+    @Test
+    void template_namesThatYamlWouldReadAsSomethingElse_areQuoted() throws Exception {
+        IndexDefinitions definitions = DefinitionsYaml.parse(TABLE + "  - {name: \"on\", group: [\"yes\"], values: {attribute: \"a: b\"},"
+                + " orderBy: [\"12\"], projection: [\"null\"]}\n");
+
+        GsiVerdict.Native gsi = (GsiVerdict.Native) GsiAdvisor.verdict(definitions.indexes().get(0), definitions.table(), List.of());
+
+        JsonNode index = YAML.readTree(gsi.template()).path("GlobalSecondaryIndexes").get(0);
+        assertThat(index.path("IndexName").asText()).isEqualTo("on-gsi");
+        assertThat(index.path("KeySchema").findValuesAsText("AttributeName")).containsExactly("yes", "a: b", "12");
+        assertThat(index.path("KeySchema").findValues("AttributeName")).allSatisfy(name -> assertThat(name.isTextual()).isTrue());
+        assertThat(index.path("Projection").path("NonKeyAttributes").get(0).isTextual()).isTrue();
+        assertThat(index.path("Projection").path("NonKeyAttributes").get(0).asText()).isEqualTo("null");
+    }
+
     private static AttributeValue s(String value) {
         return AttributeValue.fromS(value);
     }
