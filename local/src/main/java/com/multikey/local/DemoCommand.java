@@ -38,6 +38,17 @@ final class DemoCommand implements Callable<Integer> {
             description = "an example under examples/ (" + SingleTableDemo.EXAMPLE + ") (default: the grid sample on the template's own table)")
     String example;
 
+    @Option(names = "--definitions", paramLabel = "FILE", description = "run on a table of your own shape, declared in this "
+            + "definitions file, with the items of --load (default: the grid sample)")
+    Path definitions;
+
+    @Option(names = "--table-name", defaultValue = "MyTable", description = "with --definitions, the table's name (default ${DEFAULT-VALUE})")
+    String tableName;
+
+    @Option(names = "--load", paramLabel = "FILE", description = "with --definitions, the items to load (DynamoDB JSON: one a line, "
+            + "or the output of 'aws dynamodb scan')")
+    Path load;
+
     @Override
     public Integer call() throws InterruptedException {
         SamTemplate template = parent.loadTemplate();
@@ -48,6 +59,9 @@ final class DemoCommand implements Callable<Integer> {
             if (!example.equals(SingleTableDemo.EXAMPLE)) {
                 throw Failure.usage("example '" + example + "' has no demo: pass --example " + SingleTableDemo.EXAMPLE);
             }
+        }
+        if (definitions != null) {
+            return ownTable(template);
         }
         parent.logs.name(parent.err);
         boolean bar = parent.terminal && !output.json();
@@ -70,6 +84,31 @@ final class DemoCommand implements Callable<Integer> {
                 }
             }
         }
+        return report(checks);
+    }
+
+    /** {@code --definitions FILE --load ITEMS}: the user's own table shape and items ({@link OwnTableDemo}). */
+    private int ownTable(SamTemplate template) throws InterruptedException {
+        if (example != null || load == null) {
+            throw Failure.usage("--definitions takes --load ITEMS.json (your items, DynamoDB JSON) and no --example");
+        }
+        OwnTable own = OwnTable.of(definitions, tableName);
+        List<Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue>> items = ItemFile.read(load);
+        parent.logs.name(parent.err);
+        boolean bar = parent.terminal && !output.json();
+        PrintStream out = bar ? ProgressDisplay.belowBar(parent.out) : output.lines(parent.out);
+        List<Check> checks;
+        try (ProgressDisplay progress = ProgressDisplay.open("demo", "checks", parent.err, parent.terminal);
+             TemplateRuntime runtime = new TemplateRuntime(template.withParameterOverrides(own.parameters()),
+                     new TemplateRuntime.Ports("127.0.0.1", 0, 0, 0), line -> out.println("  . " + line), own.creation(), own.environment())) {
+            runtime.startPolling();
+            checks = new OwnTableDemo(runtime, own, out, progress).run(items);
+        }
+        return report(checks);
+    }
+
+    private int report(List<Check> checks) {
+        PrintStream out = parent.terminal && !output.json() ? ProgressDisplay.belowBar(parent.out) : output.lines(parent.out);
         long failed = checks.stream().filter(c -> !c.passed()).count();
         if (output.json()) {
             Output.print(document(checks), parent.out);

@@ -8,6 +8,7 @@ import com.multikey.local.runtime.TemplateRuntime;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -17,11 +18,13 @@ import java.net.ServerSocket;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /** {@code start}: the local stack, kept running; prints its endpoints, then {@value LocalMain#READY}. */
 @Command(name = "start", mixinStandardHelpOptions = true,
@@ -68,6 +71,17 @@ final class StartCommand implements Callable<Integer> {
     @Option(names = "--seconds", description = "stop after this many seconds (default: run until interrupted)")
     Integer seconds;
 
+    @Option(names = "--definitions", paramLabel = "FILE", description = "run on a table of your own shape: the key schema and "
+            + "indexes this definitions file declares, every function reading it (default: the template's own AppTable)")
+    Path definitions;
+
+    @Option(names = "--table-name", defaultValue = "MyTable", description = "with --definitions, the table's name (default ${DEFAULT-VALUE})")
+    String tableName;
+
+    @Option(names = "--load", paramLabel = "FILE", description = "put these items (DynamoDB JSON: one a line, or the output of "
+            + "'aws dynamodb scan') into the table once the stack runs (default: none)")
+    Path load;
+
     /** A port the stack listens on, the option that sets it, and what listens there. */
     record Port(String option, int port, String what, String host) {
     }
@@ -75,7 +89,11 @@ final class StartCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintStream out = parent.out;
-        SamTemplate template = parent.loadTemplate().withParameterOverrides(LocalReadApi.parameters(apiAuth));
+        Optional<OwnTable> own = Optional.ofNullable(definitions).map(file -> OwnTable.of(file, tableName));
+        SamTemplate stack = parent.loadTemplate().withParameterOverrides(LocalReadApi.parameters(apiAuth));
+        // a table of the user's own goes through the template's existing-table path, as a deployment on it does
+        SamTemplate template = own.map(table -> stack.withParameterOverrides(table.parameters())).orElse(stack);
+        Optional<List<Map<String, AttributeValue>>> items = Optional.ofNullable(load).map(ItemFile::read);
         // DynamoDB Local listens on every address
         checkFree(List.of(new Port("--port", port, "DynamoDB Local", "0.0.0.0"), new Port("--eventbridge-port", eventBridgePort, "PutEvents", host),
                 new Port("--lambda-port", lambdaPort, "Lambda API", host), new Port("--sqs-port", sqsPort, "SQS", host),
@@ -84,20 +102,35 @@ final class StartCommand implements Callable<Integer> {
         Optional<LocalJwtIssuer> tokens = apiAuth.equals("JWT")
                 ? Optional.of(LocalJwtIssuer.loadOrCreate(tokenKey != null ? tokenKey : LocalReadApi.defaultKeyFile()))
                 : Optional.empty();
-        Map<String, String> functionEnvironment = parent.functionEnvironment();
+        // the program's own INDEX_DEFINITIONS, then the table given by --definitions over it
+        Map<String, String> functionEnvironment = new HashMap<>(parent.functionEnvironment());
+        own.ifPresent(table -> functionEnvironment.putAll(table.environment()));
         try (TemplateRuntime runtime = new TemplateRuntime(template,
-                new TemplateRuntime.Ports(host, port, eventBridgePort, lambdaPort, sqsPort), out::println, dynamoDb -> { }, functionEnvironment,
+                new TemplateRuntime.Ports(host, port, eventBridgePort, lambdaPort, sqsPort), out::println,
+                own.map(OwnTable::creation).orElse(dynamoDb -> { }), functionEnvironment,
                 secretsDirectory != null ? secretsDirectory : LocalReadApi.defaultSecretsDirectory())) {
             runtime.startPolling();
+            String table = own.map(OwnTable::name).orElseGet(() -> runtime.table("AppTable"));
             LocalHttpApi api = LocalReadApi.serve(runtime, apiAuth, host, apiPort, tokens);
             out.printf("DynamoDB Local: %s  tables: %s%n", runtime.dynamoDbLocal().endpoint(),
                     String.join(", ", runtime.names().entrySet().stream()
                             .filter(e -> template.typeOf(e.getKey()).equals("AWS::DynamoDB::Table")).map(Map.Entry::getValue).toList()));
             out.printf("EventBridge (PutEvents): %s  Lambda API: %s  SQS: %s%n", runtime.bus().endpoint(), runtime.lambdaApi().endpoint(),
                     runtime.sqs().endpoint());
+            if (own.isPresent()) {
+                out.printf("your table: %s (key %s), indexes: %s (from %s)%n", table, own.get().definitions().table().attributes().stream()
+                        .map(a -> a.name() + " " + a.type()).collect(Collectors.joining(", ")),
+                        own.get().definitions().indexes().stream().map(i -> i.name()).collect(Collectors.joining(", ")), definitions);
+            }
+            items.ifPresent(list -> out.printf("loaded %d items from %s into %s%n", ItemFile.load(runtime.dynamoDb(), table, list), load, table));
             out.printf("functions: %s; write to the tables with any client, e.g.%n", String.join(", ", runtime.functionIds()));
-            out.printf("  aws dynamodb put-item --endpoint-url %s --table-name %s --item '{\"id\":{\"S\":\"issue#1\"},\"project\":{\"S\":\"project#1\"},\"num\":{\"N\":\"1\"},\"custom_fields\":{\"M\":{\"f1\":{\"S\":\"hello\"}}}}'%n",
-                    runtime.dynamoDbLocal().endpoint(), runtime.table("AppTable"));
+            if (own.isEmpty()) {
+                out.printf("  aws dynamodb put-item --endpoint-url %s --table-name %s --item '{\"id\":{\"S\":\"issue#1\"},\"project\":{\"S\":\"project#1\"},\"num\":{\"N\":\"1\"},\"custom_fields\":{\"M\":{\"f1\":{\"S\":\"hello\"}}}}'%n",
+                        runtime.dynamoDbLocal().endpoint(), table);
+            } else {
+                out.printf("  aws dynamodb put-item --endpoint-url %s --table-name %s --item '<an item of your table, in DynamoDB JSON>'%n",
+                        runtime.dynamoDbLocal().endpoint(), table);
+            }
             out.printf("read API: %s  grid page: %s/%n", api.endpoint(), api.endpoint());
             if (apiAuth.equals("IAM")) {
                 out.printf("  curl --aws-sigv4 aws:amz:%s:execute-api --user %s:%s '%s/v1/grid?field=f1&project=project%%231'%n",

@@ -12,7 +12,9 @@ import java.util.concurrent.Callable;
 /**
  * The operator's command line for the tables of a deployed stack: {@code query}, {@code backfill},
  * {@code verify [--repair]} (in this process, or {@code --on-aws} as a job of the stack's reindex worker
- * function), {@code job-status}. It talks to DynamoDB in the account and region of the usual AWS environment
+ * function), {@code job-status}; and for a table of the user's own, before deploying, {@code init} (a definitions file
+ * proposed from a read-only sample) and {@code plan} (each index's writes, storage and cost, and whether a native GSI
+ * could serve it). It talks to DynamoDB in the account and region of the usual AWS environment
  * (credentials, {@code AWS_REGION}), or to {@code --endpoint} (a local stack from {@code local.jar start}).
  *
  * <p>Results go to standard output (a table, or with {@code --output json} one JSON document); progress and
@@ -21,12 +23,13 @@ import java.util.concurrent.Callable;
  * {@value #SERVICE} AWS (or the local endpoint) failed.
  */
 @Command(name = "operator-cli.jar", mixinStandardHelpOptions = true, versionProvider = OperatorCli.Version.class,
-        description = "Queries, backfills and verifies the index of a deployed stack (or of a local one with --endpoint).",
+        description = "Queries, backfills and verifies the index of a deployed stack (or of a local one with --endpoint); "
+                + "proposes definitions for your own table (init) and plans their cost and native alternatives (plan).",
         footer = {"", "Results go to standard output (--output json for scripts); progress and errors to standard error.",
                 "Each command answers --help."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {OperatorCli.HELP_SHOWN, OperatorCli.BAD_USAGE},
         subcommands = {TableCommands.Query.class, TableCommands.BackfillCommand.class, TableCommands.VerifyCommand.class,
-                TableCommands.RemoveIndexCommand.class, WorkerJobs.JobStatusCommand.class, RedriveCommand.class})
+                TableCommands.RemoveIndexCommand.class, WorkerJobs.JobStatusCommand.class, RedriveCommand.class, InitCommand.class, PlanCommand.class})
 public final class OperatorCli implements Callable<Integer> {
 
     /** The work is done (and, for verify, found nothing wrong). */

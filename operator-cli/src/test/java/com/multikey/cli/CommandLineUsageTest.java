@@ -23,7 +23,7 @@ class CommandLineUsageTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     static Stream<String> commands() {
-        return Stream.of("query", "backfill", "verify", "remove-index", "job-status", "redrive");
+        return Stream.of("query", "backfill", "verify", "remove-index", "job-status", "redrive", "init", "plan");
     }
 
     static List<CommandSpec> specs() {
@@ -87,7 +87,7 @@ class CommandLineUsageTest {
     void optionsThatMayFindSomethingWrong_documentExitOne(String command) {
         CommandSpec spec = OperatorCli.commandLine(new OperatorCli(System.out, System.err, Map.of(), false)).getSubcommands().get(command)
                 .getCommandSpec();
-        boolean findsDrift = command.equals("verify") || command.equals("redrive");
+        boolean findsDrift = command.equals("verify") || command.equals("redrive") || command.equals("init");
         assertThat(spec.usageMessage().exitCodeList().containsKey("1")).as(command).isEqualTo(findsDrift);
     }
 
