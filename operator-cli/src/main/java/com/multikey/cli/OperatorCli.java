@@ -26,7 +26,7 @@ import java.util.concurrent.Callable;
                 "Each command answers --help."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {OperatorCli.HELP_SHOWN, OperatorCli.BAD_USAGE},
         subcommands = {TableCommands.Query.class, TableCommands.BackfillCommand.class, TableCommands.VerifyCommand.class,
-                TableCommands.RemoveIndexCommand.class, WorkerJobs.JobStatusCommand.class, RedriveCommand.class})
+                TableCommands.RemoveIndexCommand.class, MigrateGridCommand.class, WorkerJobs.JobStatusCommand.class, RedriveCommand.class})
 public final class OperatorCli implements Callable<Integer> {
 
     /** The work is done (and, for verify, found nothing wrong). */
