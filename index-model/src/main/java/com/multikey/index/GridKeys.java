@@ -64,38 +64,61 @@ public final class GridKeys {
         String value = sortKey.substring(0, first);
         String num = sortKey.substring(first + 1, second);
         String id = sortKey.substring(second + 1);
+        int shorterCut = Math.min(valueBytes, SortKeyCodec.MAX_VALUE_BYTES);
+        String partitionTo = toGrouped ? groupedPartition : fieldPartition;
+        String edge = cutTextEdge(value, shorterCut, ascending);
+        if (edge != null) {
+            return new Position(partitionTo, edge);
+        }
+        String reencoded = reencode(value, toGrouped ? valueBytes : SortKeyCodec.MAX_VALUE_BYTES);
         return toGrouped
-                ? new Position(groupedPartition, reencode(value, valueBytes, ascending) + SEPARATOR + "N" + num + SEPARATOR + escape(id))
-                : new Position(fieldPartition, reencode(value, SortKeyCodec.MAX_VALUE_BYTES, ascending) + SEPARATOR
-                + (num.isEmpty() ? "" : num.substring(1) + SEPARATOR + unescape(id)));
+                ? new Position(partitionTo, reencoded + SEPARATOR + "N" + num + SEPARATOR + escape(id))
+                : new Position(partitionTo, reencoded + SEPARATOR + (num.isEmpty() ? "" : num.substring(1) + SEPARATOR + unescape(id)));
     }
 
-    /** An encoded value re-encoded with another cut; for a cut text, the edge of every value sharing the shorter cut text. */
-    private static String reencode(String encoded, int valueBytes, boolean ascending) {
+    /** An encoded value (never a cut text) encoded for another budget: numbers and booleans are never cut. */
+    private static String reencode(String encoded, int valueBytes) {
+        return encoded.startsWith("S") ? SortKeyCodec.encodeValue(new IndexValue.Text(decodeText(encoded).text()), valueBytes) : encoded;
+    }
+
+    /**
+     * For a text value that reaches past the shorter layout's cut text (cut in either layout, or long enough to sort
+     * differently against the texts cut there), the edge of every value sharing the cut text, on the side the reader has not read: the two layouts order such values differently (by more of their
+     * text, or by their digest). Null for any other value.
+     */
+    private static String cutTextEdge(String encoded, int shorterCut, boolean ascending) {
         if (!encoded.startsWith("S")) {
-            return encoded; // numbers and booleans are never cut
+            return null;
         }
+        DecodedText decoded = decodeText(encoded);
+        String prefix = SortKeyCodec.textPrefix(decoded.text(), shorterCut);
+        // a text that reaches past the shorter cut sorts, against the texts cut there, by its next character in one layout
+        // and by the cut's mark in the other
+        if (!decoded.cut() && prefix.equals(SortKeyCodec.textPrefix(decoded.text(), Integer.MAX_VALUE / 2))) {
+            return null;
+        }
+        return ascending ? prefix : prefix + TEXT_CEILING;
+    }
+
+    private record DecodedText(String text, boolean cut) {
+    }
+
+    /** The text of an encoded string value, up to its cut if it was cut. */
+    private static DecodedText decodeText(String encoded) {
         StringBuilder text = new StringBuilder();
-        boolean cut = false;
         for (int i = 1; i < encoded.length(); i++) {
             char c = encoded.charAt(i);
             if (c == ESCAPE && i + 1 < encoded.length()) {
                 char next = encoded.charAt(++i);
                 if (next == '~') {
-                    cut = true;
-                    break;
+                    return new DecodedText(text.toString(), true);
                 }
                 text.append((char) (next - 2));
             } else {
                 text.append(c);
             }
         }
-        if (!cut) {
-            return SortKeyCodec.encodeValue(new IndexValue.Text(text.toString()), valueBytes);
-        }
-        String prefix = SortKeyCodec.textPrefix(text.toString(), valueBytes);
-        // the position's value sorts among those sharing the cut text: resume at their edge, on the unread side
-        return ascending ? prefix : prefix + TEXT_CEILING;
+        return new DecodedText(text.toString(), false);
     }
 
     private static String escape(String id) {
