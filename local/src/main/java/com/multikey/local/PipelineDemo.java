@@ -201,7 +201,7 @@ final class PipelineDemo {
 
     private void printIndex() {
         String table = runtime.table("IssueAttribIndexTable");
-        var items = IndexTablePrinter.scan(runtime.dynamoDb(), table).stream().filter(item -> !GridLayoutStore.isControl(item)).toList();
+        var items = IndexTablePrinter.scan(runtime.dynamoDb(), table);
         IndexDefinition grid = current().grid().orElseThrow();
         out.printf("%n%s (%d items of the issue grid, layout %s; ␁ is the sort key separator):%n", table, items.size(),
                 grid.layout() == IndexDefinition.Layout.GROUPED ? "grouped" : "field-partitioned");
