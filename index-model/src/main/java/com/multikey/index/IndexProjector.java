@@ -21,18 +21,22 @@ import java.util.stream.Collectors;
 public final class IndexProjector {
 
     private final IndexDefinitions definitions;
+    /** Every declared index's layout, by name: one index is projected alone whether or not its grid state writes it. */
     private final Map<String, IndexLayout> layouts = new LinkedHashMap<>();
+    /** The layouts of the indexes the definitions' grid state keeps: what "every index" means. */
+    private final List<IndexLayout> live;
 
     public IndexProjector(IndexDefinitions definitions) {
         this.definitions = definitions;
-        Set<String> grouped = definitions.indexes().stream().filter(i -> i.layout() == IndexDefinition.Layout.GROUPED)
+        Set<String> grouped = definitions.declared().stream().filter(i -> i.layout() == IndexDefinition.Layout.GROUPED)
                 .map(IndexDefinition::name).collect(Collectors.toSet());
-        for (IndexDefinition index : definitions.indexes()) {
+        for (IndexDefinition index : definitions.declared()) {
             layouts.put(index.name(), switch (index.layout()) {
                 case GROUPED -> new GroupedLayout(index, definitions.table());
                 case FIELD_PARTITIONED -> new FieldPartitionedLayout(index, grouped);
             });
         }
+        this.live = definitions.indexes().stream().map(index -> layouts.get(index.name())).toList();
     }
 
     public IndexDefinitions definitions() {
@@ -55,7 +59,7 @@ public final class IndexProjector {
 
     /** The index items an item version implies in every declared index. */
     public ItemProjection project(ItemKey key, Map<String, AttributeValue> image) {
-        return merge(layouts.values().stream().map(layout -> layout.project(key, image)).toList());
+        return merge(live.stream().map(layout -> layout.project(key, image)).toList());
     }
 
     /** The index items an item version implies in one declared index. */
@@ -79,7 +83,7 @@ public final class IndexProjector {
     public Changed changed(ItemKey key, Map<String, AttributeValue> before, Map<String, AttributeValue> after) {
         List<ItemProjection> befores = new ArrayList<>();
         List<ItemProjection> afters = new ArrayList<>();
-        for (IndexLayout layout : layouts.values()) {
+        for (IndexLayout layout : live) {
             Changed changed = layout.changed(key, before, after);
             befores.add(changed.before());
             afters.add(changed.after());

@@ -1,5 +1,6 @@
 package com.multikey.local;
 
+import com.multikey.index.GridLayoutStore;
 import com.multikey.index.KeyOrder;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -20,9 +21,10 @@ final class IndexTablePrinter {
     private IndexTablePrinter() {
     }
 
+    /** The index items of the table in key order; not the grid layout's control item. */
     static List<Map<String, AttributeValue>> scan(DynamoDbClient dynamoDb, String table) {
         List<Map<String, AttributeValue>> items = new ArrayList<>();
-        dynamoDb.scanPaginator(b -> b.tableName(table)).items().forEach(items::add);
+        dynamoDb.scanPaginator(b -> b.tableName(table)).items().stream().filter(item -> !GridLayoutStore.isControl(item)).forEach(items::add);
         items.sort((a, b) -> {
             int byAttrib = a.get("attribId").s().compareTo(b.get("attribId").s());
             return byAttrib != 0 ? byAttrib : KeyOrder.compare(a.get("sortKey").s(), b.get("sortKey").s());
@@ -30,8 +32,9 @@ final class IndexTablePrinter {
         return items;
     }
 
+    /** With the columns of the field-partitioned grid's items when there are any, else a grouped index's. */
     static void print(PrintStream out, List<Map<String, AttributeValue>> items) {
-        print(out, items, GRID_COLUMNS);
+        print(out, items, items.stream().anyMatch(item -> item.containsKey("issueId")) ? GRID_COLUMNS : GROUPED_COLUMNS);
     }
 
     static void print(PrintStream out, List<Map<String, AttributeValue>> items, List<String> columns) {

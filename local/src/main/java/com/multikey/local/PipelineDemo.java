@@ -1,5 +1,8 @@
 package com.multikey.local;
 
+import com.multikey.index.GridLayoutStore;
+import com.multikey.index.IndexProjector;
+import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.DemoChecks.Check;
 import com.multikey.local.runtime.BusRules;
@@ -58,6 +61,9 @@ final class PipelineDemo {
         this.checks = new DemoChecks(CHECKS, progress);
     }
 
+    /** The project of the grid sample's custom fields. */
+    private static final String SAMPLE_PROJECT = "project#35e9";
+
     List<Check> run() throws InterruptedException {
         GridSample grid = GridSample.read(repository.resolve("fixtures"));
         out.println("== Writing the grid sample and two layer records to " + runtime.table("AppTable"));
@@ -93,7 +99,7 @@ final class PipelineDemo {
 
         printEvents();
         Verifier.Report report = new Verifier(runtime.dynamoDb(), runtime.table("AppTable"), runtime.table("IssueAttribIndexTable"),
-                IndexScope.all(IndexDefinitions.packaged())).verify(false);
+                IndexScope.all(current())).verify(false);
         out.printf("%n== verify: %d issues, %d index items: %d missing, %d stale, %d orphaned%n", report.issues(),
                 report.indexItems(), report.missingCount(), report.staleCount(), report.orphanedCount());
         checks.add(new Check("verify finds the index equal to what the table implies", true, report.clean()));
@@ -187,20 +193,32 @@ final class PipelineDemo {
         });
     }
 
+    /** The definitions in the grid layout state the stack recorded: a new stack's, so the grid grouped by project. */
+    private IndexDefinitions current() {
+        return new GridLayoutStore(runtime.dynamoDb(), runtime.table("IssueAttribIndexTable"), IndexDefinitions.packaged(), false,
+                Duration.ZERO, System::nanoTime).current();
+    }
+
     private void printIndex() {
         String table = runtime.table("IssueAttribIndexTable");
         var items = IndexTablePrinter.scan(runtime.dynamoDb(), table);
-        out.printf("%n%s (%d items; ␁ is the sort key separator):%n", table, items.size());
-        IndexTablePrinter.print(out, items);
+        IndexDefinition grid = current().grid().orElseThrow();
+        out.printf("%n%s (%d items of the issue grid, layout %s; ␁ is the sort key separator):%n", table, items.size(),
+                grid.layout() == IndexDefinition.Layout.GROUPED ? "grouped" : "field-partitioned");
+        IndexTablePrinter.print(out, items, grid.layout() == IndexDefinition.Layout.GROUPED ? IndexTablePrinter.GROUPED_COLUMNS
+                : IndexTablePrinter.GRID_COLUMNS);
     }
 
+    /** The sample's custom fields are all of project#35e9: a field's items in the grid's order, in the layout the stack keeps. */
     private List<String> query(String attribId, boolean ascending) {
+        IndexDefinition grid = current().grid().orElseThrow();
+        String partition = IndexProjector.partition(grid, List.of(s(SAMPLE_PROJECT)), attribId);
         List<String> ids = new ArrayList<>();
         runtime.dynamoDb().queryPaginator(b -> b.tableName(runtime.table("IssueAttribIndexTable"))
                         .keyConditionExpression("attribId = :a")
-                        .expressionAttributeValues(Map.of(":a", s(attribId)))
+                        .expressionAttributeValues(Map.of(":a", s(partition)))
                         .scanIndexForward(ascending))
-                .items().forEach(item -> ids.add(item.get("issueId").s()));
+                .items().forEach(item -> ids.add(item.containsKey("issueId") ? item.get("issueId").s() : item.get("itemKey").m().get("id").s()));
         return ids;
     }
 

@@ -56,7 +56,8 @@ class LocalMainIT {
 
         assertThat(status).as(printed()).isZero();
         assertThat(printed()).contains("30 of 30 checks passed.")
-                .contains("3812     | S2023-05-01\u2401p1311\u2401issue#020e | issue#020e | project#35e9 | 1   | 2023-05-01")
+                // a new stack's grid: grouped by project
+                .contains("issue-grid|project#35e9|3812 | S2023-05-01\u2401Np1311\u2401issue#020e | {id=issue#020e} | 2023-05-01")
                 .contains("3812  issue#67d1, issue#020e         ok (descending too)")
                 .contains("Layer Expired   x1  -> LayerExpiredRule")
                 .contains("DELETE /2018-10-31/layers/multikey-requests/versions/12 (us-east-1) -> 204")
@@ -246,7 +247,7 @@ class LocalMainIT {
     @Test
     void replay_printsTheIndexRows() {
         assertThat(run("replay", samEvents.resolve("issue-insert.json").toString())).isZero();
-        assertThat(printed()).contains("1 record(s), answered {\"batchItemFailures\":[]}").contains("9c1d     | Surgent\u2401p1313\u2401issue#af34");
+        assertThat(printed()).contains("1 record(s), answered {\"batchItemFailures\":[]}").contains("issue-grid|project#35e9|9c1d | Surgent\u2401Np1313\u2401issue#af34");
     }
 
     @Test
@@ -261,10 +262,11 @@ class LocalMainIT {
         assertThat(document.path("files").path(1).path("records").asInt()).isEqualTo(1);
         assertThat(document.path("files").path(2).path("answer").path("batchItemFailures")).isEmpty();
         JsonNode urgent = document.path("indexItems").findParents("attribId").stream()
-                .filter(item -> item.path("attribId").asText().equals("9c1d") && item.path("value").asText().equals("urgent")).findFirst()
+                .filter(item -> item.path("attribId").asText().equals("issue-grid|project#35e9|9c1d") && item.path("value").asText().equals("urgent"))
+                .findFirst()
                 .orElseThrow();
-        assertThat(urgent.path("sortKey").asText()).as("the key as stored, with its separator U+0001").isEqualTo("Surgent\u0001p1313\u0001issue#af34");
-        assertThat(urgent.path("issueId").asText()).isEqualTo("issue#af34");
+        assertThat(urgent.path("sortKey").asText()).as("the key as stored, with its separator U+0001").isEqualTo("Surgent\u0001Np1313\u0001issue#af34");
+        assertThat(urgent.path("itemKey").path("id").asText()).isEqualTo("issue#af34");
         assertThat(urgent.path("value").asText()).isEqualTo("urgent");
     }
 

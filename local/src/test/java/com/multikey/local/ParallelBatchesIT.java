@@ -156,6 +156,6 @@ class ParallelBatchesIT {
     }
 
     private static Set<Map<String, AttributeValue>> expectedIndex() {
-        return IssueFixtures.expectedIndex(client, "AppTable");
+        return IssueFixtures.expectedIndex(client, "AppTable", IssueFixtures.recorded(client, "IssueAttribIndexTable"));
     }
 }

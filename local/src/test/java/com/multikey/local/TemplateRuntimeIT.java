@@ -97,10 +97,11 @@ class TemplateRuntimeIT {
                 .anyMatch(line -> line.startsWith("TTL: expired {\"id\":\"layer#us-east-1#requests#12\"}"));
     }
 
+    /** A field's items of project#1 in the grid's order (a new stack's grid: grouped by project). */
     private static List<String> query(String attribId) {
         return client.query(b -> b.tableName("IssueAttribIndexTable").keyConditionExpression("attribId = :a")
-                        .expressionAttributeValues(Map.of(":a", s(attribId))))
-                .items().stream().map(i -> i.get("issueId").s()).toList();
+                        .expressionAttributeValues(Map.of(":a", s("issue-grid|project#1|" + attribId))))
+                .items().stream().map(i -> i.get("itemKey").m().get("id").s()).toList();
     }
 
     private static Set<Map<String, AttributeValue>> indexItems() {
@@ -108,6 +109,6 @@ class TemplateRuntimeIT {
     }
 
     private static Set<Map<String, AttributeValue>> expectedIndex() {
-        return IssueFixtures.expectedIndex(client, "AppTable");
+        return IssueFixtures.expectedIndex(client, "AppTable", IssueFixtures.recorded(client, "IssueAttribIndexTable"));
     }
 }

@@ -29,7 +29,8 @@ import java.util.concurrent.Callable;
                 "Each command answers --help."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {OperatorCli.HELP_SHOWN, OperatorCli.BAD_USAGE},
         subcommands = {TableCommands.Query.class, TableCommands.BackfillCommand.class, TableCommands.VerifyCommand.class,
-                TableCommands.RemoveIndexCommand.class, WorkerJobs.JobStatusCommand.class, RedriveCommand.class, InitCommand.class, PlanCommand.class})
+                TableCommands.RemoveIndexCommand.class, MigrateGridCommand.class, WorkerJobs.JobStatusCommand.class, RedriveCommand.class,
+                InitCommand.class, PlanCommand.class})
 public final class OperatorCli implements Callable<Integer> {
 
     /** The work is done (and, for verify, found nothing wrong). */

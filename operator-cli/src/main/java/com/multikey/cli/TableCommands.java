@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.common.ClientFactory;
 import com.multikey.common.PlainJson;
+import com.multikey.index.GridLayoutStore;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinition;
@@ -90,9 +91,19 @@ final class TableCommands {
             return definitions != null ? DefinitionsYaml.read(definitions) : IndexDefinitions.fromEnvironment(environment);
         }
 
-        /** Every declared index, or the one named. */
+        /** Every declared index, or the one named (checked without reading the tables). */
         IndexScope scope(Map<String, String> environment, String index) {
             return IndexScope.of(definitions(environment), Optional.ofNullable(index));
+        }
+
+        /** Every index the stack keeps in its recorded grid layout state (the issue grid's layout), or the one named. */
+        IndexScope scope(Map<String, String> environment, String index, DynamoDbClient client) {
+            return IndexScope.of(current(environment, client), Optional.ofNullable(index));
+        }
+
+        /** The definitions in the stack's recorded grid layout state (recorded now when the stack never did). */
+        IndexDefinitions current(Map<String, String> environment, DynamoDbClient client) {
+            return new GridLayoutStore(client, indexTable, definitions(environment), true, Duration.ZERO, System::nanoTime).current();
         }
 
         List<TableRef> tables() {
@@ -369,11 +380,12 @@ final class TableCommands {
                 tables.scope(parent.environment, index);
                 return WorkerJobs.start(aws, JobSpec.Kind.BACKFILL, Optional.ofNullable(index), tables, output, parent);
             }
-            IndexScope scope = tables.scope(parent.environment, index);
+            // the definitions first: a file that cannot work is named before any endpoint is contacted
+            tables.scope(parent.environment, index);
             Backfill.Progress done;
             try (DynamoDbClient client = tables.client(parent.environment);
                  ProgressDisplay progress = ProgressDisplay.open("backfill", "items", parent.err, parent.terminal)) {
-                done = new Backfill(client, tables.appTable, tables.indexTable, scope, rate)
+                done = new Backfill(client, tables.appTable, tables.indexTable, tables.scope(parent.environment, index, client), rate)
                         .run(CheckpointStore.open(checkpoint, segments), segments, p -> progress.update(p.itemsScanned(), p.itemsTotal(),
                                 p.issuesIndexed() + " issues indexed, " + p.indexWrites() + " index writes"), Duration.ofSeconds(1));
             }
@@ -425,11 +437,14 @@ final class TableCommands {
                         parent);
             }
             // the definitions first: a file that cannot work is named before any endpoint is contacted
-            IndexScope scope = tables.scope(parent.environment, index);
+            tables.scope(parent.environment, index);
             Verifier.Report report;
             try (DynamoDbClient client = tables.client(parent.environment);
                  ProgressDisplay progress = ProgressDisplay.open(repair ? "repair" : "verify", "items", parent.err, parent.terminal)) {
-                long total = itemCount(client, tables.appTable) + itemCount(client, tables.indexTable);
+                IndexScope scope = tables.scope(parent.environment, index, client);
+                // the index table's count includes the grid layout's control item, which verify counts as no index item
+                long total = itemCount(client, tables.appTable) + itemCount(client, tables.indexTable)
+                        - (scope.definitions().groupedGrid().isPresent() ? 1 : 0);
                 AtomicReference<PageCounts> sofar = new AtomicReference<>(PageCounts.NONE);
                 report = new Verifier(client, tables.appTable, tables.indexTable, scope)
                         .verify(repair, segments, rate, page -> {
@@ -504,7 +519,12 @@ final class TableCommands {
 
         @Override
         public Integer call() throws InterruptedException {
-            IndexDefinitions definitions = tables.definitions(parent.environment);
+            IndexDefinitions definitions;
+            try (DynamoDbClient client = tables.client(parent.environment)) {
+                // the field-partitioned layout is removable once the stack's grid layout state no longer keeps it
+                definitions = IndexRemoval.FIELD_PARTITIONED.equals(index) ? tables.current(parent.environment, client)
+                        : tables.definitions(parent.environment);
+            }
             IndexRemoval.check(definitions, index);
             if (aws.onAws) {
                 return WorkerJobs.start(aws, JobSpec.Kind.REMOVE, Optional.of(index), tables, output, parent);

@@ -116,23 +116,7 @@ final class WorkerJobs {
             throw Failure.usage("--wait needs --jobs-table <ReindexJobsTableName> (a stack output: " + Failure.STACK_OUTPUTS + ")");
         }
         String jobId = options.jobId != null ? options.jobId : kind.label() + "-" + JOB_ID_TIME.format(Instant.now());
-        ObjectNode request = JSON.createObjectNode().put("action", "start").put("jobId", jobId).put("kind", kind.label())
-                .put("totalSegments", options.totalSegments).put("writeUnitsPerSecond", options.writeUnitsPerSecond)
-                .put("pageSize", options.pageSize);
-        if (options.concurrency != null) {
-            request.put("concurrency", options.concurrency);
-        }
-        index.ifPresent(name -> request.put("index", name));
-        JsonNode answer;
-        try (LambdaClient lambda = lambda(options, tables, cli.environment)) {
-            InvokeResponse response = lambda.invoke(b -> b.functionName(options.function).payload(SdkBytes.fromUtf8String(request.toString())));
-            String payload = response.payload().asUtf8String();
-            if (response.functionError() != null) {
-                JsonNode error = read(payload);
-                throw Failure.usage("the worker refused the job: " + error.path("errorMessage").asText(payload));
-            }
-            answer = read(payload);
-        }
+        JsonNode answer = invokeStart(options, kind, index, jobId, tables, cli);
         boolean resumed = answer.path("resumed").asBoolean();
         int invoked = answer.path("segmentsInvoked").asInt();
         ObjectNode document = Output.object().put("jobId", jobId).put("kind", kind.label()).put("resumed", resumed)
@@ -156,6 +140,41 @@ final class WorkerJobs {
             print(status, cli.out);
         }
         return kind == JobSpec.Kind.VERIFY && status.totals().drift() > 0 ? OperatorCli.FOUND : OperatorCli.DONE;
+    }
+
+    /** Asks the worker function to start (or resume) a job; its answer. */
+    private static JsonNode invokeStart(Options options, JobSpec.Kind kind, Optional<String> index, String jobId,
+                                        TableCommands.Tables tables, OperatorCli cli) {
+        ObjectNode request = JSON.createObjectNode().put("action", "start").put("jobId", jobId).put("kind", kind.label())
+                .put("totalSegments", options.totalSegments).put("writeUnitsPerSecond", options.writeUnitsPerSecond)
+                .put("pageSize", options.pageSize);
+        if (options.concurrency != null) {
+            request.put("concurrency", options.concurrency);
+        }
+        index.ifPresent(name -> request.put("index", name));
+        try (LambdaClient lambda = lambda(options, tables, cli.environment)) {
+            InvokeResponse response = lambda.invoke(b -> b.functionName(options.function).payload(SdkBytes.fromUtf8String(request.toString())));
+            String payload = response.payload().asUtf8String();
+            if (response.functionError() != null) {
+                JsonNode error = read(payload);
+                throw Failure.usage("the worker refused the job: " + error.path("errorMessage").asText(payload));
+            }
+            return read(payload);
+        }
+    }
+
+    /**
+     * Starts (or resumes) a job and follows it to its end, its progress on standard error: a step of a command made of
+     * jobs ({@code migrate-grid --on-aws}). A job id already done answers its status again.
+     */
+    static JobStatus run(Options options, JobSpec.Kind kind, Optional<String> index, String jobId, TableCommands.Tables tables,
+                         OperatorCli cli) throws InterruptedException {
+        if (options.function == null || options.jobsTable == null) {
+            throw Failure.usage("--on-aws needs --function <ReindexWorkerFunctionName> and --jobs-table <ReindexJobsTableName> "
+                    + "(stack outputs: " + Failure.STACK_OUTPUTS + ")");
+        }
+        invokeStart(options, kind, index, jobId, tables, cli);
+        return follow(jobId, options.jobsTable, tables, cli);
     }
 
     /** Polls the job until it is done, showing its segments done as progress. */

@@ -74,7 +74,8 @@ class PlanCommandTest {
 
     /** The index writes the indexer's own planner makes of the plan's typical changes, one stream record each, per record. */
     private static double plannerWritesPerChange(IndexDefinitions definitions, IndexDefinition index, List<Map<String, AttributeValue>> sample) {
-        IndexDefinitions alone = new IndexDefinitions(definitions.version(), definitions.table(), definitions.entityTypes(), List.of(index));
+        IndexDefinitions alone = new IndexDefinitions(definitions.version(), definitions.table(), definitions.entityTypes(), List.of(index),
+                definitions.gridState());
         BatchPlanner planner = new BatchPlanner(new IndexerConfig("IndexTable", "AppTable", alone));
         List<TypicalChanges.Change> changes = TypicalChanges.of(index, definitions.table(), sample);
         long writes = 0;

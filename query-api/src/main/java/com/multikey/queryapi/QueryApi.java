@@ -140,7 +140,7 @@ public final class QueryApi {
         }
         if (path.equals("/v1/grid")) {
             Parameters parameters = parameters(request, union(PAGE_PARAMETERS, Set.of("project", "field")));
-            IndexDefinition grid = gridIndex().orElseThrow(() -> new Problem(404, "Not Found", "no issue grid (field-partitioned index) is declared: "
+            IndexDefinition grid = gridIndex().orElseThrow(() -> new Problem(404, "Not Found", "no issue grid is declared: "
                             + "read a declared index under /v1/indexes", null));
             String project = parameters.required("project");
             String field = parameters.required("field");
@@ -182,7 +182,8 @@ public final class QueryApi {
             return;
         }
         GroupScope scope = GroupScope.of(request.readableGroups().get(), indexNames);
-        if (!scope.permits(index, group, gridIndex().map(grid -> grid.name().equals(index.name())).orElse(false))) {
+        // either layout of the issue grid is the grid: a token's unqualified projects read it whichever the stack reads
+        if (!scope.permits(index, group, definitions.isGrid(index))) {
             throw new Problem(403, "Forbidden", group.isEmpty()
                     ? "index '" + index.name() + "' has no group: it is readable by tokens that name " + ANY_GROUP + " or "
                     + index.name() + ":" + ANY_GROUP + " only"
@@ -190,9 +191,12 @@ public final class QueryApi {
         }
     }
 
-    /** The issue grid: the index {@code GET /v1/grid} reads, whose projects a token names without an index. */
+    /**
+     * The issue grid: the index {@code GET /v1/grid} names, whose projects a token names without an index (the query
+     * library reads it in the layout the stack's grid state reads).
+     */
     private Optional<IndexDefinition> gridIndex() {
-        return definitions.indexes().stream().filter(i -> i.layout() == IndexDefinition.Layout.FIELD_PARTITIONED).findFirst();
+        return definitions.fieldPartitionedGrid().or(definitions::groupedGrid);
     }
 
     /** @param entryParameter the parameter that names the entry on this route: {@code field} on the grid's, else {@code entry} */

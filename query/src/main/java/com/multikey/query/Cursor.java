@@ -117,7 +117,7 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
             }
             case MISSING -> {
                 switch (target.missing()) {
-                    case GridQuery.MissingSource.ByProject grid -> requireByProjectKey(grid.names(), target.project().orElseThrow());
+                    case GridQuery.MissingSource.ByProject grid -> requireByProjectKey(grid.names(), grid.project());
                     case GridQuery.MissingSource.TablePartition table -> requireTableKey(table);
                     case GridQuery.MissingSource.Unavailable unavailable ->
                             throw new QueryException("malformed cursor: this index has no missing part");

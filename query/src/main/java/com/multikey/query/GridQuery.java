@@ -5,6 +5,8 @@ import com.multikey.common.Deadline;
 import com.multikey.common.RetryBudget;
 import com.multikey.common.Sleeper;
 import com.multikey.index.DynamoDbLimits;
+import com.multikey.index.GridKeys;
+import com.multikey.index.GridLayoutStore;
 import com.multikey.index.IndexEntry;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;
@@ -82,6 +84,8 @@ public final class GridQuery {
     private final String indexTable;
     private final String byProjectIndex;
     private final IndexDefinitions definitions;
+    /** The definitions in the stack's grid state for each page (which of the grid's layouts the grid reads). */
+    private final Supplier<IndexDefinitions> current;
     private final IndexProjector issues;
     private final AttributeCatalog catalog;
     private final Backoff backoff;
@@ -98,19 +102,28 @@ public final class GridQuery {
      */
     public GridQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, String byProjectIndex, IndexDefinitions definitions,
                      AttributeCatalog catalog, Backoff backoff, Sleeper sleeper, Duration pageBudget, LongSupplier nanoClock) {
-        this(dynamoDb, appTable, indexTable, byProjectIndex, definitions, catalog, backoff, sleeper, pageBudget, nanoClock,
+        this(dynamoDb, appTable, indexTable, byProjectIndex, definitions, () -> definitions, catalog, backoff, sleeper, pageBudget, nanoClock,
                 CursorSealer.of(CursorKeys.ephemeral()));
     }
 
+    /** With the definitions as given (no grid layout state), cursors sealed and opened by {@code cursors}. */
+    public GridQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, String byProjectIndex, IndexDefinitions definitions,
+                     AttributeCatalog catalog, Backoff backoff, Sleeper sleeper, Duration pageBudget, LongSupplier nanoClock,
+                     CursorSealer cursors) {
+        this(dynamoDb, appTable, indexTable, byProjectIndex, definitions, () -> definitions, catalog, backoff, sleeper, pageBudget, nanoClock,
+                cursors);
+    }
+
     /**
+     * @param current    the definitions in the stack's grid state, asked once a page (a {@link GridLayoutStore}'s)
      * @param pageBudget the time one page may take, retries included
      * @param nanoClock  monotonic clock of the page's deadline ({@code System::nanoTime})
      * @param cursors    seals the cursors of the pages and opens those of the requests: the deployment's keys, so that a
      *                   cursor opens in every process that reads the same index
      */
     public GridQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, String byProjectIndex, IndexDefinitions definitions,
-                     AttributeCatalog catalog, Backoff backoff, Sleeper sleeper, Duration pageBudget, LongSupplier nanoClock,
-                     CursorSealer cursors) {
+                     Supplier<IndexDefinitions> current, AttributeCatalog catalog, Backoff backoff, Sleeper sleeper, Duration pageBudget,
+                     LongSupplier nanoClock, CursorSealer cursors) {
         if (pageBudget.isNegative() || pageBudget.isZero()) {
             throw new IllegalArgumentException("page budget must be positive, got " + pageBudget);
         }
@@ -119,6 +132,7 @@ public final class GridQuery {
         this.indexTable = indexTable;
         this.byProjectIndex = byProjectIndex;
         this.definitions = definitions;
+        this.current = current;
         this.issues = new IndexProjector(definitions);
         this.catalog = catalog;
         this.backoff = backoff;
@@ -137,25 +151,32 @@ public final class GridQuery {
     }
 
     /**
-     * With these definitions: tables as given, the issue grid's missing tail from GSI {@code ByProject}; cursors sealed
+     * With these definitions: tables as given, the issue grid's missing tail from GSI {@code ByProject}, the grid's layout
+     * as the stack records it in the index table (read again after {@link GridLayoutStore#DEFAULT_CACHE}); cursors sealed
      * under a key of this instance alone ({@link #withCursorSealer} for the deployment's).
      */
     public static GridQuery of(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexDefinitions definitions) {
-        return new GridQuery(dynamoDb, appTable, indexTable, "ByProject", definitions,
+        return of(dynamoDb, appTable, indexTable, definitions, GridLayoutStore.DEFAULT_CACHE);
+    }
+
+    /** As {@link #of(DynamoDbClient, String, String, IndexDefinitions)}, the grid's layout read again after {@code cache}. */
+    public static GridQuery of(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexDefinitions definitions, Duration cache) {
+        GridLayoutStore layout = new GridLayoutStore(dynamoDb, indexTable, definitions, false, cache, System::nanoTime);
+        return new GridQuery(dynamoDb, appTable, indexTable, "ByProject", definitions, layout::current,
                 AttributeCatalog.fromProjectItems(dynamoDb, appTable, definitions.table().partitionKey().name()), Backoff.standard(),
-                Sleeper.SYSTEM, DEFAULT_PAGE_BUDGET, System::nanoTime);
+                Sleeper.SYSTEM, DEFAULT_PAGE_BUDGET, System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()));
     }
 
     /** The same query with another time budget per page. */
     public GridQuery withPageBudget(Duration budget) {
-        return new GridQuery(dynamoDb, appTable, indexTable, byProjectIndex, definitions, catalog, backoff, sleeper, budget, nanoClock,
-                cursors);
+        return new GridQuery(dynamoDb, appTable, indexTable, byProjectIndex, definitions, current, catalog, backoff, sleeper, budget,
+                nanoClock, cursors);
     }
 
     /** The same query with cursors sealed and opened by {@code sealer}: the deployment's keys. */
     public GridQuery withCursorSealer(CursorSealer sealer) {
-        return new GridQuery(dynamoDb, appTable, indexTable, byProjectIndex, definitions, catalog, backoff, sleeper, pageBudget, nanoClock,
-                sealer);
+        return new GridQuery(dynamoDb, appTable, indexTable, byProjectIndex, definitions, current, catalog, backoff, sleeper, pageBudget,
+                nanoClock, sealer);
     }
 
     /**
@@ -165,11 +186,12 @@ public final class GridQuery {
      * @throws RetryableQueryException when the page could not be read within its time budget
      */
     public Page page(PageRequest request) {
-        Target target = target(request);
+        Target target = target(request, current.get());
         Filter.KeyRange range = request.filter().map(f -> f.keyRange(target.bounds())).orElse(null);
-        Optional<Cursor> cursor = request.cursor().map(text -> Cursor.decode(text, request, cursors).requireValid(target, range, request.includeMissing()));
+        Optional<Cursor> cursor = request.cursor().map(text -> carriedOver(Cursor.decode(text, request, cursors), target, request)
+                .requireValid(target, range, request.includeMissing()));
         RetryBudget budget = new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock));
-        if (cursor.isEmpty() && target.project().isPresent() && !definedInCatalog(request, budget)) {
+        if (cursor.isEmpty() && target.missing() instanceof MissingSource.ByProject && !definedInCatalog(request, budget)) {
             throw new QueryException("project " + request.project() + " has no attribute '" + request.attribId() + "'");
         }
         PageFill fill = new PageFill(request, target, budget);
@@ -198,6 +220,31 @@ public final class GridQuery {
     }
 
     /**
+     * A cursor of the issue grid made while the grid was read in its other layout (the stack moved it meanwhile, or
+     * another function instance had not yet seen the move), as the same position in the layout read now.
+     */
+    private Cursor carriedOver(Cursor cursor, Target target, PageRequest request) {
+        if (cursor.part() != Cursor.Part.INDEX || !(target.missing() instanceof MissingSource.ByProject)
+                || cursor.startKey().isEmpty()) {
+            return cursor;
+        }
+        AttributeValue partition = cursor.startKey().get(IndexKey.ATTRIB_ID);
+        AttributeValue sortKey = cursor.startKey().get(IndexKey.SORT_KEY);
+        if (cursor.startKey().size() != 2 || partition == null || sortKey == null || partition.s() == null || sortKey.s() == null
+                || partition.s().equals(target.partition())) {
+            return cursor;
+        }
+        int valueBytes = definitions.groupedGrid().map(grid -> issues.bounds(grid.name()).valueBytes()).orElse(0);
+        GridKeys.Position position = GridKeys.translate(target.index(), request.project(), request.attribId(), valueBytes,
+                request.order() == Order.ASC, partition.s(), sortKey.s());
+        if (position == null) {
+            return cursor;
+        }
+        return new Cursor(Cursor.Part.INDEX, Map.of(IndexKey.ATTRIB_ID, AttributeValue.fromS(position.partition()),
+                IndexKey.SORT_KEY, AttributeValue.fromS(position.sortKey())));
+    }
+
+    /**
      * What a request reads: its index, the index partition, the project a field-partitioned partition is filtered on,
      * the bounds of the index's values, and where the group's items lacking the field come from.
      */
@@ -208,7 +255,7 @@ public final class GridQuery {
     sealed interface MissingSource {
 
         /** The issue grid's: GSI {@code ByProject} of the app table (key project, num), in num order. */
-        record ByProject(GridNames names) implements MissingSource {
+        record ByProject(GridNames names, String project) implements MissingSource {
         }
 
         /**
@@ -223,12 +270,13 @@ public final class GridQuery {
         }
     }
 
-    private Target target(PageRequest request) {
-        IndexDefinition index = request.index()
+    private Target target(PageRequest request, IndexDefinitions definitions) {
+        IndexDefinition named = request.index()
                 .map(name -> definitions.index(name).orElseThrow(() -> new QueryException("no index named '" + name + "'")))
-                .orElseGet(() -> definitions.indexes().stream()
-                        .filter(i -> i.layout() == IndexDefinition.Layout.FIELD_PARTITIONED).findFirst()
+                .orElseGet(() -> definitions.grid()
                         .orElseThrow(() -> new QueryException("name the index to read: no issue grid (field-partitioned) index is declared")));
+        // either name of the issue grid reads the layout the stack's grid state reads
+        IndexDefinition index = definitions.isGrid(named) ? definitions.grid().orElse(named) : named;
         ValueBounds bounds = issues.bounds(index.name());
         boolean entries = index.values() instanceof ValueSource.MapEntries;
         if (entries && request.attribId().isEmpty()) {
@@ -237,7 +285,7 @@ public final class GridQuery {
         if (!entries && !request.attribId().isEmpty()) {
             throw new QueryException("index '" + index.name() + "' indexes " + index.values().path() + " itself: it has no entries to name");
         }
-        if (index.layout() == IndexDefinition.Layout.FIELD_PARTITIONED) {
+        if (definitions.isGrid(index)) {
             if (request.group().size() != 1 || request.group().get(0).s() == null) {
                 throw new QueryException("index '" + index.name() + "' runs within one project: give one string group value");
             }
@@ -252,8 +300,13 @@ public final class GridQuery {
                 throw new QueryException("index '" + index.name() + "' has no attribute id longer than "
                         + DynamoDbLimits.MAX_PARTITION_KEY_BYTES + " bytes (the longest key)");
             }
-            return new Target(index, request.attribId(), Optional.of(request.group().get(0).s()), bounds,
-                    new MissingSource.ByProject(GridNames.of(index, definitions)));
+            MissingSource byProject = new MissingSource.ByProject(GridNames.of(index, definitions), project);
+            if (index.layout() == IndexDefinition.Layout.FIELD_PARTITIONED) {
+                return new Target(index, request.attribId(), Optional.of(project), bounds, byProject);
+            }
+            // the grouped grid: the project's own partition of the field, no filter
+            return new Target(index, IndexProjector.partition(index, request.group(), request.attribId()), Optional.empty(), bounds,
+                    byProject);
         }
         if (request.group().size() != index.group().size()) {
             throw new QueryException("index '" + index.name() + "' runs within " + index.group() + ": give "

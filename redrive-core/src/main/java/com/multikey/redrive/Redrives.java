@@ -1,12 +1,15 @@
 package com.multikey.redrive;
 
 import com.multikey.common.ClientFactory;
+import com.multikey.index.GridLayoutStore;
 import com.multikey.reindex.IndexScope;
 import com.multikey.reindex.TargetedRepair;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
+
+import java.time.Duration;
 
 /**
  * Builds a {@link Redrive} for a queue from its configuration, with the SDK clients it needs (built once,
@@ -49,9 +52,14 @@ public final class Redrives implements AutoCloseable {
     public Redrive forQueue(QueueKind kind) {
         FailureQueue queue = new SqsFailureQueue(sqs, config.queue(kind));
         MessageAction action = switch (kind) {
-            case INDEXER -> new IndexerRedrive(new StreamRangeReader(streams), new TargetedRepair(dynamoDb,
-                    RedriveConfig.required(config.appTable(), "APP_TABLE_NAME"), RedriveConfig.required(config.indexTable(), "INDEX_TABLE_NAME"),
-                    IndexScope.all(config.definitions())), IndexScope.all(config.definitions()));
+            case INDEXER -> {
+                String indexTable = RedriveConfig.required(config.indexTable(), "INDEX_TABLE_NAME");
+                // every index in the layouts the stack's grid state keeps, as the indexer writes them
+                IndexScope scope = IndexScope.all(new GridLayoutStore(dynamoDb, indexTable, config.definitions(), false,
+                        Duration.ZERO, System::nanoTime).current());
+                yield new IndexerRedrive(new StreamRangeReader(streams), new TargetedRepair(dynamoDb,
+                        RedriveConfig.required(config.appTable(), "APP_TABLE_NAME"), indexTable, scope), scope);
+            }
             case ROUTER -> new RouterRedrive(new StreamRangeReader(streams), invoker,
                     RedriveConfig.required(config.routerFunction(), "ROUTER_FUNCTION_NAME"));
             case DELETE_LAYER -> new DeleteLayerRedrive(invoker, RedriveConfig.required(config.deleteLayerFunction(), "DELETE_LAYER_FUNCTION_NAME"));

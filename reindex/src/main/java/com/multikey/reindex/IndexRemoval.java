@@ -53,7 +53,10 @@ public final class IndexRemoval implements SegmentWork {
         this.pageSize = pageSize;
     }
 
-    /** @throws IllegalArgumentException when the target is still declared */
+    /**
+     * @throws IllegalArgumentException when the target is still declared (the field-partitioned layout: still kept in the
+     *                                  definitions' grid state)
+     */
     public static void check(IndexDefinitions definitions, String index) {
         if (FIELD_PARTITIONED.equals(index)) {
             definitions.indexes().stream().filter(i -> i.layout() == IndexDefinition.Layout.FIELD_PARTITIONED).findFirst()

@@ -1,5 +1,6 @@
 package com.multikey.reindex;
 
+import com.multikey.index.GridLayoutStore;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.ItemKey;
@@ -87,8 +88,12 @@ public final class IndexScope {
      * Whether a stored index item is one of the scope's: any item when the scope is every index (an item of an index
      * no longer declared is then one no item implies); else a grouped index's items name it in {@code index}, and
      * every item without {@code index} is the field-partitioned index's (one naming no issue too: it is then orphaned).
+     * The grid layout's control item ({@link GridLayoutStore}) is no index's.
      */
     public boolean owns(Map<String, AttributeValue> stored) {
+        if (GridLayoutStore.isControl(stored)) {
+            return false;
+        }
         if (only.isEmpty()) {
             return true;
         }

@@ -1,5 +1,6 @@
 package com.multikey.reindex;
 
+import com.multikey.index.GridLayoutStore;
 import com.multikey.index.IndexChange;
 import com.multikey.index.IndexEntry;
 import com.multikey.index.IndexItem;
@@ -220,7 +221,9 @@ public final class SegmentVerifier implements SegmentWork {
         }
         Map<String, AttributeValue> after = next(page);
         SegmentPosition next = after.isEmpty() ? SegmentPosition.DONE : new SegmentPosition(SegmentPosition.Phase.INDEX, after);
-        return new PageOutcome(new PageCounts(page.items().size(), 0, writes, 0, stale, orphaned, repaired), next);
+        // the grid layout's control item is read, but is no index item
+        long indexItems = page.items().stream().filter(item -> !GridLayoutStore.isControl(item)).count();
+        return new PageOutcome(new PageCounts(indexItems, 0, writes, 0, stale, orphaned, repaired), next);
     }
 
     /**

@@ -10,7 +10,9 @@ import com.multikey.index.IndexProjector;
 import com.multikey.index.ItemKey;
 import com.multikey.index.Rejection;
 import com.multikey.index.definition.Condition;
+import com.multikey.index.definition.GridState;
 import com.multikey.index.definition.IndexDefinition;
+import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.index.definition.KeySchema;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -22,6 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -32,10 +36,25 @@ import java.util.stream.Collectors;
  */
 public final class BatchPlanner {
 
+    /** The definitions of each batch: in the grid state the stack records (read with a short cache), or fixed. */
+    private final Supplier<IndexDefinitions> definitions;
+    private final Map<GridState, IndexProjector> projectors = new ConcurrentHashMap<>();
     private final IndexProjector projector;
 
+    /** With the configuration's definitions as they are (their grid state fixed). */
     public BatchPlanner(IndexerConfig config) {
+        this(config, config::definitions);
+    }
+
+    /** With the definitions {@code definitions} gives for each batch (a {@link com.multikey.index.GridLayoutStore}'s current ones). */
+    public BatchPlanner(IndexerConfig config, Supplier<IndexDefinitions> definitions) {
+        this.definitions = definitions;
         this.projector = new IndexProjector(config.definitions());
+    }
+
+    private IndexProjector projector() {
+        IndexDefinitions now = definitions.get();
+        return projectors.computeIfAbsent(now.gridState(), state -> new IndexProjector(now));
     }
 
     /** The source table's partition key attribute, whose value names a record's item in logs. */
@@ -45,6 +64,7 @@ public final class BatchPlanner {
 
     /** The net writes of a batch's records (read, in stream order). */
     public BatchPlan plan(List<ChangeRecord> records) {
+        IndexProjector projector = projector();
         Map<IndexKey, IndexChange> changes = new LinkedHashMap<>();
         Map<IndexKey, ItemKey> itemOfKey = new HashMap<>();
         Map<ItemKey, ChangeRecord> firstRecord = new LinkedHashMap<>();
@@ -65,7 +85,7 @@ public final class BatchPlanner {
             Map<String, AttributeValue> newImage = record.newImage().orElse(null);
             Optional<String> missing = missingImage(record);
             if (missing.isPresent()) {
-                if (mayBeCovered(record)) {
+                if (mayBeCovered(projector, record)) {
                     missingImages.add(new BatchPlan.MissingImage(item, record, missing.get()));
                 } else {
                     ignored++;
@@ -111,7 +131,7 @@ public final class BatchPlanner {
      * Whether an index may cover an item of whose images the record lacks at least one: with an image, when any
      * index covers what is there; without, unless every index has a condition on a key attribute that the keys fail.
      */
-    private boolean mayBeCovered(ChangeRecord record) {
+    private static boolean mayBeCovered(IndexProjector projector, ChangeRecord record) {
         if (projector.coversAny(record.oldImage().orElse(null)) || projector.coversAny(record.newImage().orElse(null))) {
             return true;
         }

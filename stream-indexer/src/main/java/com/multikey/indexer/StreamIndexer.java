@@ -11,6 +11,7 @@ import com.multikey.index.IndexChange;
 import com.multikey.index.IndexKey;
 import com.multikey.index.ItemKey;
 import com.multikey.index.Rejection;
+import software.amazon.awssdk.core.exception.SdkException;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -76,7 +77,16 @@ public final class StreamIndexer {
     }
 
     private PartialBatch.Outcome<ChangeRecord, Counts> index(List<ChangeRecord> records, Deadline deadline) {
-        BatchPlan plan = planner.plan(records);
+        BatchPlan plan;
+        try {
+            plan = planner.plan(records);
+        } catch (SdkException e) {
+            // the grid layout state could not be read (throttled, unavailable): which layouts to write is unknown, so
+            // nothing is written and every record is delivered again
+            log.warn("grid layout state not read; records reported for redelivery", Map.of("records", records.size(),
+                    "errorType", e.getClass().getSimpleName()));
+            return new PartialBatch.Outcome<>(List.copyOf(records), List.of(), new Counts(0, 0, 0, 0, 0, 0, records.size(), 0));
+        }
         for (Rejection rejection : plan.rejections()) {
             Map<String, Object> fields = new LinkedHashMap<>();
             fields.put("itemKey", rejection.issueId());

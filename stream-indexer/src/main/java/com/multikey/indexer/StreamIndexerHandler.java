@@ -11,6 +11,8 @@ import com.multikey.common.Deadline;
 import com.multikey.common.EmfMetrics;
 import com.multikey.common.Sleeper;
 import com.multikey.common.StructuredLog;
+import com.multikey.index.GridLayoutStore;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import java.time.Duration;
 import java.util.Map;
@@ -50,10 +52,12 @@ public final class StreamIndexerHandler implements RequestHandler<DynamodbEvent,
     static StreamIndexer fromEnvironment(Map<String, String> env) {
         IndexerConfig config = IndexerConfig.fromEnvironment(env);
         StructuredLog log = StructuredLog.forClass(StreamIndexer.class);
-        IndexWriter writer = new DynamoDbIndexWriter(new ClientFactory(env).dynamoDb(), config.indexTableName(),
+        DynamoDbClient dynamoDb = new ClientFactory(env).dynamoDb();
+        GridLayoutStore gridLayout = GridLayoutStore.fromEnvironment(dynamoDb, config.indexTableName(), config.definitions(), true, env);
+        IndexWriter writer = new DynamoDbIndexWriter(dynamoDb, config.indexTableName(),
                 Backoff.standard(), Sleeper.SYSTEM, log, BoundedCalls.fromEnvironment(env, WRITE_CONCURRENCY, BoundedCalls.DEFAULT_IN_FLIGHT));
         IndexerMetrics metrics = IndexerMetrics.emf(
                 EmfMetrics.toStandardOutput(env.getOrDefault("METRICS_NAMESPACE", "Multikey"), "stream-indexer"));
-        return new StreamIndexer(new BatchPlanner(config), writer, metrics, log, config.appTableName());
+        return new StreamIndexer(new BatchPlanner(config, gridLayout::current), writer, metrics, log, config.appTableName());
     }
 }

@@ -65,6 +65,26 @@ class StreamIndexerTest {
     }
 
     @Test
+    void process_whenTheGridLayoutStateCannotBeRead_writesNothing_andReportsEveryRecord() {
+        // given: reading the grid layout state is throttled
+        StreamIndexer throttled = new StreamIndexer(new BatchPlanner(new IndexerConfig("index"), () -> {
+            throw software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException.builder().message("slow down").build();
+        }), index, metrics, new StructuredLog("test", new PrintStream(logged, true, StandardCharsets.UTF_8), Clock.systemUTC()));
+
+        // when
+        StreamsEventResponse response = throttled.process(StreamRecords.lambdaRecords(List.of(
+                StreamRecords.change(20, "issue#a", null, issue("issue#a", "p", 1, Map.of("f", s("1")))),
+                StreamRecords.change(21, "issue#b", null, issue("issue#b", "p", 2, Map.of("f", s("1")))))), Deadline.after(Duration.ofSeconds(30)));
+
+        // then
+        assertThat(response.getBatchItemFailures()).extracting(StreamsEventResponse.BatchItemFailure::getItemIdentifier)
+                .containsExactlyInAnyOrder(String.format("%021d", 20), String.format("%021d", 21));
+        assertThat(index.items()).isEmpty();
+        assertThat(logged.toString(StandardCharsets.UTF_8)).contains("grid layout state not read",
+                "ProvisionedThroughputExceededException").doesNotContain("slow down");
+    }
+
+    @Test
     void process_whenWritesOfOneIssueFail_reportsThatIssuesFirstRecordOnly() {
         var a1 = issue("issue#a", "p", 1, Map.of("f", s("1")));
         var b1 = issue("issue#b", "p", 2, Map.of("f", s("1")));

@@ -1,11 +1,13 @@
 package com.multikey.testkit;
 
+import com.multikey.index.GridLayoutStore;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.definition.IndexDefinitions;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,11 +46,26 @@ public final class IssueFixtures {
         }
     }
 
-    /** The index table's items, numbers spelled as the model spells them ({@link IndexItem#normalized}). */
+    /**
+     * The index table's index items, numbers spelled as the model spells them ({@link IndexItem#normalized}); not the
+     * grid layout's control item ({@link GridLayoutStore}).
+     */
     public static Set<Map<String, AttributeValue>> storedIndex(DynamoDbClient dynamoDb, String indexTable) {
         Set<Map<String, AttributeValue>> items = new HashSet<>();
-        dynamoDb.scanPaginator(b -> b.tableName(indexTable)).items().forEach(i -> items.add(IndexItem.normalized(i)));
+        dynamoDb.scanPaginator(b -> b.tableName(indexTable)).items().forEach(i -> {
+            if (!GridLayoutStore.isControl(i)) {
+                items.add(IndexItem.normalized(i));
+            }
+        });
         return items;
+    }
+
+    /**
+     * The packaged definitions in the grid layout state the stack recorded in its index table (a new stack, whose
+     * first function found the table empty: grouped), as its functions run them.
+     */
+    public static IndexDefinitions recorded(DynamoDbClient dynamoDb, String indexTable) {
+        return new GridLayoutStore(dynamoDb, indexTable, IndexDefinitions.packaged(), false, Duration.ZERO, System::nanoTime).current();
     }
 
     /** The index items the app table's items imply under the definitions (a rebuild from the table). */

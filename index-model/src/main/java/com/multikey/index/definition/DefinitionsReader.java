@@ -85,7 +85,33 @@ public final class DefinitionsReader {
         if (fieldPartitioned > 1) {
             throw error("indexes", "more than one index uses layout field-partitioned; at most one can (its partitions are bare entry names)");
         }
-        return new IndexDefinitions(VERSION, table, types, indexes);
+        checkReplacement(indexes);
+        return new IndexDefinitions(VERSION, table, types, indexes, GridState.FIELD_PARTITIONED);
+    }
+
+    /**
+     * A grouped index that replaces the field-partitioned one indexes the very same items, so a stack can move from one
+     * to the other under its readers (their cursors carry over): same covers, group, values and tie-breaker.
+     */
+    private void checkReplacement(List<IndexDefinition> indexes) {
+        List<IndexDefinition> replacing = indexes.stream().filter(i -> i.replaces().isPresent()).toList();
+        if (replacing.size() > 1) {
+            throw error("indexes", "more than one index has 'replaces'; only the issue grid's field-partitioned index can be replaced");
+        }
+        for (IndexDefinition grouped : replacing) {
+            String where = "index '" + grouped.name() + "': replaces";
+            String target = grouped.replaces().get();
+            IndexDefinition old = indexes.stream().filter(i -> i.name().equals(target)).findFirst()
+                    .orElseThrow(() -> error(where, "no index named '" + target + "' is declared; keep the field-partitioned index "
+                            + "declared while stacks may still have it (operator-cli migrate-grid moves a stack)"));
+            if (old.layout() != IndexDefinition.Layout.FIELD_PARTITIONED) {
+                throw error(where, "index '" + target + "' is not field-partitioned; only that layout is replaced");
+            }
+            if (!old.covers().equals(grouped.covers()) || !old.group().equals(grouped.group())
+                    || !old.values().equals(grouped.values()) || !old.orderBy().equals(grouped.orderBy())) {
+                throw error(where, "index '" + target + "' must index the same items: give both the same covers, group, values and orderBy");
+            }
+        }
     }
 
     private void allowOnly(Tree node, String where, String... fields) {
@@ -265,7 +291,7 @@ public final class DefinitionsReader {
         if (!INDEX_NAME.matcher(name).matches()) {
             throw error(where, "the name must be 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit; it becomes part of the index keys, so choose it once");
         }
-        allowOnly(node, where, "name", "layout", "covers", "group", "values", "orderBy", "projection");
+        allowOnly(node, where, "name", "layout", "covers", "group", "values", "orderBy", "projection", "replaces");
         IndexDefinition.Layout layout = switch (node.path("layout").asText("grouped")) {
             case "grouped" -> IndexDefinition.Layout.GROUPED;
             case "field-partitioned" -> IndexDefinition.Layout.FIELD_PARTITIONED;
@@ -283,7 +309,17 @@ public final class DefinitionsReader {
                         + DynamoDbLimits.MAX_ITEM_BYTES / 1024 + " KB item size many times over; project other attributes, or none");
             }
         }
-        IndexDefinition index = new IndexDefinition(name, layout, covers, group, values, orderBy, projection);
+        Optional<String> replaces = Optional.empty();
+        if (node.has("replaces")) {
+            if (!node.get("replaces").isTextual() || node.get("replaces").asText().isEmpty()) {
+                throw error(where + ": replaces", "names the field-partitioned index this grouped index takes the place of, e.g. replaces: custom_fields");
+            }
+            if (layout != IndexDefinition.Layout.GROUPED) {
+                throw error(where + ": replaces", "only a grouped index replaces another (the issue grid's field-partitioned layout)");
+            }
+            replaces = Optional.of(node.get("replaces").asText());
+        }
+        IndexDefinition index = new IndexDefinition(name, layout, covers, group, values, orderBy, projection, replaces);
         if (layout == IndexDefinition.Layout.FIELD_PARTITIONED) {
             checkFieldPartitioned(index, table, where);
         } else {

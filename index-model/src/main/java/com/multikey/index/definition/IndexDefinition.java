@@ -13,9 +13,17 @@ import java.util.Objects;
  * @param values     where the indexed values come from
  * @param orderBy    tie-breakers after the value, before the item key
  * @param projection attributes copied into every index item
+ * @param replaces   for a grouped index, the field-partitioned index it takes the place of (the issue grid's old layout,
+ *                   indexing the same items): which of the two a stack writes and reads is its {@link GridState}
  */
 public record IndexDefinition(String name, Layout layout, List<Condition> covers, List<AttributePath> group,
-                              ValueSource values, List<TieBreaker> orderBy, List<AttributePath> projection) {
+                              ValueSource values, List<TieBreaker> orderBy, List<AttributePath> projection,
+                              java.util.Optional<String> replaces) {
+
+    public IndexDefinition(String name, Layout layout, List<Condition> covers, List<AttributePath> group, ValueSource values,
+                           List<TieBreaker> orderBy, List<AttributePath> projection) {
+        this(name, layout, covers, group, values, orderBy, projection, java.util.Optional.empty());
+    }
 
     /** How an index lays out its keys. */
     public enum Layout {
@@ -40,6 +48,7 @@ public record IndexDefinition(String name, Layout layout, List<Condition> covers
         Objects.requireNonNull(values, "values");
         orderBy = List.copyOf(orderBy);
         projection = List.copyOf(projection);
+        Objects.requireNonNull(replaces, "replaces");
     }
 
     /** Whether an item (image) is one this index covers. */

@@ -54,7 +54,9 @@ class RedriveTemplateTest {
         }
         assertThat(actions).containsExactlyInAnyOrder("logs:CreateLogGroup", "logs:CreateLogStream", "logs:PutLogEvents",
                 "dynamodb:GetRecords", "dynamodb:GetShardIterator", "dynamodb:GetItem", "dynamodb:ConditionCheckItem",
-                "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:DeleteItem", "sqs:ReceiveMessage", "sqs:DeleteMessage",
+                "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:DeleteItem",
+                // the grid layout's control item in the index table, and the one-time scan for a stack's layout
+                "dynamodb:Scan", "sqs:ReceiveMessage", "sqs:DeleteMessage",
                 "sqs:ChangeMessageVisibility", "sqs:GetQueueAttributes", "lambda:InvokeFunction");
     }
 }

@@ -6,6 +6,7 @@ import com.multikey.common.ClientFactory;
 import com.multikey.common.EmfMetrics;
 import com.multikey.common.Environment;
 import com.multikey.common.StructuredLog;
+import com.multikey.index.GridLayoutStore;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.reindex.IndexRemoval;
 import com.multikey.reindex.IndexScope;
@@ -84,13 +85,16 @@ public final class ReindexWorkerHandler implements RequestHandler<Map<String, Ob
         ClientFactory clients = new ClientFactory(config.environment());
         DynamoDbClient dynamoDb = clients.dynamoDb();
         LambdaClient lambda = clients.configure(LambdaClient.builder(), "LAMBDA").httpClient(ClientFactory.httpClient()).build();
+        // every declared index in the layouts the stack's grid state keeps
+        GridLayoutStore gridLayout = GridLayoutStore.fromEnvironment(dynamoDb, config.indexTable(), config.definitions(), true,
+                config.environment());
         Function<JobSpec, SegmentWork> work = spec -> switch (spec.kind()) {
             case BACKFILL -> new SegmentBackfill(dynamoDb, config.appTable(), config.indexTable(),
-                    IndexScope.of(config.definitions(), spec.index()), spec.writeUnitsPerSegment(), spec.pageSize());
+                    IndexScope.of(gridLayout.current(), spec.index()), spec.writeUnitsPerSegment(), spec.pageSize());
             case VERIFY, REPAIR -> new SegmentVerifier(dynamoDb, config.appTable(), config.indexTable(),
-                    IndexScope.of(config.definitions(), spec.index()), spec.kind() == JobSpec.Kind.REPAIR,
+                    IndexScope.of(gridLayout.current(), spec.index()), spec.kind() == JobSpec.Kind.REPAIR,
                     spec.writeUnitsPerSegment(), spec.pageSize(), found -> { });
-            case REMOVE -> new IndexRemoval(dynamoDb, config.indexTable(), config.definitions(), spec.index().orElseThrow(),
+            case REMOVE -> new IndexRemoval(dynamoDb, config.indexTable(), gridLayout.current(), spec.index().orElseThrow(),
                     spec.writeUnitsPerSegment(), spec.pageSize());
         };
         return new ReindexWorker(new JobStore(dynamoDb, config.jobsTable()), work,
