@@ -10,6 +10,7 @@ import com.multikey.index.IndexKey;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.ItemKey;
 import com.multikey.index.KeyOrder;
+import com.multikey.index.definition.GridState;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.index.definition.KeySchema;
@@ -23,6 +24,8 @@ import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -105,7 +108,8 @@ public final class QueryApiPriming extends SnapStartPriming<List<Integer>> {
      * The reads the query library makes, answered from three sample issues of {@link #PROJECT} (a number, a text and a
      * list in field {@link #FIELD}, one issue without it) and their index items as the indexer projects them: Query on
      * the index table by partition, in either order, up to its Limit; BatchGetItem by key; every other Query (the
-     * missing tail's) answers the issues; GetItem (the project's item) answers none.
+     * missing tail's) answers the issues; GetItem (the project's item, the grid layout's control item) answers none; Scan
+     * (the grid layout's look for the original layout) finds nothing.
      */
     static final class SampleDynamoDb implements DynamoDbClient {
 
@@ -122,7 +126,8 @@ public final class QueryApiPriming extends SnapStartPriming<List<Integer>> {
             issues.add(issue(2, AttributeValue.fromS("text")));
             issues.add(issue(3, AttributeValue.fromL(List.of(AttributeValue.fromN("1"), AttributeValue.fromBool(true)))));
             issues.add(issue(4, null));
-            IndexProjector projector = new IndexProjector(definitions);
+            // the index items of both of the issue grid's layouts, so the grid is primed in whichever layout it reads
+            IndexProjector projector = new IndexProjector(definitions.withGridState(GridState.MIGRATING));
             for (Map<String, AttributeValue> issue : issues) {
                 projector.project(ItemKey.ofString("id", issue.get("id").s()), issue).items().stream().map(IndexItem::toItem)
                         .forEach(indexItems::add);
@@ -167,6 +172,12 @@ public final class QueryApiPriming extends SnapStartPriming<List<Integer>> {
         @Override
         public GetItemResponse getItem(GetItemRequest request) {
             return GetItemResponse.builder().build();
+        }
+
+        /** The grid layout's one-time look for items of the original layout: none, as on a new stack. */
+        @Override
+        public ScanResponse scan(ScanRequest request) {
+            return ScanResponse.builder().items(List.of()).count(0).scannedCount(0).build();
         }
 
         @Override
