@@ -1,5 +1,7 @@
 package com.multikey.query;
 
+import com.multikey.index.SortKeyCodec;
+import com.multikey.index.UnindexableValueException;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -35,11 +37,19 @@ public final class GroupValue {
             return AttributeValue.fromS(text.substring(2));
         }
         if (text.startsWith("N:")) {
+            BigDecimal number;
             try {
-                return AttributeValue.fromN(new BigDecimal(text.substring(2)).toString());
+                number = new BigDecimal(text.substring(2));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("N: is followed by a number, e.g. N:42; for text that begins with N: write S:N:…");
             }
+            try {
+                SortKeyCodec.encodeNumber(number);
+            } catch (ArithmeticException | UnindexableValueException e) {
+                throw new IllegalArgumentException("N: is followed by a number a DynamoDB number can hold (38 significant digits, "
+                        + "1E-130 to 9.99…E+125 and their negatives, or 0)");
+            }
+            return AttributeValue.fromN(number.toString());
         }
         if (text.startsWith("BOOL:")) {
             return switch (text.substring(5)) {
