@@ -309,7 +309,9 @@ final class TableCommands {
                 throw Failure.usage("--page-timeout must be a number of seconds above 0 and at most " + MAX_PAGE_TIMEOUT_SECONDS
                         + ", got " + pageTimeout.toPlainString());
             }
-            return Duration.ofMillis(Math.max(1, pageTimeout.movePointRight(3).setScale(0, java.math.RoundingMode.CEILING).longValueExact()));
+            // up to a millisecond is one (rounding 1E-999999999 to a whole number of milliseconds would overflow, or take seconds)
+            BigDecimal millis = pageTimeout.movePointRight(3);
+            return Duration.ofMillis(millis.compareTo(BigDecimal.ONE) <= 0 ? 1 : millis.setScale(0, java.math.RoundingMode.CEILING).longValueExact());
         }
 
         private static ObjectNode page(Page page, ArrayNode items) {

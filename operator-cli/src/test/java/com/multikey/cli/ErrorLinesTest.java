@@ -18,11 +18,14 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * What goes wrong most outside a test — a wrong endpoint, no credentials or region, a table that does not exist, a stack
@@ -128,6 +131,32 @@ class ErrorLinesTest {
     void query_aPageTimeoutThatIsNoPositiveNumberOfSeconds_isBadUsage() {
         assertThat(run(LOCAL, "query", "--project", "p", "--attribute", "a", "--page-timeout", "0")).isEqualTo(2);
         assertThat(errorLine()).contains("--page-timeout");
+    }
+
+    @Test
+    void query_aPageTimeoutOfAnySpellingOutsideItsRange_isBadUsage() {
+        for (String seconds : List.of("NaN", "-1", "-0", "901", "1e3")) {
+            err.reset();
+            int status = run(LOCAL, "query", "--project", "p", "--attribute", "a", "--page-timeout", seconds);
+
+            String line = err.toString(StandardCharsets.UTF_8).lines().findFirst().orElse("");
+            assertThat(status).as(seconds + ": " + line).isEqualTo(2);
+            assertThat(line).as(seconds).startsWith("error: ").contains("--page-timeout");
+        }
+    }
+
+    @Test
+    void query_aPageTimeoutOfAVanishingNumberOfSeconds_isAMillisecond_atOnce() {
+        for (String seconds : List.of("1e-999999999", "1e-30000000")) {
+            err.reset();
+            int status = assertTimeoutPreemptively(Duration.ofSeconds(5), () -> run(LOCAL, "query", "--project", "p", "--attribute", "a",
+                    "--page-timeout", seconds, "--endpoint", tables.local().endpoint().toString()), seconds);
+
+            // then: the page's budget of one millisecond runs out (or, rarely, suffices), as any budget does
+            String printed = err.toString(StandardCharsets.UTF_8);
+            assertThat(status).as(seconds + ": " + printed).isIn(0, 3);
+            assertThat(printed).as(seconds).doesNotContain("Exception");
+        }
     }
 
     @Test

@@ -80,4 +80,15 @@ class QueryApiGroupValuesTest {
         }
         assertThat(asked).isEmpty();
     }
+
+    @Test
+    void group_aNumberNoDynamoDbNumberCanHold_isA400NamingGroup_asTheFiltersRefuseIt() throws Exception {
+        for (String number : List.of("N:" + "1".repeat(39), "N:1E+126", "N:-1E+126", "N:1E-131")) {
+            QueryApi.Response response = get("BOOL:true", "B:AA==", number, "x");
+
+            assertThat(response.status()).as(number + ": " + response.body()).isEqualTo(400);
+            assertThat(JSON.readTree(response.body()).path("parameter").asText()).as(response.body()).isEqualTo("group");
+        }
+        assertThat(asked).isEmpty();
+    }
 }

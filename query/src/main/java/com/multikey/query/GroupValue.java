@@ -37,17 +37,19 @@ public final class GroupValue {
             return AttributeValue.fromS(text.substring(2));
         }
         if (text.startsWith("N:")) {
+            BigDecimal number;
             try {
-                BigDecimal number = new BigDecimal(text.substring(2));
-                // checked before anything writes the number out: the plain form of 1e999999999 is a billion digits
-                SortKeyCodec.encodeNumber(number);
-                return AttributeValue.fromN(number.toString());
+                number = new BigDecimal(text.substring(2));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("N: is followed by a number, e.g. N:42; for text that begins with N: write S:N:…");
-            } catch (UnindexableValueException e) {
-                throw new IllegalArgumentException("N: is followed by a number DynamoDB can hold: at most 38 significant digits, "
-                        + "from 1E-130 to 9.99…E+125 in magnitude");
             }
+            try {
+                SortKeyCodec.encodeNumber(number);
+            } catch (ArithmeticException | UnindexableValueException e) {
+                throw new IllegalArgumentException("N: is followed by a number a DynamoDB number can hold (38 significant digits, "
+                        + "1E-130 to 9.99…E+125 and their negatives, or 0)");
+            }
+            return AttributeValue.fromN(number.toString());
         }
         if (text.startsWith("BOOL:")) {
             return switch (text.substring(5)) {

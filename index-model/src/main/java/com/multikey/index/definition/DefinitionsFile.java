@@ -15,10 +15,16 @@ import org.yaml.snakeyaml.parser.ParserImpl;
 import org.yaml.snakeyaml.reader.StreamReader;
 import org.yaml.snakeyaml.resolver.Resolver;
 import software.amazon.awssdk.protocols.jsoncore.JsonNode;
+import software.amazon.awssdk.protocols.jsoncore.JsonNodeParser;
+import software.amazon.awssdk.thirdparty.jackson.core.JsonFactory;
+import software.amazon.awssdk.thirdparty.jackson.core.StreamReadFeature;
+import software.amazon.awssdk.thirdparty.jackson.core.json.JsonReadFeature;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.StringReader;
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,6 +46,13 @@ public final class DefinitionsFile {
     private static final Pattern JSON_NUMBER = Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
     /** Deeper than any definitions file goes; a bound on aliases that nest a node in itself. */
     private static final int MAX_DEPTH = 64;
+    /** Larger than any definitions file; read no further (a file with no end, /dev/zero, included). */
+    static final int MAX_BYTES = 1024 * 1024;
+    /** More values than any definitions file holds; a bound on aliases that repeat a collection many times over. */
+    static final int MAX_VALUES = 100_000;
+    /** JSON as DynamoDB's SDK reads it, a name given twice in one object refused as YAML refuses it. */
+    private static final JsonNodeParser JSON = JsonNode.parserBuilder().jsonFactory(JsonFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).configure(JsonReadFeature.ALLOW_JAVA_COMMENTS, true).build()).build();
 
     private DefinitionsFile() {
     }
@@ -67,15 +80,19 @@ public final class DefinitionsFile {
     }
 
     private static String text(Path file) {
-        try {
-            return Files.readString(file, StandardCharsets.UTF_8);
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] bytes = in.readNBytes(MAX_BYTES + 1);
+            if (bytes.length > MAX_BYTES) {
+                throw new DefinitionException(file + ": larger than " + MAX_BYTES + " bytes, more than a definitions file holds");
+            }
+            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
         } catch (IOException e) {
             throw new DefinitionException(file + ": cannot be read (" + e.getClass().getSimpleName() + ")", e);
         }
     }
 
     private static JsonNode tree(String text, String source) {
-        return JsonNode.parser().parse(json(text, source));
+        return JSON.parse(json(text, source));
     }
 
     /** The document as JSON text: itself when it is JSON, else its YAML made JSON. */
@@ -84,7 +101,7 @@ public final class DefinitionsFile {
         String jsonRefusal = null;
         if (document.stripLeading().startsWith("{")) {
             try {
-                JsonNode.parser().parse(document);
+                JSON.parse(document);
                 return document;
             } catch (RuntimeException e) {
                 jsonRefusal = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse(""));
@@ -105,12 +122,16 @@ public final class DefinitionsFile {
         if (root == null) {
             json.append("null");
         } else {
-            write(root, json, source, 0);
+            write(root, json, source, 0, new int[1]);
         }
         return json.toString();
     }
 
-    private static void write(Node node, StringBuilder json, String source, int depth) {
+    private static void write(Node node, StringBuilder json, String source, int depth, int[] values) {
+        if (++values[0] > MAX_VALUES) {
+            throw new DefinitionException(source + ": more than " + MAX_VALUES + " values once its aliases are expanded (line "
+                    + line(node.getStartMark()) + ")");
+        }
         if (depth > MAX_DEPTH) {
             throw new DefinitionException(source + ": nested deeper than " + MAX_DEPTH + " levels (line " + line(node.getStartMark()) + ")");
         }
@@ -130,7 +151,7 @@ public final class DefinitionsFile {
                     json.append(first ? "" : ",");
                     string(key.getValue(), json);
                     json.append(':');
-                    write(entry.getValueNode(), json, source, depth + 1);
+                    write(entry.getValueNode(), json, source, depth + 1, values);
                     first = false;
                 }
                 json.append('}');
@@ -140,7 +161,7 @@ public final class DefinitionsFile {
                 boolean first = true;
                 for (Node element : sequence.getValue()) {
                     json.append(first ? "" : ",");
-                    write(element, json, source, depth + 1);
+                    write(element, json, source, depth + 1, values);
                     first = false;
                 }
                 json.append(']');
