@@ -1,11 +1,26 @@
-// The issue grid, read through the HTTP API: GET /v1/grid?project&field&order&pageSize&cursor&missing&<filter>.
+// The issue grid and any declared index, read through the HTTP API:
+//   GET /v1/indexes                  the declared indexes, for the picker;
+//   GET /v1/grid?project&field&...   the issue grid (the field-partitioned index), the default;
+//   GET /v1/indexes/{index}/items?group&entry&...   any other declared index;
+// each with order, pageSize, cursor, missing and one filter.
 // Signs each request with SigV4 (IAM mode, the local credentials) or sends a bearer token (JWT mode).
 import { sign } from "./sigv4.js";
 
 const $ = (id) => document.getElementById(id);
 
+// The issue grid as the page knows it until GET /v1/indexes answers (in the JWT mode it needs a token too)
+const GRID = { name: "", layout: "field-partitioned", group: ["project"], values: "entriesOf", path: "custom_fields", orderBy: [],
+  projection: [] };
+
 const state = {
   config: null,
+  indexes: null, // the declared indexes, once GET /v1/indexes has answered
+  index: GRID, // the index read
+  groupValues: new Map([["project", "project#1"]]), // by group attribute: kept when another index has the same group
+  entries: new Map([["", "f1"]]), // the map entry last given for each index (by entryKey)
+  shown: false, // whether the inputs show an index yet
+  noMissing: new Map(), // index name -> why the API lists no items lacking its value there
+  wantMissing: true, // the box's state where an index has the items lacking its value
   order: "asc",
   cursors: [null], // cursors[i] reads page i + 1; previous pages are cursors already walked
   filter: null, // { label, parameters }
@@ -13,10 +28,18 @@ const state = {
   loaded: 0, // loads answered and shown (document.body.dataset.loads)
 };
 
+const isGrid = (index) => index.layout === "field-partitioned";
+const overEntries = (index) => index.values === "entriesOf";
+// the grid's field is kept under "", its name being unknown until the indexes are listed
+const entryKey = (index) => (isGrid(index) ? "" : index.name);
+
 async function call(path, parameters) {
   const url = new URL(path, location.origin);
   for (const [name, value] of Object.entries(parameters)) {
-    if (value !== null && value !== undefined && value !== "") {
+    if (Array.isArray(value)) {
+      // every one, empty ones included: a group value's place says which attribute it is for
+      value.forEach((each) => url.searchParams.append(name, String(each)));
+    } else if (value !== null && value !== undefined && value !== "") {
       url.searchParams.append(name, String(value));
     }
   }
@@ -42,37 +65,152 @@ function display(value) {
   return String(value);
 }
 
-function columnsOf(items, field) {
-  const columns = new Set([field]);
-  for (const row of items) {
-    const fields = row.item && row.item.custom_fields;
-    if (fields && typeof fields === "object") Object.keys(fields).forEach((name) => columns.add(name));
+// a dotted attribute path (as GET /v1/indexes spells them) in an item as the API gives it
+function resolve(item, path) {
+  let value = item;
+  for (const name of path.split(".")) {
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+    value = value[name];
   }
-  return [...columns].sort((a, b) => (a === field ? -1 : b === field ? 1 : a.localeCompare(b)));
+  return value;
 }
 
-function render(page) {
-  const field = $("field").value.trim();
-  const columns = columnsOf(page.items, field);
+function describe(index) {
+  const values = index.values === "entriesOf" ? "entries of " + index.path
+    : index.values === "elementsOf" ? "elements of " + index.path : index.path;
+  if (isGrid(index)) return `${index.name} — the issue grid (${values}, per ${index.group.join(", ")})`;
+  return `${index.name} — ${values}` + (index.group.length ? `, per ${index.group.join(", ")}` : "");
+}
+
+function groupInputs() {
+  return [...document.querySelectorAll("#groupInputs input")];
+}
+
+// The inputs the chosen index needs: its group values, and its map entry when it indexes map entries
+function showIndex(index) {
+  if (state.shown) {
+    state.entries.set(entryKey(state.index), $("entry").value.trim());
+    groupInputs().forEach((input) => state.groupValues.set(input.dataset.attribute, input.value));
+  }
+  state.shown = true;
+  state.index = index;
+  $("heading").textContent = isGrid(index) ? "Issue grid" : "Index " + index.name;
+  $("route").textContent = isGrid(index) ? "GET /v1/grid" : `GET /v1/indexes/${index.name}/items`;
+  const inputs = index.group.map((attribute, i) => {
+    const label = document.createElement("label");
+    const input = document.createElement("input");
+    input.id = "group-" + i;
+    input.dataset.attribute = attribute;
+    input.value = state.groupValues.get(attribute) || "";
+    input.placeholder = "text, or N:42 for a number";
+    input.autocomplete = "off";
+    label.append(isGrid(index) ? "Project" : "Group: " + attribute, " ", input);
+    return label;
+  });
+  $("groupInputs").replaceChildren(...inputs);
+  $("entryBox").hidden = !overEntries(index);
+  $("entryLabel").textContent = isGrid(index) ? "Sort by field" : "Entry of " + index.path;
+  $("entry").value = state.entries.get(entryKey(index)) || "";
+  const noMissing = state.noMissing.get(index.name);
+  $("missing").disabled = Boolean(noMissing);
+  $("missing").checked = !noMissing && state.wantMissing;
+  $("missingBox").title = noMissing || "";
+  $("missingLabel").textContent = noMissing ? "(this index lists no items lacking its value)"
+    : isGrid(index) ? "then the issues without the field"
+      : overEntries(index) ? "then the items without the entry" : "then the items without " + index.path;
+}
+
+function fillPicker() {
+  const listed = state.indexes || [GRID];
+  $("index").replaceChildren(...listed.map((index) => {
+    const option = document.createElement("option");
+    option.value = index.name;
+    option.textContent = state.indexes ? describe(index) : "the issue grid (GET /v1/grid)";
+    return option;
+  }));
+  $("index").value = state.index.name;
+}
+
+// GET /v1/indexes; where it is refused (a JWT mode page without a token) the page reads the issue grid only
+async function listIndexes() {
+  const { status, body } = await call("/v1/indexes", {});
+  if (status !== 200) {
+    showProblem(status, body);
+    return false;
+  }
+  state.indexes = body.indexes;
+  return true;
+}
+
+// The index to show once the indexes are listed: the one asked for, else the one shown, else the grid, else the first
+function chooseIndex(asked) {
+  const listed = state.indexes || [];
+  const named = (name) => listed.find((index) => index.name === name);
+  return named(asked) || (state.index !== GRID && named(state.index.name)) || listed.find(isGrid) || listed[0] || GRID;
+}
+
+// What the index needs that the inputs lack, in words; null when it can be read
+function lacking() {
+  const missing = groupInputs().filter((input) => !input.value.trim()).map((input) => input.dataset.attribute);
+  if (overEntries(state.index) && !$("entry").value.trim()) missing.push(isGrid(state.index) ? "a field" : "an entry of " + state.index.path);
+  return missing.length ? missing.join(", ") : null;
+}
+
+// The columns of a page: for an index over map entries, the entries its items have (the sorted one first), and
+// otherwise the indexed value, its tie-breakers; then the index's projection. Sortable: an entry, or the sorted column.
+function columnsOf(items, index, entry) {
+  const columns = [];
+  const seen = new Set();
+  const add = (name, kind) => {
+    if (!seen.has(name)) {
+      seen.add(name);
+      columns.push({ name, kind });
+    }
+  };
+  if (overEntries(index)) {
+    const names = new Set([entry]);
+    for (const row of items) {
+      const fields = row.item && resolve(row.item, index.path);
+      if (fields && typeof fields === "object" && !Array.isArray(fields)) Object.keys(fields).forEach((name) => names.add(name));
+    }
+    [...names].sort((a, b) => (a === entry ? -1 : b === entry ? 1 : a.localeCompare(b))).forEach((name) => add(name, "entry"));
+  } else {
+    add(index.path, "value");
+    index.orderBy.forEach((name) => add(name, "attribute"));
+  }
+  index.projection.forEach((name) => add(name, "attribute"));
+  return columns;
+}
+
+function sortedColumn(index, entry) {
+  return overEntries(index) ? entry : index.path;
+}
+
+function render(page, index, entry) {
+  const sorted = sortedColumn(index, entry);
+  const columns = columnsOf(page.items, index, entry);
   const head = document.querySelector("#grid thead tr");
   head.replaceChildren();
   const keyHeader = document.createElement("th");
-  keyHeader.textContent = "issue";
+  keyHeader.textContent = isGrid(index) ? "issue" : page.items.length ? Object.keys(page.items[0].key).join(" / ") : "key";
   keyHeader.className = "key";
   head.append(keyHeader);
   for (const column of columns) {
     const th = document.createElement("th");
-    th.dataset.field = column;
-    th.title = "sort by " + column;
-    th.textContent = column + " ";
-    if (column === field) {
+    th.dataset.field = column.name;
+    th.textContent = column.name + " ";
+    if (column.name === sorted) {
       th.classList.add("sorted");
       const arrow = document.createElement("span");
       arrow.className = "arrow";
       arrow.textContent = page.order === "asc" ? "▲" : "▼";
       th.append(arrow);
     }
-    th.addEventListener("click", () => sortBy(column));
+    if (column.kind === "entry" || column.name === sorted) {
+      th.classList.add("sortable");
+      th.title = column.name === sorted ? "reverse the order" : "sort by " + column.name;
+      th.addEventListener("click", () => sortBy(column.name));
+    }
     head.append(th);
   }
   const body = document.querySelector("#grid tbody");
@@ -84,17 +222,20 @@ function render(page) {
     key.className = "key";
     key.textContent = Object.values(row.key).map(display).join(" / ");
     tr.append(key);
-    const fields = (row.item && row.item.custom_fields) || {};
+    const fields = (overEntries(index) && row.item && resolve(row.item, index.path)) || {};
     for (const column of columns) {
       const td = document.createElement("td");
-      if (column === field) td.classList.add("sorted");
-      if (column === field && row.missing) {
+      if (column.name === sorted) td.classList.add("sorted");
+      if (column.name === sorted && row.missing) {
         const badge = document.createElement("span");
         badge.className = "badge";
         badge.textContent = "missing";
         td.append(badge);
+      } else if (column.name === sorted) {
+        // the value the API gives for the item: an entry's, an attribute's; for an index over list elements, the list
+        td.textContent = display(row.value);
       } else {
-        td.textContent = display(fields[column]);
+        td.textContent = display(column.kind === "entry" ? fields[column.name] : resolve(row.item || {}, column.name));
       }
       tr.append(td);
     }
@@ -104,48 +245,84 @@ function render(page) {
     const tr = document.createElement("tr");
     const td = document.createElement("td");
     td.colSpan = columns.length + 1;
-    td.textContent = "no issues";
+    td.textContent = isGrid(index) ? "no issues" : "no items";
     tr.append(td);
     body.append(tr);
   }
 }
 
+function showProblem(status, body) {
+  const problem = typeof body === "object" && body !== null ? body : { title: String(body) };
+  $("problem").hidden = false;
+  $("problem").textContent = `${status} ${problem.title || problem.message || ""}` + (problem.detail ? ": " + problem.detail : "")
+    + (problem.parameter ? ` (parameter ${problem.parameter})` : "");
+  $("status").textContent = "";
+}
+
+function clearRows() {
+  document.querySelector("#grid thead tr").replaceChildren();
+  document.querySelector("#grid tbody").replaceChildren();
+  $("next").disabled = true;
+  $("previous").disabled = true;
+}
+
 async function load() {
+  const index = state.index;
   const page = state.cursors.length;
-  const parameters = {
-    project: $("project").value.trim(),
-    field: $("field").value.trim(),
+  const group = groupInputs().map((input) => input.value.trim());
+  const entry = $("entry").value.trim();
+  const missing = !state.filter && $("missing").checked && !$("missing").disabled;
+  const common = {
     order: state.order,
     pageSize: $("pageSize").value,
     cursor: state.cursors[page - 1],
-    missing: state.filter ? null : $("missing").checked ? "true" : null,
+    missing: missing ? "true" : null,
     ...(state.filter ? state.filter.parameters : {}),
   };
+  const [path, parameters] = isGrid(index)
+    ? ["/v1/grid", { project: group[0], field: entry, ...common }]
+    : [`/v1/indexes/${encodeURIComponent(index.name)}/items`, { group, entry: overEntries(index) ? entry : null, ...common }];
   const request = ++state.requested;
   $("status").textContent = "loading…";
   $("grid").setAttribute("aria-busy", "true");
-  const { status, body } = await call("/v1/grid", parameters);
+  const { status, body } = await call(path, parameters);
   if (request !== state.requested) return;
+  if (status === 400 && missing && !isGrid(index) && body && body.parameter === "missing") {
+    // no source lists the items this index leaves out of the group (it is not grouped by the table's partition key):
+    // read the index alone, and say so beside the box
+    state.noMissing.set(index.name, body.detail || "");
+    showIndex(index);
+    return load();
+  }
   $("grid").removeAttribute("aria-busy");
   document.body.dataset.loads = String(++state.loaded);
   $("problem").hidden = status === 200;
   if (status !== 200) {
-    const problem = typeof body === "object" && body !== null ? body : { title: String(body) };
-    $("problem").textContent = `${status} ${problem.title || problem.message || ""}` + (problem.detail ? ": " + problem.detail : "")
-      + (problem.parameter ? ` (parameter ${problem.parameter})` : "");
-    $("status").textContent = "";
+    showProblem(status, body);
     // the rows of the previous answer do not match what was asked
     document.querySelector("#grid tbody").replaceChildren();
     $("next").disabled = true;
     return;
   }
-  render(body);
+  render(body, index, entry);
+  const noun = isGrid(index) ? "issue" : "item";
   const tail = body.items.filter((row) => row.missing).length;
-  $("status").textContent = `${body.items.length} issue(s) on this page` + (tail ? `, ${tail} of them without ${parameters.field}` : "");
+  $("status").textContent = `${body.items.length} ${noun}(s) on this page`
+    + (tail ? `, ${tail} of them without ${sortedColumn(index, entry)}` : "");
   $("pageNumber").textContent = "page " + page;
   $("previous").disabled = page === 1;
   $("next").disabled = !body.nextCursor;
   $("next").dataset.cursor = body.nextCursor || "";
+}
+
+// Reads the first page when the inputs name a group (and entry); else says what to give
+function loadIfComplete() {
+  const needed = lacking();
+  if (!needed) return load();
+  clearRows();
+  $("status").textContent = `give ${needed}, then Load`;
+  $("pageNumber").textContent = "page 1";
+  return Promise.resolve();
 }
 
 function restart() {
@@ -154,12 +331,13 @@ function restart() {
 }
 
 function sortBy(column) {
-  if (column === $("field").value.trim()) {
+  if (column === sortedColumn(state.index, $("entry").value.trim())) {
     state.order = state.order === "asc" ? "desc" : "asc";
   } else {
-    $("field").value = column;
+    $("entry").value = column;
     state.order = "asc";
   }
+  $("order").value = state.order;
   return restart();
 }
 
@@ -212,12 +390,45 @@ async function main() {
     const token = new URLSearchParams(location.hash.slice(1)).get("token");
     if (token) $("token").value = token;
   }
+  // ?index=NAME&group=G (once per group attribute)&entry=E&order=asc|desc&pageSize=N; the grid's ?project=P&field=F
   const query = new URLSearchParams(location.search);
-  for (const name of ["project", "field", "pageSize"]) {
-    if (query.get(name)) $(name).value = query.get(name);
+  if (query.get("project")) state.groupValues.set("project", query.get("project"));
+  if (query.get("field")) state.entries.set("", query.get("field"));
+  if (query.get("pageSize")) $("pageSize").value = query.get("pageSize");
+  if (["asc", "desc"].includes(query.get("order"))) state.order = query.get("order");
+  $("order").value = state.order;
+  if (await listIndexes()) {
+    const index = chooseIndex(query.get("index"));
+    if (query.get("entry")) state.entries.set(entryKey(index), query.get("entry"));
+    query.getAll("group").forEach((value, i) => { if (i < index.group.length) state.groupValues.set(index.group[i], value); });
+    showIndex(index);
+  } else {
+    showIndex(GRID);
   }
-  $("query").addEventListener("submit", (event) => {
+  fillPicker();
+  $("index").addEventListener("change", () => {
+    showIndex(state.indexes.find((index) => index.name === $("index").value));
+    state.order = "asc";
+    $("order").value = state.order;
+    state.cursors = [null];
+    $("problem").hidden = true;
+    clearRows();
+    $("status").textContent = lacking() ? `give ${lacking()}, then Load` : `Load reads ${state.index.name}`;
+  });
+  $("missing").addEventListener("change", () => {
+    state.wantMissing = $("missing").checked;
+  });
+  $("order").addEventListener("change", () => {
+    state.order = $("order").value;
+    if (!lacking()) restart();
+  });
+  $("query").addEventListener("submit", async (event) => {
     event.preventDefault();
+    // a JWT mode page opened without a token lists the indexes once it has one
+    if (!state.indexes && await listIndexes()) {
+      showIndex(chooseIndex(null));
+      fillPicker();
+    }
     restart();
   });
   $("next").addEventListener("click", () => {
@@ -243,7 +454,7 @@ async function main() {
     $("activeFilter").textContent = "no filter";
     restart();
   });
-  await load();
+  await loadIfComplete();
   await refreshEvents();
   setInterval(refreshEvents, 2000);
   document.body.dataset.ready = "true";

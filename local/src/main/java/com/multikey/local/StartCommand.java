@@ -132,12 +132,14 @@ final class StartCommand implements Callable<Integer> {
                         runtime.dynamoDbLocal().endpoint(), table);
             }
             out.printf("read API: %s  grid page: %s/%n", api.endpoint(), api.endpoint());
+            // on a table of your own there is no issue grid: the example lists the declared indexes, which the page browses
+            String example = own.isPresent() ? "/v1/indexes" : "/v1/grid?field=f1&project=project%%231";
             if (apiAuth.equals("IAM")) {
-                out.printf("  curl --aws-sigv4 aws:amz:%s:execute-api --user %s:%s '%s/v1/grid?field=f1&project=project%%231'%n",
+                out.printf("  curl --aws-sigv4 aws:amz:%s:execute-api --user %s:%s '%s" + example + "'%n",
                         LocalDynamoDb.REGION.id(), LocalDynamoDb.ACCESS_KEY, LocalDynamoDb.SECRET_KEY, api.endpoint());
             } else {
-                out.printf("  token=$(java -jar local/target/local.jar token --projects 'project#1')%n");
-                out.printf("  curl -H \"Authorization: Bearer $token\" '%s/v1/grid?field=f1&project=project%%231'%n", api.endpoint());
+                out.printf("  token=$(java -jar local/target/local.jar token --projects '%s')%n", own.isPresent() ? "*" : "project#1");
+                out.printf("  curl -H \"Authorization: Bearer $token\" '%s" + example + "'%n", api.endpoint());
             }
             // the tables exist and the event sources poll: only now may a script waiting on us go on
             out.println(LocalMain.READY);

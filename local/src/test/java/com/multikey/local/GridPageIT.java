@@ -1,9 +1,13 @@
 package com.multikey.local;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.multikey.local.runtime.LocalDynamoDb;
 import com.multikey.local.runtime.LocalHttpApi;
 import com.multikey.local.runtime.LocalJwtIssuer;
 import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateRuntime;
+import com.multikey.testkit.SingleTableFixtures;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,12 +26,17 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.io.IOException;
+import java.net.URI;
 import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +49,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The grid page in a real browser: headless Chromium (Debian's {@code chromium} and {@code chromium-driver}) loads it
  * from the local read API, and every click goes through the page's own JavaScript, its SigV4 signing (IAM) or its
- * bearer token (JWT) included, to the API's checks and the query function. Skipped where Chromium is not installed.
+ * bearer token (JWT) included, to the API's checks and the query function: the issue grid of the default stack, and
+ * every kind of declared index on the single-table example. Skipped where Chromium is not installed.
  *
  * <p>{@code -Dgrid.screenshot=docs/images/grid-page.png} (a path from the repository's root) writes the README's
  * screenshot; otherwise it goes to {@code target/grid-page.png}.
@@ -171,6 +181,36 @@ class GridPageIT {
         input.sendKeys(text);
     }
 
+    /** The rows of the page's items, without the line an empty page shows instead. */
+    static List<String> itemRows() {
+        return browser.findElements(By.cssSelector("#grid tbody tr td.key")).isEmpty() ? List.of() : rows();
+    }
+
+    /** What the sorted column shows, row by row ("missing" for the items of the missing tail). */
+    static List<String> sortedValues() {
+        return browser.findElements(By.cssSelector("#grid tbody td.sorted")).stream().map(WebElement::getText).toList();
+    }
+
+    /** The rows of each page, from the one shown to the last, clicking Next while it is enabled. */
+    static List<List<String>> pagesToTheEnd() {
+        List<List<String>> pages = new java.util.ArrayList<>();
+        pages.add(itemRows());
+        while (browser.findElement(By.id("next")).isEnabled()) {
+            andWaitForTheGrid(() -> browser.findElement(By.id("next")).click());
+            assertThat(browser.findElement(By.id("problem")).isDisplayed()).as(problem()).isFalse();
+            pages.add(itemRows());
+        }
+        return pages;
+    }
+
+    static void select(String id, String value) {
+        new Select(browser.findElement(By.id(id))).selectByValue(value);
+    }
+
+    static void clickLoad() {
+        browser.findElement(By.cssSelector("#query button[type=submit]")).click();
+    }
+
     static void writeScreenshot() throws IOException {
         String asked = System.getProperty("grid.screenshot", "");
         Path file = asked.isBlank() ? Path.of("target", "grid-page.png") : SamTemplate.findUp("template.yaml").getParent().resolve(asked);
@@ -221,6 +261,8 @@ class GridPageIT {
             assertThat(header("f1").getDomAttribute("class")).contains("sorted");
             assertThat(headers()).containsExactly("issue", "f1 ▲", "f2");
             assertThat(browser.findElement(By.id("tokenBox")).isDisplayed()).as("the token box, in IAM mode").isFalse();
+            assertThat(browser.findElement(By.id("index")).getDomProperty("value")).as("the issue grid, the default").isEqualTo("custom_fields");
+            assertThat(browser.findElement(By.id("route")).getText()).isEqualTo("GET /v1/grid");
 
             // when
             andWaitForTheGrid(() -> header("f1").click());
@@ -233,7 +275,7 @@ class GridPageIT {
             // then
             assertThat(rows()).as(problem()).containsExactly("issue#2", "issue#1", "issue#3", "issue#4 (missing)");
             assertThat(headers()).containsExactly("issue", "f2 ▲", "f1");
-            assertThat(browser.findElement(By.id("field")).getDomProperty("value")).isEqualTo("f2");
+            assertThat(browser.findElement(By.id("entry")).getDomProperty("value")).isEqualTo("f2");
             assertThat(browser.findElement(By.id("status")).getText()).isEqualTo("4 issue(s) on this page, 1 of them without f2");
         }
 
@@ -252,7 +294,7 @@ class GridPageIT {
             // when: sorting by f2 keeps the filter, so a text filter comes next
             type("textValue", "b");
             new Select(browser.findElement(By.id("textOp"))).selectByValue("beginsWith");
-            type("field", "f2");
+            type("entry", "f2");
             andWaitForTheGrid(() -> browser.findElement(By.id("applyText")).click());
             // then
             assertThat(rows()).as(problem()).containsExactly("issue#1");
@@ -324,6 +366,189 @@ class GridPageIT {
             assertThat(rows()).as(problem()).containsExactly("issue#1", "issue#4", "issue#2", "issue#3 (missing)");
 
             writeScreenshot();
+        }
+    }
+
+    /**
+     * The page on the single-table example ({@code examples/single-table}), as {@code start --definitions FILE --load FILE}
+     * runs it: a pk/sk table of projects, issues and layer versions, four declared indexes and no issue grid. Each page
+     * the browser shows is checked against the page the API gives a signed client for the same request.
+     */
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class SingleTable {
+        private TemplateRuntime runtime;
+        private LocalHttpApi api;
+
+        @BeforeAll
+        void start() throws InterruptedException {
+            if (!chromiumInstalled()) {
+                return;
+            }
+            OwnTable table = OwnTable.of(SamTemplate.findUp("examples").resolve("single-table").resolve("index-definitions.yaml"), "Tracker");
+            runtime = new TemplateRuntime(SamTemplate.ofRepository().withParameterOverrides(LocalReadApi.parameters("IAM"))
+                    .withParameterOverrides(table.parameters()), new TemplateRuntime.Ports("127.0.0.1", 0, 0, 0), line -> { },
+                    table.creation(), table.environment());
+            runtime.startPolling();
+            api = LocalReadApi.serve(runtime, "IAM", "127.0.0.1", 0, Optional.empty());
+            ItemFile.load(runtime.dynamoDb(), table.name(), SingleTableFixtures.exampleItems());
+            assertThat(runtime.awaitQuiet(Duration.ofSeconds(60))).isTrue();
+        }
+
+        @AfterAll
+        void stop() {
+            if (runtime != null) {
+                runtime.close();
+            }
+        }
+
+        /** A GET of the read API, signed as any SigV4 client signs it; the answer's body, once it is a 200. */
+        private JsonNode get(String pathAndQuery) throws Exception {
+            URI uri = URI.create(api.endpoint() + pathAndQuery);
+            HttpRequest.Builder request = HttpRequest.newBuilder(uri).GET();
+            LocalReadApiIT.sdkSigned(uri, LocalDynamoDb.ACCESS_KEY, LocalDynamoDb.SECRET_KEY, Instant.now()).forEach(request::header);
+            HttpResponse<String> response = HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+            return new ObjectMapper().readTree(response.body());
+        }
+
+        /** Every page the API gives for this request, following each nextCursor: the rows as the page shows them. */
+        private List<List<String>> apiPages(String pathAndQuery) throws Exception {
+            List<List<String>> pages = new ArrayList<>();
+            String cursor = null;
+            do {
+                JsonNode page = get(pathAndQuery + (cursor == null ? "" : "&cursor=" + param(cursor)));
+                List<String> rows = new ArrayList<>();
+                for (JsonNode item : page.path("items")) {
+                    List<String> key = new ArrayList<>();
+                    item.path("key").forEach(value -> key.add(value.asText()));
+                    rows.add(String.join(" / ", key) + (item.path("missing").asBoolean() ? " (missing)" : ""));
+                }
+                pages.add(rows);
+                cursor = page.path("nextCursor").isNull() ? null : page.path("nextCursor").asText();
+            } while (cursor != null);
+            return pages;
+        }
+
+        /** The values the API sorted a request's items by, over all its pages ("missing" for the missing tail). */
+        private List<String> apiValues(String pathAndQuery) throws Exception {
+            List<String> values = new ArrayList<>();
+            String cursor = null;
+            do {
+                JsonNode page = get(pathAndQuery + (cursor == null ? "" : "&cursor=" + param(cursor)));
+                // as the page shows a value: text as it is, anything else as JSON
+                page.path("items").forEach(item -> values.add(item.path("missing").asBoolean() ? "missing"
+                        : item.path("value").isValueNode() ? item.path("value").asText() : item.path("value").toString()));
+                cursor = page.path("nextCursor").isNull() ? null : page.path("nextCursor").asText();
+            } while (cursor != null);
+            return values;
+        }
+
+        @Test
+        void thePicker_listsTheDeclaredIndexes_andAnIndexOfMapEntries_pagesToTheEnd_asTheApiAnswers() throws Exception {
+            // given: no issue grid is declared, so the first index is shown, waiting for its group and entry
+            open(api, "", "");
+            assertThat(new Select(browser.findElement(By.id("index"))).getOptions()).extracting(option -> option.getDomProperty("value"))
+                    .containsExactly("issue-fields", "issue-labels", "layers-by-package", "layers-by-region");
+            assertThat(browser.findElement(By.id("heading")).getText()).isEqualTo("Index issue-fields");
+            assertThat(browser.findElement(By.id("status")).getText()).isEqualTo("give pk, an entry of cf, then Load");
+            assertThat(itemRows()).isEmpty();
+
+            // when: the issues of project p1 by their custom field priority, then those without it, two a page
+            select("index", "issue-fields");
+            type("group-0", "PROJECT#p1");
+            type("entry", "priority");
+            type("pageSize", "2");
+            andWaitForTheGrid(GridPageIT::clickLoad);
+            List<String> values = new ArrayList<>(sortedValues());
+            List<List<String>> pages = pagesToTheEnd();
+
+            // then
+            String request = "/v1/indexes/issue-fields/items?group=" + param("PROJECT#p1") + "&entry=priority&missing=true&pageSize=2";
+            assertThat(pages).as(problem()).isEqualTo(apiPages(request)).hasSizeGreaterThanOrEqualTo(2);
+            assertThat(pages.stream().flatMap(List::stream).toList()).containsExactly("PROJECT#p1 / ISSUE#2", "PROJECT#p1 / ISSUE#1",
+                    "PROJECT#p1 / ISSUE#4", "PROJECT#p1 / ISSUE#3 (missing)");
+            assertThat(values).containsExactly("1", "2");
+            assertThat(headers()).containsExactly("pk / sk", "priority ▲", "due", "title", "state");
+            assertThat(browser.findElement(By.id("pageNumber")).getText()).isEqualTo("page " + pages.size());
+            assertThat(browser.findElement(By.id("next")).isEnabled()).isFalse();
+
+            // when: back to the first page
+            while (browser.findElement(By.id("previous")).isEnabled()) {
+                andWaitForTheGrid(() -> browser.findElement(By.id("previous")).click());
+            }
+            // then
+            assertThat(itemRows()).as(problem()).isEqualTo(pages.get(0));
+        }
+
+        @Test
+        void anIndexOfAnAttribute_descending_andFiltered_pagesToTheEnd_asTheApiAnswers_withoutAMissingTailItCannotHave() throws Exception {
+            // given
+            open(api, "", "");
+            select("index", "layers-by-region");
+            type("group-0", "us-east-1");
+            type("pageSize", "3");
+
+            // when: choosing the order reads it; the box for the missing tail is checked, but this index is not grouped by
+            // the table's partition key, so nothing lists the items it leaves out
+            andWaitForTheGrid(() -> select("order", "desc"));
+            List<String> values = sortedValues();
+            List<List<String>> pages = pagesToTheEnd();
+
+            // then
+            String request = "/v1/indexes/layers-by-region/items?group=us-east-1&order=desc&pageSize=3";
+            assertThat(pages).as(problem()).isEqualTo(apiPages(request)).hasSize(2);
+            assertThat(values).isEqualTo(apiValues(request).subList(0, 3)).containsExactly("requests", "requests", "requests");
+            assertThat(header("pckg").getText()).isEqualTo("pckg ▼");
+            assertThat(headers()).containsExactly("pk / sk", "pckg ▼", "vrsn", "arn", "dplySts");
+            WebElement missing = browser.findElement(By.id("missing"));
+            assertThat(missing.isEnabled()).isFalse();
+            assertThat(missing.isSelected()).isFalse();
+            assertThat(browser.findElement(By.id("missingBox")).getDomAttribute("title")).contains("grouped by [region]");
+
+            // when: a text filter, as the grid's
+            new Select(browser.findElement(By.id("textOp"))).selectByValue("equals");
+            type("textValue", "boto");
+            andWaitForTheGrid(() -> browser.findElement(By.id("applyText")).click());
+
+            // then
+            assertThat(List.of(itemRows())).as(problem())
+                    .isEqualTo(apiPages("/v1/indexes/layers-by-region/items?group=us-east-1&order=desc&pageSize=3&type=text&equals=boto"))
+                    .containsExactly(List.of("lyr#us-east-1.boto / lyrVrsn0#"));
+            assertThat(sortedValues()).containsExactly("boto");
+            andWaitForTheGrid(() -> browser.findElement(By.id("clearFilter")).click());
+        }
+
+        @Test
+        void anIndexOfListElements_namedInTheAddress_listsEachIssueOnce_underItsFirstLabel() throws Exception {
+            // when
+            open(api, "?index=issue-labels&group=" + param("PROJECT#p1"), "");
+
+            // then: read as the address asks; issue 1 (auth, bug) under auth, then 2 (bug), 3 (docs), and 4 without labels
+            String request = "/v1/indexes/issue-labels/items?group=" + param("PROJECT#p1") + "&missing=true&pageSize=10";
+            assertThat(List.of(itemRows())).as(problem()).isEqualTo(apiPages(request)).containsExactly(List.of("PROJECT#p1 / ISSUE#1",
+                    "PROJECT#p1 / ISSUE#2", "PROJECT#p1 / ISSUE#3", "PROJECT#p1 / ISSUE#4 (missing)"));
+            assertThat(sortedValues()).isEqualTo(apiValues(request));
+            assertThat(headers()).containsExactly("pk / sk", "labels ▲", "num", "title");
+            assertThat(browser.findElement(By.id("index")).getDomProperty("value")).isEqualTo("issue-labels");
+        }
+
+        @Test
+        void aBadGroup_showsTheApisProblem_namingTheParameter_andNoRows() {
+            // given
+            open(api, "", "");
+            select("index", "layers-by-package");
+
+            // when: a number group value that is not a number
+            type("group-0", "N:many");
+            andWaitForTheGrid(GridPageIT::clickLoad);
+
+            // then
+            WebElement problem = browser.findElement(By.id("problem"));
+            assertThat(problem.isDisplayed()).isTrue();
+            assertThat(problem.getText()).isEqualTo("400 Bad Request: N: is followed by a number (parameter group)");
+            assertThat(itemRows()).isEmpty();
+            assertThat(browser.findElement(By.id("next")).isEnabled()).isFalse();
         }
     }
 

@@ -121,7 +121,8 @@ class OwnTableIT {
         CompletableFuture<Integer> exit = start(port, 25, "--definitions", definitions.toString(), "--table-name", "Docs", "--load", scan.toString());
 
         assertThat(printed()).contains("your table: Docs (key pk S, ver N), indexes: by-status (from " + definitions + ")")
-                .contains("loaded 3 items from " + scan + " into Docs");
+                .contains("loaded 3 items from " + scan + " into Docs")
+                .containsPattern("curl --aws-sigv4 .* 'http://127\\.0\\.0\\.1:[0-9]+/v1/indexes'\n").doesNotContain("/v1/grid");
         try (DynamoDbClient dynamoDb = client(port)) {
             assertThat(dynamoDb.describeTable(b -> b.tableName("Docs")).table().keySchema()).extracting(k -> k.attributeName())
                     .containsExactly("pk", "ver");

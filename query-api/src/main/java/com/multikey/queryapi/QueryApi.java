@@ -310,11 +310,12 @@ public final class QueryApi {
         if (message.contains("has no attribute") || message.contains("name the entry") || message.contains("no entries")) {
             return grid ? "field" : "entry";
         }
-        if (message.contains("group")) {
-            return grid ? "project" : "group";
-        }
+        // before "group": the refusal of a missing tail no source lists names the index's group
         if (message.contains("lacking the field")) {
             return "missing";
+        }
+        if (message.contains("group")) {
+            return grid ? "project" : "group";
         }
         return "query";
     }

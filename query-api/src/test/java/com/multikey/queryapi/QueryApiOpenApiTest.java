@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.query.Page;
+import com.multikey.query.QueryException;
 import com.multikey.query.RetryableQueryException;
 import com.multikey.testkit.OpenApiResponses;
 import org.junit.jupiter.api.Test;
@@ -69,6 +70,21 @@ class QueryApiOpenApiTest {
             assertThat(response.status()).as(failure.toString()).isEqualTo(503);
             assertThat(response.headers()).as(failure.toString()).containsEntry("retry-after", Problem.RETRY_AFTER_SECONDS);
         }
+    }
+
+    @Test
+    void theLibrarysRefusalOfAMissingTailNoSourceLists_isA400NamingMissing_notTheGroup() throws Exception {
+        // the library's words for an index not grouped by the table's partition key (the packaged definitions have none)
+        QueryApi.Response response = new QueryApi(request -> {
+            throw new QueryException("the items lacking the field are listed for the issue grid (from its ByProject index) and for an"
+                    + " index grouped by the table's partition key (id); index 'custom_fields' is grouped by [region]: no source lists"
+                    + " its group's items but the index itself");
+        }, DEFINITIONS).handle(new QueryApi.Request("GET", "/v1/indexes/custom_fields/items", Map.of("group", List.of("project#1"),
+                "entry", List.of("3812"), "missing", List.of("true")), Optional.empty()));
+
+        OPENAPI.check("GET", "/v1/indexes/custom_fields/items", response.status(), response.headers(), response.body());
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(JSON.readTree(response.body()).path("parameter").asText()).isEqualTo("missing");
     }
 
     @Test
