@@ -162,4 +162,16 @@ public final class IndexDefinitions {
     public static IndexDefinitions read(Path file) {
         return DefinitionsFile.read(file);
     }
+
+    /** Equal when they declare the same table, entity types and indexes, in the same grid state. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof IndexDefinitions other && version == other.version && table.equals(other.table)
+                && entityTypes.equals(other.entityTypes) && declared.equals(other.declared) && gridState == other.gridState;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(version, table, entityTypes, declared, gridState);
+    }
 }
