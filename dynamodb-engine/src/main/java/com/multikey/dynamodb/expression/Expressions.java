@@ -1,0 +1,41 @@
+package com.multikey.dynamodb.expression;
+
+import com.multikey.dynamodb.value.Value;
+
+import java.util.Map;
+
+/**
+ * DynamoDB's expression language: parses condition and filter expressions, update expressions, projection
+ * expressions and key condition expressions against a request's ExpressionAttributeNames and
+ * ExpressionAttributeValues. Every syntax or semantic error is a ValidationException with DynamoDB's message
+ * (e.g. "Invalid ConditionExpression: Syntax error; token: ..."); the caller checks that every given name
+ * and value was used by some expression of the request (see {@link Parsed}).
+ */
+public final class Expressions {
+
+    private Expressions() {
+    }
+
+    /** A ConditionExpression or FilterExpression; {@code kind} names it in messages ("ConditionExpression"). */
+    public static ConditionExpression condition(String kind, String text, Map<String, String> names, Map<String, Value> values) {
+        throw new UnsupportedOperationException("TODO");
+    }
+
+    public static UpdateExpression update(String text, Map<String, String> names, Map<String, Value> values) {
+        throw new UnsupportedOperationException("TODO");
+    }
+
+    public static ProjectionExpression projection(String text, Map<String, String> names) {
+        throw new UnsupportedOperationException("TODO");
+    }
+
+    /**
+     * A KeyConditionExpression for a table or index with these key attribute names ({@code sortKey} null when
+     * there is none): equality on the partition key, and optionally one of =, <, <=, >, >=, BETWEEN,
+     * begins_with on the sort key.
+     */
+    public static KeyCondition keyCondition(String text, Map<String, String> names, Map<String, Value> values,
+                                            String partitionKey, String sortKey) {
+        throw new UnsupportedOperationException("TODO");
+    }
+}
