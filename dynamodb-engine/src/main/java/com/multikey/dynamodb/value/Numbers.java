@@ -1,12 +1,29 @@
 package com.multikey.dynamodb.value;
 
+import com.multikey.dynamodb.EngineException;
+
 import java.math.BigDecimal;
+import java.util.regex.Pattern;
 
 /**
  * DynamoDB's numbers: at most 38 significant digits, magnitude 1E-130 to 9.99...E+125 (or zero), held
  * normalized (no trailing zeros) and written canonically, as DynamoDB returns them.
  */
 public final class Numbers {
+
+    /** The most significant digits a Number may carry (AWS "Naming rules and data types", Number). */
+    public static final int MAX_DIGITS = 38;
+    /** The largest decimal exponent of a number's leading digit: 9.99..E+125. */
+    static final int MAX_EXPONENT = 125;
+    /** The smallest decimal exponent of a number's leading digit: 1E-130. */
+    static final int MIN_EXPONENT = -130;
+
+    /*
+     * What DynamoDB takes as a number: an optional sign, digits with an optional decimal point (digits on
+     * either side may be missing, not both), an optional exponent. No blanks, no "Infinity"/"NaN", no hex.
+     * The pattern is checked before BigDecimal so that BigDecimal's own extensions never leak through.
+     */
+    private static final Pattern SYNTAX = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
 
     private Numbers() {
     }
@@ -16,11 +33,74 @@ public final class Numbers {
      * ValidationException with DynamoDB's message when it is not a number or out of range or precision.
      */
     public static BigDecimal parse(String text) {
-        throw new UnsupportedOperationException("TODO");
+        if (text == null || !SYNTAX.matcher(text).matches()) {
+            throw notNumeric(text);
+        }
+        BigDecimal number;
+        try {
+            number = new BigDecimal(text);
+        } catch (NumberFormatException | ArithmeticException e) {
+            // Only an exponent beyond int's range gets here: the number is far out of DynamoDB's range.
+            return hugeExponent(text);
+        }
+        return check(number);
+    }
+
+    /**
+     * Normalizes a computed number (a sum, a difference) and checks it against DynamoDB's precision and range,
+     * with the same messages as {@link #parse}.
+     */
+    public static BigDecimal check(BigDecimal number) {
+        if (number.signum() == 0) {
+            return BigDecimal.ZERO; // "-0", "0.000", "0E+10" are all zero
+        }
+        // The range first, on the exponent of the leading digit (the same before and after stripping zeros);
+        // stripping an out-of-range number could overflow BigDecimal's scale.
+        long exponent = (long) number.precision() - number.scale() - 1;
+        if (exponent > MAX_EXPONENT) {
+            throw EngineException.validation(
+                    "Number overflow. Attempting to store a number with magnitude larger than supported range");
+        }
+        if (exponent < MIN_EXPONENT) {
+            throw EngineException.validation(
+                    "Number underflow. Attempting to store a number with magnitude smaller than supported range");
+        }
+        BigDecimal normalized = number.stripTrailingZeros();
+        if (normalized.precision() > MAX_DIGITS) {
+            throw EngineException.validation("Attempting to store more than 38 significant digits in a Number");
+        }
+        return normalized;
     }
 
     /** The canonical text: plain notation, no trailing zeros, "0" for zero (as DynamoDB returns numbers). */
     public static String format(BigDecimal number) {
-        throw new UnsupportedOperationException("TODO");
+        if (number.signum() == 0) {
+            return "0";
+        }
+        return number.stripTrailingZeros().toPlainString();
+    }
+
+    /** The decimal exponent of the leading significant digit (1.5E+3 → 3, 0.01 → -2); the number is not 0. */
+    static int exponent(BigDecimal nonZero) {
+        return nonZero.precision() - nonZero.scale() - 1;
+    }
+
+    private static EngineException notNumeric(String text) {
+        return EngineException.validation("The parameter cannot be converted to a numeric value: " + text);
+    }
+
+    /**
+     * A number whose exponent does not fit an int: zero when its digits are all zeros, else far beyond
+     * DynamoDB's range one way or the other, by the exponent's sign.
+     */
+    private static BigDecimal hugeExponent(String text) {
+        String lower = text.toLowerCase();
+        int e = lower.indexOf('e');
+        if (new BigDecimal(lower.substring(0, e)).signum() == 0) {
+            return BigDecimal.ZERO;
+        }
+        throw EngineException.validation(lower.charAt(e + 1) == '-'
+                ? "Number underflow. Attempting to store a number with magnitude smaller than supported range"
+                : "Number overflow. Attempting to store a number with magnitude larger than supported range");
     }
 }

@@ -1,9 +1,20 @@
 package com.multikey.dynamodb.value;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.dynamodb.EngineException;
 
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Values and items in the wire protocol's JSON ({@code {"S": "x"}}, {@code {"N": "1"}}, binary as base64):
@@ -12,23 +23,165 @@ import java.util.Map;
  */
 public final class ValueJson {
 
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    private static final Set<String> TYPES = Set.of("S", "N", "B", "BOOL", "NULL", "L", "M", "SS", "NS", "BS");
+    private static final String INVALID = "One or more parameter values were invalid: ";
+
     private ValueJson() {
     }
 
     public static Value read(JsonNode json) {
-        throw new UnsupportedOperationException("TODO");
+        if (json == null || !json.isObject()) {
+            throw EngineException.validation("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+        }
+        String found = null;
+        // A JSON null for a member counts as absent, as the SDKs' (and DynamoDB's) deserializers treat it.
+        for (Iterator<Map.Entry<String, JsonNode>> it = json.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = it.next();
+            if (!TYPES.contains(field.getKey()) || field.getValue().isNull()) {
+                continue;
+            }
+            if (found != null) {
+                throw EngineException.validation("Supplied AttributeValue has more than one datatypes set, "
+                        + "must contain exactly one of the supported datatypes");
+            }
+            found = field.getKey();
+        }
+        if (found == null) {
+            throw EngineException.validation("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+        }
+        String type = found;
+        JsonNode v = json.get(type);
+        return switch (type) {
+            case "S" -> new Value.S(text(v, type));
+            case "N" -> new Value.N(Numbers.parse(text(v, type)));
+            case "B" -> new Value.B(binary(v, type));
+            case "BOOL" -> new Value.Bool(bool(v, type));
+            case "NULL" -> {
+                if (!bool(v, type)) {
+                    throw EngineException.validation(INVALID + "Null attribute value types must have the value of true");
+                }
+                yield new Value.Null();
+            }
+            case "L" -> {
+                List<Value> values = new ArrayList<>();
+                for (JsonNode element : array(v, type)) {
+                    values.add(read(element));
+                }
+                yield new Value.L(values);
+            }
+            case "M" -> new Value.M(readItem(v));
+            case "SS" -> new Value.SS(set(v, type, "string", n -> text(n, type), n -> text(n, type)));
+            case "NS" -> new Value.NS(set(v, type, "number", n -> Numbers.parse(text(n, type)), n -> text(n, type)));
+            case "BS" -> new Value.BS(set(v, type, "binary", n -> binary(n, type), n -> text(n, type)));
+            default -> throw new IllegalStateException(type);
+        };
     }
 
     /** An item (or a key): a JSON object of attribute name to value. */
     public static Map<String, Value> readItem(JsonNode json) {
-        throw new UnsupportedOperationException("TODO");
+        if (json == null || !json.isObject()) {
+            throw wrongKind("M", "a map");
+        }
+        Map<String, Value> item = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = json.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = it.next();
+            item.put(field.getKey(), read(field.getValue()));
+        }
+        return item;
     }
 
     public static ObjectNode write(Value value) {
-        throw new UnsupportedOperationException("TODO");
+        ObjectNode node = JSON.objectNode();
+        switch (value) {
+            case Value.S s -> node.put("S", s.value());
+            case Value.N n -> node.put("N", Numbers.format(n.value()));
+            case Value.B b -> node.put("B", b.value().toString());
+            case Value.Bool b -> node.put("BOOL", b.value());
+            case Value.Null ignored -> node.put("NULL", true);
+            case Value.L l -> {
+                ArrayNode array = node.putArray("L");
+                l.values().forEach(v -> array.add(write(v)));
+            }
+            case Value.M m -> node.set("M", writeItem(m.entries()));
+            case Value.SS ss -> {
+                ArrayNode array = node.putArray("SS");
+                ss.values().forEach(array::add);
+            }
+            case Value.NS ns -> {
+                ArrayNode array = node.putArray("NS");
+                ns.values().forEach(n -> array.add(Numbers.format(n)));
+            }
+            case Value.BS bs -> {
+                ArrayNode array = node.putArray("BS");
+                bs.values().forEach(b -> array.add(b.toString()));
+            }
+        }
+        return node;
     }
 
     public static ObjectNode writeItem(Map<String, Value> item) {
-        throw new UnsupportedOperationException("TODO");
+        ObjectNode node = JSON.objectNode();
+        item.forEach((name, value) -> node.set(name, write(value)));
+        return node;
+    }
+
+    /**
+     * A set's elements: never empty, never twice the same element (numbers compared after normalization).
+     * The duplicate message lists the input as given, as DynamoDB's does.
+     */
+    private static <T> Set<T> set(JsonNode v, String type, String typeWord, Function<JsonNode, T> element,
+                                  Function<JsonNode, String> asGiven) {
+        ArrayNode array = array(v, type);
+        if (array.isEmpty()) {
+            throw EngineException.validation(INVALID + "An " + typeWord + " set  may not be empty");
+        }
+        Set<T> values = new LinkedHashSet<>();
+        List<String> given = new ArrayList<>();
+        boolean duplicate = false;
+        for (JsonNode n : array) {
+            given.add(asGiven.apply(n));
+            duplicate |= !values.add(element.apply(n));
+        }
+        if (duplicate) {
+            throw EngineException.validation(INVALID + "Input collection " + given + " contains duplicates.");
+        }
+        return values;
+    }
+
+    private static String text(JsonNode v, String type) {
+        if (!v.isTextual()) {
+            throw wrongKind(type, "a string");
+        }
+        return v.textValue();
+    }
+
+    private static boolean bool(JsonNode v, String type) {
+        if (!v.isBoolean()) {
+            throw wrongKind(type, "a boolean");
+        }
+        return v.booleanValue();
+    }
+
+    private static ArrayNode array(JsonNode v, String type) {
+        if (!v.isArray()) {
+            throw wrongKind(type, "a list");
+        }
+        return (ArrayNode) v;
+    }
+
+    /** Base64 in the standard alphabet, as the SDKs send it; anything else cannot be read. */
+    private static Bytes binary(JsonNode v, String type) {
+        String text = text(v, type);
+        try {
+            return Bytes.of(Base64.getDecoder().decode(text));
+        } catch (IllegalArgumentException e) {
+            throw EngineException.validation(INVALID + "The " + type + " member of an AttributeValue is not base64: " + text);
+        }
+    }
+
+    /** A member of the wrong JSON kind (e.g. {"S": 1}): the request cannot be read as DynamoDB's types. */
+    private static EngineException wrongKind(String type, String expected) {
+        return EngineException.validation(INVALID + "The " + type + " member of an AttributeValue must be " + expected);
     }
 }

@@ -1,5 +1,6 @@
 package com.multikey.dynamodb.value;
 
+import java.math.BigDecimal;
 import java.util.Map;
 
 /** Order, size and validation of values as DynamoDB defines them. */
@@ -13,16 +14,118 @@ public final class Values {
      * orders sort keys; an IllegalArgumentException for other types or mixed types.
      */
     public static int compareKeys(Value a, Value b) {
-        throw new UnsupportedOperationException("TODO");
+        if (a instanceof Value.S(String x) && b instanceof Value.S(String y)) {
+            return compareUtf8(x, y);
+        }
+        if (a instanceof Value.N(BigDecimal x) && b instanceof Value.N(BigDecimal y)) {
+            return x.compareTo(y);
+        }
+        if (a instanceof Value.B(Bytes x) && b instanceof Value.B(Bytes y)) {
+            return x.compareTo(y);
+        }
+        throw new IllegalArgumentException("not two keys of one type: " + a.type() + ", " + b.type());
+    }
+
+    /** Whether two values are keys of one type (S, N or B) and so ordered by {@link #compareKeys}. */
+    public static boolean comparable(Value a, Value b) {
+        return a.getClass() == b.getClass()
+                && (a instanceof Value.S || a instanceof Value.N || a instanceof Value.B);
+    }
+
+    /**
+     * Strings in the order of their UTF-8 bytes, which is the order of their code points; Java's compareTo
+     * orders UTF-16 units and so puts U+FFFF after a surrogate pair (U+10000 and above), unlike DynamoDB.
+     */
+    public static int compareUtf8(String x, String y) {
+        int i = 0;
+        int j = 0;
+        while (i < x.length() && j < y.length()) {
+            int cx = x.codePointAt(i);
+            int cy = y.codePointAt(j);
+            if (cx != cy) {
+                return Integer.compare(cx, cy);
+            }
+            i += Character.charCount(cx);
+            j += Character.charCount(cy);
+        }
+        return Boolean.compare(i < x.length(), j < y.length());
     }
 
     /** The item's size as DynamoDB counts it against the 400 KB limit (names' UTF-8 bytes plus values). */
     public static long itemSize(Map<String, Value> item) {
-        throw new UnsupportedOperationException("TODO");
+        long total = 0;
+        for (Map.Entry<String, Value> e : item.entrySet()) {
+            total += utf8Length(e.getKey()) + size(e.getValue());
+        }
+        return total;
     }
 
-    /** The size of one value as DynamoDB counts it (without the attribute name). */
+    /**
+     * The size of one value as DynamoDB counts it (without the attribute name), after AWS "Item sizes and
+     * formats": strings their UTF-8 bytes, binaries their raw bytes, a number 1 byte per two significant
+     * digits plus 1, BOOL and NULL 1, a list or map 3 bytes plus 1 per element plus the elements (with their
+     * names for a map), a set the sum of its elements.
+     */
     public static long size(Value value) {
-        throw new UnsupportedOperationException("TODO");
+        return switch (value) {
+            case Value.S s -> utf8Length(s.value());
+            case Value.N n -> numberSize(n.value());
+            case Value.B b -> b.value().length();
+            case Value.Bool ignored -> 1;
+            case Value.Null ignored -> 1;
+            case Value.L l -> {
+                long total = 3;
+                for (Value v : l.values()) {
+                    total += 1 + size(v);
+                }
+                yield total;
+            }
+            case Value.M m -> {
+                long total = 3;
+                for (Map.Entry<String, Value> e : m.entries().entrySet()) {
+                    total += 1 + utf8Length(e.getKey()) + size(e.getValue());
+                }
+                yield total;
+            }
+            case Value.SS ss -> ss.values().stream().mapToLong(Values::utf8Length).sum();
+            case Value.NS ns -> ns.values().stream().mapToLong(Values::numberSize).sum();
+            case Value.BS bs -> bs.values().stream().mapToLong(Bytes::length).sum();
+        };
+    }
+
+    /**
+     * A number's stored size: its significant digits packed two to a byte, pairs aligned on even powers of
+     * ten (so 10 and 1 take one pair, 101 takes two), plus one byte of exponent; zero takes one byte.
+     */
+    static long numberSize(BigDecimal number) {
+        if (number.signum() == 0) {
+            return 1;
+        }
+        BigDecimal n = number.stripTrailingZeros();
+        long high = (long) n.precision() - n.scale() - 1; // exponent of the leading digit
+        long low = -(long) n.scale();                      // exponent of the last digit
+        long pairs = Math.floorDiv(high, 2) - Math.floorDiv(low, 2) + 1;
+        return pairs + 1;
+    }
+
+    /** The UTF-8 length of a string without encoding it. */
+    public static long utf8Length(String s) {
+        long total = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                total += 1;
+            } else if (c < 0x800) {
+                total += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                total += 4;
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                total += 1; // a lone surrogate: the JDK's encoder writes '?' for it
+            } else {
+                total += 3;
+            }
+        }
+        return total;
     }
 }
