@@ -2,6 +2,8 @@ package com.multikey.dynamodb.expression;
 
 import com.multikey.dynamodb.value.Value;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -18,15 +20,28 @@ public final class Expressions {
 
     /** A ConditionExpression or FilterExpression; {@code kind} names it in messages ("ConditionExpression"). */
     public static ConditionExpression condition(String kind, String text, Map<String, String> names, Map<String, Value> values) {
-        throw new UnsupportedOperationException("TODO");
+        Source source = new Source(kind, text, names, values);
+        Condition condition = new Parser(source, false).condition();
+        source.expectEnd();
+        return new ParsedCondition(condition, source.usedNames(), source.usedValues());
     }
 
     public static UpdateExpression update(String text, Map<String, String> names, Map<String, Value> values) {
-        throw new UnsupportedOperationException("TODO");
+        Source source = new Source("UpdateExpression", text, names, values);
+        List<UpdateAction> actions = new UpdateParser(source).parse();
+        return new ParsedUpdate(actions, source.usedNames(), source.usedValues());
     }
 
     public static ProjectionExpression projection(String text, Map<String, String> names) {
-        throw new UnsupportedOperationException("TODO");
+        Source source = new Source("ProjectionExpression", text, names, Map.of());
+        Parser parser = new Parser(source, false);
+        List<Path> paths = new ArrayList<>();
+        do {
+            paths.add(parser.path());
+        } while (source.accept(Token.Kind.COMMA));
+        source.expectEnd();
+        Overlaps.check(source, paths);
+        return new ParsedProjection(paths, source.usedNames(), source.usedValues());
     }
 
     /**
@@ -36,6 +51,9 @@ public final class Expressions {
      */
     public static KeyCondition keyCondition(String text, Map<String, String> names, Map<String, Value> values,
                                             String partitionKey, String sortKey) {
-        throw new UnsupportedOperationException("TODO");
+        Source source = new Source("KeyConditionExpression", text, names, values);
+        Condition condition = new Parser(source, false).condition();
+        source.expectEnd();
+        return KeyConditions.read(source, condition, partitionKey, sortKey);
     }
 }

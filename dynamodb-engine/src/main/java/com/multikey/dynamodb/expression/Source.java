@@ -1,0 +1,158 @@
+package com.multikey.dynamodb.expression;
+
+import com.multikey.dynamodb.EngineException;
+import com.multikey.dynamodb.value.Value;
+
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One expression being parsed: its tokens and a cursor over them, the request's attribute names and values
+ * (recording which were used), and DynamoDB's error messages, all prefixed "Invalid &lt;kind&gt;: ".
+ */
+final class Source {
+
+    /** AWS "Service, account, and table quotas" (Expression parameters): an expression string is at most 4 KB. */
+    static final int MAX_EXPRESSION_BYTES = 4096;
+
+    private final String kind;
+    private final String text;
+    private final List<Token> tokens;
+    private final Map<String, String> names;
+    private final Map<String, Value> values;
+    private final Set<String> usedNames = new LinkedHashSet<>();
+    private final Set<String> usedValues = new LinkedHashSet<>();
+    /**
+     * The first semantic error (a reserved word, an undefined placeholder, a wrong operand type...): DynamoDB
+     * reports a syntax error anywhere in the expression before any of these, so they wait for the end.
+     */
+    private EngineException deferred;
+    private int position;
+
+    Source(String kind, String text, Map<String, String> names, Map<String, Value> values) {
+        this.kind = kind;
+        this.text = text == null ? "" : text;
+        this.names = names == null ? Map.of() : names;
+        this.values = values == null ? Map.of() : values;
+        if (this.text.isBlank()) {
+            throw invalid("The expression can not be empty;");
+        }
+        int size = this.text.getBytes(StandardCharsets.UTF_8).length;
+        if (size > MAX_EXPRESSION_BYTES) {
+            throw invalid("Expression size has exceeded the maximum allowed size; expression size: " + size);
+        }
+        this.tokens = Lexer.tokenize(this.text);
+    }
+
+    String kind() {
+        return kind;
+    }
+
+    Token peek() {
+        return tokens.get(position);
+    }
+
+    Token peek(int ahead) {
+        return tokens.get(Math.min(position + ahead, tokens.size() - 1));
+    }
+
+    Token next() {
+        Token t = tokens.get(position);
+        if (t.kind() != Token.Kind.EOF) {
+            position++;
+        }
+        return t;
+    }
+
+    boolean accept(Token.Kind kind) {
+        if (peek().kind() == kind) {
+            next();
+            return true;
+        }
+        return false;
+    }
+
+    boolean acceptWord(String keyword) {
+        if (peek().isWord(keyword)) {
+            next();
+            return true;
+        }
+        return false;
+    }
+
+    Token expect(Token.Kind kind) {
+        Token t = peek();
+        if (t.kind() != kind) {
+            throw syntax(t);
+        }
+        return next();
+    }
+
+    void expectEnd() {
+        expect(Token.Kind.EOF);
+        if (deferred != null) {
+            throw deferred;
+        }
+    }
+
+    /** The name a {@code #name} stands for; an undefined one is reported after the syntax check. */
+    String name(Token ref) {
+        usedNames.add(ref.text());
+        String name = names.get(ref.text());
+        if (name == null) {
+            fail("An expression attribute name used in the document path is not defined; attribute name: " + ref.text());
+            return ref.text();
+        }
+        return name;
+    }
+
+    /** The value a {@code :value} stands for; an undefined one is reported after the syntax check. */
+    Value value(Token ref) {
+        usedValues.add(ref.text());
+        Value value = values.get(ref.text());
+        if (value == null) {
+            fail("An expression attribute value used in expression is not defined; attribute value: " + ref.text());
+            return new Value.Null();
+        }
+        return value;
+    }
+
+    /** Whether the request defines this value placeholder (type checks wait for the undefined report). */
+    boolean defined(Operand.Literal literal) {
+        return values.containsKey(literal.ref());
+    }
+
+    /** Notes a semantic error, reported when the whole expression has parsed (see {@link #expectEnd}). */
+    void fail(String detail) {
+        if (deferred == null) {
+            deferred = invalid(detail);
+        }
+    }
+
+    Set<String> usedNames() {
+        return Set.copyOf(usedNames);
+    }
+
+    Set<String> usedValues() {
+        return Set.copyOf(usedValues);
+    }
+
+    /**
+     * DynamoDB's syntax error: the offending token, and "near" it the text from the token before through the
+     * token after (as in its well-known {@code token: "-", near: "system-id"}).
+     */
+    EngineException syntax(Token bad) {
+        int index = tokens.indexOf(bad);
+        int from = index > 0 ? tokens.get(index - 1).start() : bad.start();
+        int to = bad.kind() == Token.Kind.EOF ? (index > 0 ? tokens.get(index - 1).end() : 0)
+                : index + 1 < tokens.size() ? tokens.get(index + 1).end() : bad.end();
+        return invalid("Syntax error; token: \"" + bad.shown() + "\", near: \"" + text.substring(from, Math.max(from, to)) + "\"");
+    }
+
+    EngineException invalid(String detail) {
+        return EngineException.validation("Invalid " + kind + ": " + detail);
+    }
+}
