@@ -56,17 +56,22 @@ final class KeyConditions {
                 flatten(source, and.left(), parts);
                 flatten(source, and.right(), parts);
             }
-            case Condition.Or ignored -> throw source.invalid("Invalid operator used in KeyConditionExpression: OR");
-            case Condition.Not ignored -> throw source.invalid("Invalid operator used in KeyConditionExpression: NOT");
-            case Condition.In ignored -> throw source.invalid("Invalid operator used in KeyConditionExpression: IN");
+            case Condition.Or ignored -> throw invalidOperator("OR");
+            case Condition.Not ignored -> throw invalidOperator("NOT");
+            case Condition.In ignored -> throw invalidOperator("IN");
             case Condition.Compare c when c.comparator() == Condition.Comparator.NE ->
-                    throw source.invalid("Invalid operator used in KeyConditionExpression: <>");
-            case Condition.AttributeExists ignored -> throw source.invalid("Invalid operator used in KeyConditionExpression: attribute_exists");
-            case Condition.AttributeNotExists ignored -> throw source.invalid("Invalid operator used in KeyConditionExpression: attribute_not_exists");
-            case Condition.AttributeType ignored -> throw source.invalid("Invalid operator used in KeyConditionExpression: attribute_type");
-            case Condition.Contains ignored -> throw source.invalid("Invalid operator used in KeyConditionExpression: contains");
+                    throw invalidOperator("<>");
+            case Condition.AttributeExists ignored -> throw invalidOperator("attribute_exists");
+            case Condition.AttributeNotExists ignored -> throw invalidOperator("attribute_not_exists");
+            case Condition.AttributeType ignored -> throw invalidOperator("attribute_type");
+            case Condition.Contains ignored -> throw invalidOperator("contains");
             default -> parts.add(condition);
         }
+    }
+
+    /** DynamoDB words this one without the "Invalid KeyConditionExpression: " prefix. */
+    private static EngineException invalidOperator(String operator) {
+        return EngineException.validation("Invalid operator used in KeyConditionExpression: " + operator);
     }
 
     /** The key attribute a part is on: a top-level name compared with values only. */

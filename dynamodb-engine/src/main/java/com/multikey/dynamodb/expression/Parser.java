@@ -4,6 +4,8 @@ import com.multikey.dynamodb.value.Value;
 import com.multikey.dynamodb.value.Values;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 
@@ -32,6 +34,8 @@ final class Parser {
     private static final Path PLACEHOLDER_PATH = new Path(List.of(new Path.Name("")));
 
     private final Source source;
+    /** The conditions that were written in parentheses (by identity), to find redundant ones. */
+    private final Set<Condition> parenthesized = Collections.newSetFromMap(new IdentityHashMap<>());
     /** Whether operands may use the update functions (SET's right-hand side) instead of size. */
     private final boolean update;
 
@@ -102,6 +106,7 @@ final class Parser {
 
     private Operand functionOperand() {
         String name = source.next().text();
+        source.countOperator();
         if (update && UPDATE_FUNCTIONS.contains(name)) {
             List<Operand> args = arguments(name, 2);
             return name.equals("if_not_exists")
@@ -178,6 +183,7 @@ final class Parser {
     Condition condition() {
         Condition left = and();
         while (source.acceptWord("OR")) {
+            source.countOperator();
             left = new Condition.Or(left, and());
         }
         return left;
@@ -186,6 +192,7 @@ final class Parser {
     private Condition and() {
         Condition left = not();
         while (source.acceptWord("AND")) {
+            source.countOperator();
             left = new Condition.And(left, not());
         }
         return left;
@@ -193,6 +200,7 @@ final class Parser {
 
     private Condition not() {
         if (source.acceptWord("NOT")) {
+            source.countOperator();
             return new Condition.Not(not());
         }
         return primary();
@@ -202,6 +210,11 @@ final class Parser {
         if (source.accept(Token.Kind.LPAREN)) {
             Condition inner = condition();
             source.expect(Token.Kind.RPAREN);
+            // DynamoDB refuses a group that only wraps another group: "((a = :v))".
+            if (parenthesized.contains(inner)) {
+                source.fail("The expression has redundant parentheses;");
+            }
+            parenthesized.add(inner);
             return inner;
         }
         Token t = source.peek();
@@ -214,6 +227,7 @@ final class Parser {
         Condition.Comparator comparator = comparator(op);
         if (comparator != null) {
             source.next();
+            source.countOperator();
             Operand right = operand();
             if (comparator != Condition.Comparator.EQ && comparator != Condition.Comparator.NE) {
                 requireKeyType(left, comparator.symbol);
@@ -223,6 +237,7 @@ final class Parser {
             return new Condition.Compare(comparator, left, right);
         }
         if (source.acceptWord("BETWEEN")) {
+            source.countOperator();
             Operand low = operand();
             if (!source.acceptWord("AND")) {
                 throw source.syntax(source.peek());
@@ -236,6 +251,7 @@ final class Parser {
             return new Condition.Between(left, low, high);
         }
         if (source.acceptWord("IN")) {
+            source.countOperator();
             source.expect(Token.Kind.LPAREN);
             List<Operand> candidates = new ArrayList<>();
             do {
@@ -243,8 +259,7 @@ final class Parser {
             } while (source.accept(Token.Kind.COMMA));
             source.expect(Token.Kind.RPAREN);
             if (candidates.size() > MAX_IN_OPERANDS) {
-                source.fail("The IN operator accepts at most " + MAX_IN_OPERANDS
-                        + " operands; number of operands: " + candidates.size());
+                source.fail("The IN operator is provided with too many operands; number of operands: " + candidates.size());
             }
             distinct("IN", left, candidates);
             return new Condition.In(left, candidates);
@@ -261,6 +276,7 @@ final class Parser {
 
     private Condition functionCondition() {
         String name = source.next().text();
+        source.countOperator();
         return switch (name) {
             case "attribute_exists" -> new Condition.AttributeExists(pathOf(arguments(name, 1).get(0), name));
             case "attribute_not_exists" -> new Condition.AttributeNotExists(pathOf(arguments(name, 1).get(0), name));

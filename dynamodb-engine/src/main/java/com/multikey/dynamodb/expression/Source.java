@@ -17,6 +17,8 @@ final class Source {
 
     /** AWS "Service, account, and table quotas" (Expression parameters): an expression string is at most 4 KB. */
     static final int MAX_EXPRESSION_BYTES = 4096;
+    /** AWS quotas (Expression parameters): at most 300 operators or functions in an expression. */
+    static final int MAX_OPERATORS = 300;
 
     private final String kind;
     private final String text;
@@ -31,6 +33,7 @@ final class Source {
      */
     private EngineException deferred;
     private int position;
+    private int operators;
 
     Source(String kind, String text, Map<String, String> names, Map<String, Value> values) {
         this.kind = kind;
@@ -93,6 +96,9 @@ final class Source {
 
     void expectEnd() {
         expect(Token.Kind.EOF);
+        if (operators > MAX_OPERATORS) {
+            fail("The expression contains too many operators; operator count: " + operators);
+        }
         if (deferred != null) {
             throw deferred;
         }
@@ -123,6 +129,11 @@ final class Source {
     /** Whether the request defines this value placeholder (type checks wait for the undefined report). */
     boolean defined(Operand.Literal literal) {
         return values.containsKey(literal.ref());
+    }
+
+    /** Counts one operator or function toward the expression's limit. */
+    void countOperator() {
+        operators++;
     }
 
     /** Notes a semantic error, reported when the whole expression has parsed (see {@link #expectEnd}). */

@@ -66,6 +66,7 @@ final class UpdateParser {
         boolean plus = source.peek().kind() == Token.Kind.PLUS;
         if (plus || source.peek().kind() == Token.Kind.MINUS) {
             source.next();
+            source.countOperator();
             Operand right = parser.operand();
             String operator = plus ? "+" : "-";
             parser.requireType(left, operator, Set.of("N"));

@@ -25,12 +25,26 @@ public final class ValueJson {
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final Set<String> TYPES = Set.of("S", "N", "B", "BOOL", "NULL", "L", "M", "SS", "NS", "BS");
+    /** The deepest nesting level of a value: 32 (AWS "Service, account, and table quotas", Attributes). */
+    static final int MAX_NESTING = 32;
     private static final String INVALID = "One or more parameter values were invalid: ";
 
     private ValueJson() {
     }
 
     public static Value read(JsonNode json) {
+        return read(json, 1);
+    }
+
+    /**
+     * A value at this nesting level (1 for an attribute of an item); AWS quotas ("Nested attribute depth"):
+     * DynamoDB supports 32 levels, so a list or map may wrap 31 levels of values.
+     */
+    private static Value read(JsonNode json, int level) {
+        if (level > MAX_NESTING) {
+            throw EngineException.validation("Nesting Levels have exceeded supported limits: "
+                    + "Attributes in the item have nested levels beyond supported limit");
+        }
         if (json == null || !json.isObject()) {
             throw EngineException.validation("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
         }
@@ -66,11 +80,11 @@ public final class ValueJson {
             case "L" -> {
                 List<Value> values = new ArrayList<>();
                 for (JsonNode element : array(v, type)) {
-                    values.add(read(element));
+                    values.add(read(element, level + 1));
                 }
                 yield new Value.L(values);
             }
-            case "M" -> new Value.M(readItem(v));
+            case "M" -> new Value.M(readMap(v, level + 1));
             case "SS" -> new Value.SS(set(v, type, "string", n -> text(n, type), n -> text(n, type)));
             case "NS" -> new Value.NS(set(v, type, "number", n -> Numbers.parse(text(n, type)), n -> text(n, type)));
             case "BS" -> new Value.BS(set(v, type, "binary", n -> binary(n, type), n -> text(n, type)));
@@ -80,13 +94,17 @@ public final class ValueJson {
 
     /** An item (or a key): a JSON object of attribute name to value. */
     public static Map<String, Value> readItem(JsonNode json) {
+        return readMap(json, 1);
+    }
+
+    private static Map<String, Value> readMap(JsonNode json, int level) {
         if (json == null || !json.isObject()) {
             throw wrongKind("M", "a map");
         }
         Map<String, Value> item = new LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = json.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> field = it.next();
-            item.put(field.getKey(), read(field.getValue()));
+            item.put(field.getKey(), read(field.getValue(), level));
         }
         return item;
     }

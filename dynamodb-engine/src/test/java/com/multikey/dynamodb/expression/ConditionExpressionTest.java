@@ -136,7 +136,7 @@ class ConditionExpressionTest {
             "(#c = :five OR #n = :alpha) AND #c = :one | false",
             "NOT #c = :one | true", "NOT #c = :five OR #n = :alpha | true", "NOT (#c = :five OR #n = :alpha) | false",
             "NOT NOT #c = :five | true", "#c BETWEEN :one AND :six AND #n = :alpha | true",
-            "((#c = :five)) | true", "attribute_exists(#c) AND NOT attribute_exists(absent) | true",
+            "((#c = :five) AND (#n = :alpha)) | true", "attribute_exists(#c) AND NOT attribute_exists(absent) | true",
             "#c = :one or #c = :five | true", "not #c = :one and #n = :alpha | true"})
     void test_whenLogic_precedenceNotAndOr(String expression, boolean expected) {
         assertThat(test(expression)).as(expression).isEqualTo(expected);
@@ -207,6 +207,22 @@ class ConditionExpressionTest {
     }
 
     @Test
+    void condition_whenParenthesesOnlyWrapParentheses_redundant() {
+        assertThat(error("((#c = :five))").getMessage()).isEqualTo("Invalid ConditionExpression: The expression has redundant parentheses;");
+        assertThat(error("NOT ((#c = :five)) AND #n = :alpha").getMessage()).contains("redundant parentheses");
+        assertThat(test("(#c = :five)")).isTrue();
+    }
+
+    @Test
+    void condition_when300Operators_accepted_and301_refused() {
+        // 150 comparisons joined by 149 ANDs and one NOT: 300 operators.
+        String at = "NOT #c = :two AND " + String.join(" AND ", java.util.Collections.nCopies(149, "#c = :five"));
+        assertThat(Expressions.condition("ConditionExpression", at, NAMES, VALUES).test(ITEM)).isTrue();
+        assertThat(error(at + " OR #c = :one").getMessage())
+                .isEqualTo("Invalid ConditionExpression: The expression contains too many operators; operator count: 302");
+    }
+
+    @Test
     void condition_whenEmpty_canNotBeEmpty() {
         assertThat(error("  ").getMessage()).isEqualTo("Invalid ConditionExpression: The expression can not be empty;");
     }
@@ -255,7 +271,7 @@ class ConditionExpressionTest {
         }
         assertThat(Expressions.condition("ConditionExpression", "#c IN (" + list + ")", NAMES, values).test(ITEM)).isTrue();
         assertThatThrownBy(() -> Expressions.condition("ConditionExpression", "#c IN (" + list + ",:v100)", NAMES, values))
-                .hasMessageContaining("number of operands: 101");
+                .hasMessage("Invalid ConditionExpression: The IN operator is provided with too many operands; number of operands: 101");
     }
 
     @Test

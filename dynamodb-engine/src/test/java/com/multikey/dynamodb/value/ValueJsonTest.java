@@ -123,4 +123,21 @@ class ValueJsonTest {
         assertThat(ValueJson.writeItem(read)).isEqualTo(json(item));
         assertThat(ValueJson.readItem(ValueJson.writeItem(read))).isEqualTo(read);
     }
+
+    @Test
+    void read_when31WrappersAroundAValue_accepted_and32_refused() {
+        assertThat(read(wrapped(31))).isInstanceOf(Value.M.class);
+        assertThatThrownBy(() -> read(wrapped(32))).hasMessage(
+                "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit");
+        assertThatThrownBy(() -> ValueJson.readItem(json("{'a':" + wrapped(32) + "}"))).hasMessageStartingWith("Nesting Levels");
+    }
+
+    /** A string value inside this many maps and lists, alternating. */
+    private static String wrapped(int wrappers) {
+        String value = "{'S':'leaf'}";
+        for (int i = 0; i < wrappers; i++) {
+            value = i % 2 == 0 ? "{'M':{'k':" + value + "}}" : "{'L':[" + value + "]}";
+        }
+        return value;
+    }
 }
