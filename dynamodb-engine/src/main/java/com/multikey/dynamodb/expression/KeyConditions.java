@@ -20,27 +20,31 @@ final class KeyConditions {
     static KeyCondition read(Source source, Condition condition, String partitionKey, String sortKey) {
         List<Condition> parts = new ArrayList<>();
         flatten(source, condition, parts);
+        List<String> attributes = parts.stream().map(KeyConditions::attribute).toList();
+        if (attributes.stream().distinct().count() < attributes.size()) {
+            throw source.invalid("KeyConditionExpressions must only contain one condition per key");
+        }
+        int keys = sortKey == null ? 1 : 2;
+        if (parts.size() > keys) {
+            throw EngineException.validation("The number of query conditions (" + parts.size()
+                    + ") exceeds the number of key attributes defined in the schema (" + keys + ")");
+        }
         Value partition = null;
         SortCondition sort = null;
-        for (Condition part : parts) {
-            String attribute = attribute(part);
+        for (int i = 0; i < parts.size(); i++) {
+            Condition part = parts.get(i);
+            String attribute = attributes.get(i);
             if (attribute.equals(partitionKey)) {
-                if (partition != null) {
-                    throw source.invalid("KeyConditionExpressions must only contain one condition per key");
-                }
                 if (!(part instanceof Condition.Compare c) || c.comparator() != Condition.Comparator.EQ) {
                     throw EngineException.validation("Query key condition not supported");
                 }
                 partition = literal(c.left()) != null ? literal(c.left()) : literal(c.right());
             } else if (attribute.equals(sortKey)) {
-                if (sort != null) {
-                    throw source.invalid("KeyConditionExpressions must only contain one condition per key");
-                }
                 sort = sortCondition(part);
             } else {
                 // A condition on another attribute: DynamoDB names the key element it expected instead.
                 throw EngineException.validation("Query condition missed key schema element: "
-                        + (partition == null || sortKey == null ? partitionKey : sortKey));
+                        + (sortKey == null || !attributes.contains(partitionKey) ? partitionKey : sortKey));
             }
         }
         if (partition == null) {

@@ -25,6 +25,11 @@ public final class Numbers {
      */
     private static final Pattern SYNTAX = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
 
+    private static final String OVERFLOW =
+            "Number overflow. Attempting to store a number with magnitude larger than supported range";
+    private static final String UNDERFLOW =
+            "Number underflow. Attempting to store a number with magnitude smaller than supported range";
+
     private Numbers() {
     }
 
@@ -40,7 +45,7 @@ public final class Numbers {
         try {
             number = new BigDecimal(text);
         } catch (NumberFormatException | ArithmeticException e) {
-            // Only an exponent beyond int's range gets here: the number is far out of DynamoDB's range.
+            // Only an exponent beyond int's range gets here (the syntax was checked).
             return hugeExponent(text);
         }
         return check(number);
@@ -51,19 +56,18 @@ public final class Numbers {
      * with the same messages as {@link #parse}.
      */
     public static BigDecimal check(BigDecimal number) {
-        if (number.signum() == 0) {
-            return BigDecimal.ZERO; // "-0", "0.000", "0E+10" are all zero
-        }
-        // The range first, on the exponent of the leading digit (the same before and after stripping zeros);
-        // stripping an out-of-range number could overflow BigDecimal's scale.
+        // The range first, on the exponent of the leading digit (the same before and after stripping zeros;
+        // stripping an out-of-range number could overflow BigDecimal's scale). Zero too: DynamoDB refuses
+        // "0E+126" and "0E-131" by the exponent they are written with.
         long exponent = (long) number.precision() - number.scale() - 1;
         if (exponent > MAX_EXPONENT) {
-            throw EngineException.validation(
-                    "Number overflow. Attempting to store a number with magnitude larger than supported range");
+            throw EngineException.validation(OVERFLOW);
         }
         if (exponent < MIN_EXPONENT) {
-            throw EngineException.validation(
-                    "Number underflow. Attempting to store a number with magnitude smaller than supported range");
+            throw EngineException.validation(UNDERFLOW);
+        }
+        if (number.signum() == 0) {
+            return BigDecimal.ZERO; // "-0", "0.000", "0E+10" are all zero
         }
         BigDecimal normalized = number.stripTrailingZeros();
         if (normalized.precision() > MAX_DIGITS) {
@@ -80,27 +84,22 @@ public final class Numbers {
         return number.stripTrailingZeros().toPlainString();
     }
 
-    /** The decimal exponent of the leading significant digit (1.5E+3 → 3, 0.01 → -2); the number is not 0. */
-    static int exponent(BigDecimal nonZero) {
-        return nonZero.precision() - nonZero.scale() - 1;
-    }
-
     private static EngineException notNumeric(String text) {
         return EngineException.validation("The parameter cannot be converted to a numeric value: " + text);
     }
 
     /**
-     * A number whose exponent does not fit an int: zero when its digits are all zeros, else far beyond
-     * DynamoDB's range one way or the other, by the exponent's sign.
+     * A number whose exponent does not fit BigDecimal's scale: DynamoDB reads an exponent that fits 64 bits and
+     * refuses the number as out of range by its sign (zero too, which is range-checked by its written exponent);
+     * a longer exponent cannot be converted at all.
      */
     private static BigDecimal hugeExponent(String text) {
-        String lower = text.toLowerCase();
-        int e = lower.indexOf('e');
-        if (new BigDecimal(lower.substring(0, e)).signum() == 0) {
-            return BigDecimal.ZERO;
+        String exponent = text.substring(text.toLowerCase().indexOf('e') + 1);
+        try {
+            Long.parseLong(exponent);
+        } catch (NumberFormatException e) {
+            throw notNumeric(text);
         }
-        throw EngineException.validation(lower.charAt(e + 1) == '-'
-                ? "Number underflow. Attempting to store a number with magnitude smaller than supported range"
-                : "Number overflow. Attempting to store a number with magnitude larger than supported range");
+        throw EngineException.validation(exponent.startsWith("-") ? UNDERFLOW : OVERFLOW);
     }
 }

@@ -6,8 +6,10 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.dynamodb.EngineException;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -85,9 +87,9 @@ public final class ValueJson {
                 yield new Value.L(values);
             }
             case "M" -> new Value.M(readMap(v, level + 1));
-            case "SS" -> new Value.SS(set(v, type, "string", n -> text(n, type), n -> text(n, type)));
-            case "NS" -> new Value.NS(set(v, type, "number", n -> Numbers.parse(text(n, type)), n -> text(n, type)));
-            case "BS" -> new Value.BS(set(v, type, "binary", n -> binary(n, type), n -> text(n, type)));
+            case "SS" -> new Value.SS(set(v, type, n -> text(n, type), Values::compareUtf8, s -> s));
+            case "NS" -> new Value.NS(set(v, type, n -> Numbers.parse(text(n, type)), BigDecimal::compareTo, Numbers::format));
+            case "BS" -> new Value.BS(set(v, type, n -> binary(n, type), Bytes::compareTo, Bytes::toString));
             default -> throw new IllegalStateException(type);
         };
     }
@@ -145,26 +147,56 @@ public final class ValueJson {
     }
 
     /**
-     * A set's elements: never empty, never twice the same element (numbers compared after normalization).
-     * The duplicate message lists the input as given, as DynamoDB's does.
+     * A set's elements: never empty, never twice the same element (numbers compared after normalization). The
+     * messages are those of DynamoDB's PutItem, UpdateItem, GetItem and Query (BatchWriteItem and the
+     * transactions still word them in an older way).
      */
-    private static <T> Set<T> set(JsonNode v, String type, String typeWord, Function<JsonNode, T> element,
-                                  Function<JsonNode, String> asGiven) {
+    private static <T> Set<T> set(JsonNode v, String type, Function<JsonNode, T> element, Comparator<T> order,
+                                  Function<T, String> shown) {
         ArrayNode array = array(v, type);
         if (array.isEmpty()) {
-            throw EngineException.validation(INVALID + "An " + typeWord + " set  may not be empty");
+            throw EngineException.validation(INVALID + switch (type) {
+                case "SS" -> "An string set  may not be empty";
+                case "NS" -> "An number set  may not be empty";
+                default -> "Binary sets should not be empty";
+            });
         }
+        List<T> given = new ArrayList<>();
         Set<T> values = new LinkedHashSet<>();
-        List<String> given = new ArrayList<>();
-        boolean duplicate = false;
         for (JsonNode n : array) {
-            given.add(asGiven.apply(n));
-            duplicate |= !values.add(element.apply(n));
-        }
-        if (duplicate) {
-            throw EngineException.validation(INVALID + "Input collection " + given + " contains duplicates.");
+            T value = element.apply(n);
+            given.add(value);
+            if (!values.add(value)) {
+                throw duplicates(type, given, values, array, element, order, shown);
+            }
         }
         return values;
+    }
+
+    /**
+     * DynamoDB's duplicate message: for strings and binaries the members quoted, those before the first repeat
+     * in key order, then the repeat, then the rest as given; for numbers no members at all.
+     */
+    private static <T> EngineException duplicates(String type, List<T> given, Set<T> seen, ArrayNode array,
+                                                  Function<JsonNode, T> element, Comparator<T> order,
+                                                  Function<T, String> shown) {
+        if (type.equals("NS")) {
+            return EngineException.validation(INVALID + "Input collection contains duplicates.");
+        }
+        List<T> listed = new ArrayList<>(seen);
+        listed.sort(order);
+        listed.add(given.get(given.size() - 1));
+        for (int i = given.size(); i < array.size(); i++) {
+            listed.add(element.apply(array.get(i)));
+        }
+        String separator = type.equals("BS") ? "," : ", ";
+        StringBuilder text = new StringBuilder("[");
+        for (int i = 0; i < listed.size(); i++) {
+            text.append(i == 0 ? "" : separator).append('"').append(shown.apply(listed.get(i))).append('"');
+        }
+        text.append(']');
+        return EngineException.validation(INVALID + "Input collection " + text
+                + (type.equals("BS") ? "of type BS" : "") + " contains duplicates.");
     }
 
     private static String text(JsonNode v, String type) {

@@ -62,8 +62,8 @@ public final class Values {
 
     /**
      * The size of one value as DynamoDB counts it (without the attribute name), after AWS "Item sizes and
-     * formats": strings their UTF-8 bytes, binaries their raw bytes, a number 1 byte per two significant
-     * digits plus 1, BOOL and NULL 1, a list or map 3 bytes plus 1 per element plus the elements (with their
+     * formats": strings their UTF-8 bytes, binaries their raw bytes, a number about 1 byte per two significant
+     * digits plus 1 (see {@link #numberSize}), BOOL and NULL 1, a list or map 3 bytes plus 1 per element plus the elements (with their
      * names for a map), a set the sum of its elements.
      */
     public static long size(Value value) {
@@ -94,18 +94,33 @@ public final class Values {
     }
 
     /**
-     * A number's stored size: its significant digits packed two to a byte, pairs aligned on even powers of
-     * ten (so 10 and 1 take one pair, 101 takes two), plus one byte of exponent; zero takes one byte.
+     * A number's stored size. AWS "Item sizes and formats" says roughly one byte per two significant digits
+     * plus one; byte-exact captures against DynamoDB (the 400 KB limit probed one byte either side, published
+     * by the dynamodb-conformance suite) show the integer and the fraction digits are paired separately, each
+     * half rounded up, and a negative number takes one byte more: 1 + ceil(int/2) + ceil(frac/2) + sign.
+     * Leading and trailing zeros do not count (zeros between the point and the first digit of a pure fraction
+     * neither); zero takes one byte.
      */
     static long numberSize(BigDecimal number) {
         if (number.signum() == 0) {
             return 1;
         }
         BigDecimal n = number.stripTrailingZeros();
-        long high = (long) n.precision() - n.scale() - 1; // exponent of the leading digit
-        long low = -(long) n.scale();                      // exponent of the last digit
-        long pairs = Math.floorDiv(high, 2) - Math.floorDiv(low, 2) + 1;
-        return pairs + 1;
+        int precision = n.precision();
+        int scale = n.scale();
+        long integerDigits;
+        long fractionDigits;
+        if (scale <= 0) {
+            integerDigits = precision;      // 1E125 has one significant digit
+            fractionDigits = 0;
+        } else if (scale < precision) {
+            integerDigits = precision - scale; // 100.5: three integer digits, one fraction digit
+            fractionDigits = scale;
+        } else {
+            integerDigits = 0;               // 0.0015: the digits 1 and 5 only
+            fractionDigits = precision;
+        }
+        return 1 + (integerDigits + 1) / 2 + (fractionDigits + 1) / 2 + (n.signum() < 0 ? 1 : 0);
     }
 
     /** The UTF-8 length of a string without encoding it. */

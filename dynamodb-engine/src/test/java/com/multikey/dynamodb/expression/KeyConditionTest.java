@@ -95,6 +95,21 @@ class KeyConditionTest {
         assertThat(error("pk = :p AND extra = :a")).isEqualTo("Query condition missed key schema element: sk");
     }
 
+    /** Captured against DynamoDB by the dynamodb-conformance suite (queryKeyConditionOperands). */
+    @Test
+    void keyCondition_whenMoreConditionsThanKeys_numberOfConditionsExceeds() {
+        assertThat(error("pk = :p AND sk > :a AND extra = :b"))
+                .isEqualTo("The number of query conditions (3) exceeds the number of key attributes defined in the schema (2)");
+        assertThatThrownBy(() -> Expressions.keyCondition("pk = :p AND sk = :a", NAMES, VALUES, "pk", null))
+                .hasMessage("The number of query conditions (2) exceeds the number of key attributes defined in the schema (1)");
+    }
+
+    @Test
+    void keyCondition_whenBadOperandBeforeUndefinedValue_operandReportedFirst() {
+        assertThat(error("begins_with(sk, :num) AND pk = :missing")).contains("operand type: N");
+        assertThat(error("pk = :missing AND begins_with(sk, :num)")).contains("attribute value: :missing");
+    }
+
     @Test
     void keyCondition_whenPartitionNotEquality_notSupported() {
         assertThat(error("pk < :p")).isEqualTo("Query key condition not supported");

@@ -89,16 +89,24 @@ class ValueJsonTest {
     void read_whenEmptySets_mayNotBeEmpty() {
         assertThatThrownBy(() -> read("{'SS':[]}")).hasMessage("One or more parameter values were invalid: An string set  may not be empty");
         assertThatThrownBy(() -> read("{'NS':[]}")).hasMessage("One or more parameter values were invalid: An number set  may not be empty");
-        assertThatThrownBy(() -> read("{'BS':[]}")).hasMessage("One or more parameter values were invalid: An binary set  may not be empty");
+        assertThatThrownBy(() -> read("{'BS':[]}")).hasMessage("One or more parameter values were invalid: Binary sets should not be empty");
     }
 
+    /**
+     * The wording of PutItem, UpdateItem, GetItem and Query, captured against DynamoDB by the
+     * dynamodb-conformance suite (valueLayers): members quoted, those before the first repeat in key order.
+     */
     @Test
     void read_whenDuplicates_inputCollectionContainsDuplicates() {
-        assertThatThrownBy(() -> read("{'SS':['a','b','a']}"))
-                .hasMessage("One or more parameter values were invalid: Input collection [a, b, a] contains duplicates.");
-        assertThatThrownBy(() -> read("{'NS':['1','1.0']}"))
-                .hasMessage("One or more parameter values were invalid: Input collection [1, 1.0] contains duplicates.");
-        assertThatThrownBy(() -> read("{'BS':['AQ==','AQ==']}")).hasMessageContaining("contains duplicates.");
+        assertThatThrownBy(() -> read("{'SS':['b','a','b']}"))
+                .hasMessage("One or more parameter values were invalid: Input collection [\"a\", \"b\", \"b\"] contains duplicates.");
+        assertThatThrownBy(() -> read("{'SS':['c','a','c','b']}"))
+                .hasMessage("One or more parameter values were invalid: Input collection [\"a\", \"c\", \"c\", \"b\"] contains duplicates.");
+        assertThatThrownBy(() -> read("{'BS':['/w==','AA==','AA==']}"))
+                .hasMessage("One or more parameter values were invalid: Input collection [\"AA==\",\"/w==\",\"AA==\"]of type BS contains duplicates.");
+        assertThatThrownBy(() -> read("{'NS':['2','1','2.0']}"))
+                .hasMessage("One or more parameter values were invalid: Input collection contains duplicates.");
+        assertThatThrownBy(() -> read("{'SS':['','']}")).hasMessageContaining("contains duplicates.");
     }
 
     @Test

@@ -1,6 +1,8 @@
 package com.multikey.dynamodb.value;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
@@ -73,15 +75,16 @@ class ValuesTest {
         assertThat(Values.size(new Value.S(""))).isZero();
     }
 
-    @Test
-    void size_whenNumber_onePerTwoDigitsPlusOne() {
-        assertThat(Values.size(n("1"))).isEqualTo(2);
-        assertThat(Values.size(n("10"))).isEqualTo(2);
-        assertThat(Values.size(n("12"))).isEqualTo(2);
-        assertThat(Values.size(n("123"))).isEqualTo(3);
-        assertThat(Values.size(n("1000000"))).isEqualTo(2); // trailing zeros trimmed
-        assertThat(Values.size(n("12345678901234567890123456789012345678"))).isEqualTo(20);
-        assertThat(Values.size(n("0"))).isEqualTo(1);
+    /**
+     * Byte-exact sizes captured against DynamoDB at the 400 KB limit (dynamodb-conformance suite,
+     * numberByteSize): the integer and fraction digits are paired separately, a sign costs a byte.
+     */
+    @ParameterizedTest
+    @CsvSource({"0, 1", "1, 2", "12, 2", "123, 3", "1234, 3", "12345678901234567890123456789012345678, 20", "0042, 2",
+            "100, 2", "1010, 3", "0.0000001, 2", "1E125, 2", "1E-100, 2", "1.5, 3", "15, 2", "1.2, 3", "1.200, 3",
+            "1.234, 4", "3.14159, 5", "123456, 4", "100.5, 4", "0.15, 2", "-42, 3", "-0, 1"})
+    void size_whenNumber_asDynamoDbCountsIt(String literal, long bytes) {
+        assertThat(Values.size(n(literal))).isEqualTo(bytes);
     }
 
     @Test
@@ -111,6 +114,7 @@ class ValuesTest {
         item.put("pk", new Value.S("abc"));
         item.put("ü", n("5"));
         assertThat(Values.itemSize(item)).isEqualTo(2 + 3 + 2 + 2);
+        assertThat(Values.size(new Value.NS(java.util.Set.of(new BigDecimal("-1.5"))))).isEqualTo(4);
     }
 
     // Value records: equal numbers are equal records, sets keep first-given order and drop nothing.
