@@ -32,6 +32,11 @@ record ParsedUpdate(List<UpdateAction> actions, Set<String> usedNames, Set<Strin
     }
 
     @Override
+    public Map<String, Value> updatedAttributes(Map<String, Value> item) {
+        return new ParsedProjection(actions.stream().map(UpdateAction::path).toList(), usedNames, usedValues).project(item);
+    }
+
+    @Override
     public Map<String, Value> apply(Map<String, Value> item) {
         Map<String, Value> original = Map.copyOf(item);
         List<Path> removals = new ArrayList<>();

@@ -17,4 +17,12 @@ public interface UpdateExpression extends Parsed {
 
     /** The top-level attribute names the update writes or removes (the caller refuses key attributes). */
     Set<String> topLevelAttributes();
+
+    /**
+     * The parts of the item at the paths the update writes or removes, nested as a projection keeps them: from
+     * the old item for ReturnValues UPDATED_OLD, from the new one for UPDATED_NEW (which so leaves out what was
+     * removed). DynamoDB returns only the changed fragment of a nested path ({@code SET parent.child = :v}
+     * gives {@code {parent: {child: ...}}}).
+     */
+    Map<String, Value> updatedAttributes(Map<String, Value> item);
 }

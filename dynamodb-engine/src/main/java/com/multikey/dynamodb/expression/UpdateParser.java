@@ -60,20 +60,32 @@ final class UpdateParser {
         };
     }
 
-    /** SET's right-hand side: an operand, or two joined by + or - (numbers only). */
+    /**
+     * SET's right-hand side: an operand, or two joined by + or - (numbers only); any of them may be written in
+     * parentheses ({@code SET c = (c - :v)} is DynamoDB's own documented form).
+     */
     private Operand setValue() {
-        Operand left = parser.operand();
+        Operand left = setOperand();
         boolean plus = source.peek().kind() == Token.Kind.PLUS;
         if (plus || source.peek().kind() == Token.Kind.MINUS) {
             source.next();
             source.countOperator();
-            Operand right = parser.operand();
+            Operand right = setOperand();
             String operator = plus ? "+" : "-";
             parser.requireType(left, operator, Set.of("N"));
             parser.requireType(right, operator, Set.of("N"));
             return new Operand.Arithmetic(left, plus, right);
         }
         return left;
+    }
+
+    private Operand setOperand() {
+        if (source.accept(Token.Kind.LPAREN)) {
+            Operand inner = setValue();
+            source.expect(Token.Kind.RPAREN);
+            return inner;
+        }
+        return parser.operand();
     }
 
     /** ADD's and DELETE's operand: an expression attribute value of an allowed type. */

@@ -21,7 +21,8 @@ import java.util.function.Function;
 /**
  * Values and items in the wire protocol's JSON ({@code {"S": "x"}}, {@code {"N": "1"}}, binary as base64):
  * read with DynamoDB's validation messages (a ValidationException for an empty set, duplicates in a set, a
- * bad number, a value with no or several types), written canonically.
+ * bad number, a value with no or several types), written canonically (numbers in plain notation, sets
+ * sorted as DynamoDB returns them).
  */
 public final class ValueJson {
 
@@ -124,17 +125,19 @@ public final class ValueJson {
                 l.values().forEach(v -> array.add(write(v)));
             }
             case Value.M m -> node.set("M", writeItem(m.entries()));
+            // Sets go out in DynamoDB's own order, whatever order they came in: strings and binaries by their
+            // bytes, numbers by value (as GetItem returns them).
             case Value.SS ss -> {
                 ArrayNode array = node.putArray("SS");
-                ss.values().forEach(array::add);
+                ss.values().stream().sorted(Values::compareUtf8).forEach(array::add);
             }
             case Value.NS ns -> {
                 ArrayNode array = node.putArray("NS");
-                ns.values().forEach(n -> array.add(Numbers.format(n)));
+                ns.values().stream().sorted().forEach(n -> array.add(Numbers.format(n)));
             }
             case Value.BS bs -> {
                 ArrayNode array = node.putArray("BS");
-                bs.values().forEach(b -> array.add(b.toString()));
+                bs.values().stream().sorted().forEach(b -> array.add(b.toString()));
             }
         }
         return node;

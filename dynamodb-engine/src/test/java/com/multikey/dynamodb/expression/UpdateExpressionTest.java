@@ -129,6 +129,16 @@ class UpdateExpressionTest {
         assertThat(apply("SET num = :two-num")).containsEntry("num", n("-8"));
     }
 
+    /** AWS "Update expressions" (incrementing and decrementing) writes SET Price = Price - :p; parentheses are allowed too. */
+    @Test
+    void apply_whenArithmeticParenthesized_sameResult() {
+        assertThat(apply("SET num = (num - :two)")).containsEntry("num", n("8"));
+        assertThat(apply("SET num = (num) + (:one)")).containsEntry("num", n("11"));
+        assertThat(apply("SET num = if_not_exists(num, :one) - :two")).containsEntry("num", n("8"));
+        assertThat(apply("SET num = (num - :two) + :one")).containsEntry("num", n("9"));
+        assertThat(error("SET num = (num - :two")).contains("token: \"<EOF>\"");
+    }
+
     @Test
     void apply_whenArithmeticOnNonNumber_incorrectDataType() {
         assertThat(applyError("SET num = str + :one", base())).isEqualTo("An operand in the update expression has an incorrect data type");
@@ -289,6 +299,17 @@ class UpdateExpressionTest {
         assertThat(error("SET #nope = :one")).contains("attribute name: #nope");
         assertThat(error("SET a1 = :nope")).contains("attribute value: :nope");
         assertThat(error("ADD a1 :nope")).contains("attribute value: :nope");
+    }
+
+    /** ReturnValues UPDATED_NEW/UPDATED_OLD: only the changed fragments (dynamodb-conformance, updateItem). */
+    @Test
+    void updatedAttributes_whenNestedSetAndRemove_changedFragmentsOnly() {
+        UpdateExpression update = Expressions.update("SET doc.side = :x, num = :one REMOVE str", NAMES, VALUES);
+        Map<String, Value> old = base();
+        Map<String, Value> updated = update.apply(old);
+        assertThat(update.updatedAttributes(updated)).isEqualTo(Map.of("doc", new Value.M(Map.of("side", s("x"))), "num", n("1")));
+        assertThat(update.updatedAttributes(old)).isEqualTo(Map.of("doc", new Value.M(Map.of("side", s("o"))), "num", n("10"), "str", s("text")));
+        assertThat(Expressions.update("REMOVE str", NAMES, VALUES).updatedAttributes(apply("REMOVE str"))).isEmpty();
     }
 
     @Test

@@ -123,10 +123,19 @@ class ValueJsonTest {
                 .isEqualTo("{\"NS\":[\"1\",\"2\"]}");
     }
 
+    /** GetItem returns sets sorted: strings and binaries bytewise, numbers by value (dynamodb-conformance, updateItem). */
+    @Test
+    void write_whenSets_dynamoDbOrder() {
+        assertThat(ValueJson.write(read("{'SS':['b','','a','\uD83D\uDE00','\uFFFD']}")).toString())
+                .isEqualTo("{\"SS\":[\"\",\"a\",\"b\",\"\uFFFD\",\"\uD83D\uDE00\"]}");
+        assertThat(ValueJson.write(read("{'NS':['10','-2','9.5']}")).toString()).isEqualTo("{\"NS\":[\"-2\",\"9.5\",\"10\"]}");
+        assertThat(ValueJson.write(read("{'BS':['/w==','AA==','fw==']}")).toString()).isEqualTo("{\"BS\":[\"AA==\",\"fw==\",\"/w==\"]}");
+    }
+
     @Test
     void writeItem_whenRead_sameJson() {
         String item = "{'a':{'S':'x'},'b':{'N':'-12.5'},'c':{'B':'AQID'},'d':{'BOOL':true},'e':{'NULL':true},"
-                + "'f':{'L':[{'M':{'g':{'SS':['p','q']}}}]},'h':{'NS':['3','1']},'i':{'BS':['AQ==']}}";
+                + "'f':{'L':[{'M':{'g':{'SS':['p','q']}}}]},'h':{'NS':['1','3']},'i':{'BS':['AQ==']}}";
         Map<String, Value> read = ValueJson.readItem(json(item));
         assertThat(ValueJson.writeItem(read)).isEqualTo(json(item));
         assertThat(ValueJson.readItem(ValueJson.writeItem(read))).isEqualTo(read);
