@@ -76,13 +76,14 @@ final class Evaluator {
     }
 
     /**
-     * size(): a string's length in UTF-8 bytes (AWS's PartiQL page says "size in bytes"), a binary's byte count,
-     * the element count of a set, list or map; nothing for other types.
+     * size(): a string's length in UTF-16 code units (what DynamoDB was measured to return for accented letters
+     * and emoji, though its PartiQL page speaks of bytes), a binary's byte count, the element count of a set,
+     * list or map; nothing for other types (AWS "Comparison operator and function reference", size).
      */
     private static Value size(Value v) {
         long size = switch (v) {
             case null -> -1;
-            case Value.S s -> Values.utf8Length(s.value());
+            case Value.S s -> s.value().length();
             case Value.B b -> b.value().length();
             case Value.SS ss -> ss.values().size();
             case Value.NS ns -> ns.values().size();

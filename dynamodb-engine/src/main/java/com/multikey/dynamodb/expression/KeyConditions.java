@@ -90,8 +90,11 @@ final class KeyConditions {
                 .filter(o -> !(o instanceof Operand.Literal))
                 .map(o -> o instanceof Operand.PathOperand p ? p.path() : null)
                 .toList();
-        if (paths.size() != 1 || paths.get(0) == null || paths.get(0).size() != 1) {
+        if (paths.size() != 1 || paths.get(0) == null) {
             throw EngineException.validation("Query key condition not supported");
+        }
+        if (paths.get(0).size() != 1) {
+            throw EngineException.validation("Invalid KeyConditionExpression: KeyConditionExpressions cannot have conditions on nested attributes");
         }
         boolean pathFirst = operands.get(0) instanceof Operand.PathOperand;
         if (!pathFirst && !(part instanceof Condition.Compare)) {

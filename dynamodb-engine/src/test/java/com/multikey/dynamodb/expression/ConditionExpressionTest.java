@@ -142,6 +142,13 @@ class ConditionExpressionTest {
         assertThat(test(expression)).as(expression).isEqualTo(expected);
     }
 
+    /** size() of a string counts UTF-16 code units, as DynamoDB was measured to (dynoxide's conformance notes). */
+    @Test
+    void test_whenSizeOfNonAsciiString_utf16Units() {
+        Map<String, Value> item = Map.of("t", s("é\uD83D\uDE00"));
+        assertThat(Expressions.condition("ConditionExpression", "size(t) = :three", NAMES, VALUES).test(item)).isTrue();
+    }
+
     @Test
     void test_whenNoItem_onlyNotExistsHolds() {
         ConditionExpression e = Expressions.condition("ConditionExpression", "attribute_not_exists(pk)", null, null);

@@ -114,7 +114,9 @@ class KeyConditionTest {
     void keyCondition_whenPartitionNotEquality_notSupported() {
         assertThat(error("pk < :p")).isEqualTo("Query key condition not supported");
         assertThat(error("begins_with(pk, :pre)")).isEqualTo("Query key condition not supported");
-        assertThat(error("pk = :p AND sk.x = :a")).isEqualTo("Query key condition not supported");
+        assertThat(error("pk = :p AND sk.x = :a"))
+                .isEqualTo("Invalid KeyConditionExpression: KeyConditionExpressions cannot have conditions on nested attributes");
+        assertThat(error("pk[0] = :p")).contains("cannot have conditions on nested attributes");
     }
 
     @Test
