@@ -21,7 +21,7 @@ public final class Expressions {
     /** A ConditionExpression or FilterExpression; {@code kind} names it in messages ("ConditionExpression"). */
     public static ConditionExpression condition(String kind, String text, Map<String, String> names, Map<String, Value> values) {
         Source source = new Source(kind, text, names, values);
-        Condition condition = new Parser(source, false).condition();
+        Condition condition = new ConditionParser(source).condition();
         source.expectEnd();
         return new ParsedCondition(condition, source.usedNames(), source.usedValues());
     }
@@ -34,7 +34,7 @@ public final class Expressions {
 
     public static ProjectionExpression projection(String text, Map<String, String> names) {
         Source source = new Source("ProjectionExpression", text, names, Map.of());
-        Parser parser = new Parser(source, false);
+        OperandParser parser = new OperandParser(source, false);
         List<Path> paths = new ArrayList<>();
         do {
             paths.add(parser.path());
@@ -52,7 +52,7 @@ public final class Expressions {
     public static KeyCondition keyCondition(String text, Map<String, String> names, Map<String, Value> values,
                                             String partitionKey, String sortKey) {
         Source source = new Source("KeyConditionExpression", text, names, values);
-        Condition condition = new Parser(source, false).condition();
+        Condition condition = new ConditionParser(source).condition();
         source.expectEnd();
         return KeyConditions.read(source, condition, partitionKey, sortKey);
     }

@@ -18,11 +18,11 @@ final class UpdateParser {
     private static final Set<String> DELETE_TYPES = Set.of("SS", "NS", "BS");
 
     private final Source source;
-    private final Parser parser;
+    private final OperandParser parser;
 
     UpdateParser(Source source) {
         this.source = source;
-        this.parser = new Parser(source, true);
+        this.parser = new OperandParser(source, true);
     }
 
     List<UpdateAction> parse() {
