@@ -78,6 +78,33 @@ class ProjectionExpressionTest {
     }
 
     @Test
+    void projection_whenExpression4096Bytes_accepted_and4097_refused() {
+        String at = "pk" + ", pk2".repeat((4096 - 2) / 5) + " ".repeat((4096 - 2) % 5);
+        assertThat(at).hasSize(4096);
+        assertThatThrownBy(() -> Expressions.projection(at, Map.of())).hasMessageContaining("Two document paths overlap");
+        String distinct = distinctPaths(4096);
+        assertThat(Expressions.projection(distinct, Map.of()).project(item())).containsKey("pk");
+        assertThatThrownBy(() -> Expressions.projection(distinct + " ", Map.of()))
+                .hasMessage("Invalid ProjectionExpression: Expression size has exceeded the maximum allowed size; expression size: 4097");
+    }
+
+    /** "pk, a1, a2, ..." padded with blanks to exactly this many bytes. */
+    private static String distinctPaths(int length) {
+        StringBuilder text = new StringBuilder("pk");
+        for (int i = 1; text.length() + (", a" + i).length() <= length; i++) {
+            text.append(", a").append(i);
+        }
+        return text + " ".repeat(length - text.length());
+    }
+
+    @Test
+    void project_whenTwoFieldsOfOneListElement_mergedIntoOneElement() {
+        Map<String, Value> item = Map.of("l", new Value.L(List.of(new Value.M(Map.of("a", s("1"), "b", s("2"), "c", s("3"))))));
+        assertThat(Expressions.projection("l[0].a, l[0].b", Map.of()).project(item))
+                .isEqualTo(Map.of("l", new Value.L(List.of(new Value.M(Map.of("a", s("1"), "b", s("2")))))));
+    }
+
+    @Test
     void usedNames_whenAliases_reported() {
         assertThat(Expressions.projection("#s, doc.#y", Map.of("#s", "status", "#y", "y")).usedNames()).containsExactlyInAnyOrder("#s", "#y");
     }

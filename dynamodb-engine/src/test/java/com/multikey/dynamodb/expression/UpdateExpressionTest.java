@@ -312,6 +312,25 @@ class UpdateExpressionTest {
         assertThat(Expressions.update("REMOVE str", NAMES, VALUES).updatedAttributes(apply("REMOVE str"))).isEmpty();
     }
 
+    /** AWS quotas (Expression parameters): 4 KB per expression, 300 operators or functions. */
+    @Test
+    void update_whenExpression4096Bytes_accepted_and4097_refused() {
+        String base = "SET a1 = :one";
+        String at = base + " ".repeat(4096 - base.length());
+        assertThat(apply(at)).containsEntry("a1", n("1"));
+        assertThat(error(at + " ")).isEqualTo("Invalid UpdateExpression: Expression size has exceeded the maximum allowed size; expression size: 4097");
+    }
+
+    @Test
+    void update_whenFunctionArgumentsWrong_countAndPathChecked() {
+        assertThat(error("SET a1 = if_not_exists(str)"))
+                .isEqualTo("Invalid UpdateExpression: Incorrect number of operands for operator or function; operator or function: if_not_exists, number of operands: 1");
+        assertThat(error("SET a1 = if_not_exists(if_not_exists(str, :x), :y)"))
+                .isEqualTo("Invalid UpdateExpression: Operator or function requires a document path; operator or function: if_not_exists");
+        assertThat(error("SET #undefined = if_not_exists(:one)")).contains("attribute name: #undefined");
+        assertThat(error("SET a1 = if_not_exists(:undefined)")).contains("attribute value: :undefined");
+    }
+
     @Test
     void topLevelAttributes_whenNestedAndAliased_firstNames() {
         UpdateExpression update = Expressions.update("SET #s = :one, doc.in2.leaf = :two REMOVE lst[0] ADD #k :one DELETE tags :ab", NAMES, VALUES);
