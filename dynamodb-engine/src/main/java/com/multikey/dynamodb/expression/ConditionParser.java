@@ -201,13 +201,17 @@ final class ConditionParser {
         };
     }
 
-    /** BETWEEN's literal bounds of one type must not be reversed. */
+    /** BETWEEN's literal bounds must be of one type, and not reversed. */
     private void checkBounds(Operand low, Operand high) {
-        if (low instanceof Operand.Literal l && high instanceof Operand.Literal h
-                && Values.comparable(l.value(), h.value()) && Values.compareKeys(l.value(), h.value()) > 0) {
-            source.fail("The BETWEEN operator requires upper bound to be greater than or equal to lower bound; "
-                    + "lower bound operand: AttributeValue: " + shortForm(l.value())
-                    + ", upper bound operand: AttributeValue: " + shortForm(h.value()));
+        if (!(low instanceof Operand.Literal l && high instanceof Operand.Literal h) || !source.defined(l) || !source.defined(h)) {
+            return;
+        }
+        String operands = "lower bound operand: AttributeValue: " + shortForm(l.value())
+                + ", upper bound operand: AttributeValue: " + shortForm(h.value());
+        if (!l.value().type().equals(h.value().type())) {
+            source.fail("The BETWEEN operator requires same data type for lower and upper bounds; " + operands);
+        } else if (Values.comparable(l.value(), h.value()) && Values.compareKeys(l.value(), h.value()) > 0) {
+            source.fail("The BETWEEN operator requires upper bound to be greater than or equal to lower bound; " + operands);
         }
     }
 

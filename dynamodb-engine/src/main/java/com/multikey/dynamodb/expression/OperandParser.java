@@ -71,11 +71,13 @@ final class OperandParser {
         return t.text();
     }
 
+    /** A list index; one too large for any list is DynamoDB's "not within the allowable range". */
     private int index(Token t) {
         try {
             return Integer.parseInt(t.text());
         } catch (NumberFormatException e) {
-            throw source.syntax(t);
+            source.fail("List index is not within the allowable range; index: " + t.text());
+            return Integer.MAX_VALUE;
         }
     }
 

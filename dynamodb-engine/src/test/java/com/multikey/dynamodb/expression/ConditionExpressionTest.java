@@ -267,6 +267,19 @@ class ConditionExpressionTest {
     }
 
     @Test
+    void condition_whenBetweenBoundsOfTwoTypes_sameDataTypeError() {
+        assertThat(error("#c BETWEEN :one AND :x").getMessage()).isEqualTo("Invalid ConditionExpression: The BETWEEN operator "
+                + "requires same data type for lower and upper bounds; lower bound operand: AttributeValue: {N:1}, "
+                + "upper bound operand: AttributeValue: {S:x}");
+    }
+
+    @Test
+    void condition_whenListIndexBeyondInt_notWithinAllowableRange() {
+        assertThat(error("lst[99999999999] = :one").getMessage())
+                .isEqualTo("Invalid ConditionExpression: List index is not within the allowable range; index: 99999999999");
+    }
+
+    @Test
     void condition_whenIn100Operands_accepted_and101_refused() {
         Map<String, Value> values = new HashMap<>();
         StringBuilder list = new StringBuilder();
