@@ -39,6 +39,22 @@ final class Documents {
     }
 
     /**
+     * Refuses a path whose parent is missing or of the wrong kind (a map for a name, a list for an index), as
+     * DynamoDB does for every action of an update, even one that then has nothing to do (DELETE of a missing
+     * element).
+     */
+    static void requireParent(Map<String, Value> item, Path path) {
+        if (path.size() == 1) {
+            return;
+        }
+        Value parent = get(item, path.parent());
+        boolean fits = path.last() instanceof Path.Name ? parent instanceof Value.M : parent instanceof Value.L;
+        if (!fits) {
+            throw EngineException.validation(INVALID_PATH);
+        }
+    }
+
+    /**
      * Writes the value at the path in the (mutable) item. Every parent must exist with the right type; a list
      * index past the end appends. Else DynamoDB's "invalid for update" ValidationException.
      */

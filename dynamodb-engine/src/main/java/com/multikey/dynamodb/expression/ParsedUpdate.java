@@ -47,6 +47,7 @@ record ParsedUpdate(List<UpdateAction> actions, Set<String> usedNames, Set<Strin
                 case UpdateAction.Remove remove -> removals.add(remove.path());
                 case UpdateAction.Add add -> writes.add(Map.entry(add.path(), add(Documents.get(original, add.path()), add.value().value())));
                 case UpdateAction.Delete delete -> {
+                    Documents.requireParent(original, delete.path());
                     Value current = Documents.get(original, delete.path());
                     if (current != null) {
                         Value rest = subtract(current, delete.value().value());

@@ -194,6 +194,23 @@ class UpdateExpressionTest {
         assertThat(applyError("SET absent[0] = :one", base())).isEqualTo(invalid);
     }
 
+    /**
+     * Every action refuses a parent that is missing or of the wrong kind, even REMOVE and DELETE which then
+     * would have nothing to do (dynalite's tests, written against DynamoDB: "update non-existent nested
+     * attribute in existing item").
+     */
+    @Test
+    void apply_whenAnyActionHasABadParent_invalidForUpdate() {
+        String invalid = "The document path provided in the update expression is invalid for update";
+        for (String expression : List.of("REMOVE str.x", "REMOVE str[1]", "REMOVE absent.x", "REMOVE absent[1]", "REMOVE doc[1]",
+                "REMOVE lst.x", "DELETE str.x :ab", "DELETE absent.x :ab", "DELETE doc[1] :ab", "DELETE lst.x :ab",
+                "ADD str.x :ab", "ADD absent.x :ab", "ADD doc[1] :ab", "ADD lst.x :ab")) {
+            assertThat(applyError(expression, base())).as(expression).isEqualTo(invalid);
+        }
+        assertThat(apply("DELETE doc.nope :ab")).isEqualTo(base());
+        assertThat(apply("DELETE lst[9] :ab")).isEqualTo(base());
+    }
+
     // REMOVE
 
     @Test
