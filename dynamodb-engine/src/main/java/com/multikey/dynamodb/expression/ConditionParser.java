@@ -69,7 +69,7 @@ final class ConditionParser {
             source.expect(Token.Kind.RPAREN);
             // DynamoDB refuses a group that only wraps another group: "((a = :v))".
             if (parenthesized.contains(inner)) {
-                source.fail("The expression has redundant parentheses;");
+                source.fail(Source.Stage.PARSE, "The expression has redundant parentheses;");
             }
             parenthesized.add(inner);
             return inner;
@@ -122,7 +122,7 @@ final class ConditionParser {
             return new Condition.In(left, candidates);
         }
         if (left instanceof Operand.Size s) {
-            source.fail("The function is not allowed to be used this way in an expression; function: size");
+            source.fail(Source.Stage.PARSE, "The function is not allowed to be used this way in an expression; function: size");
             return new Condition.AttributeExists(s.path()); // the parse goes on to find any syntax error
         }
         if (left == PLACEHOLDER) {

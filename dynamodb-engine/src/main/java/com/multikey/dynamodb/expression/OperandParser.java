@@ -22,6 +22,8 @@ final class OperandParser {
     private static final Set<String> UPDATE_FUNCTIONS = Set.of("if_not_exists", "list_append");
     /** Keywords of the grammar: where a path is expected they are a syntax error, not a reserved name. */
     private static final Set<String> GRAMMAR_WORDS = Set.of("AND", "OR", "NOT", "BETWEEN", "IN");
+    /** In an update the section keywords are grammar too ("SET a = set" is a syntax error in DynamoDB). */
+    private static final Set<String> UPDATE_GRAMMAR_WORDS = Set.of("AND", "OR", "NOT", "BETWEEN", "IN", "SET", "REMOVE", "ADD", "DELETE");
 
     /** Stands for an operand that already failed a semantic check, so that parsing can go on. */
     static final Operand PLACEHOLDER = new Operand.Literal("", new Value.Null());
@@ -62,11 +64,11 @@ final class OperandParser {
         if (t.kind() == Token.Kind.NAME_REF) {
             return source.name(t);
         }
-        if (t.kind() != Token.Kind.WORD || GRAMMAR_WORDS.contains(t.text().toUpperCase())) {
+        if (t.kind() != Token.Kind.WORD || (update ? UPDATE_GRAMMAR_WORDS : GRAMMAR_WORDS).contains(t.text().toUpperCase())) {
             throw source.syntax(t);
         }
         if (ReservedWords.contains(t.text())) {
-            source.fail("Attribute name is a reserved keyword; reserved keyword: " + t.text());
+            source.fail(Source.Stage.PARSE, "Attribute name is a reserved keyword; reserved keyword: " + t.text());
         }
         return t.text();
     }
@@ -76,7 +78,7 @@ final class OperandParser {
         try {
             return Integer.parseInt(t.text());
         } catch (NumberFormatException e) {
-            source.fail("List index is not within the allowable range; index: " + t.text());
+            source.fail(Source.Stage.PARSE, "List index is not within the allowable range; index: " + t.text());
             return Integer.MAX_VALUE;
         }
     }
@@ -110,7 +112,7 @@ final class OperandParser {
         if (!update && name.equals("size")) {
             return new Operand.Size(pathOf(arguments(name, 1).get(0), name));
         }
-        source.fail(unusable(name));
+        source.fail(Source.Stage.PARSE, unusable(name));
         arguments(name, -1);
         return PLACEHOLDER;
     }

@@ -28,10 +28,18 @@ final class Source {
     private final Set<String> usedNames = new LinkedHashSet<>();
     private final Set<String> usedValues = new LinkedHashSet<>();
     /**
-     * The first semantic error (a reserved word, an undefined placeholder, a wrong operand type...): DynamoDB
-     * reports a syntax error anywhere in the expression before any of these, so they wait for the end.
+     * The first error of each later stage, in the order DynamoDB reports them: a syntax error anywhere in the
+     * expression comes first (thrown at once); then what its parser finds (a reserved word, an unknown or
+     * misplaced function, redundant parentheses); then a repeated update section; then what its validator
+     * finds (an undefined placeholder, a wrong operand type or count, a path too deep...). Within a stage the
+     * first in the text wins. Observed in DynamoDB's answers collected by dynalite's and dynamodb-conformance's
+     * test suites.
      */
-    private EngineException deferred;
+    private final EngineException[] deferred = new EngineException[Stage.values().length];
+
+    /** The stages of DynamoDB's checks after the syntax, in the order their errors are reported. */
+    enum Stage { PARSE, SECTIONS, VALIDATION }
+
     private int position;
     private int operators;
 
@@ -99,8 +107,10 @@ final class Source {
         if (operators > MAX_OPERATORS) {
             fail("The expression contains too many operators; operator count: " + operators);
         }
-        if (deferred != null) {
-            throw deferred;
+        for (EngineException e : deferred) {
+            if (e != null) {
+                throw e;
+            }
         }
     }
 
@@ -136,10 +146,14 @@ final class Source {
         operators++;
     }
 
-    /** Notes a semantic error, reported when the whole expression has parsed (see {@link #expectEnd}). */
+    /** Notes a validation error, reported when the whole expression has parsed (see {@link #expectEnd}). */
     void fail(String detail) {
-        if (deferred == null) {
-            deferred = invalid(detail);
+        fail(Stage.VALIDATION, detail);
+    }
+
+    void fail(Stage stage, String detail) {
+        if (deferred[stage.ordinal()] == null) {
+            deferred[stage.ordinal()] = invalid(detail);
         }
     }
 

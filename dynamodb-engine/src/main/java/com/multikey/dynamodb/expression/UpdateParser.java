@@ -35,7 +35,7 @@ final class UpdateParser {
                 throw source.syntax(t);
             }
             if (!seen.add(clause)) {
-                source.fail("The \"" + clause + "\" section can only be used once in an update expression;");
+                source.fail(Source.Stage.SECTIONS, "The \"" + clause + "\" section can only be used once in an update expression;");
             }
             do {
                 actions.add(action(clause));

@@ -310,6 +310,29 @@ class UpdateExpressionTest {
         assertThat(error("UPDATE a1 = :one")).contains("token: \"UPDATE\"");
     }
 
+    /** Syntax errors DynamoDB gives, as collected in dynalite's tests (written against DynamoDB). */
+    @Test
+    void update_whenSyntaxAsDynamoDbSees_syntaxError() {
+        for (String expression : List.of("whatever", "set a1", "add a1", "delete a1", "set a1=set", "remove a1 = b1", "add a1 = b1",
+                "delete a1 b1", "delete a1 if_not_exist(b1)", "add abort b1", "add a1 if_not_exist(b1)", "remove a1 b1", "set a1 b1",
+                "set :one = b1", "add :one b1", "delete :one b1", "remove :one", "set a1 = b1 / c1", "set a1 = b1 * c1",
+                "set a1[1] = \"eight\"", "set a1[1] = 1", "SET a1 = if_not_exist(a1, 100)", "SET if_not_exist(a1, b1) = a1",
+                "set (a1 = (b1 + c1))", "set a1 = (b1.c1).d1 + e1", "set a1 = (b1.c1)[0] + e1", "set a1 = b1 + c1 + d1")) {
+            assertThat(error(expression)).as(expression).startsWith("Invalid UpdateExpression: Syntax error; ");
+        }
+    }
+
+    /** The order of DynamoDB's reports past the syntax: the parser's, then repeated sections, then the validator's. */
+    @Test
+    void update_whenSeveralProblems_reportedInDynamoDbsOrder() {
+        assertThat(error(" set #undefined = :undefined set abOrt = :one "))
+                .isEqualTo("Invalid UpdateExpression: Attribute name is a reserved keyword; reserved keyword: abOrt");
+        assertThat(error("set #undefined = if_not_exist(:undefined) set c1 = d1")).startsWith("Invalid UpdateExpression: Invalid function name; function: if_not_exist");
+        assertThat(error("remove #undefined set a1 = b1 remove e1")).isEqualTo(
+                "Invalid UpdateExpression: The \"REMOVE\" section can only be used once in an update expression;");
+        assertThat(Expressions.update("set a1 = ((b1.c1) + (d1))", NAMES, VALUES).topLevelAttributes()).containsExactly("a1");
+    }
+
     @Test
     void update_whenReservedOrUndefined_refused() {
         assertThat(error("SET status = :one")).isEqualTo("Invalid UpdateExpression: Attribute name is a reserved keyword; reserved keyword: status");
