@@ -5,8 +5,6 @@ import com.multikey.dynamodb.value.Value;
 import com.multikey.dynamodb.value.Values;
 
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 
@@ -18,7 +16,7 @@ import static com.multikey.dynamodb.expression.OperandParser.PLACEHOLDER_PATH;
  * Recursive descent over DynamoDB's conditions (AWS "Comparison operator and function reference"): OR below
  * AND below NOT below the comparisons, BETWEEN, IN, the condition functions and parentheses. Checks what
  * DynamoDB checks while parsing: literal operand types, distinct operands, BETWEEN's literal bounds, IN's 100
- * operands, redundant parentheses.
+ * operands, functions out of place.
  */
 final class ConditionParser {
 
@@ -28,8 +26,6 @@ final class ConditionParser {
 
     private final Source source;
     private final OperandParser operands;
-    /** The conditions that were written in parentheses (by identity), to find redundant ones. */
-    private final Set<Condition> parenthesized = Collections.newSetFromMap(new IdentityHashMap<>());
 
     ConditionParser(Source source) {
         this.source = source;
@@ -38,7 +34,19 @@ final class ConditionParser {
 
 
     Condition condition() {
-        Condition left = and();
+        return (Condition) content(false);
+    }
+
+    /**
+     * What a pair of parentheses (or the whole expression) holds: a condition, or, when {@code allowBare}, an
+     * operand standing alone, as in "(a) BETWEEN (:lo) AND (:hi)" (DynamoDB's grammar parenthesizes operands too).
+     */
+    private Object content(boolean allowBare) {
+        Object first = unary(allowBare);
+        if (first instanceof Operand) {
+            return first;
+        }
+        Condition left = andRest((Condition) first);
         while (source.acceptWord("OR")) {
             source.countOperator();
             left = new Condition.Or(left, and());
@@ -47,7 +55,11 @@ final class ConditionParser {
     }
 
     private Condition and() {
-        Condition left = not();
+        return andRest(not());
+    }
+
+    private Condition andRest(Condition first) {
+        Condition left = first;
         while (source.acceptWord("AND")) {
             source.countOperator();
             left = new Condition.And(left, not());
@@ -56,30 +68,53 @@ final class ConditionParser {
     }
 
     private Condition not() {
+        return (Condition) unary(false);
+    }
+
+    private Object unary(boolean allowBare) {
         if (source.acceptWord("NOT")) {
             source.countOperator();
             return new Condition.Not(not());
         }
-        return primary();
+        return primary(allowBare);
     }
 
-    private Condition primary() {
+    private Object primary(boolean allowBare) {
         if (source.accept(Token.Kind.LPAREN)) {
-            Condition inner = condition();
+            Object inner = content(true);
             source.expect(Token.Kind.RPAREN);
-            // DynamoDB refuses a group that only wraps another group: "((a = :v))".
-            if (parenthesized.contains(inner)) {
-                source.fail(Source.Stage.PARSE, "The expression has redundant parentheses;");
+            if (inner instanceof Condition condition) {
+                return condition;
             }
-            parenthesized.add(inner);
-            return inner;
+            return bareOrComparison((Operand) inner, allowBare);
         }
         Token t = source.peek();
         if (t.kind() == Token.Kind.WORD && source.peek(1).kind() == Token.Kind.LPAREN
                 && CONDITION_FUNCTIONS.contains(t.text())) {
-            return functionCondition();
+            Condition function = functionCondition();
+            if (startsComparison(source.peek())) {
+                // "attribute_exists(a) > :b": a condition function where an operand belongs
+                source.fail(Source.Stage.PARSE, "The function is not allowed to be used this way in an expression; function: " + t.text());
+                return comparison(PLACEHOLDER);
+            }
+            return function;
         }
-        Operand left = operands.operand();
+        return bareOrComparison(operands.operand(), allowBare);
+    }
+
+    private Object bareOrComparison(Operand operand, boolean allowBare) {
+        if (allowBare && source.peek().kind() == Token.Kind.RPAREN) {
+            return operand;
+        }
+        return comparison(operand);
+    }
+
+    private boolean startsComparison(Token t) {
+        return comparator(t) != null || t.isWord("BETWEEN") || t.isWord("IN");
+    }
+
+    /** The rest of a comparison, BETWEEN or IN after its first operand. */
+    private Condition comparison(Operand left) {
         Token op = source.peek();
         Condition.Comparator comparator = comparator(op);
         if (comparator != null) {
@@ -121,9 +156,9 @@ final class ConditionParser {
             distinct("IN", left, candidates);
             return new Condition.In(left, candidates);
         }
-        if (left instanceof Operand.Size s) {
+        if (left instanceof Operand.Size) {
             source.fail(Source.Stage.PARSE, "The function is not allowed to be used this way in an expression; function: size");
-            return new Condition.AttributeExists(s.path()); // the parse goes on to find any syntax error
+            return new Condition.AttributeExists(PLACEHOLDER_PATH); // the parse goes on to find any syntax error
         }
         if (left == PLACEHOLDER) {
             return new Condition.AttributeExists(PLACEHOLDER_PATH); // a function already refused, standing alone
@@ -140,6 +175,7 @@ final class ConditionParser {
             case "attribute_type" -> {
                 List<Operand> args = operands.arguments(name, 2);
                 Path path = operands.pathOf(args.get(0), name);
+                distinct(name, args.get(0), List.of(args.get(1)));
                 operands.requireType(args.get(1), name, Set.of("S"));
                 if (!(args.get(1) instanceof Operand.Literal type)) {
                     source.fail("Operator or function requires an expression attribute value; operator or function: " + name);
@@ -185,9 +221,12 @@ final class ConditionParser {
         operands.requireType(operand, operator, Set.of("S", "N", "B"));
     }
 
-    /** DynamoDB refuses an operator whose first operand is repeated among the others ({@code a = a}). */
+    /**
+     * DynamoDB refuses an operator whose first operand, a path, is repeated among the others ({@code a = #a}
+     * with #a standing for a); a value may be repeated ({@code :a > :a} is accepted).
+     */
     private void distinct(String operator, Operand first, List<Operand> others) {
-        if (others.contains(first)) {
+        if (first instanceof Operand.PathOperand && others.contains(first)) {
             source.fail("The first operand must be distinct from the remaining operands for this operator or function; operator: "
                     + operator + ", first operand: " + describe(first));
         }

@@ -49,7 +49,7 @@ final class Evaluator {
         return switch (operand) {
             case Operand.Literal l -> l.value();
             case Operand.PathOperand p -> Documents.get(item, p.path());
-            case Operand.Size s -> size(Documents.get(item, s.path()));
+            case Operand.Size s -> size(value(s.operand(), item));
             // Update functions are evaluated by the update; they never reach a condition.
             default -> throw new IllegalStateException(operand.toString());
         };

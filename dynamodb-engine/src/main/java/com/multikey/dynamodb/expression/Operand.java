@@ -13,8 +13,8 @@ sealed interface Operand {
     record Literal(String ref, Value value) implements Operand {
     }
 
-    /** {@code size(path)}: a string's or binary's length, a set's, list's or map's element count. */
-    record Size(Path path) implements Operand {
+    /** {@code size(operand)}: a string's or binary's length, a set's, list's or map's element count. */
+    record Size(Operand operand) implements Operand {
     }
 
     /** {@code if_not_exists(path, operand)} (update only). */

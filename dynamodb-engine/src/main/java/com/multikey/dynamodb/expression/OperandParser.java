@@ -20,6 +20,8 @@ final class OperandParser {
     static final Set<String> CONDITION_FUNCTIONS =
             Set.of("attribute_exists", "attribute_not_exists", "attribute_type", "begins_with", "contains");
     private static final Set<String> UPDATE_FUNCTIONS = Set.of("if_not_exists", "list_append");
+    /** What size() measures (AWS "Comparison operator and function reference", size). */
+    private static final Set<String> SIZED_TYPES = Set.of("S", "B", "SS", "NS", "BS", "L", "M");
     /** Keywords of the grammar: where a path is expected they are a syntax error, not a reserved name. */
     private static final Set<String> GRAMMAR_WORDS = Set.of("AND", "OR", "NOT", "BETWEEN", "IN");
     /** In an update the section keywords are grammar too ("SET a = set" is a syntax error in DynamoDB). */
@@ -68,7 +70,7 @@ final class OperandParser {
             throw source.syntax(t);
         }
         if (ReservedWords.contains(t.text())) {
-            source.fail(Source.Stage.PARSE, "Attribute name is a reserved keyword; reserved keyword: " + t.text());
+            source.fail(Source.Stage.RESERVED, "Attribute name is a reserved keyword; reserved keyword: " + t.text());
         }
         return t.text();
     }
@@ -87,6 +89,11 @@ final class OperandParser {
 
     Operand operand() {
         Token t = source.peek();
+        if (source.accept(Token.Kind.LPAREN)) {
+            Operand inner = operand(); // "(a)", "(:v)": DynamoDB's grammar parenthesizes operands
+            source.expect(Token.Kind.RPAREN);
+            return inner;
+        }
         if (t.kind() == Token.Kind.VALUE_REF) {
             source.next();
             return new Operand.Literal(t.text(), source.value(t));
@@ -110,7 +117,9 @@ final class OperandParser {
                     : new Operand.ListAppend(listOperand(args.get(0)), listOperand(args.get(1)));
         }
         if (!update && name.equals("size")) {
-            return new Operand.Size(pathOf(arguments(name, 1).get(0), name));
+            Operand argument = arguments(name, 1).get(0);
+            requireType(argument, name, SIZED_TYPES);
+            return new Operand.Size(argument);
         }
         source.fail(Source.Stage.PARSE, unusable(name));
         arguments(name, -1);
@@ -165,12 +174,26 @@ final class OperandParser {
         return operand;
     }
 
-    /** A literal value must have one of these types for this operator or function. */
+    /**
+     * An operand whose type is known before any item is read (a value, or a function's result: size is a
+     * number) must have one of these types for this operator or function.
+     */
     void requireType(Operand operand, String operator, Set<String> types) {
-        if (operand instanceof Operand.Literal literal && source.defined(literal)
-                && !types.contains(literal.value().type())) {
+        String type = staticType(operand);
+        if (type != null && !types.contains(type)) {
             source.fail("Incorrect operand type for operator or function; operator or function: "
-                    + operator + ", operand type: " + literal.value().type());
+                    + operator + ", operand type: " + type);
         }
+    }
+
+    /** The type an operand has whatever the item, or null when it depends on the item (or is undefined). */
+    private String staticType(Operand operand) {
+        return switch (operand) {
+            case Operand.Literal literal -> source.defined(literal) ? literal.value().type() : null;
+            case Operand.Size ignored -> "N";
+            case Operand.Arithmetic ignored -> "N";
+            case Operand.ListAppend ignored -> "L";
+            default -> null;
+        };
     }
 }

@@ -20,6 +20,9 @@ final class Source {
     /** AWS quotas (Expression parameters): at most 300 operators or functions in an expression. */
     static final int MAX_OPERATORS = 300;
 
+    /** Words before a parenthesis that opens a group rather than a function's arguments or IN's list. */
+    private static final Set<String> LOGICAL = Set.of("AND", "OR", "NOT", "BETWEEN");
+
     private final String kind;
     private final String text;
     private final List<Token> tokens;
@@ -28,17 +31,17 @@ final class Source {
     private final Set<String> usedNames = new LinkedHashSet<>();
     private final Set<String> usedValues = new LinkedHashSet<>();
     /**
-     * The first error of each later stage, in the order DynamoDB reports them: a syntax error anywhere in the
-     * expression comes first (thrown at once); then what its parser finds (a reserved word, an unknown or
-     * misplaced function, redundant parentheses); then a repeated update section; then what its validator
-     * finds (an undefined placeholder, a wrong operand type or count, a path too deep...). Within a stage the
+     * The first error of each later stage, in the order DynamoDB reports them: redundant parentheses, then a
+     * syntax error anywhere in the expression (both thrown at once); then what its parser finds (an unknown or
+     * misplaced function, a list index out of range); then a reserved word; then a repeated update section;
+     * then what its validator finds (an undefined placeholder, a wrong operand type or count, a path too deep...). Within a stage the
      * first in the text wins. Observed in DynamoDB's answers collected by dynalite's and dynamodb-conformance's
      * test suites.
      */
     private final EngineException[] deferred = new EngineException[Stage.values().length];
 
     /** The stages of DynamoDB's checks after the syntax, in the order their errors are reported. */
-    enum Stage { PARSE, SECTIONS, VALIDATION }
+    enum Stage { PARSE, RESERVED, SECTIONS, VALIDATION }
 
     private int position;
     private int operators;
@@ -56,6 +59,40 @@ final class Source {
             throw invalid("Expression size has exceeded the maximum allowed size; expression size: " + size);
         }
         this.tokens = Lexer.tokenize(this.text);
+        refuseRedundantParentheses();
+    }
+
+    /**
+     * DynamoDB refuses a pair of parentheses that only wraps another pair, "((a = :v))" or "a > ((b))", and
+     * reports it ahead of any syntax error ("(((b.c)).d)" is redundant, not a syntax error): so it is found on
+     * the tokens, before parsing. A function's own parentheses around one parenthesized argument do not count
+     * ("f((:v))"); unbalanced parentheses are left to the parser's syntax error.
+     */
+    private void refuseRedundantParentheses() {
+        int[] match = new int[tokens.size()];
+        java.util.ArrayDeque<Integer> open = new java.util.ArrayDeque<>();
+        for (int i = 0; i < tokens.size(); i++) {
+            Token.Kind kind = tokens.get(i).kind();
+            if (kind == Token.Kind.LPAREN) {
+                open.push(i);
+            } else if (kind == Token.Kind.RPAREN) {
+                if (open.isEmpty()) {
+                    return;
+                }
+                int start = open.pop();
+                match[start] = i;
+            }
+        }
+        if (!open.isEmpty()) {
+            return;
+        }
+        for (int i = 0; i + 1 < tokens.size(); i++) {
+            boolean call = i > 0 && tokens.get(i - 1).kind() == Token.Kind.WORD && !LOGICAL.contains(tokens.get(i - 1).text().toUpperCase());
+            if (tokens.get(i).kind() == Token.Kind.LPAREN && tokens.get(i + 1).kind() == Token.Kind.LPAREN
+                    && !call && match[i] == match[i + 1] + 1) {
+                throw invalid("The expression has redundant parentheses;");
+            }
+        }
     }
 
     String kind() {

@@ -237,7 +237,8 @@ class ConditionExpressionTest {
     @Test
     void condition_whenFunctionMisused_notAllowedOrInvalid() {
         assertThat(error("size(#c)").getMessage()).contains("The function is not allowed to be used this way in an expression; function: size");
-        assertThat(error("attribute_exists(#c) = :one").getMessage()).contains("Syntax error");
+        assertThat(error("attribute_exists(#c) = :one").getMessage())
+                .contains("The function is not allowed to be used this way in an expression; function: attribute_exists");
         assertThat(error("#c = attribute_exists(#c)").getMessage()).contains("function: attribute_exists");
         assertThat(error("foo(#c)").getMessage()).contains("Invalid function name; function: foo");
         assertThat(error("ATTRIBUTE_EXISTS(#c)").getMessage()).contains("Invalid function name; function: ATTRIBUTE_EXISTS");
