@@ -39,7 +39,10 @@ public final class EngineServer implements AutoCloseable {
         this.engine = engine;
         this.server = server;
         this.executor = executor;
-        this.endpoint = URI.create("http://" + server.getAddress().getAddress().getHostAddress() + ":" + server.getAddress().getPort());
+        InetAddress bound = server.getAddress().getAddress();
+        // a server on every interface is still reached on loopback by this machine's clients
+        String host = bound.isAnyLocalAddress() ? InetAddress.getLoopbackAddress().getHostAddress() : bound.getHostAddress();
+        this.endpoint = URI.create("http://" + host + ":" + server.getAddress().getPort());
     }
 
     /** A new engine on a free port, expiring TTL items every second. */
@@ -52,13 +55,21 @@ public final class EngineServer implements AutoCloseable {
         return start(new DynamoDbEngine().startTimeToLiveSweeper(DEFAULT_TTL_INTERVAL), port);
     }
 
-    /** Serves this engine on this port (0: a free one); closing the server closes the engine. */
+    /** Serves this engine on this port of the loopback interface (0: a free one); closing the server closes the engine. */
     public static EngineServer start(DynamoDbEngine engine, int port) {
+        return start(engine, InetAddress.getLoopbackAddress().getHostAddress(), port);
+    }
+
+    /**
+     * Serves this engine on this address (e.g. {@code 0.0.0.0} for containers on this machine to reach it) and
+     * port (0: a free one); closing the server closes the engine.
+     */
+    public static EngineServer start(DynamoDbEngine engine, String host, int port) {
         HttpServer server;
         try {
-            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 128);
+            server = HttpServer.create(new InetSocketAddress(host, port), 128);
         } catch (IOException e) {
-            throw new UncheckedIOException("the DynamoDB engine cannot listen on port " + port, e);
+            throw new UncheckedIOException("the DynamoDB engine cannot listen on " + host + ":" + port, e);
         }
         AtomicInteger threads = new AtomicInteger();
         ExecutorService executor = Executors.newCachedThreadPool(r -> {

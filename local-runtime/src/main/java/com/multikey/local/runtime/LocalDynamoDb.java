@@ -38,9 +38,14 @@ public final class LocalDynamoDb implements AutoCloseable {
         return start(0);
     }
 
-    /** Starts the engine on this port (0: a free one). */
+    /** Starts the engine on this port (0: a free one) of the loopback interface. */
     public static LocalDynamoDb start(int port) {
         return new LocalDynamoDb(EngineServer.start(new DynamoDbEngine(), port));
+    }
+
+    /** Starts the engine on this address (e.g. {@code 0.0.0.0}, for containers) and port (0: a free one). */
+    public static LocalDynamoDb start(String host, int port) {
+        return new LocalDynamoDb(EngineServer.start(new DynamoDbEngine(), host, port));
     }
 
     public URI endpoint() {
