@@ -117,6 +117,31 @@ class ValuesTest {
         assertThat(Values.size(new Value.NS(java.util.Set.of(new BigDecimal("-1.5"))))).isEqualTo(4);
     }
 
+    /**
+     * dynalite's capacity tests (run against DynamoDB) put items that read at 0.5 and 1 capacity unit either side
+     * of 4 KB: with a binary set counted as the sum of its members and 12.3456 as 4 bytes, they are exactly 4096
+     * and 4097 bytes.
+     */
+    @Test
+    void itemSize_whenDynalitesCapacityItems_4096And4097() {
+        assertThat(Values.itemSize(capacityItem(4081, "AQI=", "Ag==", "AQ=="))).isEqualTo(4096);
+        assertThat(Values.itemSize(capacityItem(4083, "AQI=", "Ag=="))).isEqualTo(4097);
+    }
+
+    private static Map<String, Value> capacityItem(int bLength, String... binarySet) {
+        Map<String, Value> item = new LinkedHashMap<>();
+        item.put("a", new Value.S("x"));
+        item.put("b", new Value.S("b".repeat(bLength - 1)));
+        item.put("c", n("12.3456"));
+        item.put("d", new Value.B(Bytes.of(java.util.Base64.getDecoder().decode("AQI="))));
+        Set<Bytes> set = new java.util.LinkedHashSet<>();
+        for (String member : binarySet) {
+            set.add(Bytes.of(java.util.Base64.getDecoder().decode(member)));
+        }
+        item.put("e", new Value.BS(set));
+        return item;
+    }
+
     // Value records: equal numbers are equal records, sets keep first-given order and drop nothing.
 
     @Test
