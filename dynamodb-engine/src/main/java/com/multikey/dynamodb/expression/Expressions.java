@@ -23,13 +23,13 @@ public final class Expressions {
         Source source = new Source(kind, text, names, values);
         Condition condition = new ConditionParser(source).condition();
         source.expectEnd();
-        return new ParsedCondition(condition, source.usedNames(), source.usedValues());
+        return new ParsedCondition(condition, source.usedNames(), source.usedValues(), source.nestedAccessNames());
     }
 
     public static UpdateExpression update(String text, Map<String, String> names, Map<String, Value> values) {
         Source source = new Source("UpdateExpression", text, names, values);
         List<UpdateAction> actions = new UpdateParser(source).parse();
-        return new ParsedUpdate(actions, source.usedNames(), source.usedValues());
+        return new ParsedUpdate(actions, source.usedNames(), source.usedValues(), source.nestedAccessNames());
     }
 
     public static ProjectionExpression projection(String text, Map<String, String> names) {
@@ -41,7 +41,7 @@ public final class Expressions {
         } while (source.accept(Token.Kind.COMMA));
         source.expectEnd();
         Overlaps.check(source, paths);
-        return new ParsedProjection(paths, source.usedNames(), source.usedValues());
+        return new ParsedProjection(paths, source.usedNames(), source.usedValues(), source.nestedAccessNames());
     }
 
     /**

@@ -56,6 +56,9 @@ final class OperandParser {
                 break;
             }
         }
+        if (elements.size() > 1) {
+            source.nestedAccess(((Path.Name) elements.get(0)).name());
+        }
         if (elements.size() > MAX_PATH_DEPTH) {
             source.fail("The document path has too many nesting levels; nesting levels: " + elements.size());
         }

@@ -8,4 +8,14 @@ public interface Parsed {
     Set<String> usedNames();
 
     Set<String> usedValues();
+
+    /**
+     * The top-level attribute names the expression reaches into with a nested path ({@code a.b}, {@code a[0]}).
+     * DynamoDB refuses these when they are key attributes of the table or index, with "Key attributes must be
+     * scalars; list random access '[]' and map lookup '.' are not allowed: Key: a" ("IndexKey: d" for an
+     * index's); the caller knows the keys.
+     */
+    default Set<String> nestedAccessNames() {
+        return Set.of();
+    }
 }

@@ -30,6 +30,7 @@ final class Source {
     private final Map<String, Value> values;
     private final Set<String> usedNames = new LinkedHashSet<>();
     private final Set<String> usedValues = new LinkedHashSet<>();
+    private final Set<String> nestedAccessNames = new LinkedHashSet<>();
     /**
      * The first error of each later stage, in the order DynamoDB reports them: redundant parentheses, then a
      * syntax error anywhere in the expression (both thrown at once); then what its parser finds (an unknown or
@@ -200,6 +201,15 @@ final class Source {
 
     Set<String> usedValues() {
         return Set.copyOf(usedValues);
+    }
+
+    /** Notes a top-level attribute reached through a nested path (see {@link Parsed#nestedAccessNames}). */
+    void nestedAccess(String name) {
+        nestedAccessNames.add(name);
+    }
+
+    Set<String> nestedAccessNames() {
+        return Set.copyOf(nestedAccessNames);
     }
 
     /**

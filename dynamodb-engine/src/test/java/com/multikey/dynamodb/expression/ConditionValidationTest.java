@@ -164,4 +164,17 @@ class ConditionValidationTest {
         assertThat(error("attribute_type(a, :a)", Map.of(), Map.of(":a", new Value.S("1"))))
                 .matches("Invalid FilterExpression: Invalid attribute type name found; type: 1, valid types: \\{((B|NULL|SS|BOOL|L|BS|N|NS|S|M),?){10}}");
     }
+
+    /** dynalite's "non-scalar key access" cases: the caller refuses nested access to key attributes. */
+    @Test
+    void nestedAccessNames_whenNestedPaths_theirTopLevelNames() {
+        assertThat(Expressions.condition("FilterExpression", "attribute_exists(a.b.c) and #a = b", Map.of("#a", "a"), null).nestedAccessNames())
+                .containsExactly("a");
+        assertThat(Expressions.condition("FilterExpression", "attribute_exists(#a[0]) and c = d", Map.of("#a", "x"), null).nestedAccessNames())
+                .containsExactly("x");
+        assertThat(Expressions.update("SET d.a = b ADD c[1] :v", null, Map.of(":v", new Value.N(Numbers.parse("1")))).nestedAccessNames())
+                .containsExactlyInAnyOrder("d", "c");
+        assertThat(Expressions.projection("a, b.c", null).nestedAccessNames()).containsExactly("b");
+        assertThat(Expressions.condition("FilterExpression", "a = b", null, null).nestedAccessNames()).isEmpty();
+    }
 }
