@@ -1,10 +1,13 @@
 package com.multikey.dynamodb.expression;
 
+import com.multikey.dynamodb.EngineException;
 import com.multikey.dynamodb.value.Value;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * DynamoDB's expression language: parses condition and filter expressions, update expressions, projection
@@ -15,7 +18,33 @@ import java.util.Map;
  */
 public final class Expressions {
 
+    /** A placeholder as the expressions' tokenizer reads one: '#' or ':' then letters, digits, underscores. */
+    private static final Pattern NAME_KEY = Pattern.compile("#[A-Za-z0-9_]+");
+    private static final Pattern VALUE_KEY = Pattern.compile(":[A-Za-z0-9_]+");
+
     private Expressions() {
+    }
+
+    /**
+     * Refuses an ExpressionAttributeNames key no expression could use, as DynamoDB does before parsing any
+     * expression: "ExpressionAttributeNames contains invalid key: Syntax error; key: \"a\"".
+     */
+    public static void checkAttributeNameKeys(Collection<String> keys) {
+        checkKeys("ExpressionAttributeNames", NAME_KEY, keys);
+    }
+
+    /** The same for ExpressionAttributeValues' keys, which start with ':'. */
+    public static void checkAttributeValueKeys(Collection<String> keys) {
+        checkKeys("ExpressionAttributeValues", VALUE_KEY, keys);
+    }
+
+    private static void checkKeys(String member, Pattern syntax, Collection<String> keys) {
+        for (String key : keys) {
+            if (!syntax.matcher(key).matches()) {
+                throw EngineException.validation(
+                        member + " contains invalid key: Syntax error; key: \"" + key + "\"");
+            }
+        }
     }
 
     /** A ConditionExpression or FilterExpression; {@code kind} names it in messages ("ConditionExpression"). */

@@ -177,4 +177,16 @@ class ConditionValidationTest {
         assertThat(Expressions.projection("a, b.c", null).nestedAccessNames()).containsExactly("b");
         assertThat(Expressions.condition("FilterExpression", "a = b", null, null).nestedAccessNames()).isEmpty();
     }
+
+    /** dynalite's ExpressionAttributeNames/-Values key cases, answered by DynamoDB before any expression. */
+    @Test
+    void checkAttributeKeys_whenNotPlaceholders_syntaxErrorOnTheKey() {
+        assertThatThrownBy(() -> Expressions.checkAttributeNameKeys(List.of("#ok", "a")))
+                .hasMessage("ExpressionAttributeNames contains invalid key: Syntax error; key: \"a\"");
+        assertThatThrownBy(() -> Expressions.checkAttributeValueKeys(List.of(":ok", "b")))
+                .hasMessage("ExpressionAttributeValues contains invalid key: Syntax error; key: \"b\"");
+        assertThatThrownBy(() -> Expressions.checkAttributeNameKeys(List.of("#a-b"))).hasMessageContaining("key: \"#a-b\"");
+        Expressions.checkAttributeNameKeys(List.of("#a", "#_1", "#4g"));
+        Expressions.checkAttributeValueKeys(List.of(":a", ":_", ":0"));
+    }
 }
