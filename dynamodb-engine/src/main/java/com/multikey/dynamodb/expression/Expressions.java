@@ -52,13 +52,15 @@ public final class Expressions {
         Source source = new Source(kind, text, names, values);
         Condition condition = new ConditionParser(source).condition();
         source.expectEnd();
-        return new ParsedCondition(condition, source.usedNames(), source.usedValues(), source.nestedAccessNames());
+        return new ParsedCondition(condition, source.usedNames(), source.usedValues(), source.nestedAccessNames(),
+                source.topLevelNames());
     }
 
     public static UpdateExpression update(String text, Map<String, String> names, Map<String, Value> values) {
         Source source = new Source("UpdateExpression", text, names, values);
         List<UpdateAction> actions = new UpdateParser(source).parse();
-        return new ParsedUpdate(actions, source.usedNames(), source.usedValues(), source.nestedAccessNames());
+        return new ParsedUpdate(actions, source.usedNames(), source.usedValues(), source.nestedAccessNames(),
+                source.topLevelNames());
     }
 
     public static ProjectionExpression projection(String text, Map<String, String> names) {
@@ -70,7 +72,8 @@ public final class Expressions {
         } while (source.accept(Token.Kind.COMMA));
         source.expectEnd();
         Overlaps.check(source, paths);
-        return new ParsedProjection(paths, source.usedNames(), source.usedValues(), source.nestedAccessNames());
+        return new ParsedProjection(paths, source.usedNames(), source.usedValues(), source.nestedAccessNames(),
+                source.topLevelNames());
     }
 
     /**

@@ -56,8 +56,10 @@ final class OperandParser {
                 break;
             }
         }
+        String head = ((Path.Name) elements.get(0)).name();
+        source.pathHead(head);
         if (elements.size() > 1) {
-            source.nestedAccess(((Path.Name) elements.get(0)).name());
+            source.nestedAccess(head);
         }
         if (elements.size() > MAX_PATH_DEPTH) {
             source.fail("The document path has too many nesting levels; nesting levels: " + elements.size());

@@ -18,4 +18,13 @@ public interface Parsed {
     default Set<String> nestedAccessNames() {
         return Set.of();
     }
+
+    /**
+     * The top-level attribute names every document path of the expression starts with (names resolved). A
+     * Query refuses a FilterExpression naming a key attribute of the table or index queried: "Filter
+     * Expression can only contain non-primary key attributes: Primary key attribute: sk".
+     */
+    default Set<String> topLevelNames() {
+        return Set.of();
+    }
 }

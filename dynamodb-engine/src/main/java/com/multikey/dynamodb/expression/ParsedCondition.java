@@ -6,7 +6,8 @@ import java.util.Map;
 import java.util.Set;
 
 /** A condition or filter expression parsed and checked; evaluation is {@link Evaluator}'s. */
-record ParsedCondition(Condition condition, Set<String> usedNames, Set<String> usedValues, Set<String> nestedAccessNames)
+record ParsedCondition(Condition condition, Set<String> usedNames, Set<String> usedValues, Set<String> nestedAccessNames,
+                       Set<String> topLevelNames)
         implements ConditionExpression {
 
     @Override

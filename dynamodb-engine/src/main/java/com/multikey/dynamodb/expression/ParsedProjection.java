@@ -14,7 +14,8 @@ import java.util.TreeMap;
  * gives {@code {a: {b: ...}}}, and list elements {@code l[2], l[0]} give the list of those elements in list
  * order (AWS "Using projection expressions in DynamoDB").
  */
-record ParsedProjection(List<Path> paths, Set<String> usedNames, Set<String> usedValues, Set<String> nestedAccessNames)
+record ParsedProjection(List<Path> paths, Set<String> usedNames, Set<String> usedValues, Set<String> nestedAccessNames,
+                        Set<String> topLevelNames)
         implements ProjectionExpression {
 
     @Override

@@ -19,7 +19,8 @@ import java.util.Set;
  * before the update (so {@code SET a = b, b = a} swaps), then writes the SET/ADD/DELETE results in order and
  * the removals last, higher list indexes first, so that each index names an element of the original list.
  */
-record ParsedUpdate(List<UpdateAction> actions, Set<String> usedNames, Set<String> usedValues, Set<String> nestedAccessNames)
+record ParsedUpdate(List<UpdateAction> actions, Set<String> usedNames, Set<String> usedValues, Set<String> nestedAccessNames,
+                    Set<String> topLevelNames)
         implements UpdateExpression {
 
     private static final String WRONG_TYPE = "An operand in the update expression has an incorrect data type";
@@ -34,7 +35,7 @@ record ParsedUpdate(List<UpdateAction> actions, Set<String> usedNames, Set<Strin
 
     @Override
     public Map<String, Value> updatedAttributes(Map<String, Value> item) {
-        return new ParsedProjection(actions.stream().map(UpdateAction::path).toList(), usedNames, usedValues, nestedAccessNames).project(item);
+        return new ParsedProjection(actions.stream().map(UpdateAction::path).toList(), usedNames, usedValues, nestedAccessNames, topLevelNames).project(item);
     }
 
     @Override

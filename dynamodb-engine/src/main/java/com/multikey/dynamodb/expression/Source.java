@@ -31,6 +31,7 @@ final class Source {
     private final Set<String> usedNames = new LinkedHashSet<>();
     private final Set<String> usedValues = new LinkedHashSet<>();
     private final Set<String> nestedAccessNames = new LinkedHashSet<>();
+    private final Set<String> topLevelNames = new LinkedHashSet<>();
     /**
      * The first error of each later stage, in the order DynamoDB reports them: redundant parentheses, then a
      * syntax error anywhere in the expression (both thrown at once); then what its parser finds (an unknown or
@@ -201,6 +202,15 @@ final class Source {
 
     Set<String> usedValues() {
         return Set.copyOf(usedValues);
+    }
+
+    /** Notes the top-level attribute a document path starts with (see {@link Parsed#topLevelNames}). */
+    void pathHead(String name) {
+        topLevelNames.add(name);
+    }
+
+    Set<String> topLevelNames() {
+        return Set.copyOf(topLevelNames);
     }
 
     /** Notes a top-level attribute reached through a nested path (see {@link Parsed#nestedAccessNames}). */

@@ -189,4 +189,12 @@ class ConditionValidationTest {
         Expressions.checkAttributeNameKeys(List.of("#a", "#_1", "#4g"));
         Expressions.checkAttributeValueKeys(List.of(":a", ":_", ":0"));
     }
+
+    /** For the Query rule "Filter Expression can only contain non-primary key attributes". */
+    @Test
+    void topLevelNames_whenPathsAndFunctions_everyPathHead() {
+        ConditionExpression filter = Expressions.condition("FilterExpression",
+                "#s <> :v AND begins_with(a.b, :v) OR size(c[0]) > :n", Map.of("#s", "sk"), Map.of(":v", new Value.S("x"), ":n", new Value.N(Numbers.parse("1"))));
+        assertThat(filter.topLevelNames()).containsExactlyInAnyOrder("sk", "a", "c");
+    }
 }
