@@ -27,6 +27,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class EngineServer implements AutoCloseable {
 
+    /** The largest request DynamoDB takes over the network (BatchWriteItem: "up to 16MB of data over the network"). */
+    public static final int MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+
     /** How often the server's engine expires TTL items unless told otherwise. */
     public static final Duration DEFAULT_TTL_INTERVAL = Duration.ofSeconds(1);
 
@@ -85,10 +88,17 @@ public final class EngineServer implements AutoCloseable {
 
     private static void serve(DynamoDbEngine engine, HttpExchange exchange) throws IOException {
         try (exchange; InputStream in = exchange.getRequestBody()) {
-            byte[] body = in.readAllBytes();
-            EngineResponse response = "POST".equals(exchange.getRequestMethod())
-                    ? engine.handle(exchange.getRequestHeaders().getFirst("X-Amz-Target"), body)
-                    : new EngineResponse(400, "{\"__type\":\"com.amazonaws.dynamodb.v20120810#UnknownOperationException\"}".getBytes(StandardCharsets.UTF_8));
+            byte[] body = in.readNBytes(MAX_REQUEST_BYTES + 1);
+            EngineResponse response;
+            if (body.length > MAX_REQUEST_BYTES) {
+                in.transferTo(OutputStream.nullOutputStream());
+                response = new EngineResponse(413, ("{\"__type\":\"com.amazonaws.dynamodb.v20120810#RequestEntityTooLargeException\","
+                        + "\"message\":\"Request size exceeds the limit of " + MAX_REQUEST_BYTES + " bytes\"}").getBytes(StandardCharsets.UTF_8));
+            } else if ("POST".equals(exchange.getRequestMethod())) {
+                response = engine.handle(exchange.getRequestHeaders().getFirst("X-Amz-Target"), body);
+            } else {
+                response = new EngineResponse(400, "{\"__type\":\"com.amazonaws.dynamodb.v20120810#UnknownOperationException\"}".getBytes(StandardCharsets.UTF_8));
+            }
             exchange.getResponseHeaders().set("Content-Type", EngineResponse.CONTENT_TYPE);
             exchange.getResponseHeaders().set("x-amzn-RequestId", UUID.randomUUID().toString());
             exchange.sendResponseHeaders(response.status(), response.body().length == 0 ? -1 : response.body().length);

@@ -55,6 +55,18 @@ class EngineServerTest extends EngineTestSupport {
     }
 
     @Test
+    void requestOver16MB_refusedWith413() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        String big = "{\"TableName\":\"t\",\"x\":\"" + "a".repeat(16 * 1024 * 1024) + "\"}";
+
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(server.endpoint() + "/"))
+                .header("X-Amz-Target", "DynamoDB_20120810.ListTables").POST(HttpRequest.BodyPublishers.ofString(big)).build(),
+                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+
+        assertThat(response.statusCode()).isEqualTo(413);
+    }
+
+    @Test
     void faults_throttleNextCallsOfAnOperation() {
         String table = hashTable();
         engine.faults().throttleNext("PutItem", 1);
