@@ -28,7 +28,15 @@ public final class TransactionOperations {
     static final int MAX_ACTIONS = 100;
     static final long MAX_TRANSACTION_BYTES = 4L * 1024 * 1024;
 
+    /** How long AWS remembers a ClientRequestToken after the request that used it. */
+    static final java.time.Duration TOKEN_LIFETIME = java.time.Duration.ofMinutes(10);
+
     private final Catalog catalog;
+    private final Map<String, Token> tokens = new java.util.HashMap<>();
+
+    /** A ClientRequestToken's transaction (its TransactItems as JSON) and when it completed. */
+    private record Token(String transactItems, java.time.Instant completed) {
+    }
 
     public TransactionOperations(Catalog catalog) {
         this.catalog = catalog;
@@ -47,6 +55,12 @@ public final class TransactionOperations {
                 throw Request.constraint("'" + token + "'", "clientRequestToken", "Member must have length less than or equal to 36");
             }
         });
+        Optional<String> token = request.string("ClientRequestToken");
+        String transactItems = request.node("TransactItems").toString();
+        if (token.isPresent() && alreadyDone(token.get(), transactItems)) {
+            // the same transaction again within the token's lifetime succeeds without writing twice
+            return Json.object();
+        }
         List<Action> actions = new ArrayList<>();
         for (Request element : elements) {
             actions.add(action(element));
@@ -101,9 +115,31 @@ public final class TransactionOperations {
                     }
                 }
             }
+            token.ifPresent(t -> remember(t, transactItems));
             return Json.object();
         } finally {
             tables.forEach(t -> t.lock().unlock());
+        }
+    }
+
+    private boolean alreadyDone(String token, String transactItems) {
+        synchronized (tokens) {
+            tokens.values().removeIf(t -> t.completed().plus(TOKEN_LIFETIME).isBefore(catalog.now()));
+            Token done = tokens.get(token);
+            if (done == null) {
+                return false;
+            }
+            if (!done.transactItems().equals(transactItems)) {
+                throw new EngineException("IdempotentParameterMismatchException", 400,
+                        "The request uses the same client token as a previous, but non-identical request.");
+            }
+            return true;
+        }
+    }
+
+    private void remember(String token, String transactItems) {
+        synchronized (tokens) {
+            tokens.put(token, new Token(transactItems, catalog.now()));
         }
     }
 

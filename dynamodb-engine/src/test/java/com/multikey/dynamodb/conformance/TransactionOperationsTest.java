@@ -83,6 +83,24 @@ class TransactionOperationsTest extends EngineTestSupport {
     }
 
     @Test
+    void transactWriteItems_sameClientRequestToken_appliedOnce_andMismatchRefused() {
+        String table = hashTable();
+        dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("c"), "n", n("0"))));
+        TransactWriteItem increment = TransactWriteItem.builder().update(u -> u.tableName(table).key(Map.of("id", s("c")))
+                .updateExpression("ADD n :one").expressionAttributeValues(Map.of(":one", n("1")))).build();
+
+        dynamoDb.transactWriteItems(b -> b.clientRequestToken("once").transactItems(increment));
+        dynamoDb.transactWriteItems(b -> b.clientRequestToken("once").transactItems(increment));
+
+        assertThat(dynamoDb.getItem(b -> b.tableName(table).key(Map.of("id", s("c")))).item().get("n")).isEqualTo(n("1"));
+        expect(() -> dynamoDb.transactWriteItems(b -> b.clientRequestToken("once").transactItems(put(table, "other"))),
+                software.amazon.awssdk.services.dynamodb.model.IdempotentParameterMismatchException.class, "same client token");
+        clock.advance(java.time.Duration.ofMinutes(11));
+        dynamoDb.transactWriteItems(b -> b.clientRequestToken("once").transactItems(increment));
+        assertThat(dynamoDb.getItem(b -> b.tableName(table).key(Map.of("id", s("c")))).item().get("n")).isEqualTo(n("2"));
+    }
+
+    @Test
     void transactWriteItems_over4MB_refused() {
         String table = hashTable();
         String big = "x".repeat(390 * 1024);
