@@ -16,6 +16,7 @@ import java.util.Optional;
 public final class StreamOperations {
 
     static final int MAX_RECORDS = 1000;
+    static final long MAX_RESPONSE_BYTES = 1024 * 1024;
 
     private final Catalog catalog;
 
@@ -110,7 +111,7 @@ public final class StreamOperations {
                     + iterator.issued() + " while right now it is " + now + ". The iterator is only valid for 15 minutes.");
         }
         StreamLog stream = stream(iterator.streamArn());
-        List<StreamRecord> records = stream.after(iterator.after(), limit, now);
+        List<StreamRecord> records = withinOneMegabyte(stream.after(iterator.after(), limit, now));
         ObjectNode response = Json.object();
         ArrayNode list = response.putArray("Records");
         records.forEach(r -> list.add(StreamRecordJson.write(r, stream.viewType(), catalog.region())));
@@ -120,6 +121,18 @@ public final class StreamOperations {
             response.put("NextShardIterator", new ShardIterator(stream.arn(), stream.shardId(), position, now).encode());
         }
         return response;
+    }
+
+    /** GetRecords answers at most 1 MB of records (at least one record, however large). */
+    private static List<StreamRecord> withinOneMegabyte(List<StreamRecord> records) {
+        long bytes = 0;
+        for (int i = 0; i < records.size(); i++) {
+            bytes += records.get(i).sizeBytes();
+            if (bytes > MAX_RESPONSE_BYTES && i > 0) {
+                return records.subList(0, i);
+            }
+        }
+        return records;
     }
 
     private StreamLog stream(String arn) {

@@ -153,6 +153,25 @@ class StreamsTest extends EngineTestSupport {
     }
 
     @Test
+    void getRecords_answersAtMostOneMegabyte() {
+        String table = hashTable();
+        String big = "x".repeat(300 * 1024);
+        for (int i = 0; i < 5; i++) {
+            int index = i;
+            dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("big" + index), "v", s(big))));
+        }
+        String arn = streamArn(table);
+        String shard = streams.describeStream(b -> b.streamArn(arn)).streamDescription().shards().get(0).shardId();
+        String iterator = streams.getShardIterator(b -> b.streamArn(arn).shardId(shard).shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
+
+        var first = streams.getRecords(b -> b.shardIterator(iterator));
+        var rest = streams.getRecords(b -> b.shardIterator(first.nextShardIterator()));
+
+        assertThat(first.records()).hasSize(3);
+        assertThat(rest.records()).hasSize(2);
+    }
+
+    @Test
     void records_olderThan24Hours_trimmed() {
         String table = hashTable();
         dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("old"))));
