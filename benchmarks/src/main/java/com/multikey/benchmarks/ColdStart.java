@@ -117,7 +117,6 @@ final class ColdStart {
                 event.toString(), mode).redirectError(ProcessBuilder.Redirect.DISCARD);
         builder.environment().clear();
         builder.environment().putAll(env);
-        builder.environment().put("DDB_LOCAL_TELEMETRY", "0");
         long started = System.nanoTime();
         Process process = builder.start();
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
