@@ -66,6 +66,42 @@ class TableOperationsTest extends EngineTestSupport {
     }
 
     @Test
+    void createTable_20GlobalIndexesAccepted_21Refused_5LocalAccepted_6Refused() {
+        assertThat(createWithIndexes(20, 0)).isTrue();
+        expect(() -> createWithIndexes(21, 0), DynamoDbException.class, "GlobalSecondaryIndex count exceeds the per-table limit of 20");
+        assertThat(createWithIndexes(0, 5)).isTrue();
+        expect(() -> createWithIndexes(0, 6), DynamoDbException.class, "Number of LocalSecondaryIndexes exceeds per-table limit of 5");
+    }
+
+    private boolean createWithIndexes(int globals, int locals) {
+        List<software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex> gsis = new ArrayList<>();
+        List<software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndex> lsis = new ArrayList<>();
+        List<software.amazon.awssdk.services.dynamodb.model.AttributeDefinition> attributes = new ArrayList<>(List.of(
+                attribute("pk", ScalarAttributeType.S), attribute("sk", ScalarAttributeType.S)));
+        for (int i = 0; i < globals; i++) {
+            attributes.add(attribute("g" + i, ScalarAttributeType.S));
+            gsis.add(software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex.builder().indexName("Gsi" + i)
+                    .keySchema(key("g" + i, KeyType.HASH)).projection(p -> p.projectionType(ProjectionType.KEYS_ONLY)).build());
+        }
+        for (int i = 0; i < locals; i++) {
+            attributes.add(attribute("l" + i, ScalarAttributeType.S));
+            lsis.add(software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndex.builder().indexName("Lsi" + i)
+                    .keySchema(key("pk", KeyType.HASH), key("l" + i, KeyType.RANGE)).projection(p -> p.projectionType(ProjectionType.ALL)).build());
+        }
+        dynamoDb.createTable(b -> {
+            b.tableName(uniqueName("indexes")).billingMode(BillingMode.PAY_PER_REQUEST).attributeDefinitions(attributes)
+                    .keySchema(key("pk", KeyType.HASH), key("sk", KeyType.RANGE));
+            if (!gsis.isEmpty()) {
+                b.globalSecondaryIndexes(gsis);
+            }
+            if (!lsis.isEmpty()) {
+                b.localSecondaryIndexes(lsis);
+            }
+        });
+        return true;
+    }
+
+    @Test
     void listTables_paginated() {
         List<String> created = new ArrayList<>();
         for (int i = 0; i < 5; i++) {

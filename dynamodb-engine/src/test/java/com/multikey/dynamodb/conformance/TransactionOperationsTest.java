@@ -101,6 +101,19 @@ class TransactionOperationsTest extends EngineTestSupport {
     }
 
     @Test
+    void transactGetItems_100Accepted_101Refused() {
+        String table = hashTable();
+        List<TransactGetItem> gets = new ArrayList<>();
+        for (int i = 0; i < 101; i++) {
+            int index = i;
+            gets.add(TransactGetItem.builder().get(g -> g.tableName(table).key(Map.of("id", s("g" + index)))).build());
+        }
+        assertThat(dynamoDb.transactGetItems(b -> b.transactItems(gets.subList(0, 100))).responses()).hasSize(100);
+        expect(() -> dynamoDb.transactGetItems(b -> b.transactItems(gets)),
+                DynamoDbException.class, "Member must have length less than or equal to 100");
+    }
+
+    @Test
     void transactWriteItems_over4MB_refused() {
         String table = hashTable();
         String big = "x".repeat(390 * 1024);
