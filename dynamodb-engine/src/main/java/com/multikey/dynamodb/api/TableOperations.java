@@ -34,7 +34,6 @@ import java.util.regex.Pattern;
  */
 public final class TableOperations {
 
-    private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9_.-]+");
     private static final DateTimeFormatter LABEL = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
     private static final int MAX_GLOBAL_INDEXES = 20;
     private static final int MAX_LOCAL_INDEXES = 5;
@@ -47,10 +46,10 @@ public final class TableOperations {
     }
 
     public ObjectNode createTable(Request request) {
-        String name = name(request, "TableName");
-        Map<String, String> attributeTypes = attributeDefinitions(request);
-        KeySchema keySchema = keySchema(request, "KeySchema", attributeTypes);
-        Throughput throughput = billing(request, "BillingMode", request.structure("ProvisionedThroughput"));
+        String name = TableRequests.name(request, "TableName");
+        Map<String, String> attributeTypes = TableRequests.attributeDefinitions(request);
+        KeySchema keySchema = TableRequests.keySchema(request, "KeySchema", attributeTypes);
+        Throughput throughput = TableRequests.billing(request, "BillingMode", request.structure("ProvisionedThroughput"));
         List<IndexDefinition> indexes = new ArrayList<>();
         Set<String> used = new LinkedHashSet<>();
         keySchema.elements().forEach(e -> used.add(e.name()));
@@ -69,7 +68,7 @@ public final class TableOperations {
             throw EngineException.validation("One or more parameter values were invalid: GlobalSecondaryIndex count exceeds the per-table limit of " + MAX_GLOBAL_INDEXES);
         }
         for (Request local : locals) {
-            IndexDefinition index = index(local, false, attributeTypes, null);
+            IndexDefinition index = TableRequests.index(local, false, attributeTypes, null);
             if (keySchema.sort().isEmpty()) {
                 throw EngineException.validation("One or more parameter values were invalid: Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex");
             }
@@ -80,7 +79,7 @@ public final class TableOperations {
             indexes.add(index);
         }
         for (Request global : globals) {
-            indexes.add(index(global, true, attributeTypes, throughput));
+            indexes.add(TableRequests.index(global, true, attributeTypes, throughput));
         }
         Set<String> indexNames = new TreeSet<>();
         int projected = 0;
@@ -95,8 +94,8 @@ public final class TableOperations {
             throw EngineException.validation("One or more parameter values were invalid: Number of projected attributes in all indexes exceeds limit of "
                     + MAX_PROJECTED_ATTRIBUTES + ", number of projected attributes:" + projected);
         }
-        checkDefinitionsUsed(attributeTypes, used);
-        Optional<StreamLog.ViewType> streamViewType = streamSpecification(request);
+        TableRequests.checkDefinitionsUsed(attributeTypes, used);
+        Optional<StreamLog.ViewType> streamViewType = TableRequests.streamSpecification(request);
         Instant now = catalog.now();
         Table table = new Table(new TableDefinition(name, keySchema, attributeTypes, indexes, throughput),
                 catalog.tableArn(name), UUID.randomUUID().toString(), now);
@@ -151,7 +150,7 @@ public final class TableOperations {
         return Locks.under(table, () -> {
             Map<String, String> types = new LinkedHashMap<>(table.attributeTypes());
             if (request.has("AttributeDefinitions")) {
-                attributeDefinitions(request).forEach((name, type) -> {
+                TableRequests.attributeDefinitions(request).forEach((name, type) -> {
                     String existing = types.get(name);
                     if (existing != null && !existing.equals(type)) {
                         throw EngineException.validation("One or more parameter values were invalid: Cannot change the type of attribute " + name);
@@ -161,13 +160,13 @@ public final class TableOperations {
             }
             if (request.has("BillingMode") || request.has("ProvisionedThroughput")) {
                 Throughput throughput = request.has("BillingMode") || table.throughput() == null
-                        ? billing(request, "BillingMode", request.structure("ProvisionedThroughput"))
-                        : throughputOf(request.requiredStructure("ProvisionedThroughput"));
+                        ? TableRequests.billing(request, "BillingMode", request.structure("ProvisionedThroughput"))
+                        : TableRequests.throughputOf(request.requiredStructure("ProvisionedThroughput"));
                 table.throughput(throughput);
             }
             for (Request update : request.structures("GlobalSecondaryIndexUpdates")) {
                 if (update.has("Create")) {
-                    IndexDefinition index = index(update.requiredStructure("Create"), true, types, table.throughput());
+                    IndexDefinition index = TableRequests.index(update.requiredStructure("Create"), true, types, table.throughput());
                     if (table.index(index.name()).isPresent()) {
                         throw EngineException.validation("One or more parameter values were invalid: Index " + index.name() + " already exists");
                     }
@@ -187,7 +186,7 @@ public final class TableOperations {
                 }
             }
             if (request.has("StreamSpecification")) {
-                Optional<StreamLog.ViewType> viewType = streamSpecification(request);
+                Optional<StreamLog.ViewType> viewType = TableRequests.streamSpecification(request);
                 StreamLog current = table.stream() != null && table.stream().enabled() ? table.stream() : null;
                 if (viewType.isPresent()) {
                     if (current != null) {
@@ -265,145 +264,5 @@ public final class TableOperations {
                 viewType, now, catalog.sequences());
         table.stream(stream);
         catalog.streams().add(stream);
-    }
-
-    private static String name(Request request, String member) {
-        String name = request.requiredString(member);
-        if (name.length() < 3) {
-            throw Request.constraint("'" + name + "'", request.at(member), "Member must have length greater than or equal to 3");
-        }
-        if (name.length() > 255) {
-            throw Request.constraint("'" + name + "'", request.at(member), "Member must have length less than or equal to 255");
-        }
-        if (!NAME.matcher(name).matches()) {
-            throw Request.constraint("'" + name + "'", request.at(member), "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
-        }
-        return name;
-    }
-
-    private static Map<String, String> attributeDefinitions(Request request) {
-        if (!request.has("AttributeDefinitions")) {
-            throw Request.constraint("null", request.at("AttributeDefinitions"), "Member must not be null");
-        }
-        Map<String, String> types = new LinkedHashMap<>();
-        for (Request definition : request.structures("AttributeDefinitions")) {
-            String name = definition.requiredString("AttributeName");
-            String type = definition.requiredString("AttributeType");
-            if (!type.equals("S") && !type.equals("N") && !type.equals("B")) {
-                throw Request.constraint("'" + type + "'", definition.at("AttributeType"), "Member must satisfy enum value set: [B, N, S]");
-            }
-            if (types.put(name, type) != null) {
-                throw EngineException.validation("Cannot have two attributes with the same name");
-            }
-        }
-        return types;
-    }
-
-    private static KeySchema keySchema(Request request, String member, Map<String, String> types) {
-        List<Request> elements = request.structures(member);
-        if (!request.has(member)) {
-            throw Request.constraint("null", request.at(member), "Member must not be null");
-        }
-        if (elements.isEmpty() || elements.size() > 2) {
-            throw Request.constraint("'" + elements.size() + "'", request.at(member),
-                    "Member must have length " + (elements.isEmpty() ? "greater than or equal to 1" : "less than or equal to 2"));
-        }
-        List<KeyElement> keys = new ArrayList<>();
-        List<String> keyTypes = new ArrayList<>();
-        for (Request element : elements) {
-            String name = element.requiredString("AttributeName");
-            String keyType = element.requiredString("KeyType");
-            String type = types.get(name);
-            if (type == null) {
-                throw EngineException.validation("One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: ["
-                        + name + "], AttributeDefinitions: " + types.keySet().stream().toList());
-            }
-            keys.add(new KeyElement(name, type));
-            keyTypes.add(keyType);
-        }
-        if (!keyTypes.get(0).equals("HASH")) {
-            throw EngineException.validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
-        }
-        if (keys.size() == 2) {
-            if (!keyTypes.get(1).equals("RANGE")) {
-                throw EngineException.validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
-            }
-            if (keys.get(0).name().equals(keys.get(1).name())) {
-                throw EngineException.validation("Both the Hash Key and the Range Key element in the KeySchema have the same name");
-            }
-        }
-        return new KeySchema(keys.get(0), keys.size() == 2 ? Optional.of(keys.get(1)) : Optional.empty());
-    }
-
-    private IndexDefinition index(Request request, boolean global, Map<String, String> types, Throughput tableThroughput) {
-        String name = name(request, "IndexName");
-        KeySchema keySchema = keySchema(request, "KeySchema", types);
-        Request projection = request.requiredStructure("Projection");
-        Projection.Type type = projection.enumeration("ProjectionType", Projection.Type.class).orElse(Projection.Type.KEYS_ONLY);
-        List<String> nonKey = projection.strings("NonKeyAttributes");
-        if (type == Projection.Type.INCLUDE && nonKey.isEmpty()) {
-            throw EngineException.validation("One or more parameter values were invalid: ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
-        }
-        if (type != Projection.Type.INCLUDE && projection.has("NonKeyAttributes")) {
-            throw EngineException.validation("One or more parameter values were invalid: ProjectionType is " + type + ", but NonKeyAttributes is specified");
-        }
-        Throughput throughput = null;
-        if (global) {
-            Optional<Request> provisioned = request.structure("ProvisionedThroughput");
-            if (tableThroughput != null && provisioned.isEmpty()) {
-                throw EngineException.validation("One or more parameter values were invalid: ProvisionedThroughput must be specified for index: " + name);
-            }
-            if (tableThroughput == null && provisioned.isPresent()) {
-                throw EngineException.validation("One or more parameter values were invalid: ProvisionedThroughput should not be specified for index: "
-                        + name + " when BillingMode is PAY_PER_REQUEST");
-            }
-            throughput = provisioned.map(TableOperations::throughputOf).orElse(null);
-        }
-        return new IndexDefinition(name, global, keySchema, new Projection(type, nonKey), throughput);
-    }
-
-    private static Throughput billing(Request request, String member, Optional<Request> provisioned) {
-        String mode = request.string(member).orElse("PROVISIONED");
-        switch (mode) {
-            case "PAY_PER_REQUEST" -> {
-                if (provisioned.isPresent()) {
-                    throw EngineException.validation("One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
-                }
-                return null;
-            }
-            case "PROVISIONED" -> {
-                return throughputOf(provisioned.orElseThrow(() -> EngineException.validation(
-                        "One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")));
-            }
-            default -> throw Request.constraint("'" + mode + "'", request.at(member), "Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]");
-        }
-    }
-
-    private static Throughput throughputOf(Request provisioned) {
-        long read = provisioned.number("ReadCapacityUnits", 1, Long.MAX_VALUE).orElseThrow(() -> Request.constraint("null", provisioned.at("ReadCapacityUnits"), "Member must not be null"));
-        long write = provisioned.number("WriteCapacityUnits", 1, Long.MAX_VALUE).orElseThrow(() -> Request.constraint("null", provisioned.at("WriteCapacityUnits"), "Member must not be null"));
-        return new Throughput(read, write);
-    }
-
-    private static void checkDefinitionsUsed(Map<String, String> types, Set<String> used) {
-        if (!used.containsAll(types.keySet())) {
-            throw EngineException.validation("One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions");
-        }
-    }
-
-    private static Optional<StreamLog.ViewType> streamSpecification(Request request) {
-        Optional<Request> specification = request.structure("StreamSpecification");
-        if (specification.isEmpty()) {
-            return Optional.empty();
-        }
-        boolean enabled = specification.get().bool("StreamEnabled").orElseThrow(() -> Request.constraint("null", specification.get().at("StreamEnabled"), "Member must not be null"));
-        Optional<StreamLog.ViewType> viewType = specification.get().enumeration("StreamViewType", StreamLog.ViewType.class);
-        if (enabled && viewType.isEmpty()) {
-            throw EngineException.validation("One or more parameter values were invalid: Enabled stream requires a StreamViewType");
-        }
-        if (!enabled && viewType.isPresent()) {
-            throw EngineException.validation("One or more parameter values were invalid: Disabled stream must not specify a StreamViewType");
-        }
-        return enabled ? viewType : Optional.empty();
     }
 }
