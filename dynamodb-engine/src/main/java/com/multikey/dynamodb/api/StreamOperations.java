@@ -114,7 +114,7 @@ public final class StreamOperations {
         List<StreamRecord> records = withinOneMegabyte(stream.after(iterator.after(), limit, now));
         ObjectNode response = Json.object();
         ArrayNode list = response.putArray("Records");
-        records.forEach(r -> list.add(StreamRecordJson.write(r, stream.viewType(), catalog.region())));
+        records.forEach(r -> list.add(StreamRecordJson.write(r, stream, catalog.region())));
         long position = records.isEmpty() ? iterator.after() : records.get(records.size() - 1).sequence();
         // a closed shard read to its end has no next iterator: that is how readers learn that it ended
         if (stream.enabled() || position < stream.latest()) {

@@ -14,9 +14,10 @@ final class StreamRecordJson {
     private StreamRecordJson() {
     }
 
-    static ObjectNode write(StreamRecord record, StreamLog.ViewType viewType, String region) {
+    static ObjectNode write(StreamRecord record, StreamLog stream, String region) {
+        StreamLog.ViewType viewType = stream.viewType();
         ObjectNode json = Json.object();
-        json.put("eventID", record.eventId());
+        json.put("eventID", stream.eventId(record));
         json.put("eventName", record.eventName().name());
         json.put("eventVersion", "1.1");
         json.put("eventSource", "aws:dynamodb");

@@ -30,6 +30,7 @@ public final class StreamLog {
     private final String shardId;
     private final SequenceNumbers sequences;
     private final long startingSequence;
+    private final long salt = ThreadLocalRandom.current().nextLong();
     private final List<StreamRecord> records = new ArrayList<>();
     private Instant disabledAt;
     private long endingSequence = -1;
@@ -117,14 +118,13 @@ public final class StreamLog {
         if (newImage != null && (viewType == ViewType.NEW_IMAGE || viewType == ViewType.NEW_AND_OLD_IMAGES)) {
             size += Values.itemSize(newImage);
         }
-        String eventId = HexFormat.of().formatHex(randomBytes());
-        records.add(new StreamRecord(eventId, eventName, sequences.next(), now, keys, oldImage, newImage, byTimeToLive, size));
+        records.add(new StreamRecord(eventName, sequences.next(), now.toEpochMilli(), Map.copyOf(keys), oldImage, newImage,
+                byTimeToLive, size));
     }
 
-    private static byte[] randomBytes() {
-        byte[] bytes = new byte[16];
-        ThreadLocalRandom.current().nextBytes(bytes);
-        return bytes;
+    /** A record's eventID: 32 hex digits, unique across the engine's streams (this stream's salt, then the sequence). */
+    public String eventId(StreamRecord record) {
+        return HexFormat.of().toHexDigits(salt) + HexFormat.of().toHexDigits(record.sequence());
     }
 
     /** Up to {@code limit} records with a sequence number above {@code after}, oldest first. */
@@ -155,7 +155,7 @@ public final class StreamLog {
     private void trim(Instant now) {
         Instant cutoff = now.minus(RETENTION);
         int drop = 0;
-        while (drop < records.size() && records.get(drop).created().isBefore(cutoff)) {
+        while (drop < records.size() && records.get(drop).createdMillis() < cutoff.toEpochMilli()) {
             drop++;
         }
         if (drop > 0) {

@@ -27,6 +27,6 @@ public record Projection(Type type, List<String> nonKeyAttributes) {
                 projected.put(name, value);
             }
         });
-        return projected;
+        return Map.copyOf(projected);
     }
 }

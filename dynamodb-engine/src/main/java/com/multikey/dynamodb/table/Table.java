@@ -141,7 +141,8 @@ public final class Table {
 
     /** Stores the item (validated before) in place of the one with its key; returns that one or null. */
     public Map<String, Value> put(Map<String, Value> item, Instant now) {
-        Map<String, Value> stored = Collections.unmodifiableMap(new LinkedHashMap<>(item));
+        // an immutable copy: compact, and safe to share with the indexes and the stream records
+        Map<String, Value> stored = Map.copyOf(item);
         Map<String, Value> old = items.put(partitionOf(stored), positionOf(stored), stored);
         changed(old, stored, false, now);
         return old;
