@@ -10,6 +10,7 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /** The engine's one JSON mapper and the few writers every operation shares. */
 public final class Json {
@@ -27,8 +28,9 @@ public final class Json {
         return MAPPER.createArrayNode();
     }
 
+    /** An item's attributes in name order: the engine holds items unordered, and its answers stay the same run to run. */
     public static ObjectNode item(Map<String, Value> item) {
-        return ValueJson.writeItem(item);
+        return ValueJson.writeItem(new TreeMap<>(item));
     }
 
     public static ArrayNode items(List<Map<String, Value>> items) {
