@@ -5,9 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.dynamodb.EngineException;
 import com.multikey.dynamodb.stream.StreamLog;
 import com.multikey.dynamodb.table.IndexDefinition;
-import com.multikey.dynamodb.table.KeyElement;
 import com.multikey.dynamodb.table.KeySchema;
-import com.multikey.dynamodb.table.Projection;
 import com.multikey.dynamodb.table.Table;
 import com.multikey.dynamodb.table.TableDefinition;
 import com.multikey.dynamodb.table.Throughput;
@@ -25,7 +23,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 /**
  * The control plane: CreateTable, DescribeTable, ListTables, DeleteTable, UpdateTable, UpdateTimeToLive and
