@@ -60,6 +60,7 @@ final class ItemChecks {
                             + element.name() + " Expected: " + element.type() + " Actual: " + value.type()
                             + " IndexName: " + index.definition().name());
                 }
+                checkIndexKeySize(index, element, value);
                 if (keyBytes(value) == 0) {
                     throw EngineException.validation("One or more parameter values are not valid. A value specified for a "
                             + "secondary index key is not supported. The AttributeValue for a key attribute cannot contain "
@@ -70,6 +71,17 @@ final class ItemChecks {
         }
         if (Values.itemSize(item) > MAX_ITEM_BYTES) {
             throw EngineException.validation("Item size has exceeded the maximum allowed size");
+        }
+    }
+
+    /** An index key has the table key's limits: 2,048 bytes for its partition key, 1,024 for its sort key. */
+    private static void checkIndexKeySize(SecondaryIndex index, KeyElement element, Value value) {
+        boolean partition = element.equals(index.keySchema().partition());
+        long bytes = keyBytes(value);
+        if (partition && bytes > MAX_PARTITION_KEY_BYTES || !partition && bytes > MAX_SORT_KEY_BYTES) {
+            throw EngineException.validation("One or more parameter values were invalid: Size of " + (partition ? "hashkey" : "rangekey")
+                    + " has exceeded the maximum size limit of " + (partition ? MAX_PARTITION_KEY_BYTES : MAX_SORT_KEY_BYTES)
+                    + " bytes for index " + index.definition().name() + ", key " + element.name());
         }
     }
 

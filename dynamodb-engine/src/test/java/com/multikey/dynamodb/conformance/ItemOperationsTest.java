@@ -133,6 +133,14 @@ class ItemOperationsTest extends EngineTestSupport {
     }
 
     @Test
+    void putItem_indexKeysOf2048And1024Bytes_acceptedAndOneMoreRefused() {
+        String table = rangeTable();
+        dynamoDb.putItem(b -> b.tableName(table).item(Map.of("pk", s("p"), "sk", n("1"), "grp", s("g".repeat(2048)), "rank", n("1"))));
+        expect(() -> dynamoDb.putItem(b -> b.tableName(table).item(Map.of("pk", s("p"), "sk", n("2"), "grp", s("g".repeat(2049))))),
+                DynamoDbException.class, "Size of hashkey has exceeded the maximum size limit of 2048 bytes for index ByGroup");
+    }
+
+    @Test
     void getItem_keyNotMatchingSchema_refused_andProjectionApplied() {
         String table = hashTable();
         dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("a"), "x", n("1"), "y", n("2"))));
