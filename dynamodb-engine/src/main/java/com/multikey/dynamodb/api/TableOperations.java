@@ -252,8 +252,9 @@ public final class TableOperations {
 
     private void enableStream(Table table, StreamLog.ViewType viewType, Instant now) {
         String label = LABEL.format(now);
-        // a stream re-enabled within the same millisecond still gets a new label and ARN
-        while (table.stream() != null && table.stream().label().compareTo(label) >= 0) {
+        // a stream re-enabled, or a table re-created, within the same millisecond still gets a new label and ARN
+        while (table.stream() != null && table.stream().label().compareTo(label) >= 0
+                || catalog.streams().get(table.arn() + "/stream/" + label, now) != null) {
             now = now.plusMillis(1);
             label = LABEL.format(now);
         }

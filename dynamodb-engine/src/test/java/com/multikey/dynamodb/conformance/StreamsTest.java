@@ -123,6 +123,24 @@ class StreamsTest extends EngineTestSupport {
     }
 
     @Test
+    void tableDeletedAndCreatedAgainAtOnce_getsAStreamOfItsOwn() {
+        String table = hashTable();
+        String first = streamArn(table);
+        dynamoDb.deleteTable(b -> b.tableName(table));
+        dynamoDb.createTable(b -> b.tableName(table).billingMode("PAY_PER_REQUEST")
+                .attributeDefinitions(attribute("id", software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType.S))
+                .keySchema(key("id", software.amazon.awssdk.services.dynamodb.model.KeyType.HASH))
+                .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.KEYS_ONLY)));
+
+        String second = streamArn(table);
+
+        // the test clock stands still: both streams were made in the same millisecond
+        assertThat(second).isNotEqualTo(first);
+        assertThat(streams.describeStream(b -> b.streamArn(first)).streamDescription().streamStatusAsString()).isEqualTo("DISABLED");
+        assertThat(streams.describeStream(b -> b.streamArn(second)).streamDescription().streamStatusAsString()).isEqualTo("ENABLED");
+    }
+
+    @Test
     void shardIterators_atAfterLatest_limitsAndExpiry() {
         String table = hashTable();
         for (int i = 0; i < 3; i++) {
