@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * DynamoDB Streams, written from https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_streams_GetRecords.html,
  * API_streams_GetShardIterator.html, API_streams_DescribeStream.html and API_streams_StreamRecord.html (and
- * the TTL page https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/time-to-live-ttl-streams.html).
+ * the TTL pages https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/time-to-live-ttl-streams.html and
+ * time-to-live-ttl-before-you-start.html).
  */
 class StreamsTest extends EngineTestSupport {
 
@@ -89,11 +90,14 @@ class StreamsTest extends EngineTestSupport {
         dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("old"), "expiresAt", n(Long.toString(now - 1)))));
         dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("later"), "expiresAt", n(Long.toString(now + 60)))));
         dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("text"), "expiresAt", s("1"))));
+        // time-to-live-ttl-before-you-start.html: an expiry more than five years in the past is not expired
+        dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("ancient"), "expiresAt", n(Long.toString(now - 6L * 366 * 24 * 3600)))));
 
         int expired = engine.expire(table, clock.instant());
 
         assertThat(expired).isEqualTo(1);
-        Record remove = readAll(table).get(3);
+        assertThat(dynamoDb.getItem(b -> b.tableName(table).key(Map.of("id", s("ancient")))).hasItem()).isTrue();
+        Record remove = readAll(table).get(4);
         assertThat(remove.eventName()).isEqualTo(OperationType.REMOVE);
         assertThat(remove.userIdentity().type()).isEqualTo("Service");
         assertThat(remove.userIdentity().principalId()).isEqualTo("dynamodb.amazonaws.com");
