@@ -113,6 +113,10 @@ public final class BatchOperations {
             ExpressionInputs expressions = new ExpressionInputs(keysAndAttributes);
             Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression");
             expressions.checkAllUsed();
+            Locks.under(table, () -> {
+                expressions.checkKeysScalar(table);
+                return null;
+            });
             JsonNode keys = keysAndAttributes.node("Keys");
             if (keys == null || !keys.isArray() || keys.isEmpty()) {
                 throw Request.constraint("'[]'", "requestItems." + entry.getKey() + ".member.keys", "Member must have length greater than or equal to 1");

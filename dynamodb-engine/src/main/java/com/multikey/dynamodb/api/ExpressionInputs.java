@@ -7,6 +7,8 @@ import com.multikey.dynamodb.expression.KeyCondition;
 import com.multikey.dynamodb.expression.Parsed;
 import com.multikey.dynamodb.expression.ProjectionExpression;
 import com.multikey.dynamodb.expression.UpdateExpression;
+import com.multikey.dynamodb.table.SecondaryIndex;
+import com.multikey.dynamodb.table.Table;
 import com.multikey.dynamodb.value.Value;
 
 import java.util.List;
@@ -31,6 +33,7 @@ final class ExpressionInputs {
     private final Set<String> usedValues = new TreeSet<>();
     private final Request request;
     private boolean anyExpression;
+    private final List<Parsed> parsed = new java.util.ArrayList<>();
 
     ExpressionInputs(Request request) {
         for (String legacy : LEGACY) {
@@ -69,10 +72,32 @@ final class ExpressionInputs {
 
     private <P extends Parsed> P used(P parsed) {
         anyExpression = true;
+        this.parsed.add(parsed);
         usedNames.addAll(parsed.usedNames());
         usedValues.addAll(parsed.usedValues());
         return parsed;
     }
+
+    /**
+     * Refuses a nested path ({@code a.b}, {@code a[0]}) into a key attribute of the table or of one of its indexes:
+     * key attributes are scalars. Call under the table's lock.
+     */
+    void checkKeysScalar(Table table) {
+        for (Parsed expression : parsed) {
+            for (String name : expression.nestedAccessNames()) {
+                if (table.keySchema().isKeyAttribute(name)) {
+                    throw EngineException.validation(NOT_SCALAR + "Key: " + name);
+                }
+                for (SecondaryIndex index : table.indexes()) {
+                    if (index.keySchema().isKeyAttribute(name)) {
+                        throw EngineException.validation(NOT_SCALAR + "IndexKey: " + name);
+                    }
+                }
+            }
+        }
+    }
+
+    private static final String NOT_SCALAR = "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: ";
 
     /** Refuses names and values that no expression used; call after parsing all of the request's expressions. */
     void checkAllUsed() {

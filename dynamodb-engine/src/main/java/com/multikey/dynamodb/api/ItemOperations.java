@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /** PutItem, GetItem, UpdateItem and DeleteItem. */
 public final class ItemOperations {
@@ -34,12 +35,13 @@ public final class ItemOperations {
         ReturnValues returnValues = ReturnValues.read(request, "ReturnValues", PUT_OR_DELETE);
         boolean oldOnFailure = returnOldOnFailure(request);
         return Locks.under(table, () -> {
+            expressions.checkKeysScalar(table);
             ItemChecks.item(table, item);
             Map<String, Value> old = table.get(table.keySchema().keyOf(item));
             check(condition, old, oldOnFailure);
             table.put(item, catalog.now());
             ObjectNode response = Json.object();
-            returnValues.write(response, old, item, Set.of());
+            returnValues.write(response, old, item, UnaryOperator.identity());
             return response;
         });
     }
@@ -52,6 +54,7 @@ public final class ItemOperations {
         expressions.checkAllUsed();
         request.bool("ConsistentRead");
         return Locks.under(table, () -> {
+            expressions.checkKeysScalar(table);
             Map<String, Value> item = table.get(ItemChecks.key(table, key));
             ObjectNode response = Json.object();
             if (item != null) {
@@ -70,12 +73,13 @@ public final class ItemOperations {
         ReturnValues returnValues = ReturnValues.read(request, "ReturnValues", PUT_OR_DELETE);
         boolean oldOnFailure = returnOldOnFailure(request);
         return Locks.under(table, () -> {
+            expressions.checkKeysScalar(table);
             ItemChecks.key(table, key);
             Map<String, Value> old = table.get(key);
             check(condition, old, oldOnFailure);
             table.delete(key, catalog.now(), false);
             ObjectNode response = Json.object();
-            returnValues.write(response, old, null, Set.of());
+            returnValues.write(response, old, null, UnaryOperator.identity());
             return response;
         });
     }
@@ -90,6 +94,7 @@ public final class ItemOperations {
         ReturnValues returnValues = ReturnValues.read(request, "ReturnValues", EnumSet.allOf(ReturnValues.class));
         boolean oldOnFailure = returnOldOnFailure(request);
         return Locks.under(table, () -> {
+            expressions.checkKeysScalar(table);
             ItemChecks.key(table, key);
             update.ifPresent(u -> checkNotKey(table, u));
             Map<String, Value> old = table.get(key);
@@ -97,7 +102,9 @@ public final class ItemOperations {
             Map<String, Value> updated = updated(table, key, old, update);
             table.put(updated, catalog.now());
             ObjectNode response = Json.object();
-            returnValues.write(response, old, updated, update.map(UpdateExpression::topLevelAttributes).orElse(Set.of()));
+            UnaryOperator<Map<String, Value>> changed = update.<UnaryOperator<Map<String, Value>>>map(u -> u::updatedAttributes)
+                    .orElse(item -> Map.of());
+            returnValues.write(response, old, updated, changed);
             return response;
         });
     }

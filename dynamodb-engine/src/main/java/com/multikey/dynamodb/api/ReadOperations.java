@@ -40,6 +40,8 @@ public final class ReadOperations {
             Optional<ConditionExpression> filter = expressions.condition("FilterExpression");
             Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression");
             expressions.checkAllUsed();
+            expressions.checkKeysScalar(table);
+            filter.ifPresent(f -> checkFilterNotOnKeys(source, f));
             Select select = select(request, source, projection);
             checkTypes(source, keyCondition);
             NavigableMap<List<Value>, Map<String, Value>> range = range(source.store().partition(keyCondition.partitionValue()),
@@ -84,6 +86,7 @@ public final class ReadOperations {
             Optional<ConditionExpression> filter = expressions.condition("FilterExpression");
             Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression");
             expressions.checkAllUsed();
+            expressions.checkKeysScalar(table);
             Select select = select(request, source, projection);
             var partitions = source.store().partitions();
             Optional<Map<String, Value>> start = request.item("ExclusiveStartKey").map(source::startKey);
@@ -131,6 +134,15 @@ public final class ReadOperations {
             throw EngineException.validation("Consistent reads are not supported on global secondary indexes");
         }
         return select;
+    }
+
+    /** A Query's filter may not name the key attributes of what it queries: they belong in the key condition. */
+    private static void checkFilterNotOnKeys(ReadSource source, ConditionExpression filter) {
+        for (KeyElement key : source.keySchema().elements()) {
+            if (filter.topLevelNames().contains(key.name())) {
+                throw EngineException.validation("Filter Expression can only contain non-primary key attributes: Primary key attribute: " + key.name());
+            }
+        }
     }
 
     private static void checkTypes(ReadSource source, KeyCondition condition) {

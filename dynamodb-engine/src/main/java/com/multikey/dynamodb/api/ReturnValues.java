@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.dynamodb.EngineException;
 import com.multikey.dynamodb.value.Value;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /** The ReturnValues of a write, and what the response's Attributes hold for each. */
 enum ReturnValues {
@@ -21,30 +21,22 @@ enum ReturnValues {
         return value;
     }
 
-    /** Adds Attributes to the response when there is something to return. */
-    void write(ObjectNode response, Map<String, Value> old, Map<String, Value> current, Set<String> updated) {
+    /**
+     * Adds Attributes to the response when there is something to return; {@code updated} gives the part of an
+     * item at the paths an update wrote (UPDATED_OLD and UPDATED_NEW).
+     */
+    void write(ObjectNode response, Map<String, Value> old, Map<String, Value> current,
+               UnaryOperator<Map<String, Value>> updated) {
         Map<String, Value> attributes = switch (this) {
             case NONE -> null;
             case ALL_OLD -> old;
             case ALL_NEW -> current;
-            case UPDATED_OLD -> only(old, updated);
-            case UPDATED_NEW -> only(current, updated);
+            case UPDATED_OLD -> old == null ? null : updated.apply(old);
+            case UPDATED_NEW -> current == null ? null : updated.apply(current);
         };
         if (attributes != null && !attributes.isEmpty()) {
             response.set("Attributes", Json.item(attributes));
         }
     }
 
-    private static Map<String, Value> only(Map<String, Value> item, Set<String> names) {
-        if (item == null) {
-            return null;
-        }
-        Map<String, Value> selected = new LinkedHashMap<>();
-        item.forEach((name, value) -> {
-            if (names.contains(name)) {
-                selected.put(name, value);
-            }
-        });
-        return selected;
-    }
 }

@@ -168,6 +168,7 @@ public final class TransactionOperations {
         expressions.checkAllUsed();
         boolean oldOnFailure = ItemOperations.returnOldOnFailure(body);
         return Locks.under(table, () -> {
+            expressions.checkKeysScalar(table);
             if (kind == Kind.PUT) {
                 Map<String, Value> item = body.requiredItem("Item");
                 ItemChecks.item(table, item);
@@ -191,7 +192,10 @@ public final class TransactionOperations {
             ExpressionInputs expressions = new ExpressionInputs(body);
             Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression");
             expressions.checkAllUsed();
-            Map<String, Value> key = Locks.under(table, () -> ItemChecks.key(table, body.requiredItem("Key")));
+            Map<String, Value> key = Locks.under(table, () -> {
+                expressions.checkKeysScalar(table);
+                return ItemChecks.key(table, body.requiredItem("Key"));
+            });
             if (!seen.add(table.name() + "\u0000" + key)) {
                 throw EngineException.validation("Transaction request cannot include multiple operations on one item");
             }

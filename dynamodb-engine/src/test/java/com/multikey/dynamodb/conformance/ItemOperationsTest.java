@@ -174,6 +174,30 @@ class ItemOperationsTest extends EngineTestSupport {
     }
 
     @Test
+    void updateItem_updatedValuesOfANestedPath_holdOnlyThatPath() {
+        String table = hashTable();
+        Map<String, AttributeValue> key = Map.of("id", s("n"));
+        dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("n"),
+                "m", AttributeValue.fromM(Map.of("changed", n("1"), "kept", n("2"))))));
+
+        var updatedNew = dynamoDb.updateItem(b -> b.tableName(table).key(key).updateExpression("SET m.changed = :v")
+                .expressionAttributeValues(Map.of(":v", n("3"))).returnValues(ReturnValue.UPDATED_NEW));
+
+        assertThat(updatedNew.attributes()).isEqualTo(Map.of("m", AttributeValue.fromM(Map.of("changed", n("3")))));
+    }
+
+    @Test
+    void expressions_reachingIntoAKeyAttribute_refused() {
+        String table = rangeTable();
+        expect(() -> dynamoDb.putItem(b -> b.tableName(table).item(Map.of("pk", s("p"), "sk", n("1")))
+                        .conditionExpression("attribute_not_exists(pk.part)")),
+                DynamoDbException.class, "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: pk");
+        expect(() -> dynamoDb.putItem(b -> b.tableName(table).item(Map.of("pk", s("p"), "sk", n("1")))
+                        .conditionExpression("attribute_not_exists(grp[0])")),
+                DynamoDbException.class, "are not allowed: IndexKey: grp");
+    }
+
+    @Test
     void updateItem_missingItem_createdFromTheKey_andKeyAttributesCannotBeUpdated() {
         String table = hashTable();
         dynamoDb.updateItem(b -> b.tableName(table).key(Map.of("id", s("new"))).updateExpression("SET v = :v")

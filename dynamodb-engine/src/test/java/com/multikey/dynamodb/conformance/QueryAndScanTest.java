@@ -86,6 +86,8 @@ class QueryAndScanTest extends EngineTestSupport {
         assertThat(count.count()).isEqualTo(10);
         assertThat(count.hasItems()).isFalse();
 
+        expect(() -> dynamoDb.query(q(table, "pk = :p", Map.of(":one", n("1"))).toBuilder().filterExpression("sk > :one").build()),
+                DynamoDbException.class, "Filter Expression can only contain non-primary key attributes: Primary key attribute: sk");
         expect(() -> dynamoDb.query(q(table, "pk = :p", Map.of()).toBuilder().limit(0).build()),
                 DynamoDbException.class, "failed to satisfy constraint: Member must have value greater than or equal to 1");
         expect(() -> dynamoDb.query(QueryRequest.builder().tableName(table).build()),
