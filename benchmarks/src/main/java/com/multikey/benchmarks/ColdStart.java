@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
 /**
  * Cold start of each function's deployable jar on a plain JVM: for every run a fresh JVM
  * ({@code java -cp <function jar>:<the Lambda runtime's libraries>}, {@link ColdStartProbe}) with the
- * function's environment from template.yaml, its endpoints pointed at the local stack (DynamoDB Local, the
+ * function's environment from template.yaml, its endpoints pointed at the local stack (the DynamoDB engine, the
  * PutEvents and Lambda API endpoints), is timed from process start until it has answered a sample event
  * from {@code sam/events}. Then the same with the priming hook run first, to show what priming moves out
  * of the first batch inside one JVM — not what a SnapStart restore costs, which only Lambda can measure.
@@ -65,7 +65,7 @@ final class ColdStart {
         System.setOut(new PrintStream(OutputStream.nullOutputStream()));
         TemplateRuntime started;
         try {
-            // DynamoDB Local prints its configuration on start
+            // the stack's start-up lines are not the benchmark's
             started = new TemplateRuntime(template, 0, line -> { });
         } finally {
             System.setOut(console);
@@ -117,7 +117,6 @@ final class ColdStart {
                 event.toString(), mode).redirectError(ProcessBuilder.Redirect.DISCARD);
         builder.environment().clear();
         builder.environment().putAll(env);
-        builder.environment().put("DDB_LOCAL_TELEMETRY", "0");
         long started = System.nanoTime();
         Process process = builder.start();
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {

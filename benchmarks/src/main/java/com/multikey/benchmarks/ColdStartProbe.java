@@ -59,7 +59,7 @@ public final class ColdStartProbe {
         System.out.println(RESULT + " init=" + millis(built - start) + " prime=" + millis(primed - built)
                 + " firstBatch=" + millis(answered - primed) + " answer=" + String.valueOf(answer).replace('\n', ' '));
         System.out.flush();
-        // DynamoDB Local is not in this JVM, but the SDK's HTTP client may keep non-daemon threads: end like Lambda freezes
+        // The DynamoDB engine is not in this JVM, but the SDK's HTTP client may keep non-daemon threads: end like Lambda freezes
         System.exit(0);
     }
 

@@ -23,7 +23,7 @@ import java.util.Random;
 /**
  * The measured inputs of the cost model in docs/cost.md, for issues with 20 and 400 custom fields and one
  * field changed per record: index writes per record (counted by {@link IndexerBenchmark#writeCounts}), the
- * time each stream consumer's deployable jar takes for a warm batch of 100 such records (on DynamoDB Local
+ * time each stream consumer's deployable jar takes for a warm batch of 100 such records (on the local DynamoDB engine
  * and the local PutEvents endpoint, in one JVM), and the PutEvents entries per record with their size in
  * EventBridge's 64 KB billing chunks. Then the price of a million changes from those numbers.
  */
@@ -87,7 +87,7 @@ final class CostModel {
         double writesPerRecord = IndexerBenchmark.writeCounts(fields).stream()
                 .filter(counts -> counts.change().equals("one custom field")).findFirst().orElseThrow().perRecord();
         PrintStream console = System.out;
-        // DynamoDB Local's banner, and the functions' log and metric lines (their logs take System.out when built)
+        // the functions' log and metric lines (their logs take System.out when built)
         System.setOut(new PrintStream(OutputStream.nullOutputStream()));
         try (TemplateRuntime stack = new TemplateRuntime(SamTemplate.ofRepository(), 0, line -> { })) {
             String table = stack.table("AppTable");

@@ -32,7 +32,7 @@ import java.util.Random;
 /**
  * (4) page latency and API calls per page of the grid query, pages of 25 and 100, on embedded DynamoDB
  * Local; (5) backfill items per second as a ratio to a raw Scan + BatchWriteItem of the same index items on
- * the same DynamoDB Local.
+ * the same local DynamoDB engine.
  */
 final class GridBenchmark {
 

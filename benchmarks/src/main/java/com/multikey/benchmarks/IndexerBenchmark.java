@@ -52,9 +52,9 @@ import java.util.regex.Pattern;
  * Measures the stream indexer: (1) records per second of diff + encode for issues with 20 and 400 custom
  * fields and one field changed, measured by JMH ({@link DiffEncodeBenchmark}); (2) index writes per stream record against a naive indexer that deletes
  * every old item and puts every new one; (3) records per second through the real handler on embedded
- * DynamoDB Local, as a ratio to raw BatchWriteItem of the same index items on the same DynamoDB Local; (6)
+ * the local DynamoDB engine, as a ratio to raw BatchWriteItem of the same index items on the same local DynamoDB engine; (6)
  * throughput with concurrent batches per shard against one batch per shard, and with concurrent BatchWriteItem
- * calls against one at a time, on DynamoDB Local ({@link #runConcurrency}).
+ * calls against one at a time, on the local DynamoDB engine ({@link #runConcurrency}).
  *
  * <p>Results are ratios of numbers measured in one run: absolute rates depend on the machine.
  */
@@ -88,7 +88,7 @@ public final class IndexerBenchmark {
         }
         out.println();
 
-        out.println("(3) real handler vs raw BatchWriteItem on embedded DynamoDB Local");
+        out.println("(3) real handler vs raw BatchWriteItem on the embedded DynamoDB engine");
         System.setOut(quiet);
         HandlerResult result;
         try {
@@ -269,7 +269,7 @@ public final class IndexerBenchmark {
 
     /**
      * (6): concurrent batches of one shard against one batch per shard, and concurrent BatchWriteItem calls
-     * against one at a time, through the real handler on embedded DynamoDB Local.
+     * against one at a time, through the real handler on the embedded DynamoDB engine.
      */
     /** (7) The indexer with 1, 5 and 20 declared indexes over the same records: throughput ratios and writes per record. */
     static void runDefinitions(PrintStream out) throws RunnerException {
@@ -287,7 +287,7 @@ public final class IndexerBenchmark {
     }
 
     static void runConcurrency(PrintStream out) {
-        out.println("(6) concurrent batches per shard and concurrent BatchWriteItem calls: real handler on embedded DynamoDB Local");
+        out.println("(6) concurrent batches per shard and concurrent BatchWriteItem calls: real handler on the embedded DynamoDB engine");
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         List<ConcurrencyRun> runs;
         System.setOut(quiet);

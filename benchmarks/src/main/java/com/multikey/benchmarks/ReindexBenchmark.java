@@ -42,8 +42,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * (6) the reindex worker's backfill over N segments (each page checkpointed in the jobs table, as the worker
  * does; 4 segments at a time, as a reserved concurrency of 4) as a ratio to a raw Scan + BatchWriteItem of the
  * same index items; (7) live heap of a verify over 10k, 100k (and, when asked, 1M) index items: the most the
- * heap held after a collection while verify ran, above what it held before (DynamoDB Local's own in-memory
- * tables are in that baseline).
+ * heap held after a collection while verify ran, above what it held before (the DynamoDB engine's in-memory
+ * tables, on the same heap, are in that baseline).
  */
 final class ReindexBenchmark {
 

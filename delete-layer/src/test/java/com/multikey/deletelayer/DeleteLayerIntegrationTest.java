@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The real handler and its real SDK clients on the wire: DeleteLayerVersion against a local endpoint for
- * the Lambda API, tombstones in embedded DynamoDB Local with the template's app table. What the processor
+ * the Lambda API, tombstones in the embedded DynamoDB engine with the template's app table. What the processor
  * decides (every refusal, the tombstone's content) is {@link LayerExpiryProcessorTest}'s.
  */
 @ExtendWith(LocalTablesExtension.class)

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The delete-layer function's deployable jar on its own: what is and is not inside, every class it can
  * reach inside, and the handler built from the jar alone handling the sample "Layer Expired" event against
- * a local Lambda API endpoint and DynamoDB Local.
+ * a local Lambda API endpoint and the local DynamoDB engine.
  */
 class DeleteLayerJarIT {
 

@@ -27,7 +27,7 @@ import java.util.concurrent.Callable;
  * not run.
  */
 @Command(name = "local.jar", mixinStandardHelpOptions = true, versionProvider = LocalMain.Version.class,
-        description = "Runs template.yaml on this machine: DynamoDB Local, the functions, their stream event sources, the bus and its rules.",
+        description = "Runs template.yaml on this machine: the DynamoDB engine, the functions, their stream event sources, the bus and its rules.",
         footer = {"", "Results go to standard output (--output json for scripts); progress, the function-log path and errors to "
                 + "standard error.", "Each command answers --help. With no command: demo."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {LocalMain.HELP_SHOWN, LocalMain.BAD_USAGE},
@@ -40,14 +40,14 @@ public final class LocalMain implements Callable<Integer> {
     static final int FAILED = 1;
     /** The command line cannot be acted on: an unknown option, a missing file, no template, an unknown function. */
     static final int USAGE = 2;
-    /** The local stack could not run: a port in use, a function's jar not built, DynamoDB Local did not start. */
+    /** The local stack could not run: a port in use, a function's jar not built, the DynamoDB engine did not start. */
     static final int STACK = 3;
 
     static final String HELP_SHOWN = "0:help or version shown";
     static final String BAD_USAGE = "2:bad usage: an unknown or missing option, a file or template not found, an unknown function "
             + "or example, a template construct the runner cannot emulate";
     static final String STACK_FAILED = "3:the local stack could not run: a port in use, a function's jar not built (mvn package), "
-            + "DynamoDB Local did not start (the error line says what to change or run)";
+            + "the DynamoDB engine did not start (the error line says what to change or run)";
 
     /** The line {@code start} prints once its tables exist and its event sources run. */
     static final String READY = "ready";
@@ -90,7 +90,7 @@ public final class LocalMain implements Callable<Integer> {
         int status = run(args, console, consoleErrors, logs, System.console() != null, System.getenv());
         console.flush();
         consoleErrors.flush();
-        // DynamoDB Local leaves non-daemon threads behind after shutdown
+        // the JVM ends now, whatever threads a function's clients left running
         System.exit(status);
     }
 

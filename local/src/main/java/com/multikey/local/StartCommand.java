@@ -28,7 +28,7 @@ import java.util.stream.Collectors;
 
 /** {@code start}: the local stack, kept running; prints its endpoints, then {@value LocalMain#READY}. */
 @Command(name = "start", mixinStandardHelpOptions = true,
-        description = "Starts the local stack and keeps it running: DynamoDB Local on a port, the stream event sources, the bus, TTL.",
+        description = "Starts the local stack and keeps it running: the DynamoDB engine on a port, the stream event sources, the bus, TTL.",
         footer = {"", "Standard output: the endpoints, then the line 'ready' once the tables exist and the event sources run (scripts wait "
                 + "for it), then one line per batch, event and handler call. Standard error: the function-log path."},
         exitCodeListHeading = "%nExit codes:%n",
@@ -38,7 +38,7 @@ final class StartCommand implements Callable<Integer> {
     @CommandLine.ParentCommand
     LocalMain parent;
 
-    @Option(names = "--port", defaultValue = "8000", description = "DynamoDB Local's port (default ${DEFAULT-VALUE})")
+    @Option(names = "--port", defaultValue = "8000", description = "The DynamoDB engine's port (default ${DEFAULT-VALUE})")
     int port;
 
     @Option(names = "--eventbridge-port", defaultValue = "4010", description = "the local PutEvents endpoint's port (default ${DEFAULT-VALUE}, as in sam/env.json)")
@@ -94,8 +94,7 @@ final class StartCommand implements Callable<Integer> {
         // a table of the user's own goes through the template's existing-table path, as a deployment on it does
         SamTemplate template = own.map(table -> stack.withParameterOverrides(table.parameters())).orElse(stack);
         Optional<List<Map<String, AttributeValue>>> items = Optional.ofNullable(load).map(ItemFile::read);
-        // DynamoDB Local listens on every address
-        checkFree(List.of(new Port("--port", port, "DynamoDB Local", "0.0.0.0"), new Port("--eventbridge-port", eventBridgePort, "PutEvents", host),
+        checkFree(List.of(new Port("--port", port, "DynamoDB", host), new Port("--eventbridge-port", eventBridgePort, "PutEvents", host),
                 new Port("--lambda-port", lambdaPort, "Lambda API", host), new Port("--sqs-port", sqsPort, "SQS", host),
                 new Port("--api-port", apiPort, "read API", host)));
         parent.logs.name(parent.err);
@@ -112,7 +111,7 @@ final class StartCommand implements Callable<Integer> {
             runtime.startPolling();
             String table = own.map(OwnTable::name).orElseGet(() -> runtime.table("AppTable"));
             LocalHttpApi api = LocalReadApi.serve(runtime, apiAuth, host, apiPort, tokens);
-            out.printf("DynamoDB Local: %s  tables: %s%n", runtime.dynamoDbLocal().endpoint(),
+            out.printf("DynamoDB: %s  tables: %s%n", runtime.dynamoDbLocal().endpoint(),
                     String.join(", ", runtime.names().entrySet().stream()
                             .filter(e -> template.typeOf(e.getKey()).equals("AWS::DynamoDB::Table")).map(Map.Entry::getValue).toList()));
             out.printf("EventBridge (PutEvents): %s  Lambda API: %s  SQS: %s%n", runtime.bus().endpoint(), runtime.lambdaApi().endpoint(),

@@ -79,14 +79,14 @@ class ErrorLinesTest {
     }
 
     @Test
-    void start_whenDynamoDbLocalsPortIsInUse_namesPort() throws IOException {
+    void start_whenTheDynamoDbPortIsInUse_namesPort() throws IOException {
         try (ServerSocket taken = new ServerSocket()) {
             taken.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             String port = Integer.toString(taken.getLocalPort());
 
             assertThat(run("start", "--port", port, "--eventbridge-port", "0", "--lambda-port", "0", "--sqs-port", "0", "--api-port", "0",
                     "--seconds", "0")).isEqualTo(3);
-            assertThat(errorLine()).startsWith("error: port " + port + " (DynamoDB Local) is in use on 0.0.0.0: pass another --port ");
+            assertThat(errorLine()).startsWith("error: port " + port + " (DynamoDB) is in use on 127.0.0.1: pass another --port ");
         }
     }
 

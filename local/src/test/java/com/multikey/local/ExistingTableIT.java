@@ -30,7 +30,7 @@ class ExistingTableIT {
 
     private static final String TABLE = "Orders";
     private static final String TABLE_ARN = "arn:aws:dynamodb:us-east-1:123456789012:table/" + TABLE;
-    // DynamoDB Local labels a stream when its table is created: locally the table's latest stream is read, whatever the label
+    // the engine labels a stream when it is enabled: locally the table's latest stream is read, whatever the label
     private static final String STREAM_ARN = TABLE_ARN + "/stream/2026-01-01T00:00:00.000";
 
     private final List<String> lines = new CopyOnWriteArrayList<>();

@@ -305,7 +305,7 @@ class LocalMainIT {
 
         assertThat(status).as(printed()).isZero();
         List<String> lines = printed().lines().toList();
-        int tables = lines.indexOf(lines.stream().filter(line -> line.startsWith("DynamoDB Local:")).findFirst().orElseThrow());
+        int tables = lines.indexOf(lines.stream().filter(line -> line.startsWith("DynamoDB:")).findFirst().orElseThrow());
         assertThat(lines.get(tables)).contains("AppTable", "IssueAttribIndexTable");
         assertThat(lines.indexOf(LocalMain.READY)).isGreaterThan(tables);
         assertThat(lines).noneMatch(line -> line.contains("failed"));

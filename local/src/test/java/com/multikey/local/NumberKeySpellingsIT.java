@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A table keyed by a string partition key and a number sort key, both consumers at ParallelizationFactor 4: each item is
- * put, then updated at once through its key spelled another way (DynamoDB Local writes that spelling into the MODIFY
+ * put, then updated at once through its key spelled another way (a stream may carry that spelling in the MODIFY
  * record's keys). Every record of one partition key is delivered in one lane, in order, so the index ends exact; and the
  * item's events name its key alike, in DynamoDB's canonical spelling.
  */

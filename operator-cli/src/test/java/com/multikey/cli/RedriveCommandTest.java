@@ -13,7 +13,7 @@ import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** {@code redrive} from the command line against DynamoDB Local and the local SQS endpoint. */
+/** {@code redrive} from the command line against the local DynamoDB engine and the local SQS endpoint. */
 @ExtendWith(LocalTablesExtension.class)
 class RedriveCommandTest {
 

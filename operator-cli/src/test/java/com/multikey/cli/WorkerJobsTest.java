@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code --on-aws} against a stand-in of the Lambda Invoke API (it answers as the worker function does) and a jobs
- * table in DynamoDB Local: the start request, {@code --wait} with its progress lines, the JSON document, the exit code.
+ * table in the local DynamoDB engine: the start request, {@code --wait} with its progress lines, the JSON document, the exit code.
  */
 @ExtendWith(LocalTablesExtension.class)
 class WorkerJobsTest {

@@ -45,7 +45,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The real handler, configured as the template configures QueryFunction, over the grid sample in DynamoDB Local:
+ * The real handler, configured as the template configures QueryFunction, over the grid sample in the local DynamoDB engine:
  * every route, every error, both authorization modes, and cursors that were edited or made for another query. Every answer is
  * checked against the OpenAPI document the API serves.
  */

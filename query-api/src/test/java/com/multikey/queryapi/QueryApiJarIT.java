@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The query function's deployable jar on its own: its size, no class newer than the java21 runtime loads, and the
- * handler built from the jar alone answering an HTTP API event (payload 2.0) against DynamoDB Local, as its OpenAPI document
+ * handler built from the jar alone answering an HTTP API event (payload 2.0) against the local DynamoDB engine, as its OpenAPI document
  * describes.
  */
 class QueryApiJarIT {

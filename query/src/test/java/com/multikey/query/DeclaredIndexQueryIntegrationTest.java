@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Pages of the declared indexes of a single-table design (the example definitions) on DynamoDB Local: a big project
+ * Pages of the declared indexes of a single-table design (the example definitions) on the local DynamoDB engine: a big project
  * and a small one share their custom field names, yet the small project's page is read in two calls, in order both
  * ways, filtered, page after page; a cursor of one group or index is refused for another.
  */

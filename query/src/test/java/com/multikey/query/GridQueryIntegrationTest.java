@@ -41,7 +41,7 @@ import java.util.function.LongSupplier;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Pages over embedded DynamoDB Local with the template's tables, against an order computed independently. */
+/** Pages over the embedded DynamoDB engine with the template's tables, against an order computed independently. */
 class GridQueryIntegrationTest {
 
     private static final IndexDefinitions CONFIG = IndexDefinitions.packaged();
@@ -139,7 +139,7 @@ class GridQueryIntegrationTest {
     private static void putIssue(Map<String, AttributeValue> item) {
         put(item);
         ISSUES.put(item.get("id").s(), item);
-        // the index the stream indexer keeps for this issue, written directly (DynamoDB Local leaves nothing unprocessed)
+        // the index the stream indexer keeps for this issue, written directly (the engine leaves nothing unprocessed unless told to)
         List<WriteRequest> puts = new IndexProjector(CONFIG).project(ItemKey.ofString("id", item.get("id").s()), item).items().stream()
                 .map(indexItem -> WriteRequest.builder().putRequest(PutRequest.builder().item(indexItem.toItem()).build()).build())
                 .toList();

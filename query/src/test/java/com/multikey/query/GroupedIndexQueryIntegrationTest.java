@@ -43,7 +43,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Pages of grouped indexes over a single-table design ({@code tracker-definitions.yaml}: map entries and list elements
  * grouped by the table's partition key, a sparse scalar index without a group, a group of a string and a number) on
- * DynamoDB Local, against orders computed from the items themselves. A big project and a small one share their custom
+ * the local DynamoDB engine, against orders computed from the items themselves. A big project and a small one share their custom
  * field names; the small project's page is still one Query of its own partition and one BatchGetItem.
  */
 class GroupedIndexQueryIntegrationTest {

@@ -42,7 +42,7 @@ final class StreamEventJson {
         StreamRecord stream = record.dynamodb();
         json.writeFieldName("dynamodb").writeStartObject();
         if (stream.approximateCreationDateTime() != null) {
-            // seconds, as Lambda sends it (DynamoDB Local's records carry milliseconds)
+            // seconds, as Lambda sends it (some producers' records carry milliseconds)
             json.writeFieldName("ApproximateCreationDateTime")
                     .writeValue(ChangeRecord.plausible(stream.approximateCreationDateTime()).getEpochSecond());
         }

@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Backfill, verify, repair and removal of declared indexes over a single-table design (pk/sk; projects, issues and
- * layer versions; the example definitions), on DynamoDB Local: every index or one at a time.
+ * layer versions; the example definitions), on the local DynamoDB engine: every index or one at a time.
  */
 @ExtendWith(LocalTablesExtension.class)
 class DeclaredIndexesReindexIntegrationTest {

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Removing an index no longer declared from the template's index table on DynamoDB Local: the original issue grid's
+ * Removing an index no longer declared from the template's index table on the local DynamoDB engine: the original issue grid's
  * field-partitioned items once the grid has moved to a grouped index, page by page and resumed, and refused while
  * the index is declared.
  */

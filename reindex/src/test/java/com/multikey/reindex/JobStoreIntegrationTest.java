@@ -13,11 +13,11 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The jobs table on DynamoDB Local: claims, checkpoints of any key type, totals, and one completion. */
+/** The jobs table on the local DynamoDB engine: claims, checkpoints of any key type, totals, and one completion. */
 @ExtendWith(LocalTablesExtension.class)
 class JobStoreIntegrationTest {
 
-    // items expire RETENTION after their last write (TTL, which DynamoDB Local applies): now, not a fixed date
+    // items expire RETENTION after their last write (TTL, which the DynamoDB engine applies): now, not a fixed date
     private static final Instant NOW = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     private final JobStore jobs;
     private final DynamoDbClient dynamoDb;

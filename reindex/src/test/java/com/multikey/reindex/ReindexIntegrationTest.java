@@ -27,7 +27,7 @@ import java.util.Set;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Backfill, verify and repair against embedded DynamoDB Local with the template's tables. */
+/** Backfill, verify and repair against the embedded DynamoDB engine with the template's tables. */
 @ExtendWith(LocalTablesExtension.class)
 class ReindexIntegrationTest {
 
@@ -70,7 +70,7 @@ class ReindexIntegrationTest {
 
         assertThat(index()).isEqualTo(expected()).hasSizeGreaterThan(150);
         assertThat(done.itemsScanned()).isEqualTo(301);
-        assertThat(done.itemsTotal()).as("DynamoDB Local's item count is current").isEqualTo(301);
+        assertThat(done.itemsTotal()).as("the engine's item count is current").isEqualTo(301);
         assertThat(done.issuesIndexed()).isEqualTo(300);
         assertThat(done.itemsPerSecond()).isPositive();
         assertThat(progress).isNotEmpty();

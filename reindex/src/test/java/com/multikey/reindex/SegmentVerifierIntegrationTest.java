@@ -22,7 +22,7 @@ import java.util.Random;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The bounded verifier page by page on DynamoDB Local: every page holds at most its page size of items and
+ * The bounded verifier page by page on the local DynamoDB engine: every page holds at most its page size of items and
  * the keys they imply, so what a page finds depends on nothing kept from other pages.
  */
 @ExtendWith(LocalTablesExtension.class)

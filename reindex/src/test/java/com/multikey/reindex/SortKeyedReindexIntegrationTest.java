@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Backfill, verify, repair and removal on DynamoDB Local over a table keyed pk and sk of type N or B (issues of a
+ * Backfill, verify, repair and removal on the local DynamoDB engine over a table keyed pk and sk of type N or B (issues of a
  * project told apart by their sort key alone), with three declared indexes: every index, or one named.
  */
 @ExtendWith(LocalTablesExtension.class)

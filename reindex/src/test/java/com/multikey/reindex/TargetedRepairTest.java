@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The planning of a targeted repair (pure), and the repair itself on DynamoDB Local with the template's tables. */
+/** The planning of a targeted repair (pure), and the repair itself on the local DynamoDB engine with the template's tables. */
 @ExtendWith(LocalTablesExtension.class)
 class TargetedRepairTest {
 

@@ -163,7 +163,7 @@ public final class ChangeRecord {
 
     /**
      * The one rule for creation times: epoch values past the year 5000 were milliseconds read as seconds
-     * (some producers, DynamoDB Local, where AWS sends seconds); read them as such.
+     * (some producers, DynamoDB Local among them, where AWS sends seconds); read them as such.
      */
     public static Instant plausible(Instant time) {
         return time.getEpochSecond() > MILLIS_READ_AS_SECONDS ? Instant.ofEpochMilli(time.getEpochSecond()) : time;

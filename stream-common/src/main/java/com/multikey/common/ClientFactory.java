@@ -24,7 +24,7 @@ import java.util.Optional;
  * <p>Clients use the lightweight url-connection HTTP client and take from the environment they are given
  * the region ({@code AWS_REGION}), the standard endpoint overrides ({@code AWS_ENDPOINT_URL_<SERVICE>},
  * then {@code AWS_ENDPOINT_URL}) and, when present, the credentials ({@code AWS_ACCESS_KEY_ID}, ...; the
- * Lambda runtime sets them), so one jar runs against AWS, DynamoDB Local and
+ * Lambda runtime sets them), so one jar runs against AWS, the local DynamoDB engine and
  * {@code sam local invoke --env-vars}. Build them once per container and reuse them.
  *
  * <p>Why the environment comes in as a map rather than through the SDK's own environment lookups: in

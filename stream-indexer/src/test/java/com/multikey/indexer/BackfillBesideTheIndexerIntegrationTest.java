@@ -41,7 +41,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Backfill and repair (the reindex library) running beside this stream indexer on DynamoDB Local: whichever
+ * Backfill and repair (the reindex library) running beside this stream indexer on the local DynamoDB engine: whichever
  * writes first, the index ends as the latest versions imply, because every reindex write is conditioned on
  * the issue's version.
  */

@@ -22,7 +22,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Every real DynamoDB stream event in fixtures/external, through the real handler on DynamoDB Local. */
+/** Every real DynamoDB stream event in fixtures/external, through the real handler on the local DynamoDB engine. */
 @ExtendWith(IndexerStackExtension.class)
 class ExternalFixturesIntegrationTest {
 

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Throttling and unprocessed items injected in front of DynamoDB Local, through the real handler. */
+/** Throttling and unprocessed items injected in front of the local DynamoDB engine, through the real handler. */
 @ExtendWith(IndexerStackExtension.class)
 class FaultInjectionIntegrationTest {
 

@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A DynamoDB client that passes calls to a real one (DynamoDB Local), except that BatchWriteItem is
- * throttled or leaves items unprocessed as told: DynamoDB Local does neither by itself.
+ * A DynamoDB client that passes calls to a real one (the local DynamoDB engine), except that BatchWriteItem is
+ * throttled or leaves items unprocessed as told (the engine's faults could do this too).
  */
 final class FlakyDynamoDbClient implements DynamoDbClient {
 

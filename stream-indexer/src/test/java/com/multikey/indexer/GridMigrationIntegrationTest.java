@@ -48,7 +48,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code migrate-grid}'s steps ({@link GridMigration}) on a populated table on DynamoDB Local, while random updates
+ * {@code migrate-grid}'s steps ({@link GridMigration}) on a populated table on the local DynamoDB engine, while random updates
  * stream through this indexer (which follows the recorded grid state for every batch) and a reader pages through the
  * grid of a project the updates leave alone, in both orders, over and over, through every state.
  */

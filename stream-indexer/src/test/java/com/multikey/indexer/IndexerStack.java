@@ -29,7 +29,7 @@ import java.util.Random;
 import java.util.Set;
 
 /**
- * The template's tables in embedded DynamoDB Local, the indexer handler configured from the template's
+ * The template's tables in the embedded DynamoDB engine, the indexer handler configured from the template's
  * environment, and the app table's stream delivered to it in Lambda events. Test classes get one from
  * {@link IndexerStackExtension}.
  */

@@ -26,7 +26,7 @@ import static com.multikey.index.IssueImages.s;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Inputs exactly at DynamoDB's limits, through the real handler on DynamoDB Local: item sizes counted as
+ * Inputs exactly at DynamoDB's limits, through the real handler on the local DynamoDB engine: item sizes counted as
  * DynamoDB counts them, requests packed by their size as sent, and refused puts over existing keys.
  */
 @ExtendWith(IndexerStackExtension.class)
@@ -72,7 +72,7 @@ class LimitBoundaryIntegrationTest {
         StreamsEventResponse response = stack.invoke(stack.handler(stack.dynamoDb, Duration.ofMillis(1), Sleeper.SYSTEM, log), batch);
 
         assertThat(response.getBatchItemFailures()).isEmpty();
-        assertThat(stack.metrics.last().refusedWrites()).as("writes DynamoDB Local refused").isZero();
+        assertThat(stack.metrics.last().refusedWrites()).as("writes the DynamoDB engine refused").isZero();
         assertThat(stack.storedIndex()).as("index items").hasSize(2)
                 .anyMatch(item -> item.get(IndexItem.ISSUE_ID).s().equals("issue#edge"));
     }
@@ -86,7 +86,7 @@ class LimitBoundaryIntegrationTest {
         String value = valueFor("issue#zero", 0, DynamoDbLimits.MAX_ITEM_BYTES);
         IndexItem fits = IndexItem.of("f1", new IndexValue.Text(value), "issue#zero", "project#1", BigDecimal.ZERO);
         Map<String, AttributeValue> copied = IndexerStack.withValueCopied(fits);
-        // DynamoDB Local itself accepts the item with its value copy
+        // the DynamoDB engine itself accepts the item with its value copy
         stack.dynamoDb.putItem(b -> b.tableName(stack.config.indexTableName()).item(copied));
         stack.dynamoDb.deleteItem(b -> b.tableName(stack.config.indexTableName()).key(fits.key().toKey()));
 
@@ -125,10 +125,10 @@ class LimitBoundaryIntegrationTest {
     }
 
     /**
-     * BatchWriteItem calls are packed by DynamoDB's item-size accounting, but DynamoDB (and DynamoDB Local)
+     * BatchWriteItem calls are packed by DynamoDB's item-size accounting, but DynamoDB (and the local engine)
      * limit the request as sent, and JSON escapes control characters six-fold (U+0001 is 1 byte in an item,
      * {@code \u0001} on the wire). Eight good issues whose values are 390,000 control characters each make
-     * a call of about 3 MB by item size and about 19 MB on the wire: DynamoDB Local answers 413 Request
+     * a call of about 3 MB by item size and about 19 MB on the wire: DynamoDB (and the engine) answer 413 Request
      * too large, every one of the eight is a batch item failure, and a replay fails the same way, forever.
      */
     @Test

@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Each kind of item that breaks one of DynamoDB's limits for the index, between good issues in one batch,
- * through the real handler on DynamoDB Local: the good issues are indexed, the offender gets what the
+ * through the real handler on the local DynamoDB engine: the good issues are indexed, the offender gets what the
  * README says, no batch item failure is reported for it, and a log line and a metric name it.
  */
 @ExtendWith(IndexerStackExtension.class)

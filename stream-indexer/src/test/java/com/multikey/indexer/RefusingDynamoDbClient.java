@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /**
- * Passes calls to a real client (DynamoDB Local), but refuses as invalid ({@code ValidationException}, as AWS
+ * Passes calls to a real client (the local DynamoDB engine), but refuses as invalid ({@code ValidationException}, as AWS
  * refuses an item over one of its limits) any BatchWriteItem that holds a request the predicate picks: a
  * limit the indexer cannot foresee.
  */

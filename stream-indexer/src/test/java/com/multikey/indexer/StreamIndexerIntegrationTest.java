@@ -17,7 +17,7 @@ import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The real handler against embedded DynamoDB Local, fed from the app table's own stream. */
+/** The real handler against the embedded DynamoDB engine, fed from the app table's own stream. */
 @ExtendWith(IndexerStackExtension.class)
 class StreamIndexerIntegrationTest {
 

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The stream indexer's deployable jar on its own: what is and is not inside, every class it can reach
- * inside, and the handler built from the jar alone indexing the sample stream events in DynamoDB Local.
+ * inside, and the handler built from the jar alone indexing the sample stream events in the local DynamoDB engine.
  */
 class StreamIndexerJarIT {
 

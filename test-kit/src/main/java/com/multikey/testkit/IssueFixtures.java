@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 
-/** Random issues, and the index a table holds or implies, for tests of the index on DynamoDB Local. */
+/** Random issues, and the index a table holds or implies, for tests of the index on the local DynamoDB engine. */
 public final class IssueFixtures {
 
     private IssueFixtures() {

@@ -8,7 +8,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import java.util.Map;
 
 /**
- * Embedded DynamoDB Local holding the tables {@code template.yaml} declares, as {@link LocalTablesExtension}
+ * The embedded DynamoDB engine holding the tables {@code template.yaml} declares, as {@link LocalTablesExtension}
  * gives it to a test class.
  */
 public final class LocalTables implements AutoCloseable {
@@ -25,7 +25,7 @@ public final class LocalTables implements AutoCloseable {
         this.names = TemplateTables.create(template, dynamoDb);
     }
 
-    /** Starts DynamoDB Local on a free port and creates the repository template's tables. */
+    /** Starts the DynamoDB engine on a free port and creates the repository template's tables. */
     public static LocalTables start() {
         return new LocalTables(LocalDynamoDb.start(), SamTemplate.ofRepository());
     }

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * Gives a test class {@link LocalTables}: DynamoDB Local with the template's tables, started before the
+ * Gives a test class {@link LocalTables}: the local DynamoDB engine with the template's tables, started before the
  * class's first test and stopped after its last, injected wherever a {@code LocalTables} parameter is
  * declared (constructor, {@code @BeforeAll}, {@code @BeforeEach}, test method).
  *

@@ -104,8 +104,8 @@ final class EventSourceMappings {
 
     /**
      * The table whose stream {@code stream} names: {@code !GetAtt <Table>.StreamArn} of a table of the template, or
-     * a stream ARN (e.g. a parameter's) of a table that exists in DynamoDB Local with a stream; of that one the
-     * latest stream is read, whatever label the ARN has (DynamoDB Local labels a stream when the table is created).
+     * a stream ARN (e.g. a parameter's) of a table that exists in the local DynamoDB engine with a stream; of that one the
+     * latest stream is read, whatever label the ARN has (the engine labels a stream when it is enabled).
      */
     private String streamTable(Object stream, String where) {
         if (stream instanceof Map<?, ?> map && map.get("Fn::GetAtt") instanceof List<?> parts && parts.size() == 2) {
@@ -131,7 +131,7 @@ final class EventSourceMappings {
         try {
             description = dynamoDb.describeTable(b -> b.tableName(table)).table();
         } catch (ResourceNotFoundException e) {
-            throw new TemplateException(where + ": the stream ARN names table " + table + ", which does not exist in DynamoDB Local "
+            throw new TemplateException(where + ": the stream ARN names table " + table + ", which does not exist in the local DynamoDB engine "
                     + "(a table the stack does not create must exist before it)");
         }
         if (description.latestStreamArn() == null || description.streamSpecification() == null

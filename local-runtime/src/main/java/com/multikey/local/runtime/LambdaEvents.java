@@ -20,7 +20,7 @@ import java.util.List;
 
 /**
  * Lambda events as the Lambda Java runtime builds them: JSON read with aws-lambda-java-serialization, the
- * runtime's own reader. Stream records read from DynamoDB Local are first written as the JSON Lambda's
+ * runtime's own reader. Stream records read from the local DynamoDB engine are first written as the JSON Lambda's
  * event source mapping sends.
  */
 public final class LambdaEvents {
@@ -112,7 +112,7 @@ public final class LambdaEvents {
         return node;
     }
 
-    /** In seconds, as AWS sends it (DynamoDB Local sends milliseconds). */
+    /** In seconds, as AWS sends it (read as milliseconds when a producer sent those). */
     private static long epochSeconds(Instant time) {
         return ChangeRecord.plausible(time).getEpochSecond();
     }

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * template.yaml running on this machine: its tables in DynamoDB Local, its functions from their deployable
+ * template.yaml running on this machine: its tables in the local DynamoDB engine, its functions from their deployable
  * jars (each in its own class loader), its
  * DynamoDB event source mappings polling the streams, its bus as a local PutEvents endpoint whose rules
  * (matched with event-ruler) invoke their target functions, TTL honoured within about a second, and the
@@ -63,7 +63,7 @@ public final class TemplateRuntime implements AutoCloseable {
         }
     }
 
-    /** With DynamoDB Local on {@code port} (0: any free one) and the other endpoints on any free port of loopback. */
+    /** With the DynamoDB engine on {@code port} (0: any free one) and the other endpoints on any free port of loopback. */
     public TemplateRuntime(SamTemplate template, int port, Consumer<String> out) {
         this(template, new Ports("127.0.0.1", port, 0, 0), out);
     }
@@ -110,7 +110,7 @@ public final class TemplateRuntime implements AutoCloseable {
         template.checkRules();
         this.deployed = template.deployed();
         this.out = out;
-        this.dynamoDbLocal = port == 0 ? LocalDynamoDb.start() : LocalDynamoDb.start(port);
+        this.dynamoDbLocal = LocalDynamoDb.start(ports.host(), port);
         try {
             this.dynamoDb = dynamoDbLocal.client();
             this.streams = dynamoDbLocal.streamsClient();

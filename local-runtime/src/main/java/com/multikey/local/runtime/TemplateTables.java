@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Creates the template's {@code AWS::DynamoDB::Table} resources in DynamoDB Local, from their own
+ * Creates the template's {@code AWS::DynamoDB::Table} resources in the local DynamoDB engine, from their own
  * definitions: keys, attribute definitions, global secondary indexes, stream and TTL settings. A table is
  * named after its logical id. A table whose {@code Condition} is false (e.g. {@code AppTable} when the stack is
  * given an existing table) is not created, as a deploy would not create it.

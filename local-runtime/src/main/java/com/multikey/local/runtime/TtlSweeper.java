@@ -18,8 +18,8 @@ import java.util.function.Consumer;
 /**
  * DynamoDB's TTL process for the template's tables with {@code TimeToLiveSpecification} enabled: items
  * whose TTL attribute is in the past are deleted, and the REMOVE records of those deletes carry the TTL
- * process's {@code userIdentity}, as on AWS. (DynamoDB Local expires items too, but only after seconds to
- * minutes.)
+ * process's {@code userIdentity}, as on AWS. It is the local stack's TTL process: it prints what it expires
+ * and runs between stream polls (the engine's own TTL sweeper is not started in the local stack).
  */
 final class TtlSweeper {
 
@@ -45,9 +45,8 @@ final class TtlSweeper {
     }
 
     /**
-     * Deletes items whose TTL attribute is in the past, as DynamoDB's TTL process does (DynamoDB Local does
-     * too, but only after seconds to minutes). Their REMOVE records get the TTL process's userIdentity, so
-     * they look as on AWS.
+     * Deletes items whose TTL attribute is in the past, as DynamoDB's TTL process does, within about a second
+     * instead of AWS's hours. Their REMOVE records get the TTL process's userIdentity, so they look as on AWS.
      */
     int sweep() {
         int expired = 0;

@@ -45,7 +45,7 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Redrive end to end on the local runtime (the functions from their deployable jars, DynamoDB Local, the
+ * Redrive end to end on the local runtime (the functions from their deployable jars, the DynamoDB engine, the
  * local SQS endpoint): a batch fails past its retry limit, its on-failure record lands in the template's
  * failure queue, and redrive acts on it.
  */

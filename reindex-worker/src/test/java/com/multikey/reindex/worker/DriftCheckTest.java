@@ -42,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The scheduled drift check as the template wires it: the schedule's input (its {@code !Sub} resolved with the
  * parameters' defaults, the scheduler's {@code <aws.scheduler.scheduled-time>} filled in as the scheduler does)
- * starts a verify job of the real worker over DynamoDB Local, which finds injected drift and publishes it as
+ * starts a verify job of the real worker over the local DynamoDB engine, which finds injected drift and publishes it as
  * exactly the metrics {@code IndexDriftAlarm} adds up.
  */
 @ExtendWith(LocalTablesExtension.class)

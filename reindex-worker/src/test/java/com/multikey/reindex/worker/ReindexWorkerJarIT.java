@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The reindex worker's deployable jar on its own: its size, what is and is not inside, every class it can
  * reach inside, and the handler built from the jar alone running a backfill job through a local Lambda API
- * endpoint (its own asynchronous invocations included) against DynamoDB Local.
+ * endpoint (its own asynchronous invocations included) against the local DynamoDB engine.
  */
 class ReindexWorkerJarIT {
 

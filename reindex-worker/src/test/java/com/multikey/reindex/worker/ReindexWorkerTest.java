@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The worker's logic with the jobs table on DynamoDB Local and a scripted segment: three pages a segment, each
+ * The worker's logic with the jobs table on the local DynamoDB engine and a scripted segment: three pages a segment, each
  * reporting one missing item; the invoker records what would be invoked asynchronously.
  */
 @ExtendWith(LocalTablesExtension.class)

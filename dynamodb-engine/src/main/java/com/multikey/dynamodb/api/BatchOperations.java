@@ -1,0 +1,178 @@
+package com.multikey.dynamodb.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.dynamodb.EngineException;
+import com.multikey.dynamodb.Faults;
+import com.multikey.dynamodb.expression.ProjectionExpression;
+import com.multikey.dynamodb.table.Table;
+import com.multikey.dynamodb.value.Value;
+import com.multikey.dynamodb.value.Values;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * BatchWriteItem and BatchGetItem. The whole request is checked before anything is written or read; each item
+ * is then written on its own (a batch is not a transaction). Unprocessed items and keys come only from the
+ * injected faults or, for reads, from the 16 MB response limit.
+ */
+public final class BatchOperations {
+
+    static final int MAX_WRITES = 25;
+    static final int MAX_READS = 100;
+    static final long MAX_RESPONSE_BYTES = 16L * 1024 * 1024;
+
+    private final Catalog catalog;
+    private final Faults faults;
+
+    public BatchOperations(Catalog catalog, Faults faults) {
+        this.catalog = catalog;
+        this.faults = faults;
+    }
+
+    private record Write(Table table, JsonNode json, Map<String, Value> item, Map<String, Value> key) {
+    }
+
+    public ObjectNode batchWriteItem(Request request) {
+        Map<String, JsonNode> requestItems = requestItems(request);
+        if (requestItems.values().stream().mapToInt(JsonNode::size).sum() > MAX_WRITES) {
+            throw EngineException.validation("Too many items requested for the BatchWriteItem call");
+        }
+        List<Write> writes = new ArrayList<>();
+        for (var entry : requestItems.entrySet()) {
+            Table table = catalog.table(entry.getKey());
+            if (!entry.getValue().isArray() || entry.getValue().isEmpty()) {
+                throw Request.constraint("'[]'", "requestItems", "Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]");
+            }
+            Set<Map<String, Value>> keys = new HashSet<>();
+            for (JsonNode element : entry.getValue()) {
+                Request write = request.child(element, "RequestItems");
+                Optional<Request> put = write.structure("PutRequest");
+                Optional<Request> delete = write.structure("DeleteRequest");
+                if (put.isPresent() == delete.isPresent()) {
+                    throw EngineException.validation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes");
+                }
+                Write checked = check(table, element, put, delete);
+                if (!keys.add(checked.key())) {
+                    throw EngineException.validation("Provided list of item keys contains duplicates");
+                }
+                writes.add(checked);
+            }
+        }
+        ObjectNode response = Json.object();
+        ObjectNode unprocessed = response.putObject("UnprocessedItems");
+        for (Write write : writes) {
+            if (faults.takeUnprocessed()) {
+                ArrayNode list = unprocessed.has(write.table().name()) ? (ArrayNode) unprocessed.get(write.table().name())
+                        : unprocessed.putArray(write.table().name());
+                list.add(write.json());
+                continue;
+            }
+            Locks.under(write.table(), () -> {
+                if (write.item() != null) {
+                    write.table().put(write.item(), catalog.now());
+                } else {
+                    write.table().delete(write.key(), catalog.now(), false);
+                }
+                return null;
+            });
+        }
+        return response;
+    }
+
+    private static Write check(Table table, JsonNode json, Optional<Request> put, Optional<Request> delete) {
+        return Locks.under(table, () -> {
+            if (put.isPresent()) {
+                Map<String, Value> item = put.get().requiredItem("Item");
+                ItemChecks.item(table, item);
+                return new Write(table, json, item, table.keySchema().keyOf(item));
+            }
+            Map<String, Value> key = ItemChecks.key(table, delete.get().requiredItem("Key"));
+            return new Write(table, json, null, key);
+        });
+    }
+
+    public ObjectNode batchGetItem(Request request) {
+        Map<String, JsonNode> requestItems = requestItems(request);
+        record Read(Table table, String name, Request json, Map<String, Value> key, Optional<ProjectionExpression> projection) {
+        }
+        if (requestItems.values().stream().mapToInt(k -> k.path("Keys").size()).sum() > MAX_READS) {
+            throw EngineException.validation("Too many items requested for the BatchGetItem call");
+        }
+        List<Read> reads = new ArrayList<>();
+        for (var entry : requestItems.entrySet()) {
+            Table table = catalog.table(entry.getKey());
+            Request keysAndAttributes = request.child(entry.getValue(), "RequestItems");
+            ExpressionInputs expressions = new ExpressionInputs(keysAndAttributes);
+            Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression");
+            expressions.checkAllUsed();
+            Locks.under(table, () -> {
+                expressions.checkKeysScalar(table);
+                return null;
+            });
+            JsonNode keys = keysAndAttributes.node("Keys");
+            if (keys == null || !keys.isArray() || keys.isEmpty()) {
+                throw Request.constraint("'[]'", "requestItems." + entry.getKey() + ".member.keys", "Member must have length greater than or equal to 1");
+            }
+            Set<Map<String, Value>> seen = new HashSet<>();
+            for (JsonNode keyJson : keys) {
+                Map<String, Value> key = Locks.under(table, () -> ItemChecks.key(table,
+                        com.multikey.dynamodb.value.ValueJson.readItem(keyJson)));
+                if (!seen.add(key)) {
+                    throw EngineException.validation("Provided list of item keys contains duplicates");
+                }
+                reads.add(new Read(table, entry.getKey(), keysAndAttributes, key, projection));
+            }
+        }
+        ObjectNode response = Json.object();
+        ObjectNode responses = response.putObject("Responses");
+        requestItems.keySet().forEach(responses::putArray);
+        ObjectNode unprocessed = response.putObject("UnprocessedKeys");
+        long bytes = 0;
+        for (Read read : reads) {
+            if (bytes >= MAX_RESPONSE_BYTES || faults.takeUnprocessed()) {
+                ObjectNode keysAndAttributes = unprocessed.has(read.name()) ? (ObjectNode) unprocessed.get(read.name())
+                        : unprocessedEntry(unprocessed, read.name(), read.json());
+                ((ArrayNode) keysAndAttributes.get("Keys")).add(Json.item(read.key()));
+                continue;
+            }
+            Map<String, Value> item = Locks.under(read.table(), () -> read.table().get(read.key()));
+            if (item != null) {
+                Map<String, Value> projected = read.projection().map(p -> p.project(item)).orElse(item);
+                bytes += Values.itemSize(projected);
+                ((ArrayNode) responses.get(read.name())).add(Json.item(projected));
+            }
+        }
+        return response;
+    }
+
+    /** The unprocessed keys of one table carry the request's projection and names, as on AWS. */
+    private static ObjectNode unprocessedEntry(ObjectNode unprocessed, String name, Request keysAndAttributes) {
+        ObjectNode entry = unprocessed.putObject(name);
+        entry.putArray("Keys");
+        for (String member : List.of("ProjectionExpression", "ExpressionAttributeNames", "ConsistentRead")) {
+            if (keysAndAttributes.has(member)) {
+                entry.set(member, keysAndAttributes.node(member));
+            }
+        }
+        return entry;
+    }
+
+    private static Map<String, JsonNode> requestItems(Request request) {
+        if (!request.has("RequestItems")) {
+            throw Request.constraint("null", "requestItems", "Member must not be null");
+        }
+        Map<String, JsonNode> items = new LinkedHashMap<>(request.map("RequestItems"));
+        if (items.isEmpty()) {
+            throw Request.constraint("'{}'", "requestItems", "Member must have length greater than or equal to 1");
+        }
+        return items;
+    }
+}

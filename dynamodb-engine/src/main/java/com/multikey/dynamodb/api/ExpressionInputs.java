@@ -1,0 +1,126 @@
+package com.multikey.dynamodb.api;
+
+import com.multikey.dynamodb.EngineException;
+import com.multikey.dynamodb.expression.ConditionExpression;
+import com.multikey.dynamodb.expression.Expressions;
+import com.multikey.dynamodb.expression.KeyCondition;
+import com.multikey.dynamodb.expression.Parsed;
+import com.multikey.dynamodb.expression.ProjectionExpression;
+import com.multikey.dynamodb.expression.UpdateExpression;
+import com.multikey.dynamodb.table.SecondaryIndex;
+import com.multikey.dynamodb.table.Table;
+import com.multikey.dynamodb.value.Value;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The expressions of one request (or one transaction item) with the ExpressionAttributeNames and -Values they
+ * share. DynamoDB refuses a name or value that none of the request's expressions uses, and the old
+ * parameter style, which this engine does not serve.
+ */
+final class ExpressionInputs {
+
+    private static final List<String> LEGACY = List.of("Expected", "AttributeUpdates", "KeyConditions", "QueryFilter",
+            "ScanFilter", "AttributesToGet", "ConditionalOperator");
+
+    private final Map<String, String> names;
+    private final Map<String, Value> values;
+    private final Set<String> usedNames = new TreeSet<>();
+    private final Set<String> usedValues = new TreeSet<>();
+    private final Request request;
+    private boolean anyExpression;
+    private final List<Parsed> parsed = new java.util.ArrayList<>();
+
+    ExpressionInputs(Request request) {
+        for (String legacy : LEGACY) {
+            if (request.has(legacy)) {
+                throw EngineException.validation("This engine serves only expression parameters: " + legacy
+                        + " is a legacy parameter; use the expression parameters instead (ConditionExpression, "
+                        + "UpdateExpression, KeyConditionExpression, FilterExpression, ProjectionExpression)");
+            }
+        }
+        this.request = request;
+        if (request.has("ExpressionAttributeNames") && request.stringMap("ExpressionAttributeNames").isEmpty()) {
+            throw EngineException.validation("ExpressionAttributeNames must not be empty");
+        }
+        if (request.has("ExpressionAttributeValues") && request.map("ExpressionAttributeValues").isEmpty()) {
+            throw EngineException.validation("ExpressionAttributeValues must not be empty");
+        }
+        this.names = request.stringMap("ExpressionAttributeNames");
+        this.values = request.values("ExpressionAttributeValues");
+    }
+
+    Optional<ConditionExpression> condition(String member) {
+        return request.string(member).map(text -> used(Expressions.condition(member, text, names, values)));
+    }
+
+    Optional<UpdateExpression> update(String member) {
+        return request.string(member).map(text -> used(Expressions.update(text, names, values)));
+    }
+
+    Optional<ProjectionExpression> projection(String member) {
+        return request.string(member).map(text -> used(Expressions.projection(text, names)));
+    }
+
+    KeyCondition keyCondition(String text, String partitionKey, String sortKey) {
+        return used(Expressions.keyCondition(text, names, values, partitionKey, sortKey));
+    }
+
+    private <P extends Parsed> P used(P parsed) {
+        anyExpression = true;
+        this.parsed.add(parsed);
+        usedNames.addAll(parsed.usedNames());
+        usedValues.addAll(parsed.usedValues());
+        return parsed;
+    }
+
+    /**
+     * Refuses a nested path ({@code a.b}, {@code a[0]}) into a key attribute of the table or of one of its indexes:
+     * key attributes are scalars. Call under the table's lock.
+     */
+    void checkKeysScalar(Table table) {
+        for (Parsed expression : parsed) {
+            for (String name : expression.nestedAccessNames()) {
+                if (table.keySchema().isKeyAttribute(name)) {
+                    throw EngineException.validation(NOT_SCALAR + "Key: " + name);
+                }
+                for (SecondaryIndex index : table.indexes()) {
+                    if (index.keySchema().isKeyAttribute(name)) {
+                        throw EngineException.validation(NOT_SCALAR + "IndexKey: " + name);
+                    }
+                }
+            }
+        }
+    }
+
+    private static final String NOT_SCALAR = "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: ";
+
+    /** Refuses names and values that no expression used; call after parsing all of the request's expressions. */
+    void checkAllUsed() {
+        if (!anyExpression) {
+            if (!names.isEmpty()) {
+                throw EngineException.validation("ExpressionAttributeNames can only be specified when using expressions");
+            }
+            if (!values.isEmpty()) {
+                throw EngineException.validation("ExpressionAttributeValues can only be specified when using expressions");
+            }
+            return;
+        }
+        Set<String> unusedNames = new TreeSet<>(names.keySet());
+        unusedNames.removeAll(usedNames);
+        if (!unusedNames.isEmpty()) {
+            throw EngineException.validation("Value provided in ExpressionAttributeNames unused in expressions: keys: {"
+                    + String.join(", ", unusedNames) + "}");
+        }
+        Set<String> unusedValues = new TreeSet<>(values.keySet());
+        unusedValues.removeAll(usedValues);
+        if (!unusedValues.isEmpty()) {
+            throw EngineException.validation("Value provided in ExpressionAttributeValues unused in expressions: keys: {"
+                    + String.join(", ", unusedValues) + "}");
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package com.multikey.dynamodb.api;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.dynamodb.EngineException;
+import com.multikey.dynamodb.expression.ConditionExpression;
+import com.multikey.dynamodb.expression.ProjectionExpression;
+import com.multikey.dynamodb.expression.UpdateExpression;
+import com.multikey.dynamodb.table.Table;
+import com.multikey.dynamodb.value.Value;
+
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
+/** PutItem, GetItem, UpdateItem and DeleteItem. */
+public final class ItemOperations {
+
+    private static final Set<ReturnValues> PUT_OR_DELETE = EnumSet.of(ReturnValues.NONE, ReturnValues.ALL_OLD);
+
+    private final Catalog catalog;
+
+    public ItemOperations(Catalog catalog) {
+        this.catalog = catalog;
+    }
+
+    public ObjectNode putItem(Request request) {
+        Table table = catalog.table(request.requiredString("TableName"));
+        Map<String, Value> item = request.requiredItem("Item");
+        ExpressionInputs expressions = new ExpressionInputs(request);
+        Optional<ConditionExpression> condition = expressions.condition("ConditionExpression");
+        expressions.checkAllUsed();
+        ReturnValues returnValues = ReturnValues.read(request, "ReturnValues", PUT_OR_DELETE);
+        boolean oldOnFailure = returnOldOnFailure(request);
+        return Locks.under(table, () -> {
+            expressions.checkKeysScalar(table);
+            ItemChecks.item(table, item);
+            Map<String, Value> old = table.get(table.keySchema().keyOf(item));
+            check(condition, old, oldOnFailure);
+            table.put(item, catalog.now());
+            ObjectNode response = Json.object();
+            returnValues.write(response, old, item, UnaryOperator.identity());
+            return response;
+        });
+    }
+
+    public ObjectNode getItem(Request request) {
+        Table table = catalog.table(request.requiredString("TableName"));
+        Map<String, Value> key = request.requiredItem("Key");
+        ExpressionInputs expressions = new ExpressionInputs(request);
+        Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression");
+        expressions.checkAllUsed();
+        request.bool("ConsistentRead");
+        return Locks.under(table, () -> {
+            expressions.checkKeysScalar(table);
+            Map<String, Value> item = table.get(ItemChecks.key(table, key));
+            ObjectNode response = Json.object();
+            if (item != null) {
+                response.set("Item", Json.item(projection.map(p -> p.project(item)).orElse(item)));
+            }
+            return response;
+        });
+    }
+
+    public ObjectNode deleteItem(Request request) {
+        Table table = catalog.table(request.requiredString("TableName"));
+        Map<String, Value> key = request.requiredItem("Key");
+        ExpressionInputs expressions = new ExpressionInputs(request);
+        Optional<ConditionExpression> condition = expressions.condition("ConditionExpression");
+        expressions.checkAllUsed();
+        ReturnValues returnValues = ReturnValues.read(request, "ReturnValues", PUT_OR_DELETE);
+        boolean oldOnFailure = returnOldOnFailure(request);
+        return Locks.under(table, () -> {
+            expressions.checkKeysScalar(table);
+            ItemChecks.key(table, key);
+            Map<String, Value> old = table.get(key);
+            check(condition, old, oldOnFailure);
+            table.delete(key, catalog.now(), false);
+            ObjectNode response = Json.object();
+            returnValues.write(response, old, null, UnaryOperator.identity());
+            return response;
+        });
+    }
+
+    public ObjectNode updateItem(Request request) {
+        Table table = catalog.table(request.requiredString("TableName"));
+        Map<String, Value> key = request.requiredItem("Key");
+        ExpressionInputs expressions = new ExpressionInputs(request);
+        Optional<UpdateExpression> update = expressions.update("UpdateExpression");
+        Optional<ConditionExpression> condition = expressions.condition("ConditionExpression");
+        expressions.checkAllUsed();
+        ReturnValues returnValues = ReturnValues.read(request, "ReturnValues", EnumSet.allOf(ReturnValues.class));
+        boolean oldOnFailure = returnOldOnFailure(request);
+        return Locks.under(table, () -> {
+            expressions.checkKeysScalar(table);
+            ItemChecks.key(table, key);
+            update.ifPresent(u -> checkNotKey(table, u));
+            Map<String, Value> old = table.get(key);
+            check(condition, old, oldOnFailure);
+            Map<String, Value> updated = updated(table, key, old, update);
+            table.put(updated, catalog.now());
+            ObjectNode response = Json.object();
+            UnaryOperator<Map<String, Value>> changed = update.<UnaryOperator<Map<String, Value>>>map(u -> u::updatedAttributes)
+                    .orElse(item -> Map.of());
+            returnValues.write(response, old, updated, changed);
+            return response;
+        });
+    }
+
+    /** The item an update makes of the old one (or of the bare key), checked as a PutItem's item is. */
+    static Map<String, Value> updated(Table table, Map<String, Value> key, Map<String, Value> old, Optional<UpdateExpression> update) {
+        Map<String, Value> base = old != null ? old : new LinkedHashMap<>(key);
+        Map<String, Value> updated = update.map(u -> u.apply(base)).orElse(base);
+        ItemChecks.item(table, updated);
+        return updated;
+    }
+
+    static void checkNotKey(Table table, UpdateExpression update) {
+        for (String name : update.topLevelAttributes()) {
+            if (table.keySchema().isKeyAttribute(name)) {
+                throw EngineException.validation("One or more parameter values were invalid: Cannot update attribute "
+                        + name + ". This attribute is part of the key");
+            }
+        }
+    }
+
+    static boolean returnOldOnFailure(Request request) {
+        return ReturnValues.read(request, "ReturnValuesOnConditionCheckFailure", PUT_OR_DELETE) == ReturnValues.ALL_OLD;
+    }
+
+    private static void check(Optional<ConditionExpression> condition, Map<String, Value> old, boolean oldOnFailure) {
+        if (condition.isPresent() && !condition.get().test(old == null ? Map.of() : old)) {
+            throw new ConditionalCheckFailed(oldOnFailure ? old : null);
+        }
+    }
+}

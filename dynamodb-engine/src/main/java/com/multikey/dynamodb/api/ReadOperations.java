@@ -1,0 +1,218 @@
+package com.multikey.dynamodb.api;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.dynamodb.EngineException;
+import com.multikey.dynamodb.expression.ConditionExpression;
+import com.multikey.dynamodb.expression.KeyCondition;
+import com.multikey.dynamodb.expression.ProjectionExpression;
+import com.multikey.dynamodb.expression.SortCondition;
+import com.multikey.dynamodb.table.KeyElement;
+import com.multikey.dynamodb.table.Table;
+import com.multikey.dynamodb.value.Value;
+import com.multikey.dynamodb.value.Values;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Optional;
+
+/** Query and Scan. */
+public final class ReadOperations {
+
+    private final Catalog catalog;
+
+    public ReadOperations(Catalog catalog) {
+        this.catalog = catalog;
+    }
+
+    public ObjectNode query(Request request) {
+        Table table = catalog.table(request.requiredString("TableName"));
+        ExpressionInputs expressions = new ExpressionInputs(request);
+        String keyConditionText = request.string("KeyConditionExpression").orElseThrow(() -> EngineException.validation(
+                "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request."));
+        Optional<Long> limit = request.number("Limit", 1, Integer.MAX_VALUE);
+        boolean forward = request.bool("ScanIndexForward").orElse(true);
+        return Locks.under(table, () -> {
+            ReadSource source = ReadSource.of(table, request.string("IndexName"));
+            KeyCondition keyCondition = expressions.keyCondition(keyConditionText, source.keySchema().partition().name(),
+                    source.keySchema().sort().map(KeyElement::name).orElse(null));
+            Optional<ConditionExpression> filter = expressions.condition("FilterExpression");
+            Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression");
+            expressions.checkAllUsed();
+            expressions.checkKeysScalar(table);
+            filter.ifPresent(f -> checkFilterNotOnKeys(source, f));
+            Select select = select(request, source, projection);
+            checkTypes(source, keyCondition);
+            NavigableMap<List<Value>, Map<String, Value>> range = range(source.store().partition(keyCondition.partitionValue()),
+                    keyCondition.sortCondition());
+            if (!forward) {
+                range = range.descendingMap();
+            }
+            Optional<Map<String, Value>> start = request.item("ExclusiveStartKey").map(source::startKey);
+            if (start.isPresent()) {
+                if (!start.get().get(source.keySchema().partition().name()).equals(keyCondition.partitionValue())) {
+                    throw EngineException.validation("The provided starting key is invalid: The provided key element does not match the schema");
+                }
+                range = range.tailMap(source.positionOf(start.get()), false);
+            }
+            PageReader page = new PageReader(source, filter, projection, select, limit);
+            for (Map<String, Value> entry : range.values()) {
+                if (!page.read(entry)) {
+                    break;
+                }
+            }
+            return page.response();
+        });
+    }
+
+    public ObjectNode scan(Request request) {
+        Table table = catalog.table(request.requiredString("TableName"));
+        ExpressionInputs expressions = new ExpressionInputs(request);
+        Optional<Long> limit = request.number("Limit", 1, Integer.MAX_VALUE);
+        Optional<Long> totalSegments = request.number("TotalSegments", 1, 1_000_000);
+        Optional<Long> segment = request.number("Segment", 0, 999_999);
+        if (segment.isPresent() != totalSegments.isPresent()) {
+            throw EngineException.validation(segment.isPresent()
+                    ? "The TotalSegments parameter is required but was not present in the request when Segment parameter is present"
+                    : "The Segment parameter is required but was not present in the request when parameter TotalSegments is present");
+        }
+        if (segment.isPresent() && segment.get() >= totalSegments.get()) {
+            throw EngineException.validation("The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: "
+                    + segment.get() + " is not less than TotalSegments: " + totalSegments.get());
+        }
+        return Locks.under(table, () -> {
+            ReadSource source = ReadSource.of(table, request.string("IndexName"));
+            Optional<ConditionExpression> filter = expressions.condition("FilterExpression");
+            Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression");
+            expressions.checkAllUsed();
+            expressions.checkKeysScalar(table);
+            Select select = select(request, source, projection);
+            var partitions = source.store().partitions();
+            Optional<Map<String, Value>> start = request.item("ExclusiveStartKey").map(source::startKey);
+            if (start.isPresent()) {
+                partitions = partitions.tailMap(source.partitionOf(start.get()), true);
+            }
+            PageReader page = new PageReader(source, filter, projection, select, limit);
+            for (var partition : partitions.entrySet()) {
+                if (segment.isPresent() && Math.floorMod(partition.getKey().hashCode(), totalSegments.get()) != segment.get()) {
+                    continue;
+                }
+                NavigableMap<List<Value>, Map<String, Value>> entries = partition.getValue();
+                if (start.isPresent() && partition.getKey().equals(source.partitionOf(start.get()))) {
+                    entries = entries.tailMap(source.positionOf(start.get()), false);
+                }
+                for (Map<String, Value> entry : entries.values()) {
+                    if (!page.read(entry)) {
+                        return page.response();
+                    }
+                }
+            }
+            return page.response();
+        });
+    }
+
+    private static Select select(Request request, ReadSource source, Optional<ProjectionExpression> projection) {
+        Optional<Select> given = request.enumeration("Select", Select.class);
+        Select select = given.orElse(projection.isPresent() ? Select.SPECIFIC_ATTRIBUTES
+                : source.index().isPresent() ? Select.ALL_PROJECTED_ATTRIBUTES : Select.ALL_ATTRIBUTES);
+        if (projection.isPresent() && select != Select.SPECIFIC_ATTRIBUTES) {
+            throw EngineException.validation("Can not use both expression and non-expression parameters in the same request: "
+                    + "Select " + select + " and ProjectionExpression; use Select SPECIFIC_ATTRIBUTES or no Select");
+        }
+        if (select == Select.SPECIFIC_ATTRIBUTES && projection.isEmpty()) {
+            throw EngineException.validation("One or more parameter values were invalid: SPECIFIC_ATTRIBUTES requires a ProjectionExpression");
+        }
+        if (select == Select.ALL_PROJECTED_ATTRIBUTES && source.index().isEmpty()) {
+            throw EngineException.validation("One or more parameter values were invalid: ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
+        }
+        if (select == Select.ALL_ATTRIBUTES && source.globalIndex() && !source.projectsAll()) {
+            throw EngineException.validation("One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index "
+                    + source.index().get().definition().name() + " because its projection type is not ALL");
+        }
+        if (request.bool("ConsistentRead").orElse(false) && source.globalIndex()) {
+            throw EngineException.validation("Consistent reads are not supported on global secondary indexes");
+        }
+        return select;
+    }
+
+    /** A Query's filter may not name the key attributes of what it queries: they belong in the key condition. */
+    private static void checkFilterNotOnKeys(ReadSource source, ConditionExpression filter) {
+        for (KeyElement key : source.keySchema().elements()) {
+            if (filter.topLevelNames().contains(key.name())) {
+                throw EngineException.validation("Filter Expression can only contain non-primary key attributes: Primary key attribute: " + key.name());
+            }
+        }
+    }
+
+    private static void checkTypes(ReadSource source, KeyCondition condition) {
+        checkType(source.keySchema().partition(), condition.partitionValue());
+        condition.sortCondition().ifPresent(sort -> {
+            KeyElement element = source.keySchema().sort().orElseThrow();
+            switch (sort) {
+                case SortCondition.Equal c -> checkType(element, c.value());
+                case SortCondition.LessThan c -> checkType(element, c.value());
+                case SortCondition.LessOrEqual c -> checkType(element, c.value());
+                case SortCondition.GreaterThan c -> checkType(element, c.value());
+                case SortCondition.GreaterOrEqual c -> checkType(element, c.value());
+                case SortCondition.Between c -> {
+                    checkType(element, c.low());
+                    checkType(element, c.high());
+                    if (Values.compareKeys(c.low(), c.high()) > 0) {
+                        throw EngineException.validation("Invalid KeyConditionExpression: The BETWEEN operator requires upper bound "
+                                + "to be greater than or equal to lower bound");
+                    }
+                }
+                case SortCondition.BeginsWith c -> {
+                    checkType(element, c.prefix());
+                    if (element.type().equals("N")) {
+                        throw EngineException.validation("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N");
+                    }
+                }
+            }
+        });
+    }
+
+    private static void checkType(KeyElement element, Value value) {
+        if (!value.type().equals(element.type())) {
+            throw EngineException.validation("One or more parameter values were invalid: Condition parameter type does not match schema type");
+        }
+    }
+
+    /** The entries of a partition that the sort key condition selects, as a sub-map (positions: see KeyOrder). */
+    private static NavigableMap<List<Value>, Map<String, Value>> range(NavigableMap<List<Value>, Map<String, Value>> partition,
+                                                                      Optional<SortCondition> condition) {
+        if (condition.isEmpty()) {
+            return partition;
+        }
+        return switch (condition.get()) {
+            case SortCondition.Equal c -> partition.subMap(low(c.value()), true, high(c.value()), true);
+            case SortCondition.LessThan c -> partition.headMap(low(c.value()), false);
+            case SortCondition.LessOrEqual c -> partition.headMap(high(c.value()), true);
+            case SortCondition.GreaterThan c -> partition.tailMap(high(c.value()), false);
+            case SortCondition.GreaterOrEqual c -> partition.tailMap(low(c.value()), true);
+            case SortCondition.Between c -> partition.subMap(low(c.low()), true, high(c.high()), true);
+            case SortCondition.BeginsWith c -> {
+                // the matches are contiguous from the prefix on: find where they end
+                List<Value> last = null;
+                for (var entry : partition.tailMap(low(c.prefix()), true).entrySet()) {
+                    if (!c.test(entry.getKey().get(0))) {
+                        break;
+                    }
+                    last = entry.getKey();
+                }
+                yield last == null ? java.util.Collections.emptyNavigableMap() : partition.subMap(low(c.prefix()), true, last, true);
+            }
+        };
+    }
+
+    /** Below every position whose sort key is {@code value}. */
+    private static List<Value> low(Value value) {
+        return List.of(value);
+    }
+
+    /** Above every position whose sort key is {@code value}. */
+    private static List<Value> high(Value value) {
+        return Arrays.asList(value, null);
+    }
+}

@@ -1,0 +1,246 @@
+package com.multikey.dynamodb.api;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.dynamodb.EngineException;
+import com.multikey.dynamodb.expression.ConditionExpression;
+import com.multikey.dynamodb.expression.ProjectionExpression;
+import com.multikey.dynamodb.expression.UpdateExpression;
+import com.multikey.dynamodb.table.Table;
+import com.multikey.dynamodb.value.Value;
+import com.multikey.dynamodb.value.Values;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * TransactWriteItems and TransactGetItems. A transaction locks its tables in name order, checks every
+ * condition, and writes either everything or nothing.
+ */
+public final class TransactionOperations {
+
+    static final int MAX_ACTIONS = 100;
+    static final long MAX_TRANSACTION_BYTES = 4L * 1024 * 1024;
+
+    /** How long AWS remembers a ClientRequestToken after the request that used it. */
+    static final java.time.Duration TOKEN_LIFETIME = java.time.Duration.ofMinutes(10);
+
+    private final Catalog catalog;
+    private final Map<String, Token> tokens = new java.util.HashMap<>();
+
+    /** A ClientRequestToken's transaction (its TransactItems as JSON) and when it completed. */
+    private record Token(String transactItems, java.time.Instant completed) {
+    }
+
+    public TransactionOperations(Catalog catalog) {
+        this.catalog = catalog;
+    }
+
+    private enum Kind { PUT, UPDATE, DELETE, CONDITION_CHECK }
+
+    private record Action(Kind kind, Table table, Map<String, Value> key, Map<String, Value> item,
+                          Optional<ConditionExpression> condition, Optional<UpdateExpression> update, boolean oldOnFailure) {
+    }
+
+    public ObjectNode transactWriteItems(Request request) {
+        List<Request> elements = actions(request, "TransactItems");
+        request.string("ClientRequestToken").ifPresent(token -> {
+            if (token.isEmpty() || token.length() > 36) {
+                throw Request.constraint("'" + token + "'", "clientRequestToken", "Member must have length less than or equal to 36");
+            }
+        });
+        Optional<String> token = request.string("ClientRequestToken");
+        String transactItems = request.node("TransactItems").toString();
+        if (token.isPresent() && alreadyDone(token.get(), transactItems)) {
+            // the same transaction again within the token's lifetime succeeds without writing twice
+            return Json.object();
+        }
+        List<Action> actions = new ArrayList<>();
+        for (Request element : elements) {
+            actions.add(action(element));
+        }
+        Set<String> seen = new HashSet<>();
+        long bytes = 0;
+        for (Action action : actions) {
+            if (!seen.add(action.table().name() + "\u0000" + action.key())) {
+                throw EngineException.validation("Transaction request cannot include multiple operations on one item");
+            }
+            bytes += action.item() != null ? Values.itemSize(action.item()) : Values.itemSize(action.key());
+        }
+        if (bytes > MAX_TRANSACTION_BYTES) {
+            throw EngineException.validation("Transaction request cannot be larger than 4 MB");
+        }
+        List<Table> tables = lockAll(actions.stream().map(Action::table).toList());
+        try {
+            List<Map<String, Value>> results = new ArrayList<>();
+            List<CancellationReason> reasons = new ArrayList<>();
+            boolean cancelled = false;
+            for (Action action : actions) {
+                Map<String, Value> old = action.table().get(action.key());
+                if (action.condition().isPresent() && !action.condition().get().test(old == null ? Map.of() : old)) {
+                    reasons.add(new CancellationReason("ConditionalCheckFailed", "The conditional request failed",
+                            action.oldOnFailure() ? old : null));
+                    results.add(null);
+                    cancelled = true;
+                    continue;
+                }
+                try {
+                    results.add(switch (action.kind()) {
+                        case PUT -> action.item();
+                        case UPDATE -> ItemOperations.updated(action.table(), action.key(), old, action.update());
+                        case DELETE, CONDITION_CHECK -> null;
+                    });
+                    reasons.add(CancellationReason.NONE);
+                } catch (EngineException e) {
+                    reasons.add(new CancellationReason("ValidationError", e.getMessage(), null));
+                    results.add(null);
+                    cancelled = true;
+                }
+            }
+            if (cancelled) {
+                throw new TransactionCanceled(reasons);
+            }
+            for (int i = 0; i < actions.size(); i++) {
+                Action action = actions.get(i);
+                switch (action.kind()) {
+                    case PUT, UPDATE -> action.table().put(results.get(i), catalog.now());
+                    case DELETE -> action.table().delete(action.key(), catalog.now(), false);
+                    case CONDITION_CHECK -> {
+                    }
+                }
+            }
+            token.ifPresent(t -> remember(t, transactItems));
+            return Json.object();
+        } finally {
+            tables.forEach(t -> t.lock().unlock());
+        }
+    }
+
+    private boolean alreadyDone(String token, String transactItems) {
+        synchronized (tokens) {
+            tokens.values().removeIf(t -> t.completed().plus(TOKEN_LIFETIME).isBefore(catalog.now()));
+            Token done = tokens.get(token);
+            if (done == null) {
+                return false;
+            }
+            if (!done.transactItems().equals(transactItems)) {
+                throw new EngineException("IdempotentParameterMismatchException", 400,
+                        "The request uses the same client token as a previous, but non-identical request.");
+            }
+            return true;
+        }
+    }
+
+    private void remember(String token, String transactItems) {
+        synchronized (tokens) {
+            tokens.put(token, new Token(transactItems, catalog.now()));
+        }
+    }
+
+    private Action action(Request element) {
+        List<Kind> kinds = new ArrayList<>();
+        Map<Kind, String> members = Map.of(Kind.PUT, "Put", Kind.UPDATE, "Update", Kind.DELETE, "Delete", Kind.CONDITION_CHECK, "ConditionCheck");
+        for (Kind kind : Kind.values()) {
+            if (element.has(members.get(kind))) {
+                kinds.add(kind);
+            }
+        }
+        if (kinds.size() != 1) {
+            throw EngineException.validation("TransactItems can only contain one of Check, Put, Update or Delete");
+        }
+        Kind kind = kinds.get(0);
+        Request body = element.requiredStructure(members.get(kind));
+        Table table = catalog.table(body.requiredString("TableName"));
+        ExpressionInputs expressions = new ExpressionInputs(body);
+        Optional<UpdateExpression> update = kind == Kind.UPDATE
+                ? Optional.of(expressions.update("UpdateExpression").orElseThrow(() -> Request.constraint("null", body.at("UpdateExpression"), "Member must not be null")))
+                : Optional.empty();
+        Optional<ConditionExpression> condition = expressions.condition("ConditionExpression");
+        if (kind == Kind.CONDITION_CHECK && condition.isEmpty()) {
+            throw Request.constraint("null", body.at("ConditionExpression"), "Member must not be null");
+        }
+        expressions.checkAllUsed();
+        boolean oldOnFailure = ItemOperations.returnOldOnFailure(body);
+        return Locks.under(table, () -> {
+            expressions.checkKeysScalar(table);
+            if (kind == Kind.PUT) {
+                Map<String, Value> item = body.requiredItem("Item");
+                ItemChecks.item(table, item);
+                return new Action(kind, table, table.keySchema().keyOf(item), item, condition, update, oldOnFailure);
+            }
+            Map<String, Value> key = ItemChecks.key(table, body.requiredItem("Key"));
+            update.ifPresent(u -> ItemOperations.checkNotKey(table, u));
+            return new Action(kind, table, key, null, condition, update, oldOnFailure);
+        });
+    }
+
+    public ObjectNode transactGetItems(Request request) {
+        List<Request> elements = actions(request, "TransactItems");
+        record Get(Table table, Map<String, Value> key, Optional<ProjectionExpression> projection) {
+        }
+        List<Get> gets = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (Request element : elements) {
+            Request body = element.requiredStructure("Get");
+            Table table = catalog.table(body.requiredString("TableName"));
+            ExpressionInputs expressions = new ExpressionInputs(body);
+            Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression");
+            expressions.checkAllUsed();
+            Map<String, Value> key = Locks.under(table, () -> {
+                expressions.checkKeysScalar(table);
+                return ItemChecks.key(table, body.requiredItem("Key"));
+            });
+            if (!seen.add(table.name() + "\u0000" + key)) {
+                throw EngineException.validation("Transaction request cannot include multiple operations on one item");
+            }
+            gets.add(new Get(table, key, projection));
+        }
+        List<Table> tables = lockAll(gets.stream().map(Get::table).toList());
+        try {
+            ObjectNode response = Json.object();
+            ArrayNode responses = response.putArray("Responses");
+            for (Get get : gets) {
+                ObjectNode entry = responses.addObject();
+                Map<String, Value> item = get.table().get(get.key());
+                if (item != null) {
+                    entry.set("Item", Json.item(get.projection().map(p -> p.project(item)).orElse(item)));
+                }
+            }
+            return response;
+        } finally {
+            tables.forEach(t -> t.lock().unlock());
+        }
+    }
+
+    private static List<Request> actions(Request request, String member) {
+        if (!request.has(member)) {
+            throw Request.constraint("null", request.at(member), "Member must not be null");
+        }
+        List<Request> elements = request.structures(member);
+        if (elements.isEmpty()) {
+            throw Request.constraint("'[]'", request.at(member), "Member must have length greater than or equal to 1");
+        }
+        if (elements.size() > MAX_ACTIONS) {
+            throw Request.constraint("'[...]'", request.at(member), "Member must have length less than or equal to " + MAX_ACTIONS);
+        }
+        return elements;
+    }
+
+    /** Locks the distinct tables in name order (so two transactions never wait on each other in a cycle). */
+    private static List<Table> lockAll(List<Table> tables) {
+        TreeMap<String, Table> distinct = new TreeMap<>(Comparator.naturalOrder());
+        tables.forEach(t -> distinct.put(t.name(), t));
+        List<Table> locked = new ArrayList<>();
+        for (Table table : distinct.values()) {
+            table.lock().lock();
+            locked.add(table);
+        }
+        return locked;
+    }
+}

@@ -1,0 +1,103 @@
+package com.multikey.dynamodb.conformance;
+
+import com.multikey.dynamodb.DynamoDbEngine;
+import com.multikey.dynamodb.server.EngineServer;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static com.multikey.dynamodb.conformance.Errors.expect;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The server: the wire protocol (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Programming.LowLevelAPI.html),
+ * one shared account whatever the credentials, injected faults, and a clean stop.
+ */
+class EngineServerTest extends EngineTestSupport {
+
+    @Test
+    void anyCredentialsAndRegion_seeTheSameTables() {
+        String table = hashTable();
+        try (DynamoDbClient other = DynamoDbClient.builder().endpointOverride(server.endpoint()).region(Region.EU_WEST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("other", "key")))
+                .httpClient(UrlConnectionHttpClient.create()).build()) {
+            assertThat(other.listTables().tableNames()).contains(table);
+        }
+    }
+
+    @Test
+    void wireProtocol_errorsAsJsonWithType() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(server.endpoint() + "/"))
+                .header("X-Amz-Target", "DynamoDB_20120810.GetItem").header("Content-Type", "application/x-amz-json-1.0")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"TableName\":\"missing-table\",\"Key\":{\"id\":{\"S\":\"a\"}}}")).build(),
+                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/x-amz-json-1.0");
+        assertThat(response.body()).isEqualTo("{\"__type\":\"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException\",\"message\":\"Requested resource not found\"}");
+        assertThat(engine.handle("DynamoDB_20120810.Nope", new byte[0]).bodyText()).contains("UnknownOperationException");
+        assertThat(engine.handle("DynamoDB_20120810.ListTables", "{".getBytes(StandardCharsets.UTF_8)).bodyText()).contains("SerializationException");
+    }
+
+    @Test
+    void requestOver16MB_refusedWith413() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        String big = "{\"TableName\":\"t\",\"x\":\"" + "a".repeat(16 * 1024 * 1024) + "\"}";
+
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(server.endpoint() + "/"))
+                .header("X-Amz-Target", "DynamoDB_20120810.ListTables").POST(HttpRequest.BodyPublishers.ofString(big)).build(),
+                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+
+        assertThat(response.statusCode()).isEqualTo(413);
+    }
+
+    @Test
+    void faults_throttleNextCallsOfAnOperation() {
+        String table = hashTable();
+        engine.faults().throttleNext("PutItem", 1);
+
+        expect(() -> dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("a")))),
+                ProvisionedThroughputExceededException.class, "The level of configured provisioned throughput for the table was exceeded");
+        dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("a"))));
+        engine.faults().throttleNext("GetItem", 1, "ThrottlingException");
+        expect(() -> dynamoDb.getItem(b -> b.tableName(table).key(Map.of("id", s("a")))),
+                software.amazon.awssdk.services.dynamodb.model.DynamoDbException.class, "Rate of requests exceeds the allowed throughput");
+    }
+
+    @Test
+    void close_leavesNoThreadOfItsOwn() throws Exception {
+        Set<Thread> before = engineThreads();
+        EngineServer other = EngineServer.start(new DynamoDbEngine().startTimeToLiveSweeper(Duration.ofMillis(50)), 0);
+        try (DynamoDbClient client = DynamoDbClient.builder().endpointOverride(other.endpoint()).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")))
+                .httpClient(UrlConnectionHttpClient.create()).build()) {
+            client.listTables();
+        }
+        assertThat(engineThreads()).hasSizeGreaterThan(before.size());
+
+        other.close();
+
+        assertThat(engineThreads()).isSubsetOf(before);
+    }
+
+    private static Set<Thread> engineThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && (t.getName().startsWith("dynamodb-engine-") || t.getName().equals("HTTP-Dispatcher")))
+                .collect(Collectors.toSet());
+    }
+}

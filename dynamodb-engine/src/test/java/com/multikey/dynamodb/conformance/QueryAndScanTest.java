@@ -1,0 +1,162 @@
+package com.multikey.dynamodb.conformance;
+
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.Select;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static com.multikey.dynamodb.conformance.Errors.expect;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Query and Scan, written from https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html
+ * and API_Scan.html: Limit counts items read before the filter, a page holds at most 1 MB read, LastEvaluatedKey
+ * of an index holds the index key and the table key, ConsistentRead is refused on a GSI.
+ */
+class QueryAndScanTest extends EngineTestSupport {
+
+    private String tableWithTenItems() {
+        String table = rangeTable();
+        for (int i = 1; i <= 10; i++) {
+            int sk = i;
+            dynamoDb.putItem(b -> b.tableName(table).item(Map.of("pk", s("p"), "sk", n(Integer.toString(sk)),
+                    "grp", s("g"), "rank", n(Integer.toString(sk % 3)), "odd", AttributeValue.fromBool(sk % 2 == 1))));
+        }
+        dynamoDb.putItem(b -> b.tableName(table).item(Map.of("pk", s("other"), "sk", n("1"))));
+        return table;
+    }
+
+    @Test
+    void query_sortConditionsAndDirection() {
+        String table = tableWithTenItems();
+        assertThat(sortKeys(dynamoDb.query(q(table, "pk = :p AND sk BETWEEN :a AND :b", Map.of(":a", n("3"), ":b", n("5"))))))
+                .containsExactly("3", "4", "5");
+        assertThat(sortKeys(dynamoDb.query(q(table, "pk = :p AND sk > :a", Map.of(":a", n("8"))))))
+                .containsExactly("9", "10");
+        assertThat(sortKeys(dynamoDb.query(q(table, "pk = :p AND sk <= :a", Map.of(":a", n("2"))).toBuilder().scanIndexForward(false).build())))
+                .containsExactly("2", "1");
+        assertThat(dynamoDb.query(q(table, "pk = :p", Map.of())).count()).isEqualTo(10);
+    }
+
+    @Test
+    void query_limitAppliesBeforeTheFilter_andPagesResume() {
+        String table = tableWithTenItems();
+        QueryRequest request = q(table, "pk = :p", Map.of(":t", AttributeValue.fromBool(true))).toBuilder()
+                .filterExpression("odd = :t").limit(4).build();
+
+        QueryResponse first = dynamoDb.query(request);
+
+        assertThat(first.scannedCount()).isEqualTo(4);
+        assertThat(first.count()).isEqualTo(2);
+        assertThat(first.lastEvaluatedKey()).isEqualTo(Map.of("pk", s("p"), "sk", n("4")));
+        List<String> all = new ArrayList<>();
+        dynamoDb.queryPaginator(request).items().forEach(i -> all.add(i.get("sk").n()));
+        assertThat(all).containsExactly("1", "3", "5", "7", "9");
+    }
+
+    @Test
+    void query_onIndex_lastEvaluatedKeyHoldsIndexAndTableKeys() {
+        String table = tableWithTenItems();
+        QueryRequest request = QueryRequest.builder().tableName(table).indexName("ByGroup").keyConditionExpression("grp = :g")
+                .expressionAttributeValues(Map.of(":g", s("g"))).limit(3).build();
+
+        QueryResponse first = dynamoDb.query(request);
+
+        assertThat(first.lastEvaluatedKey()).containsOnlyKeys("grp", "rank", "pk", "sk");
+        List<String> ranks = new ArrayList<>();
+        dynamoDb.queryPaginator(request).items().forEach(i -> ranks.add(i.get("rank").n() + "/" + i.get("sk").n()));
+        assertThat(ranks).containsExactly("0/3", "0/6", "0/9", "1/1", "1/4", "1/7", "1/10", "2/2", "2/5", "2/8");
+        expect(() -> dynamoDb.query(request.toBuilder().consistentRead(true).build()),
+                DynamoDbException.class, "Consistent reads are not supported on global secondary indexes");
+    }
+
+    @Test
+    void query_selectCountAndErrors() {
+        String table = tableWithTenItems();
+        QueryResponse count = dynamoDb.query(q(table, "pk = :p", Map.of()).toBuilder().select(Select.COUNT).build());
+        assertThat(count.count()).isEqualTo(10);
+        assertThat(count.hasItems()).isFalse();
+
+        expect(() -> dynamoDb.query(q(table, "pk = :p", Map.of(":one", n("1"))).toBuilder().filterExpression("sk > :one").build()),
+                DynamoDbException.class, "Filter Expression can only contain non-primary key attributes: Primary key attribute: sk");
+        expect(() -> dynamoDb.query(q(table, "pk = :p", Map.of()).toBuilder().limit(0).build()),
+                DynamoDbException.class, "failed to satisfy constraint: Member must have value greater than or equal to 1");
+        expect(() -> dynamoDb.query(QueryRequest.builder().tableName(table).build()),
+                DynamoDbException.class, "Either the KeyConditions or KeyConditionExpression parameter must be specified");
+        expect(() -> dynamoDb.query(q(table, "pk = :p", Map.of()).toBuilder().indexName("Nope").build()),
+                DynamoDbException.class, "The table does not have the specified index: Nope");
+        expect(() -> dynamoDb.query(QueryRequest.builder().tableName(table).keyConditionExpression("pk = :p")
+                        .expressionAttributeValues(Map.of(":p", n("1"))).build()),
+                DynamoDbException.class, "Condition parameter type does not match schema type");
+    }
+
+    @Test
+    void scan_pagesOf1MegabyteAsAwsCountsThem() {
+        String table = hashTable();
+        String big = "x".repeat(100 * 1024);
+        for (int i = 0; i < 25; i++) {
+            int index = i;
+            dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s(String.format("item-%02d", index)), "v", s(big))));
+        }
+
+        var first = dynamoDb.scan(b -> b.tableName(table));
+
+        // 1 MB = 1,048,576 bytes; an item is a little over 100 KB, so the page ends at its 11th item
+        assertThat(first.count()).isEqualTo(11);
+        assertThat(first.hasLastEvaluatedKey()).isTrue();
+        Set<String> ids = new HashSet<>();
+        dynamoDb.scanPaginator(b -> b.tableName(table)).items().forEach(i -> ids.add(i.get("id").s()));
+        assertThat(ids).hasSize(25);
+    }
+
+    @Test
+    void scan_parallelSegmentsCoverEveryItemOnce() {
+        String table = hashTable();
+        for (int i = 0; i < 40; i++) {
+            int index = i;
+            dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("item-" + index))));
+        }
+        List<String> ids = new ArrayList<>();
+        for (int segment = 0; segment < 3; segment++) {
+            int current = segment;
+            dynamoDb.scanPaginator(ScanRequest.builder().tableName(table).segment(current).totalSegments(3).limit(5).build())
+                    .items().forEach(i -> ids.add(i.get("id").s()));
+        }
+        assertThat(ids).hasSize(40).doesNotHaveDuplicates();
+
+        expect(() -> dynamoDb.scan(b -> b.tableName(table).segment(3).totalSegments(3)),
+                DynamoDbException.class, "The Segment parameter is zero-based and must be less than parameter TotalSegments");
+        expect(() -> dynamoDb.scan(b -> b.tableName(table).segment(0)),
+                DynamoDbException.class, "The TotalSegments parameter is required");
+        expect(() -> dynamoDb.scan(b -> b.tableName(table).segment(0).totalSegments(1_000_001)),
+                DynamoDbException.class, "Member must have value less than or equal to 1000000");
+    }
+
+    @Test
+    void scan_filterAndProjection() {
+        String table = tableWithTenItems();
+        var response = dynamoDb.scan(b -> b.tableName(table).filterExpression("sk >= :five AND pk = :p")
+                .projectionExpression("sk").expressionAttributeValues(Map.of(":five", n("5"), ":p", s("p"))));
+        assertThat(response.items()).hasSize(6).allSatisfy(i -> assertThat(i).containsOnlyKeys("sk"));
+        assertThat(response.scannedCount()).isEqualTo(11);
+    }
+
+    private static QueryRequest q(String table, String condition, Map<String, AttributeValue> values) {
+        Map<String, AttributeValue> all = new java.util.HashMap<>(values);
+        all.put(":p", s("p"));
+        return QueryRequest.builder().tableName(table).keyConditionExpression(condition).expressionAttributeValues(all).build();
+    }
+
+    private static List<String> sortKeys(QueryResponse response) {
+        return response.items().stream().map(i -> i.get("sk").n()).toList();
+    }
+}
