@@ -261,7 +261,7 @@ class LocalReadApiIT {
 
         /** A query string that is not valid percent-encoding reaches the function, which answers the problem the document names. */
         @Test
-        void aMalformedPercentEncoding_isAnsweredByTheFunction_asAProblemNamingTheQuery() throws Exception {
+        void aMalformedPercentEncoding_isAnsweredByTheFunction_asAProblemNamingTheParameter() throws Exception {
             Map<String, String> query = new java.util.LinkedHashMap<>();
             query.put("equals", "%zz");
             query.put("field", "f2");
@@ -273,7 +273,7 @@ class LocalReadApiIT {
             String head = response.substring(0, response.indexOf("\r\n\r\n"));
             String body = response.substring(response.indexOf("\r\n\r\n") + 4);
             assertThat(head).as(response).startsWith("HTTP/1.1 400").containsIgnoringCase("content-type: application/problem+json");
-            assertThat(JSON.readTree(body).path("parameter").asText()).isEqualTo("query");
+            assertThat(JSON.readTree(body).path("parameter").asText()).isEqualTo("equals");
             OPENAPI.check("GET", "/v1/grid", 400, Map.of("content-type", "application/problem+json"), body);
         }
 

@@ -111,15 +111,14 @@ public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEve
         String method = event.getRequestContext() != null && event.getRequestContext().getHttp() != null
                 ? event.getRequestContext().getHttp().getMethod() : "GET";
         String path = event.getRawPath() == null ? "/" : event.getRawPath();
-        Map<String, List<String>> parameters = null;
+        QueryApi.Response response;
         try {
-            parameters = parameters(event.getRawQueryString());
-        } catch (IllegalArgumentException malformed) {
-            // URLDecoder's refusal of a bad %-escape
+            response = api.handle(new QueryApi.Request(method, path, parameters(event.getRawQueryString()),
+                    jwt ? Optional.of(groups(event)) : Optional.empty()));
+        } catch (MalformedParameter malformed) {
+            response = Problem.badRequest(malformed.parameter, "malformed percent-encoding in "
+                    + (malformed.parameter.equals("query") ? "the query string" : "the value of " + malformed.parameter)).response();
         }
-        QueryApi.Response response = parameters == null
-                ? Problem.badRequest("query", "malformed percent-encoding in the query string").response()
-                : api.handle(new QueryApi.Request(method, path, parameters, jwt ? Optional.of(groups(event)) : Optional.empty()));
         log.info("request", Map.of("route", route(path), "status", response.status(), "items", response.items()));
         return APIGatewayV2HTTPResponse.builder().withStatusCode(response.status()).withHeaders(response.headers())
                 .withBody(response.body()).withIsBase64Encoded(false).build();
@@ -164,15 +163,31 @@ public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEve
                 continue;
             }
             int equals = pair.indexOf('=');
-            String name = decode(equals < 0 ? pair : pair.substring(0, equals));
-            String value = equals < 0 ? "" : decode(pair.substring(equals + 1));
+            String name = decode(equals < 0 ? pair : pair.substring(0, equals), "query");
+            String value = equals < 0 ? "" : decode(pair.substring(equals + 1), name);
             parameters.computeIfAbsent(name, n -> new ArrayList<>()).add(value);
         }
         return parameters;
     }
 
-    private static String decode(String text) {
-        return URLDecoder.decode(text, StandardCharsets.UTF_8);
+    /** Decodes a name or value, or names what cannot be decoded: the parameter whose value it is, else the query. */
+    private static String decode(String text, String parameter) {
+        try {
+            return URLDecoder.decode(text, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw new MalformedParameter(parameter);
+        }
+    }
+
+    /** A query string that is not valid percent-encoding, in the value of {@code parameter} (or in a name: "query"). */
+    static final class MalformedParameter extends RuntimeException {
+
+        final String parameter;
+
+        MalformedParameter(String parameter) {
+            super(null, null, false, false);
+            this.parameter = parameter;
+        }
     }
 
     /** The route a path matched, without anything the caller chose but the index name. */

@@ -247,7 +247,8 @@ class QueryApiIntegrationTest {
         cases.put("project=project%2335e9&field=3812&missing=true&equals=x", "missing");
         cases.put("project=project%2335e9&field=3812&equals=1&beginsWith=1", "equals");
         cases.put("project=project%2335e9&field=nope", "field");
-        cases.put("project=project%2335e9&field=3812&equals=%E0%A4%A", "query");
+        cases.put("project=project%2335e9&field=3812&equals=%E0%A4%A", "equals");
+        cases.put("project=project%2335e9&field=3812&%E0%A4%A=1", "query");
 
         cases.forEach((query, parameter) -> {
             Answer answer = get("/v1/grid", query);
@@ -261,12 +262,17 @@ class QueryApiIntegrationTest {
     }
 
     @Test
-    void malformedQueryString_onEveryRoute_isA400ProblemNamingTheQuery() {
+    void malformedQueryString_onEveryRoute_isA400ProblemNamingTheParameterWhoseValueItIs_orTheQuery() {
         for (String path : List.of("/v1/grid", "/v1/indexes", "/v1/indexes/custom_fields/items", "/openapi.json")) {
-            Answer answer = get(path, "x=%E0%A4%A");
+            // when
+            Answer inAValue = get(path, "x=%E0%A4%A");
+            Answer inAName = get(path, "x%zz=1");
 
-            assertThat(answer.status()).as(path).isEqualTo(400);
-            assertThat(answer.body().get("parameter").asText()).as(path).isEqualTo("query");
+            // then
+            assertThat(inAValue.status()).as(path).isEqualTo(400);
+            assertThat(inAValue.body().get("parameter").asText()).as(path).isEqualTo("x");
+            assertThat(inAName.status()).as(path).isEqualTo(400);
+            assertThat(inAName.body().get("parameter").asText()).as(path).isEqualTo("query");
         }
     }
 
