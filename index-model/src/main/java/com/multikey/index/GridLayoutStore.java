@@ -3,6 +3,7 @@ package com.multikey.index;
 import com.multikey.index.definition.GridState;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
@@ -85,13 +86,21 @@ public final class GridLayoutStore {
     }
 
     /** The definitions in the stack's current grid state (as declared when no grouped grid replaces another). */
-    public synchronized IndexDefinitions current() {
+    public IndexDefinitions current() {
+        return current(null);
+    }
+
+    /**
+     * As {@link #current()}, each call to DynamoDB it makes configured by {@code callTimeout} (a reader's page budget's
+     * call timeout; null: the client's own).
+     */
+    public synchronized IndexDefinitions current(AwsRequestOverrideConfiguration callTimeout) {
         if (!applies()) {
             return definitions;
         }
         long now = nanoClock.getAsLong();
         if (cached == null || now - readAt >= cache.toNanos()) {
-            cached = read().map(Control::state).orElseGet(this::settle);
+            cached = read(callTimeout).map(Control::state).orElseGet(() -> settle(callTimeout));
             readAt = now;
         }
         return definitions.withGridState(cached);
@@ -99,7 +108,12 @@ public final class GridLayoutStore {
 
     /** The control item, read strongly consistent; empty when the stack never recorded one. */
     public Optional<Control> read() {
-        GetItemResponse response = dynamoDb.getItem(b -> b.tableName(indexTable).key(key()).consistentRead(true));
+        return read(null);
+    }
+
+    private Optional<Control> read(AwsRequestOverrideConfiguration callTimeout) {
+        GetItemResponse response = dynamoDb.getItem(b -> b.tableName(indexTable).key(key()).consistentRead(true)
+                .overrideConfiguration(callTimeout));
         if (!response.hasItem() || response.item().isEmpty()) {
             return Optional.empty();
         }
@@ -109,7 +123,7 @@ public final class GridLayoutStore {
 
     /** The recorded control item, or the state found out (recorded when this store records). */
     public Control control() {
-        return read().orElseGet(() -> new Control(settle(), false, false));
+        return read().orElseGet(() -> new Control(settle(null), false, false));
     }
 
     private static boolean flag(Map<String, AttributeValue> item, String name) {
@@ -122,28 +136,29 @@ public final class GridLayoutStore {
      * layout (it had the grid before), else grouped (a new stack). Recorded when this store records; a record made
      * meanwhile by another function wins.
      */
-    private GridState settle() {
-        GridState found = hasFieldPartitionedItems() ? GridState.FIELD_PARTITIONED : GridState.GROUPED;
+    private GridState settle(AwsRequestOverrideConfiguration callTimeout) {
+        GridState found = hasFieldPartitionedItems(callTimeout) ? GridState.FIELD_PARTITIONED : GridState.GROUPED;
         if (!records) {
             return found;
         }
         try {
             dynamoDb.putItem(b -> b.tableName(indexTable).item(item(new Control(found, false, false)))
-                    .conditionExpression("attribute_not_exists(#a)").expressionAttributeNames(Map.of("#a", IndexKey.ATTRIB_ID)));
+                    .conditionExpression("attribute_not_exists(#a)").expressionAttributeNames(Map.of("#a", IndexKey.ATTRIB_ID))
+                    .overrideConfiguration(callTimeout));
             return found;
         } catch (ConditionalCheckFailedException recordedMeanwhile) {
-            return read().map(Control::state).orElse(found);
+            return read(callTimeout).map(Control::state).orElse(found);
         }
     }
 
     /** A scan for one item of the field-partitioned layout (it names an issue and no index), stopping at the first. */
-    private boolean hasFieldPartitionedItems() {
+    private boolean hasFieldPartitionedItems(AwsRequestOverrideConfiguration callTimeout) {
         Map<String, AttributeValue> start = null;
         do {
             ScanRequest.Builder scan = ScanRequest.builder().tableName(indexTable).limit(1000)
                     .filterExpression("attribute_exists(#i) AND attribute_not_exists(#x)")
                     .expressionAttributeNames(Map.of("#i", IndexItem.ISSUE_ID, "#x", IndexItem.INDEX))
-                    .projectionExpression("#i");
+                    .projectionExpression("#i").overrideConfiguration(callTimeout);
             if (start != null) {
                 scan.exclusiveStartKey(start);
             }

@@ -21,6 +21,7 @@ import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.index.definition.KeySchema;
 import com.multikey.index.definition.ValueSource;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -36,6 +37,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -85,7 +87,7 @@ public final class GridQuery {
     private final String byProjectIndex;
     private final IndexDefinitions definitions;
     /** The definitions in the stack's grid state for each page (which of the grid's layouts the grid reads). */
-    private final Supplier<IndexDefinitions> current;
+    private final Function<AwsRequestOverrideConfiguration, IndexDefinitions> current;
     private final IndexProjector issues;
     private final AttributeCatalog catalog;
     private final Backoff backoff;
@@ -124,6 +126,14 @@ public final class GridQuery {
     public GridQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, String byProjectIndex, IndexDefinitions definitions,
                      Supplier<IndexDefinitions> current, AttributeCatalog catalog, Backoff backoff, Sleeper sleeper, Duration pageBudget,
                      LongSupplier nanoClock, CursorSealer cursors) {
+        this(timeout -> current.get(), dynamoDb, appTable, indexTable, byProjectIndex, definitions, catalog, backoff, sleeper, pageBudget,
+                nanoClock, cursors);
+    }
+
+    /** @param current the definitions in the stack's grid state, asked once a page with the time left for one call */
+    private GridQuery(Function<AwsRequestOverrideConfiguration, IndexDefinitions> current, DynamoDbClient dynamoDb, String appTable, String indexTable,
+                      String byProjectIndex, IndexDefinitions definitions, AttributeCatalog catalog, Backoff backoff, Sleeper sleeper,
+                      Duration pageBudget, LongSupplier nanoClock, CursorSealer cursors) {
         if (pageBudget.isNegative() || pageBudget.isZero()) {
             throw new IllegalArgumentException("page budget must be positive, got " + pageBudget);
         }
@@ -162,20 +172,21 @@ public final class GridQuery {
     /** As {@link #of(DynamoDbClient, String, String, IndexDefinitions)}, the grid's layout read again after {@code cache}. */
     public static GridQuery of(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexDefinitions definitions, Duration cache) {
         GridLayoutStore layout = new GridLayoutStore(dynamoDb, indexTable, definitions, false, cache, System::nanoTime);
-        return new GridQuery(dynamoDb, appTable, indexTable, "ByProject", definitions, layout::current,
+        Function<AwsRequestOverrideConfiguration, IndexDefinitions> current = layout::current;
+        return new GridQuery(current, dynamoDb, appTable, indexTable, "ByProject", definitions,
                 AttributeCatalog.fromProjectItems(dynamoDb, appTable, definitions.table().partitionKey().name()), Backoff.standard(),
                 Sleeper.SYSTEM, DEFAULT_PAGE_BUDGET, System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()));
     }
 
     /** The same query with another time budget per page. */
     public GridQuery withPageBudget(Duration budget) {
-        return new GridQuery(dynamoDb, appTable, indexTable, byProjectIndex, definitions, current, catalog, backoff, sleeper, budget,
+        return new GridQuery(current, dynamoDb, appTable, indexTable, byProjectIndex, definitions, catalog, backoff, sleeper, budget,
                 nanoClock, cursors);
     }
 
     /** The same query with cursors sealed and opened by {@code sealer}: the deployment's keys. */
     public GridQuery withCursorSealer(CursorSealer sealer) {
-        return new GridQuery(dynamoDb, appTable, indexTable, byProjectIndex, definitions, current, catalog, backoff, sleeper, pageBudget,
+        return new GridQuery(current, dynamoDb, appTable, indexTable, byProjectIndex, definitions, catalog, backoff, sleeper, pageBudget,
                 nanoClock, sealer);
     }
 
@@ -186,11 +197,11 @@ public final class GridQuery {
      * @throws RetryableQueryException when the page could not be read within its time budget
      */
     public Page page(PageRequest request) {
-        Target target = target(request, current.get());
+        RetryBudget budget = new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock));
+        Target target = target(request, currentDefinitions(budget));
         Filter.KeyRange range = request.filter().map(f -> f.keyRange(target.bounds())).orElse(null);
         Optional<Cursor> cursor = request.cursor().map(text -> carriedOver(Cursor.decode(text, request, cursors), target, request)
                 .requireValid(target, range, request.includeMissing()));
-        RetryBudget budget = new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock));
         if (cursor.isEmpty() && target.missing() instanceof MissingSource.ByProject && !definedInCatalog(request, budget)) {
             throw new QueryException("project " + request.project() + " has no attribute '" + request.attribId() + "'");
         }
@@ -208,6 +219,15 @@ public final class GridQuery {
             }
         }
         return new Page(fill.page, fill.values, indexed, next.map(c -> c.encode(request, cursors)).orElse(null), fill.calls);
+    }
+
+    /** The definitions in the stack's grid state, its read (when not cached) within the page's budget. */
+    private IndexDefinitions currentDefinitions(RetryBudget budget) {
+        try {
+            return current.apply(budget.callTimeout());
+        } catch (ApiCallTimeoutException e) {
+            throw new RetryableQueryException("GetItem of the grid layout's state did not answer within the page's budget of " + pageBudget, e);
+        }
     }
 
     /** Whether the project's catalog defines the attribute, its read within the page's budget. */
