@@ -163,7 +163,12 @@ public final class Request {
         if (!node.isArray()) {
             throw serialization("Unexpected value type in payload for " + member);
         }
-        node.forEach(element -> elements.add(element.asText()));
+        for (JsonNode element : node) {
+            if (!element.isTextual()) {
+                throw serialization("Unexpected value type in payload for " + member);
+            }
+            elements.add(element.asText());
+        }
         return elements;
     }
 
@@ -177,7 +182,12 @@ public final class Request {
         if (!node.isObject()) {
             throw serialization("Unexpected value type in payload for " + member);
         }
-        node.fields().forEachRemaining(e -> map.put(e.getKey(), e.getValue().asText()));
+        for (Map.Entry<String, JsonNode> entry : node.properties()) {
+            if (!entry.getValue().isTextual()) {
+                throw serialization("Unexpected value type in payload for " + member);
+            }
+            map.put(entry.getKey(), entry.getValue().asText());
+        }
         return map;
     }
 

@@ -139,10 +139,14 @@ public final class StreamLog {
         return records.isEmpty() ? Math.max(startingSequence - 1, trimmedUpTo) : records.get(records.size() - 1).sequence();
     }
 
-    /** The sequence numbers below this one were trimmed (or never in this shard). */
+    /**
+     * The sequence numbers below this one were trimmed (or never in this shard): the shard's starting sequence
+     * number until a record is trimmed. The first record's number can be above it (other streams draw from the
+     * same sequence), and the starting number DescribeStream gives must still be readable.
+     */
     public synchronized long oldestAvailable(Instant now) {
         trim(now);
-        return records.isEmpty() ? latest() + 1 : records.get(0).sequence();
+        return Math.max(startingSequence, trimmedUpTo + 1);
     }
 
     public synchronized boolean contains(long sequence) {

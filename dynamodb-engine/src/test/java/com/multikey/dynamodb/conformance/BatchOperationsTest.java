@@ -117,6 +117,27 @@ class BatchOperationsTest extends EngineTestSupport {
         assertThat(response.unprocessedKeys().get(table).keys()).hasSize(50 - returned);
     }
 
+    /**
+     * API_BatchGetItem.html: "if you ask to retrieve 100 items, but each individual item is 300 KB in size, the
+     * system returns 52 items (so as not to exceed the 16 MB limit)", and the rest in UnprocessedKeys.
+     */
+    @Test
+    void batchGetItem_100ItemsOf300KB_52Returned_asAwsDocumentsIt() {
+        String table = hashTable();
+        String value = "x".repeat(300 * 1024 - "id".length() - "k00".length() - "v".length());
+        List<Map<String, AttributeValue>> keys = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            String id = String.format("k%02d", i);
+            dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s(id), "v", s(value))));
+            keys.add(Map.of("id", s(id)));
+        }
+
+        var response = dynamoDb.batchGetItem(b -> b.requestItems(Map.of(table, KeysAndAttributes.builder().keys(keys).build())));
+
+        assertThat(response.responses().get(table)).hasSize(52);
+        assertThat(response.unprocessedKeys().get(table).keys()).hasSize(48);
+    }
+
     @Test
     void batchGetItem_injectedUnprocessedKeys() {
         String table = hashTable();

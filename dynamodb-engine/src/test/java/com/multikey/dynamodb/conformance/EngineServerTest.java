@@ -54,6 +54,30 @@ class EngineServerTest extends EngineTestSupport {
         assertThat(engine.handle("DynamoDB_20120810.ListTables", "{".getBytes(StandardCharsets.UTF_8)).bodyText()).contains("SerializationException");
     }
 
+    /**
+     * ExpressionAttributeNames is a map of strings and NonKeyAttributes a list of strings
+     * (API_PutItem.html, API_Projection.html): a number or null there is refused as a string member is, not read
+     * as the attribute name "5" or "null".
+     */
+    @Test
+    void stringMapsAndLists_refuseValuesThatAreNotStrings() {
+        String table = hashTable();
+        dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("a"), "5", s("x"), "null", s("y"))));
+        for (String name : new String[] {"5", "null", "true"}) {
+            String body = "{\"TableName\":\"" + table + "\",\"Key\":{\"id\":{\"S\":\"a\"}},\"ConditionExpression\":\"attribute_exists(#n)\","
+                    + "\"ExpressionAttributeNames\":{\"#n\":" + name + "}}";
+            var response = engine.handle("DynamoDB_20120810.DeleteItem", body.getBytes(StandardCharsets.UTF_8));
+            assertThat(response.status()).isEqualTo(400);
+            assertThat(response.bodyText()).contains("SerializationException");
+        }
+        String create = "{\"TableName\":\"" + uniqueName("nonkey") + "\",\"BillingMode\":\"PAY_PER_REQUEST\","
+                + "\"AttributeDefinitions\":[{\"AttributeName\":\"id\",\"AttributeType\":\"S\"},{\"AttributeName\":\"g\",\"AttributeType\":\"S\"}],"
+                + "\"KeySchema\":[{\"AttributeName\":\"id\",\"KeyType\":\"HASH\"}],\"GlobalSecondaryIndexes\":[{\"IndexName\":\"ByG\","
+                + "\"KeySchema\":[{\"AttributeName\":\"g\",\"KeyType\":\"HASH\"}],\"Projection\":{\"ProjectionType\":\"INCLUDE\",\"NonKeyAttributes\":[7]}}]}";
+        assertThat(engine.handle("DynamoDB_20120810.CreateTable", create.getBytes(StandardCharsets.UTF_8)).bodyText()).contains("SerializationException");
+        assertThat(dynamoDb.getItem(b -> b.tableName(table).key(Map.of("id", s("a")))).item()).containsKeys("5", "null");
+    }
+
     @Test
     void requestOver16MB_refusedWith413() throws Exception {
         HttpClient http = HttpClient.newHttpClient();

@@ -174,6 +174,26 @@ class StreamsTest extends EngineTestSupport {
         expect(() -> streams.getRecords(b -> b.shardIterator(at)), ExpiredIteratorException.class, "Iterator expired");
     }
 
+    /**
+     * API_streams_SequenceNumberRange.html: StartingSequenceNumber is "the first sequence number for the stream
+     * records contained within a shard", so an iterator AT it reads the shard from its first record, even when
+     * another table's write took a sequence number between the stream's creation and that record.
+     */
+    @Test
+    void shardIterator_atTheShardsStartingSequenceNumber_readsItsFirstRecord() {
+        String table = hashTable();
+        String other = hashTable();
+        dynamoDb.putItem(b -> b.tableName(other).item(Map.of("id", s("elsewhere"))));
+        dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("first"))));
+        String arn = streamArn(table);
+        var shard = streams.describeStream(b -> b.streamArn(arn)).streamDescription().shards().get(0);
+
+        String at = streams.getShardIterator(b -> b.streamArn(arn).shardId(shard.shardId()).shardIteratorType(ShardIteratorType.AT_SEQUENCE_NUMBER)
+                .sequenceNumber(shard.sequenceNumberRange().startingSequenceNumber())).shardIterator();
+
+        assertThat(streams.getRecords(b -> b.shardIterator(at)).records()).extracting(r -> r.dynamodb().keys().get("id")).containsExactly(s("first"));
+    }
+
     @Test
     void getRecords_answersAtMostOneMegabyte() {
         String table = hashTable();
