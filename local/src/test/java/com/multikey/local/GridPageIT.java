@@ -546,7 +546,7 @@ class GridPageIT {
             // then
             WebElement problem = browser.findElement(By.id("problem"));
             assertThat(problem.isDisplayed()).isTrue();
-            assertThat(problem.getText()).isEqualTo("400 Bad Request: N: is followed by a number (parameter group)");
+            assertThat(problem.getText()).isEqualTo("400 Bad Request: N: is followed by a number, e.g. N:42; for text that begins with N: write S:N:… (parameter group)");
             assertThat(itemRows()).isEmpty();
             assertThat(browser.findElement(By.id("next")).isEnabled()).isFalse();
         }

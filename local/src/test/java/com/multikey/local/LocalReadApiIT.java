@@ -353,11 +353,11 @@ class LocalReadApiIT {
         void start(@TempDir Path keys) throws InterruptedException, IOException {
             this.keys = keys;
             issuer = LocalJwtIssuer.loadOrCreate(keys.resolve("key.json"));
-            // the repository's definitions and a grouped index of the same fields beside the grid
+            // the repository's definitions and a grouped index of the same fields beside the grid's two layouts
             Path yaml = keys.resolve("index-definitions.yaml");
             java.nio.file.Files.writeString(yaml, java.nio.file.Files.readString(Path.of("..", "index-definitions.yaml")) + """
 
-                      - name: issue-grid
+                      - name: project-fields
                         covers:
                           - {attribute: id, beginsWith: "issue#"}
                         group: project
@@ -412,16 +412,16 @@ class LocalReadApiIT {
         @Test
         void aTokenForAGroupOfADeclaredIndex_readsThatGroupOfThatIndex_andAnythingElseIsForbiddenByTheFunction() throws Exception {
             // given
-            String named = token(List.of("issue-grid:project#1"), LocalReadApi.AUDIENCE, Duration.ofMinutes(5));
+            String named = token(List.of("project-fields:project#1"), LocalReadApi.AUDIENCE, Duration.ofMinutes(5));
             String projects = token(List.of("project#1"), LocalReadApi.AUDIENCE, Duration.ofMinutes(5));
-            String pattern = token(List.of("issue-grid:project#*", "project#1"), LocalReadApi.AUDIENCE, Duration.ofMinutes(5));
+            String pattern = token(List.of("project-fields:project#*", "project#1"), LocalReadApi.AUDIENCE, Duration.ofMinutes(5));
 
             // when
-            Answer own = index("issue-grid", "project#1", named);
-            Answer other = index("issue-grid", "project#2", named);
+            Answer own = index("project-fields", "project#1", named);
+            Answer other = index("project-fields", "project#2", named);
             Answer gridOfTheSameProject = grid("project#1", named);
-            Answer projectOnTheDeclaredIndex = index("issue-grid", "project#1", projects);
-            Answer anyProject = index("issue-grid", "project#2", pattern);
+            Answer projectOnTheDeclaredIndex = index("project-fields", "project#1", projects);
+            Answer anyProject = index("project-fields", "project#2", pattern);
 
             // then
             assertThat(own.status()).as(own.body()).isEqualTo(200);
