@@ -5,7 +5,9 @@ import java.util.List;
 
 /**
  * Runs the benchmarks: {@code indexer}, {@code concurrency}, {@code definitions} (1, 5 and 20 declared indexes), {@code grid}, {@code reindex} (segmented backfill;
- * verify's heap at 10k and 100k index items; {@code reindex-1m} adds 1M), {@code cost}, {@code cold-start [runs]},
+ * verify's heap at 10k and 100k index items; {@code reindex-1m} adds 1M), {@code indexer-throughput} (the indexer's (3) alone),
+ * {@code verify [index items]} (verify alone, 300,000 index items unless given), {@code heap-1m} (the engine's heap
+ * holding a million small items), {@code cost}, {@code cold-start [runs]},
  * or the first three (no argument).
  */
 public final class Benchmarks {
@@ -19,6 +21,9 @@ public final class Benchmarks {
         out.printf("multikey benchmarks (Java %s, %d cores)%n%n", Runtime.version(), Runtime.getRuntime().availableProcessors());
         if (which.contains("indexer")) {
             IndexerBenchmark.run(out);
+        }
+        if (which.contains("indexer-throughput")) {
+            IndexerBenchmark.runThroughput(out);
         }
         if (which.contains("concurrency")) {
             out.println();
@@ -48,6 +53,16 @@ public final class Benchmarks {
         if (which.contains("reindex") || which.contains("reindex-1m")) {
             out.println();
             ReindexBenchmark.run(out, which.contains("reindex-1m") ? List.of(10_000, 100_000, 1_000_000) : List.of(10_000, 100_000));
+        }
+        if (which.contains("verify")) {
+            out.println();
+            int at = which.indexOf("verify");
+            ReindexBenchmark.runVerify(out, List.of(at + 1 < which.size() && which.get(at + 1).matches("[0-9]+")
+                    ? Integer.parseInt(which.get(at + 1)) : 300_000));
+        }
+        if (which.contains("heap-1m")) {
+            out.println();
+            HeapBenchmark.run(out, 1_000_000);
         }
         out.flush();
         // the JVM ends now, whatever pools the benchmarked code left running

@@ -88,6 +88,12 @@ public final class IndexerBenchmark {
         }
         out.println();
 
+        runThroughput(out);
+    }
+
+    /** (3) alone: the real handler against raw BatchWriteItem of the same index items. */
+    static void runThroughput(PrintStream out) {
+        PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         out.println("(3) real handler vs raw BatchWriteItem on the embedded DynamoDB engine");
         System.setOut(quiet);
         HandlerResult result;

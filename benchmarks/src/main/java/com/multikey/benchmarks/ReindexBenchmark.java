@@ -81,6 +81,27 @@ final class ReindexBenchmark {
                         (done.writes() / seconds) / (raw / rawSeconds));
             }
 
+            verify(out, dynamoDb, verifySizes);
+        } finally {
+            System.setOut(console);
+        }
+    }
+
+    /** (7) alone, on a fresh engine. */
+    static void runVerify(PrintStream out, List<Integer> verifySizes) throws Exception {
+        PrintStream console = System.out;
+        System.setOut(new PrintStream(OutputStream.nullOutputStream()));
+        try (LocalDynamoDb local = LocalDynamoDb.start(); DynamoDbClient dynamoDb = local.client()) {
+            System.setOut(console);
+            verify(out, dynamoDb, verifySizes);
+        } finally {
+            System.setOut(console);
+        }
+    }
+
+    private static void verify(PrintStream out, DynamoDbClient dynamoDb, List<Integer> verifySizes) throws Exception {
+        {
+            long start;
             out.printf("%n(7) verify's live heap by index size (%d fields an issue, 4 segments, pages of 100)%n", FIELDS);
             out.printf("| index items | seconds | heap before (MB, after GC) | most above it while verifying (MB, after GC) |%n|---|---|---|---|%n");
             for (int items : verifySizes) {
@@ -112,9 +133,8 @@ final class ReindexBenchmark {
                     throw new IllegalStateException("the benchmark's index should be exact, verify found " + found);
                 }
                 out.printf("| %,d | %.1f | %.1f | %.1f |%n", items, seconds, before / 1e6, (peak.get() - before) / 1e6);
+                out.flush();
             }
-        } finally {
-            System.setOut(console);
         }
     }
 

@@ -35,6 +35,8 @@ public final class EngineServer implements AutoCloseable {
 
     private final DynamoDbEngine engine;
     private final HttpServer server;
+    private static final String NO_DELAY = "sun.net.httpserver.nodelay";
+
     private final ExecutorService executor;
     private final URI endpoint;
 
@@ -68,6 +70,12 @@ public final class EngineServer implements AutoCloseable {
      * port (0: a free one); closing the server closes the engine.
      */
     public static EngineServer start(DynamoDbEngine engine, String host, int port) {
+        // The JDK's server leaves Nagle's algorithm on unless told otherwise: a response written as headers then body
+        // then waits for the client's delayed acknowledgement (about 40 ms on Linux) before the body leaves. The
+        // setting is read once, when the process's first server starts, so it is set before creating one.
+        if (System.getProperty(NO_DELAY) == null) {
+            System.setProperty(NO_DELAY, "true");
+        }
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(host, port), 128);
