@@ -33,10 +33,10 @@ public final class EngineServer implements AutoCloseable {
     /** How often the server's engine expires TTL items unless told otherwise. */
     public static final Duration DEFAULT_TTL_INTERVAL = Duration.ofSeconds(1);
 
-    private final DynamoDbEngine engine;
-    private final HttpServer server;
     private static final String NO_DELAY = "sun.net.httpserver.nodelay";
 
+    private final DynamoDbEngine engine;
+    private final HttpServer server;
     private final ExecutorService executor;
     private final URI endpoint;
 
