@@ -1,11 +1,10 @@
 package com.multikey.queryapi;
 
 import com.multikey.index.definition.IndexDefinition;
+import com.multikey.query.GroupValue;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -24,9 +23,9 @@ import java.util.stream.Collectors;
  *   <li>any other value: that project of the issue grid (the index {@code GET /v1/grid} reads), as tokens said before
  *       indexes were declared.</li>
  * </ul>
- * A group's text is its values as the {@code group} parameters spell them ({@code N:<number>} for a number, in its
- * plain form without trailing zeros; {@code S:} before a text that starts with {@code N:} or {@code S:}; {@code B:}
- * and base64 for binary), joined by {@code /}, with {@code %} and {@code /} inside a value written {@code %25} and
+ * A group's text is its values as the {@code group} parameters spell them ({@link GroupValue#format}: {@code N:} and the
+ * number's plain form without trailing zeros, {@code BOOL:}, {@code B:} and base64, {@code S:} before a text that starts
+ * with a type prefix), joined by {@code /}, with {@code %} and {@code /} inside a value written {@code %25} and
  * {@code %2F}.
  */
 final class GroupScope {
@@ -85,18 +84,7 @@ final class GroupScope {
 
     /** A group's text: its values as the {@code group} parameters spell them, each escaped, joined by {@code /}. */
     static String text(List<AttributeValue> group) {
-        return group.stream().map(GroupScope::valueText).map(v -> v.replace("%", "%25").replace("/", "%2F"))
+        return group.stream().map(GroupValue::format).map(v -> v.replace("%", "%25").replace("/", "%2F"))
                 .collect(Collectors.joining("/"));
-    }
-
-    private static String valueText(AttributeValue value) {
-        if (value.n() != null) {
-            return "N:" + new BigDecimal(value.n()).stripTrailingZeros().toPlainString();
-        }
-        if (value.b() != null) {
-            return "B:" + Base64.getEncoder().encodeToString(value.b().asByteArrayUnsafe());
-        }
-        String text = value.s() == null ? "" : value.s();
-        return text.startsWith("N:") || text.startsWith("S:") ? "S:" + text : text;
     }
 }

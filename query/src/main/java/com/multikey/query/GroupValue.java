@@ -1,5 +1,6 @@
 package com.multikey.query;
 
+import com.multikey.common.CanonicalNumbers;
 import com.multikey.index.SortKeyCodec;
 import com.multikey.index.UnindexableValueException;
 import software.amazon.awssdk.core.SdkBytes;
@@ -69,5 +70,23 @@ public final class GroupValue {
             }
         }
         return AttributeValue.fromS(text);
+    }
+
+    /**
+     * The spelling {@link #parse} reads back as this value: {@code N:} and the number's canonical form, {@code BOOL:},
+     * {@code B:} and base64, text as it is, or after {@code S:} when it begins with a type prefix.
+     */
+    public static String format(AttributeValue value) {
+        if (value.n() != null) {
+            return "N:" + CanonicalNumbers.canonical(value.n());
+        }
+        if (value.bool() != null) {
+            return "BOOL:" + value.bool();
+        }
+        if (value.b() != null) {
+            return "B:" + Base64.getEncoder().encodeToString(value.b().asByteArrayUnsafe());
+        }
+        String text = value.s() == null ? "" : value.s();
+        return text.startsWith("S:") || text.startsWith("N:") || text.startsWith("BOOL:") || text.startsWith("B:") ? "S:" + text : text;
     }
 }
