@@ -54,7 +54,8 @@ public final class SortedStore {
     /** One partition's entries in position order; empty when it holds none. */
     public NavigableMap<List<Value>, Map<String, Value>> partition(Value partition) {
         NavigableMap<List<Value>, Map<String, Value>> entries = partitions.get(partition);
-        return entries == null ? Collections.emptyNavigableMap() : Collections.unmodifiableNavigableMap(entries);
+        // an empty map in position order: a range of the naturally ordered empty map would compare positions as Comparable
+        return Collections.unmodifiableNavigableMap(entries == null ? new TreeMap<>(KeyOrder.POSITIONS) : entries);
     }
 
     /** Every partition in key order (a Scan's order). */

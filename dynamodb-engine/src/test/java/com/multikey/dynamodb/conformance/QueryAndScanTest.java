@@ -48,6 +48,17 @@ class QueryAndScanTest extends EngineTestSupport {
     }
 
     @Test
+    void query_ofAPartitionWithNoItems_withASortKeyCondition_findsNothing() {
+        String table = tableWithTenItems();
+
+        QueryResponse none = dynamoDb.query(QueryRequest.builder().tableName(table).keyConditionExpression("pk = :p AND sk > :a")
+                .expressionAttributeValues(Map.of(":p", s("empty"), ":a", n("1"))).build());
+
+        assertThat(none.count()).isZero();
+        assertThat(none.hasLastEvaluatedKey() && !none.lastEvaluatedKey().isEmpty()).isFalse();
+    }
+
+    @Test
     void query_limitAppliesBeforeTheFilter_andPagesResume() {
         String table = tableWithTenItems();
         QueryRequest request = q(table, "pk = :p", Map.of(":t", AttributeValue.fromBool(true))).toBuilder()
