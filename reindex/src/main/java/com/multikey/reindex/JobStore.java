@@ -1,5 +1,6 @@
 package com.multikey.reindex;
 
+import com.multikey.index.IndexKey;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
@@ -21,14 +22,16 @@ import java.util.TreeSet;
 
 /**
  * Reindex jobs and their segments' checkpoints in the jobs table (partition key {@code jobId}, sort key
- * {@code part}: {@code job} or {@code segment#<n>}; every item expires {@link #RETENTION} after its last
- * write through the table's TTL on {@code expiresAt}).
+ * {@code part}: {@code job}, {@code segment#<n>}, or {@code found#<n>#<id>} for the wrong index entries a verify's page
+ * found; every item expires {@link #RETENTION} after its last write through the table's TTL on {@code expiresAt}).
  *
  * <p>A segment is worked by one invocation at a time: an invocation first <em>claims</em> the segment (its
  * {@code step} goes up by one, conditioned on the value it read), and every checkpoint is conditioned on that
  * step. A duplicate delivery, a retry of a crashed invocation, or a resumed job claims afresh; whichever
  * claimed before it finds its next checkpoint refused and stops. Each checkpoint adds the page's counts to the
- * job's totals in the same transaction, so totals count every page once.
+ * job's totals in the same transaction, so totals count every page once; it also keeps, in the same transaction, the
+ * keys of the wrong index entries the page found, at most {@link #MAX_KEPT_PER_SEGMENT} a segment, so a job's kept
+ * entries are all it found exactly when they are as many as its drift.
  */
 public final class JobStore {
 
@@ -38,10 +41,18 @@ public final class JobStore {
     public static final Duration RETENTION = Duration.ofDays(30);
     static final String JOB_PART = "job";
     private static final String SEGMENT_PREFIX = "segment#";
+    private static final String FOUND_PREFIX = "found#";
+    /** The wrong index entries a segment keeps at most; the rest are only counted. */
+    public static final int MAX_KEPT_PER_SEGMENT = 1_000;
+    /** What one page's kept entries may take of an item (400 KB at most), counted as the UTF-8 bytes of their keys. */
+    static final int MAX_KEPT_BYTES_PER_PAGE = 300_000;
     private static final List<String> TOTALS = List.of("itemsDone", "issues", "writes", "missing", "stale", "orphaned", "repaired");
 
-    /** A segment claimed for one invocation: the step every checkpoint is conditioned on, and where to resume. */
-    public record Claim(int segment, long step, SegmentPosition position) {
+    /**
+     * A segment claimed for one invocation: the step every checkpoint is conditioned on, where to resume, and how many
+     * wrong entries the segment has kept so far.
+     */
+    public record Claim(int segment, long step, SegmentPosition position, long kept) {
     }
 
     private final DynamoDbClient dynamoDb;
@@ -158,7 +169,7 @@ public final class JobStore {
         if (saved.done()) {
             return Optional.empty();
         }
-        return Optional.of(new Claim(segment, read + 1, saved));
+        return Optional.of(new Claim(segment, read + 1, saved, longOf(claimed, "kept")));
     }
 
     /**
@@ -168,12 +179,27 @@ public final class JobStore {
      * @return false when another invocation claimed the segment since: this one must stop
      */
     public boolean checkpoint(String jobId, Claim claim, SegmentPosition next, PageCounts counts, Instant now) {
+        return checkpoint(jobId, claim, next, counts, List.of(), now);
+    }
+
+    /**
+     * As {@link #checkpoint(String, Claim, SegmentPosition, PageCounts, Instant)}, keeping in the same transaction
+     * {@code kept}: what {@link #toKeep} chose of the wrong entries the page found.
+     */
+    public boolean checkpoint(String jobId, Claim claim, SegmentPosition next, PageCounts counts, List<SegmentVerifier.Discrepancy> kept,
+                              Instant now) {
         Map<String, String> segmentNames = new HashMap<>(Map.of("#step", "step", "#phase", "phase", "#start", "startKey",
                 "#items", "itemsDone", "#exp", EXPIRES_AT, "#at", "updatedAt"));
         Map<String, AttributeValue> segmentValues = new HashMap<>(Map.of(":claim", number(claim.step()),
                 ":phase", AttributeValue.fromS(next.phase().name()), ":items", number(counts.items()), ":exp", expiry(now),
                 ":at", number(now.toEpochMilli())));
         String set = "SET #phase = :phase, #exp = :exp, #at = :at";
+        String add = " ADD #items :items";
+        if (!kept.isEmpty()) {
+            segmentNames.put("#kept", "kept");
+            segmentValues.put(":kept", number(kept.size()));
+            add += ", #kept :kept";
+        }
         if (next.startKey().isEmpty()) {
             set += " REMOVE #start";
         } else {
@@ -181,7 +207,7 @@ public final class JobStore {
             segmentValues.put(":start", AttributeValue.fromM(next.startKey()));
         }
         Update segment = Update.builder().tableName(table).key(key(jobId, segmentPart(claim.segment())))
-                .updateExpression(set + " ADD #items :items").conditionExpression("#step = :claim")
+                .updateExpression(set + add).conditionExpression("#step = :claim")
                 .expressionAttributeNames(segmentNames).expressionAttributeValues(segmentValues).build();
 
         Map<String, String> jobNames = new HashMap<>(Map.of("#exp", EXPIRES_AT));
@@ -202,9 +228,18 @@ public final class JobStore {
         Update job = Update.builder().tableName(table).key(key(jobId, JOB_PART))
                 .updateExpression("SET #exp = :exp ADD " + String.join(", ", adds))
                 .expressionAttributeNames(jobNames).expressionAttributeValues(jobValues).build();
+        List<TransactWriteItem> writes = new ArrayList<>(List.of(TransactWriteItem.builder().update(segment).build(),
+                TransactWriteItem.builder().update(job).build()));
+        if (!kept.isEmpty()) {
+            // a key of its own: the transaction is written once or not at all, and a claim's pages never share one
+            Map<String, AttributeValue> found = new LinkedHashMap<>(key(jobId, FOUND_PREFIX + String.format("%07d", claim.segment()) + "#"
+                    + java.util.UUID.randomUUID()));
+            found.put("found", AttributeValue.fromL(kept.stream().map(JobStore::foundItem).toList()));
+            found.put(EXPIRES_AT, expiry(now));
+            writes.add(TransactWriteItem.builder().put(b -> b.tableName(table).item(found)).build());
+        }
         try {
-            dynamoDb.transactWriteItems(b -> b.transactItems(TransactWriteItem.builder().update(segment).build(),
-                    TransactWriteItem.builder().update(job).build()));
+            dynamoDb.transactWriteItems(b -> b.transactItems(writes));
             return true;
         } catch (TransactionCanceledException e) {
             if (e.hasCancellationReasons() && e.cancellationReasons().stream().anyMatch(r -> "ConditionalCheckFailed".equals(r.code()))) {
@@ -231,6 +266,78 @@ public final class JobStore {
         } catch (ConditionalCheckFailedException notLast) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * Which of a page's wrong entries to keep: the first ones, while the segment keeps at most
+     * {@link #MAX_KEPT_PER_SEGMENT} and the page's fit in one item.
+     */
+    public static List<SegmentVerifier.Discrepancy> toKeep(List<SegmentVerifier.Discrepancy> found, long keptBefore) {
+        List<SegmentVerifier.Discrepancy> keep = new ArrayList<>();
+        long bytes = 0;
+        for (SegmentVerifier.Discrepancy discrepancy : found) {
+            bytes += bytes(discrepancy);
+            if (keptBefore + keep.size() >= MAX_KEPT_PER_SEGMENT || bytes > MAX_KEPT_BYTES_PER_PAGE) {
+                break;
+            }
+            keep.add(discrepancy);
+        }
+        return keep;
+    }
+
+    /**
+     * The wrong index entries a job's segments kept, at most {@code limit} of them (read in pages, so memory is bounded by
+     * the limit).
+     */
+    public List<SegmentVerifier.Discrepancy> found(String jobId, int limit) {
+        List<SegmentVerifier.Discrepancy> found = new ArrayList<>();
+        Map<String, AttributeValue> start = null;
+        do {
+            Map<String, AttributeValue> after = start;
+            QueryResponse page = dynamoDb.query(b -> {
+                b.tableName(table).consistentRead(true).keyConditionExpression("#j = :j AND begins_with(#p, :f)")
+                        .expressionAttributeNames(Map.of("#j", JOB_ID, "#p", PART))
+                        .expressionAttributeValues(Map.of(":j", AttributeValue.fromS(jobId), ":f", AttributeValue.fromS(FOUND_PREFIX)));
+                if (after != null) {
+                    b.exclusiveStartKey(after);
+                }
+            });
+            for (Map<String, AttributeValue> item : page.items()) {
+                for (AttributeValue entry : item.get("found").l()) {
+                    if (found.size() == limit) {
+                        return found;
+                    }
+                    found.add(discrepancy(entry.m()));
+                }
+            }
+            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (start != null);
+        return found;
+    }
+
+    private static AttributeValue foundItem(SegmentVerifier.Discrepancy discrepancy) {
+        Map<String, AttributeValue> entry = new LinkedHashMap<>();
+        entry.put("kind", AttributeValue.fromS(discrepancy.kind().name()));
+        if (!discrepancy.issueId().isEmpty()) {
+            entry.put("issueId", AttributeValue.fromS(discrepancy.issueId()));
+        }
+        entry.put(IndexKey.ATTRIB_ID, AttributeValue.fromS(discrepancy.key().attribId()));
+        entry.put(IndexKey.SORT_KEY, AttributeValue.fromS(discrepancy.key().sortKey()));
+        return AttributeValue.fromM(entry);
+    }
+
+    private static SegmentVerifier.Discrepancy discrepancy(Map<String, AttributeValue> entry) {
+        return new SegmentVerifier.Discrepancy(SegmentVerifier.Kind.valueOf(entry.get("kind").s()),
+                entry.containsKey("issueId") ? entry.get("issueId").s() : "", IndexKey.of(entry));
+    }
+
+    /** An entry's size in an item: its strings' UTF-8 bytes, and its attribute names. */
+    private static long bytes(SegmentVerifier.Discrepancy discrepancy) {
+        return 40 + utf8(discrepancy.issueId()) + utf8(discrepancy.key().attribId()) + utf8(discrepancy.key().sortKey());
+    }
+
+    private static long utf8(String text) {
+        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
     }
 
     private static SegmentPosition positionOf(Map<String, AttributeValue> segment) {

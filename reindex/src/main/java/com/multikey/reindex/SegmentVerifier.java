@@ -34,7 +34,8 @@ import java.util.stream.Collectors;
  *       its existing issue does not imply (at that key) is <b>stale</b>.</li>
  * </ul>
  * With repair on, each wrong issue is fixed through {@link ConditionalIndexWriter} from a consistent read,
- * conditioned on that version, so it is safe beside the stream indexer.
+ * conditioned on that version, so it is safe beside the stream indexer. Each page's outcome lists the wrong entries it
+ * found, so that whoever drives the pages can keep them to look at again once the stream has caught up.
  */
 public final class SegmentVerifier implements SegmentWork {
 
@@ -118,15 +119,16 @@ public final class SegmentVerifier implements SegmentWork {
         }
         long missing = 0;
         long stale = 0;
+        List<Discrepancy> wrong = new ArrayList<>();
         Map<ItemKey, List<IndexChange>> fixes = new LinkedHashMap<>();
         for (IndexItem want : expected.values()) {
             Map<String, AttributeValue> have = stored.get(want.key());
             if (have == null) {
                 missing++;
-                found.accept(new Discrepancy(Kind.MISSING, want.source().toString(), want.key()));
+                report(wrong, new Discrepancy(Kind.MISSING, want.source().toString(), want.key()));
             } else if (!have.equals(want.toItem())) {
                 stale++;
-                found.accept(new Discrepancy(Kind.STALE, want.source().toString(), want.key()));
+                report(wrong, new Discrepancy(Kind.STALE, want.source().toString(), want.key()));
             } else {
                 continue;
             }
@@ -144,7 +146,13 @@ public final class SegmentVerifier implements SegmentWork {
         Map<String, AttributeValue> after = next(page);
         SegmentPosition next = after.isEmpty() ? new SegmentPosition(SegmentPosition.Phase.INDEX, Map.of())
                 : new SegmentPosition(SegmentPosition.Phase.APP, after);
-        return new PageOutcome(new PageCounts(page.items().size(), versions.size(), writes, missing, stale, 0, repaired), next);
+        return new PageOutcome(new PageCounts(page.items().size(), versions.size(), writes, missing, stale, 0, repaired), next, wrong);
+    }
+
+    /** Tells {@code found} of a wrong entry and lists it in the page's outcome. */
+    private void report(List<Discrepancy> wrong, Discrepancy discrepancy) {
+        found.accept(discrepancy);
+        wrong.add(discrepancy);
     }
 
     /** Puts what the scanned version lacks; if the issue changed since, puts everything its current version implies. */
@@ -171,6 +179,7 @@ public final class SegmentVerifier implements SegmentWork {
         long orphaned = 0;
         long writes = 0;
         long repaired = 0;
+        List<Discrepancy> wrong = new ArrayList<>();
         for (Map<String, AttributeValue> item : page.items()) {
             if (!scope.owns(item)) {
                 continue;
@@ -180,7 +189,7 @@ public final class SegmentVerifier implements SegmentWork {
                 // no source item named (or no key of the table): no item can imply it
                 IndexKey key = IndexKey.of(item);
                 orphaned++;
-                found.accept(new Discrepancy(Kind.ORPHANED, "", key));
+                report(wrong, new Discrepancy(Kind.ORPHANED, "", key));
                 if (repair && deleteSourceless(item)) {
                     writes++;
                     repaired++;
@@ -206,10 +215,10 @@ public final class SegmentVerifier implements SegmentWork {
                     unwanted.add(key);
                     if (version == null) {
                         orphaned++;
-                        found.accept(new Discrepancy(Kind.ORPHANED, issueId.toString(), key));
+                        report(wrong, new Discrepancy(Kind.ORPHANED, issueId.toString(), key));
                     } else {
                         stale++;
-                        found.accept(new Discrepancy(Kind.STALE, issueId.toString(), key));
+                        report(wrong, new Discrepancy(Kind.STALE, issueId.toString(), key));
                     }
                 }
             }
@@ -223,7 +232,7 @@ public final class SegmentVerifier implements SegmentWork {
         SegmentPosition next = after.isEmpty() ? SegmentPosition.DONE : new SegmentPosition(SegmentPosition.Phase.INDEX, after);
         // the grid layout's control item is read, but is no index item
         long indexItems = page.items().stream().filter(item -> !GridLayoutStore.isControl(item)).count();
-        return new PageOutcome(new PageCounts(indexItems, 0, writes, 0, stale, orphaned, repaired), next);
+        return new PageOutcome(new PageCounts(indexItems, 0, writes, 0, stale, orphaned, repaired), next, wrong);
     }
 
     /**

@@ -1,5 +1,6 @@
 package com.multikey.reindex;
 
+import com.multikey.index.IndexKey;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.LocalTablesExtension;
 import org.junit.jupiter.api.Test;
@@ -9,11 +10,16 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The jobs table on the local DynamoDB engine: claims, checkpoints of any key type, totals, and one completion. */
+/**
+ * The jobs table on the local DynamoDB engine: claims, checkpoints of any key type, totals, one completion, and the wrong
+ * entries a verify's pages keep.
+ */
 @ExtendWith(LocalTablesExtension.class)
 class JobStoreIntegrationTest {
 
@@ -98,5 +104,53 @@ class JobStoreIntegrationTest {
         assertThat(removal.kind()).isEqualTo(JobSpec.Kind.REMOVE);
         assertThat(removal.index()).contains("issue-labels");
         assertThat(backfill.index()).isEmpty();
+    }
+
+    @Test
+    void checkpoint_keepsThePagesWrongEntries_withTheClaimCountingThem_andARefusedCheckpointKeepsNone() {
+        // given
+        jobs.create(spec("j6", 2), NOW);
+        SegmentVerifier.Discrepancy missing = new SegmentVerifier.Discrepancy(SegmentVerifier.Kind.MISSING, "id=issue#1",
+                new IndexKey("issue-grid|p|f0", "n0001\u0000x"));
+        SegmentVerifier.Discrepancy sourceless = new SegmentVerifier.Discrepancy(SegmentVerifier.Kind.ORPHANED, "",
+                new IndexKey("issue-grid|p|f0", "n0002"));
+        JobStore.Claim superseded = jobs.claim("j6", 0, NOW).orElseThrow();
+        JobStore.Claim claim = jobs.claim("j6", 0, NOW).orElseThrow();
+
+        // when
+        boolean refused = !jobs.checkpoint("j6", superseded, SegmentPosition.DONE, new PageCounts(1, 1, 0, 1, 0, 0, 0),
+                List.of(missing), NOW);
+        boolean saved = jobs.checkpoint("j6", claim, new SegmentPosition(SegmentPosition.Phase.INDEX, Map.of()),
+                new PageCounts(2, 1, 0, 1, 0, 1, 0), List.of(missing, sourceless), NOW);
+
+        // then
+        assertThat(refused).isTrue();
+        assertThat(saved).isTrue();
+        assertThat(jobs.found("j6", 100)).containsExactlyInAnyOrder(missing, sourceless);
+        assertThat(jobs.found("j6", 1)).hasSize(1);
+        assertThat(jobs.found("no-such-job", 100)).isEmpty();
+        assertThat(jobs.claim("j6", 0, NOW).orElseThrow().kept()).isEqualTo(2);
+        assertThat(jobs.claim("j6", 1, NOW).orElseThrow().kept()).isZero();
+        assertThat(dynamoDb.scan(b -> b.tableName("ReindexJobsTable")).items()).allSatisfy(item -> assertThat(item)
+                .containsEntry(JobStore.EXPIRES_AT, AttributeValue.fromN(Long.toString(NOW.plus(JobStore.RETENTION).getEpochSecond()))));
+    }
+
+    @Test
+    void toKeep_keepsTheFirstEntries_whileTheSegmentHasKeptFewerThanItsBound_andThePageFitsInOneItem() {
+        // given
+        List<SegmentVerifier.Discrepancy> page = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            page.add(new SegmentVerifier.Discrepancy(SegmentVerifier.Kind.STALE, "id=issue#" + i, new IndexKey("a", "k" + i)));
+        }
+        List<SegmentVerifier.Discrepancy> long1k = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            long1k.add(new SegmentVerifier.Discrepancy(SegmentVerifier.Kind.STALE, "id=issue#" + i, new IndexKey("a", "k".repeat(1000) + i)));
+        }
+
+        // then
+        assertThat(JobStore.toKeep(page, 0)).isEqualTo(page);
+        assertThat(JobStore.toKeep(page, JobStore.MAX_KEPT_PER_SEGMENT - 10)).isEqualTo(page.subList(0, 10));
+        assertThat(JobStore.toKeep(page, JobStore.MAX_KEPT_PER_SEGMENT)).isEmpty();
+        assertThat(JobStore.toKeep(long1k, 0)).hasSizeBetween(200, 299).isEqualTo(long1k.subList(0, JobStore.toKeep(long1k, 0).size()));
     }
 }

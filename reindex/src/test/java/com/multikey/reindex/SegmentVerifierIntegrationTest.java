@@ -35,13 +35,15 @@ class SegmentVerifierIntegrationTest {
         this.dynamoDb = tables.dynamoDb();
     }
 
-    private record Run(PageCounts totals, List<SegmentVerifier.Discrepancy> found, long pages, long largestPage) {
+    private record Run(PageCounts totals, List<SegmentVerifier.Discrepancy> found, long pages, long largestPage,
+                       List<SegmentVerifier.Discrepancy> listed) {
     }
 
     private Run verify(boolean repair, int segments, int pageSize) throws InterruptedException {
         List<SegmentVerifier.Discrepancy> found = new ArrayList<>();
         SegmentVerifier verifier = new SegmentVerifier(dynamoDb, "AppTable", "IssueAttribIndexTable", SCHEMA, repair, 1e9, pageSize,
                 found::add);
+        List<SegmentVerifier.Discrepancy> listed = new ArrayList<>();
         PageCounts totals = PageCounts.NONE;
         long pages = 0;
         long largest = 0;
@@ -50,12 +52,13 @@ class SegmentVerifierIntegrationTest {
             while (!at.done()) {
                 PageOutcome page = verifier.page(segment, segments, at);
                 totals = totals.plus(page.counts());
+                listed.addAll(page.found());
                 largest = Math.max(largest, page.counts().items());
                 pages++;
                 at = page.next();
             }
         }
-        return new Run(totals, found, pages, largest);
+        return new Run(totals, found, pages, largest, listed);
     }
 
     @Test
@@ -86,6 +89,7 @@ class SegmentVerifierIntegrationTest {
                 new SegmentVerifier.Discrepancy(SegmentVerifier.Kind.STALE, changed.issueId(), changed.key()),
                 new SegmentVerifier.Discrepancy(SegmentVerifier.Kind.ORPHANED, "issue#gone", orphan.key()));
         assertThat(run.totals()).extracting(PageCounts::missing, PageCounts::stale, PageCounts::orphaned).containsExactly(1L, 1L, 1L);
+        assertThat(run.listed()).as("each page's outcome lists what it counted").isEqualTo(run.found());
 
         Run repaired = verify(true, 3, 5);
         assertThat(repaired.totals().repaired()).isEqualTo(3);
