@@ -7,6 +7,7 @@ import com.multikey.reindex.JobStore;
 import com.multikey.reindex.PageCounts;
 import com.multikey.reindex.PageOutcome;
 import com.multikey.reindex.SegmentPosition;
+import com.multikey.reindex.SegmentVerifier;
 import com.multikey.reindex.SegmentWork;
 
 import java.time.Clock;
@@ -21,8 +22,9 @@ import java.util.function.LongSupplier;
 /**
  * The worker's logic, free of Lambda: {@code start} records a job and hands each unfinished segment to its own
  * invocation; {@code segment} claims a segment, works it page by page from its checkpoint, saves a checkpoint
- * after every page (one log line each, keys and counts only), and before the invocation's time runs out hands
- * the rest to a new invocation. The segment that finishes last marks the job done and publishes its totals.
+ * after every page (one log line each, keys and counts only) with the keys of the wrong index entries a verify's page
+ * found (a bounded number a segment, for whoever started the job to look at again), and before the invocation's time
+ * runs out hands the rest to a new invocation. The segment that finishes last marks the job done and publishes its totals.
  */
 final class ReindexWorker {
 
@@ -110,17 +112,20 @@ final class ReindexWorker {
         SegmentWork pages = work.apply(spec);
         SegmentPosition at = claim.position();
         PageCounts total = PageCounts.NONE;
+        long kept = claim.kept();
         long pageCount = 0;
         long started = System.nanoTime();
         long longestPageMillis = 0;
         while (true) {
             long pageStart = System.nanoTime();
             PageOutcome page = pages.page(segment, spec.totalSegments(), at);
-            if (!jobs.checkpoint(jobId, claim, page.next(), page.counts(), clock.instant())) {
+            List<SegmentVerifier.Discrepancy> keep = JobStore.toKeep(page.found(), kept);
+            if (!jobs.checkpoint(jobId, claim, page.next(), page.counts(), keep, clock.instant())) {
                 logCheckpoint(spec, segment, claim, page, "superseded");
                 return new Outcome.Worked(jobId, segment, pageCount, total, Status.SUPERSEDED);
             }
             pageCount++;
+            kept += keep.size();
             total = total.plus(page.counts());
             at = page.next();
             longestPageMillis = Math.max(longestPageMillis, (System.nanoTime() - pageStart) / 1_000_000);

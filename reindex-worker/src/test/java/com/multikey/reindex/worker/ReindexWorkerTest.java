@@ -4,10 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.common.EmfMetrics;
 import com.multikey.common.StructuredLog;
+import com.multikey.index.IndexKey;
 import com.multikey.reindex.JobStore;
 import com.multikey.reindex.PageCounts;
 import com.multikey.reindex.PageOutcome;
 import com.multikey.reindex.SegmentPosition;
+import com.multikey.reindex.SegmentVerifier;
 import com.multikey.reindex.SegmentWork;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.LocalTablesExtension;
@@ -106,6 +108,29 @@ class ReindexWorkerTest {
         ReindexWorker.Outcome next = handle(WorkerRequest.segment("v2", 0), 900_000);
         assertThat(((ReindexWorker.Outcome.Worked) next).pages()).as("resumed after its first page").isEqualTo(2);
         assertThat(jobs.job("v2").orElseThrow().totals().items()).as("every page counted once").isEqualTo(30);
+    }
+
+    @Test
+    void segment_ofAVerify_keepsTheKeysOfTheWrongEntriesItsPagesFound_acrossInvocations_oneForEachCounted() throws Exception {
+        // given: each page finds one missing entry, and lists it
+        AtomicLong pagesWorked = new AtomicLong();
+        ReindexWorker listing = new ReindexWorker(jobs, spec -> (segment, total, at) -> {
+            PageOutcome page = new ThreePages().page(segment, total, at);
+            return new PageOutcome(page.counts(), page.next(), List.of(new SegmentVerifier.Discrepancy(SegmentVerifier.Kind.MISSING,
+                    "issue#" + segment, new IndexKey("issue-grid|p|f0", "page" + pagesWorked.incrementAndGet()))));
+        }, (jobId, segment) -> invoked.add(jobId + "/" + segment), new WorkerMetrics(new EmfMetrics("Multikey", "x", out, Clock.systemUTC())),
+                new StructuredLog("ReindexWorker", out, Clock.systemUTC()), Clock.systemUTC(), Duration.ofSeconds(60));
+        listing.handle(WorkerRequest.of(start("v6"), new WorkerRequest.Defaults(2, 100, 2, 10)), () -> 900_000L);
+
+        // when: segment 0 runs out of time after its first page and goes on in a new invocation
+        listing.handle(new WorkerRequest.Segment("v6", 0), () -> 59_000L);
+        listing.handle(new WorkerRequest.Segment("v6", 0), () -> 900_000L);
+        listing.handle(new WorkerRequest.Segment("v6", 1), () -> 900_000L);
+
+        // then
+        assertThat(jobs.job("v6").orElseThrow().totals().drift()).isEqualTo(6);
+        assertThat(jobs.found("v6", 100)).extracting(d -> d.key().sortKey())
+                .containsExactlyInAnyOrder("page1", "page2", "page3", "page4", "page5", "page6");
     }
 
     @Test
