@@ -7,6 +7,7 @@ import com.multikey.reindex.GridMigration;
 import com.multikey.reindex.IndexRemoval;
 import com.multikey.reindex.JobSpec;
 import com.multikey.reindex.JobStatus;
+import com.multikey.reindex.JobStore;
 import com.multikey.reindex.SegmentVerifier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -72,8 +73,8 @@ final class MigrateGridCommand implements Callable<Integer>, Failure.Located {
         GridMigration.Outcome outcome;
         try (DynamoDbClient client = tables.client(parent.environment)) {
             GridLayoutStore store = new GridLayoutStore(client, tables.indexTable, definitions, true, Duration.ZERO, System::nanoTime);
-            GridMigration.Work work = aws.onAws ? new OnAws() : new GridMigration.InProcess(client, tables.appTable, tables.indexTable,
-                    segments, rate);
+            GridMigration.InProcess inProcess = new GridMigration.InProcess(client, tables.appTable, tables.indexTable, segments, rate);
+            GridMigration.Work work = aws.onAws ? new OnAws(client, inProcess) : inProcess;
             outcome = new GridMigration(store, definitions, work, Duration.ofSeconds(settleSeconds), Sleeper.SYSTEM).run(new Shown());
         }
         if (output.json()) {
@@ -109,10 +110,18 @@ final class MigrateGridCommand implements Callable<Integer>, Failure.Located {
 
     /**
      * The heavy steps as reindex worker jobs, their ids fixed for the backfill and the removal so that a run again resumes the
-     * job it started; a verify is a repair job of its own each round (its drift counted, the differences not listed, so a
-     * round passes only when it finds none).
+     * job it started; a verify is a repair job of its own each round, whose segments keep the keys of the differences they
+     * found in the jobs table. This process looks at each of those again after the stream's lag, as the in-process verify
+     * does: a few reads and conditional writes, not a scan.
      */
     private final class OnAws implements GridMigration.Work {
+        private final DynamoDbClient dynamoDb;
+        private final GridMigration.InProcess here;
+
+        OnAws(DynamoDbClient dynamoDb, GridMigration.InProcess here) {
+            this.dynamoDb = dynamoDb;
+            this.here = here;
+        }
 
         @Override
         public void backfill(IndexDefinitions definitions, String index, GridMigration.Listener listener) throws InterruptedException {
@@ -122,14 +131,20 @@ final class MigrateGridCommand implements Callable<Integer>, Failure.Located {
         @Override
         public GridMigration.Found verify(IndexDefinitions definitions, String index, GridMigration.Listener listener)
                 throws InterruptedException {
-            JobStatus status = WorkerJobs.run(aws, JobSpec.Kind.REPAIR, Optional.of(index),
-                    "migrate-grid-verify-" + JOB_ID_TIME.format(Instant.now()), tables, parent);
-            return new GridMigration.Found(status.totals().drift(), List.of(), status.totals().drift() == 0);
+            String jobId = "migrate-grid-verify-" + JOB_ID_TIME.format(Instant.now());
+            JobStatus status = WorkerJobs.run(aws, JobSpec.Kind.REPAIR, Optional.of(index), jobId, tables, parent);
+            long drift = status.totals().drift();
+            if (drift == 0 || drift > GridMigration.MAX_KEPT) {
+                return new GridMigration.Found(drift, List.of(), drift == 0);
+            }
+            // every difference when the segments kept as many as they counted (each keeps a bounded number)
+            List<SegmentVerifier.Discrepancy> kept = new JobStore(dynamoDb, aws.jobsTable).found(jobId, GridMigration.MAX_KEPT);
+            return new GridMigration.Found(drift, kept, kept.size() == drift);
         }
 
         @Override
         public List<SegmentVerifier.Discrepancy> recheck(IndexDefinitions definitions, String index, List<SegmentVerifier.Discrepancy> found) {
-            return found;
+            return here.recheck(definitions, index, found);
         }
 
         @Override

@@ -71,7 +71,7 @@ public final class GridMigration {
     }
 
     /** The most differences a verify keeps to look at again; with more, another whole verify follows. */
-    static final int MAX_KEPT = 10_000;
+    public static final int MAX_KEPT = 10_000;
 
     /** The heavy steps in this process: parallel scans of {@code segments} segments, writes held to {@code rate} a second. */
     public record InProcess(DynamoDbClient dynamoDb, String appTable, String indexTable, int segments, double rate) implements Work {
