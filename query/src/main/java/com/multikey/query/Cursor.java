@@ -26,9 +26,17 @@ import java.util.stream.Collectors;
  * own once opened, so that a reader sealing under the same key with other definitions cannot reach DynamoDB with a
  * key that does not fit the query.
  */
-record Cursor(Part part, Map<String, AttributeValue> startKey) {
+record Cursor(Part part, Map<String, AttributeValue> startKey, Knowledge knowledge) {
 
     enum Part { INDEX, MISSING }
+
+    Cursor(Part part, Map<String, AttributeValue> startKey) {
+        this(part, startKey, Knowledge.NONE);
+    }
+
+    Cursor with(Knowledge learned) {
+        return new Cursor(part, startKey, learned);
+    }
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -44,6 +52,7 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
                 default -> throw new IllegalStateException("key attribute " + name + " is neither S, N nor B");
             }
         });
+        knowledge.write(node);
         return sealer.seal(node.toString().getBytes(StandardCharsets.UTF_8), request.identity());
     }
 
@@ -82,7 +91,7 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
                 throw new QueryException("malformed cursor");
             }
         });
-        return new Cursor(part, key);
+        return new Cursor(part, key, Knowledge.read(node, request.predicates().size()));
     }
 
     /**

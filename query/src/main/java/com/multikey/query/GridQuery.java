@@ -95,6 +95,7 @@ public final class GridQuery {
     private final Duration pageBudget;
     private final LongSupplier nanoClock;
     private final CursorSealer cursors;
+    private final ReadBudget readBudget;
 
     /**
      * With cursors sealed under a key made for this instance alone: they open in this process only.
@@ -150,6 +151,27 @@ public final class GridQuery {
         this.pageBudget = pageBudget;
         this.nanoClock = nanoClock;
         this.cursors = java.util.Objects.requireNonNull(cursors, "cursors");
+        this.readBudget = ReadBudget.DEFAULT;
+    }
+
+    private GridQuery(GridQuery query, Duration pageBudget, CursorSealer cursors, ReadBudget readBudget) {
+        this.dynamoDb = query.dynamoDb;
+        this.appTable = query.appTable;
+        this.indexTable = query.indexTable;
+        this.byProjectIndex = query.byProjectIndex;
+        this.definitions = query.definitions;
+        this.current = query.current;
+        this.issues = query.issues;
+        this.catalog = query.catalog;
+        this.backoff = query.backoff;
+        this.sleeper = query.sleeper;
+        if (pageBudget.isNegative() || pageBudget.isZero()) {
+            throw new IllegalArgumentException("page budget must be positive, got " + pageBudget);
+        }
+        this.pageBudget = pageBudget;
+        this.nanoClock = query.nanoClock;
+        this.cursors = java.util.Objects.requireNonNull(cursors, "cursors");
+        this.readBudget = readBudget;
     }
 
     /**
@@ -180,14 +202,17 @@ public final class GridQuery {
 
     /** The same query with another time budget per page. */
     public GridQuery withPageBudget(Duration budget) {
-        return new GridQuery(current, dynamoDb, appTable, indexTable, byProjectIndex, definitions, catalog, backoff, sleeper, budget,
-                nanoClock, cursors);
+        return new GridQuery(this, budget, cursors, readBudget);
+    }
+
+    /** The same query with another read budget: the items a page with predicates reads by default, and at most. */
+    public GridQuery withReadBudget(ReadBudget budget) {
+        return new GridQuery(this, pageBudget, cursors, java.util.Objects.requireNonNull(budget, "budget"));
     }
 
     /** The same query with cursors sealed and opened by {@code sealer}: the deployment's keys. */
     public GridQuery withCursorSealer(CursorSealer sealer) {
-        return new GridQuery(current, dynamoDb, appTable, indexTable, byProjectIndex, definitions, catalog, backoff, sleeper, pageBudget,
-                nanoClock, sealer);
+        return new GridQuery(this, pageBudget, sealer, readBudget);
     }
 
     /**
@@ -199,26 +224,114 @@ public final class GridQuery {
     public Page page(PageRequest request) {
         RetryBudget budget = new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock));
         Target target = target(request, currentDefinitions(budget));
-        Filter.KeyRange range = request.filter().map(f -> f.keyRange(target.bounds())).orElse(null);
+        int items = readBudget.of(request);
+        ItemTests tests = new ItemTests(issues, target.index(), request.group(), request.attribId(), target.project(), request.predicates());
+        checkFields(request, tests);
+        Filter.KeyRange range = request.filter().map(f -> f.keyRange(target.bounds()))
+                .orElseGet(() -> SortRange.of(tests.onSortField(), target.bounds()));
+        // items lacking the sorted field fail every predicate on it but "missing", which only they satisfy
+        boolean tailOnly = tests.sortFieldMissing();
+        boolean tail = tailOnly || request.includeMissing() && tests.onSortField().isEmpty();
         Optional<Cursor> cursor = request.cursor().map(text -> carriedOver(Cursor.decode(text, request, cursors), target, request)
-                .requireValid(target, range, request.includeMissing()));
-        if (cursor.isEmpty() && target.missing() instanceof MissingSource.ByProject && !definedInCatalog(request, budget)) {
-            throw new QueryException("project " + request.project() + " has no attribute '" + request.attribId() + "'");
+                .requireValid(target, range, tail));
+        if (cursor.isEmpty() && target.missing() instanceof MissingSource.ByProject) {
+            if (!definedInCatalog(request, request.attribId(), budget)) {
+                throw new QueryException("project " + request.project() + " has no attribute '" + request.attribId() + "'");
+            }
+            for (int i = 0; i < request.predicates().size(); i++) {
+                String field = request.predicates().get(i).field();
+                if (tests.isEntry(field) && !field.equals(request.attribId()) && !definedInCatalog(request, field, budget)) {
+                    throw new InvalidPredicateException(i, "names field '" + field + "', which project " + request.project()
+                            + " does not define");
+                }
+            }
         }
-        PageFill fill = new PageFill(request, target, budget);
+        boolean planned = !request.predicates().isEmpty();
+        PageFill fill = new PageFill(request, target, budget, tests, planned || request.readBudget() > 0 ? items : Integer.MAX_VALUE,
+                planned ? ReadBudget.maxCalls(items) : MAX_READS_PER_PAGE, cursor.map(Cursor::knowledge).orElse(Knowledge.NONE));
         Optional<Cursor> next;
         int indexed = 0;
         if (cursor.isPresent() && cursor.get().part() == Cursor.Part.MISSING) {
+            fill.explainTail();
             next = fill.missing(cursor.get().startKey());
         } else {
-            next = range != null && range.isEmpty() ? Optional.empty()
-                    : fill.index(range, cursor.map(Cursor::startKey).orElse(Map.of()));
+            Map<String, AttributeValue> start = cursor.map(Cursor::startKey).orElse(Map.of());
+            if (tailOnly || range != null && range.isEmpty()) {
+                fill.explainTail();
+                next = Optional.empty();
+            } else {
+                next = planned ? fill.planned(range, start, drivers(request, target, tests)) : fill.index(range, start);
+            }
             indexed = fill.page.size();
-            if (next.isEmpty() && request.includeMissing()) {
+            if (next.isEmpty() && tail) {
                 next = fill.isFull() ? Optional.of(new Cursor(Cursor.Part.MISSING, Map.of())) : fill.missing(Map.of());
             }
         }
-        return new Page(fill.page, fill.values, indexed, next.map(c -> c.encode(request, cursors)).orElse(null), fill.calls);
+        Knowledge learned = fill.learned;
+        return new Page(fill.page, fill.values, indexed, next.map(c -> c.with(learned).encode(request, cursors)).orElse(null), fill.calls,
+                fill.examined(), next.isPresent() && !fill.isFull(), request.explain() ? fill.explain() : null);
+    }
+
+    /** Every predicate names a field this index can have: an attribute path that parses; an entry only of a map's index. */
+    private static void checkFields(PageRequest request, ItemTests tests) {
+        for (int i = 0; i < request.predicates().size(); i++) {
+            String field = request.predicates().get(i).field();
+            if (!tests.isEntry(field)) {
+                try {
+                    tests.attributePath(field);
+                } catch (com.multikey.index.definition.DefinitionException e) {
+                    throw new InvalidPredicateException(i, "names no attribute: " + e.getMessage());
+                }
+            }
+            if (tests.isEntry(field) && DynamoDbLimits.utf8Bytes(field) > DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
+                throw new InvalidPredicateException(i, "names an entry longer than " + DynamoDbLimits.MAX_PARTITION_KEY_BYTES
+                        + " bytes, which no index item has");
+            }
+        }
+    }
+
+    /**
+     * The predicates whose matching items an index lists, and where: an entry of the index's map (its own partition of
+     * the group), or an attribute another declared index holds as its values, over the same group and at least the
+     * items this one covers. {@code missing} and {@code !=} have none: the items they match are not listed anywhere.
+     */
+    private List<Driver> drivers(PageRequest request, Target target, ItemTests tests) {
+        List<Driver> drivers = new ArrayList<>();
+        for (int i = 0; i < request.predicates().size(); i++) {
+            Predicate predicate = request.predicates().get(i);
+            String field = predicate.field();
+            if (tests.isSortField(field) || predicate instanceof Predicate.Missing || predicate instanceof Predicate.NotEquals
+                    || predicate instanceof Predicate.In in && in.values().size() > Driver.MAX_IN_RANGES) {
+                continue;
+            }
+            if (tests.isEntry(field)) {
+                String partition = target.project().isPresent() ? field : IndexProjector.partition(target.index(), request.group(), field);
+                if (DynamoDbLimits.utf8Bytes(partition) <= DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
+                    drivers.add(Driver.of(i, predicate, target.index(), partition, target.project(), target.bounds()));
+                }
+                continue;
+            }
+            com.multikey.index.definition.AttributePath path = tests.attributePath(field);
+            int position = i;
+            definitions.indexes().stream()
+                    .filter(other -> other.layout() == IndexDefinition.Layout.GROUPED && !other.equals(target.index())
+                            && !(other.values() instanceof ValueSource.MapEntries) && other.values().path().equals(path)
+                            && other.group().equals(target.index().group()) && target.index().covers().containsAll(other.covers())
+                            && target.project().isEmpty())
+                    .findFirst()
+                    .ifPresent(other -> {
+                        try {
+                            String partition = IndexProjector.partition(other, request.group(), null);
+                            if (DynamoDbLimits.utf8Bytes(partition) <= DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
+                                drivers.add(Driver.of(position, predicate, other, partition, Optional.empty(),
+                                        issues.bounds(other.name())));
+                            }
+                        } catch (UnindexableValueException e) {
+                            // a group value that index cannot hold: no driver
+                        }
+                    });
+        }
+        return drivers;
     }
 
     /** The definitions in the stack's grid state, its read (when not cached) within the page's budget. */
@@ -231,9 +344,9 @@ public final class GridQuery {
     }
 
     /** Whether the project's catalog defines the attribute, its read within the page's budget. */
-    private boolean definedInCatalog(PageRequest request, RetryBudget budget) {
+    private boolean definedInCatalog(PageRequest request, String attribId, RetryBudget budget) {
         try {
-            return catalog.defines(request.project(), request.attribId(), budget.callTimeout());
+            return catalog.defines(request.project(), attribId, budget.callTimeout());
         } catch (ApiCallTimeoutException e) {
             throw new RetryableQueryException("GetItem of the project's catalog did not answer within the page's budget of " + pageBudget, e);
         }
@@ -261,7 +374,7 @@ public final class GridQuery {
             return cursor;
         }
         return new Cursor(Cursor.Part.INDEX, Map.of(IndexKey.ATTRIB_ID, AttributeValue.fromS(position.partition()),
-                IndexKey.SORT_KEY, AttributeValue.fromS(position.sortKey())));
+                IndexKey.SORT_KEY, AttributeValue.fromS(position.sortKey())), cursor.knowledge());
     }
 
     /**
@@ -388,13 +501,65 @@ public final class GridQuery {
         private final List<AttributeValue> values = new ArrayList<>();
         /** Items read from the source table by key; empty when the item no longer exists. */
         private final Map<ItemKey, Optional<Map<String, AttributeValue>>> hydrated = new HashMap<>();
+        private final ItemTests tests;
+        private final int itemBudget;
+        private final int maxReads;
         private int reads;
         private int calls;
+        private int queries;
+        private int batchGets;
+        private int indexItems;
+        private int tableItems;
+        /** What earlier pages knew, and what this one learns. */
+        private Knowledge learned;
+        /** The index items read from the sorted field's index on this page, and the items listed from them. */
+        private long sortRead;
+        private long sortListed;
+        /** Items sampled (hydrated candidates of the sorted field's index) and, per driver, how many matched its predicate. */
+        private int sampled;
+        private final Map<Integer, Integer> hits = new HashMap<>();
+        private List<Driver> drivers = List.of();
+        private final Map<Integer, DriveRead> drives = new HashMap<>();
+        /** The drive that completed while the sorted field's index was being read: the page is made from it. */
+        private DriveRead switched;
+        /** A hook after each read of the sorted field's index: true to stop it. */
+        private java.util.function.BooleanSupplier afterSortRead = () -> false;
+        private Explain.Plan plan;
+        private String reason = "";
+        private final List<Explain.Alternative> alternatives = new ArrayList<>();
 
-        PageFill(PageRequest request, Target target, RetryBudget budget) {
+        PageFill(PageRequest request, Target target, RetryBudget budget, ItemTests tests, int itemBudget, int maxReads, Knowledge known) {
             this.request = request;
             this.target = target;
             this.budget = budget;
+            this.tests = tests;
+            this.itemBudget = itemBudget;
+            this.maxReads = maxReads;
+            this.learned = known;
+            this.plan = new Explain.Plan.SortIndex(sortFieldName());
+            this.reason = tests.isEmpty() ? "no predicates: the sorted field's index in page order" : "";
+        }
+
+        private String sortFieldName() {
+            return request.attribId().isEmpty() ? target.index().values().path().toString() : request.attribId();
+        }
+
+        int examined() {
+            return indexItems + tableItems;
+        }
+
+        void explainTail() {
+            plan = new Explain.Plan.SortIndex(sortFieldName());
+            reason = "the items lacking " + sortFieldName() + " (the missing tail), each tested";
+        }
+
+        Explain explain() {
+            if (alternatives.isEmpty()) {
+                alternatives.add(new Explain.Alternative(plan.describe(), examined(), "read"));
+            }
+            Optional<String> suggestion = Suggestion.of(request, target.index(), tests, examined(), isFull());
+            return new Explain(plan.describe(), reason, alternatives, new Explain.Reads(queries, batchGets, indexItems, tableItems),
+                    suggestion);
         }
 
         boolean isFull() {
@@ -406,33 +571,241 @@ public final class GridQuery {
         }
 
         private boolean mayRead() {
-            return reads < MAX_READS_PER_PAGE;
+            return reads < maxReads && examined() < itemBudget;
+        }
+
+        private int budgetLeft() {
+            return Math.max(0, itemBudget - examined());
+        }
+
+        /**
+         * The index part of a request with predicates, from {@code position}: planned from what earlier pages learned
+         * (counts of the predicates' index ranges, the yield of the sorted field's index), else adaptively: a predicate's
+         * range is read first as far as a page could use it; when it ends, its items are the page's candidates; else the
+         * sorted field's index is read, and after each read the best predicate's range is read on while its reading
+         * costs less than half of what the sorted read still needs: if it ends, its items make the page.
+         */
+        Optional<Cursor> planned(Filter.KeyRange range, Map<String, AttributeValue> position, List<Driver> drivers) {
+            this.drivers = drivers;
+            int need = need();
+            Optional<Double> yield = learned.sortYield();
+            long sortCost = yield.map(y -> (long) Math.ceil(2 * need / y)).orElse(-1L);
+            alternatives.add(new Explain.Alternative(new Explain.Plan.SortIndex(sortFieldName()).describe(), sortCost, yield
+                    .map(y -> String.format(java.util.Locale.ROOT, "yield %.4f items listed per index item, over %d read on earlier pages",
+                            y, learned.sortRead()))
+                    .orElse("unknown before a read")));
+            for (Driver driver : drivers) {
+                Optional<Long> exact = learned.exactCount(driver.position());
+                long lower = learned.lowerBound(driver.position());
+                alternatives.add(new Explain.Alternative(drive(driver).describe(), exact.map(n -> 2 * n).orElse(lower > 0 ? 2 * lower : -1),
+                        exact.map(n -> n + " index items (read whole on an earlier page)")
+                                .orElse(lower > 0 ? "more than " + lower + " index items" : "unknown before a read")));
+            }
+            if (drivers.isEmpty()) {
+                reason = "no predicate is listed by an index (!= and missing never are; an attribute only when an index holds it): "
+                        + "the sorted field's index, each candidate tested";
+                return index(range, position);
+            }
+            Optional<Driver> counted = drivers.stream().filter(d -> learned.exactCount(d.position()).isPresent())
+                    .min(java.util.Comparator.comparingLong(d -> learned.exactCount(d.position()).orElseThrow()));
+            if (counted.isPresent()) {
+                long m = learned.exactCount(counted.get().position()).orElseThrow();
+                if (2 * m <= budgetLeft() && (sortCost < 0 || 2 * m <= sortCost)) {
+                    DriveRead drive = drives.computeIfAbsent(counted.get().position(), i -> new DriveRead(counted.get()));
+                    drive.readTo(Long.MAX_VALUE / 4, budgetLeft() / 2);
+                    if (drive.complete && drive.canFinish()) {
+                        plan = drive(counted.get());
+                        reason = PredicateText.format(counted.get().predicate()) + " matched " + m + " index items on an earlier page: "
+                                + "reading them and their items costs about " + 2 * m + (sortCost < 0 ? "" : ", the sorted index about "
+                                + sortCost);
+                        return fromDrive(drive, position);
+                    }
+                }
+            }
+            if (sortCost >= 0 && drivers.stream().allMatch(d -> 2 * learned.lowerBound(d.position()) >= sortCost)) {
+                reason = "earlier pages found each predicate's range larger than the sorted index's reads for a page (about " + sortCost
+                        + " items)";
+                return index(range, position);
+            }
+            Driver first = drivers.stream().min(java.util.Comparator.comparingInt(Driver::rank)
+                    .thenComparingLong(d -> learned.lowerBound(d.position()))).orElseThrow();
+            long probe = 2L * request.pageSize();
+            if (learned.lowerBound(first.position()) < probe) {
+                DriveRead drive = drives.computeIfAbsent(first.position(), i -> new DriveRead(first));
+                drive.readTo(probe, budgetLeft() / 2);
+                if (drive.complete && drive.canFinish()) {
+                    plan = drive(first);
+                    reason = PredicateText.format(first.predicate()) + " matches " + drive.read + " index items, no more than "
+                            + probe + " (twice the page): its items make the page";
+                    return fromDrive(drive, position);
+                }
+            }
+            reason = "the sorted field's index, each candidate tested; after each read, the predicate that matched fewest candidates "
+                    + "has its range read on while that costs less than half of what the sorted reads still need";
+            afterSortRead = this::driveInstead;
+            Optional<Cursor> next = index(range, position);
+            if (switched != null) {
+                plan = drive(switched.driver);
+                reason = "the sorted field's index listed " + sortListed + " of " + sortRead + " index items read; "
+                        + PredicateText.format(switched.driver.predicate()) + " matched " + switched.read
+                        + " index items in all, fewer than the sorted reads still needed: its items make the page";
+                return fromDrive(switched, position);
+            }
+            return next;
+        }
+
+        private Explain.Plan drive(Driver driver) {
+            return new Explain.Plan.Drive(driver.position(), PredicateText.format(driver.predicate()));
+        }
+
+        /** After a read of the sorted field's index: whether a predicate's range, read on, ended, so the page is made from it. */
+        private boolean driveInstead() {
+            if (isFull()) {
+                return false;
+            }
+            double yield = (sortListed + 1.0) / (sortRead + 2.0);
+            long sortCost = (long) Math.ceil(2 * need() / yield);
+            Driver best = drivers.stream().min(java.util.Comparator.comparingDouble((Driver d) -> (hits.getOrDefault(d.position(), 0) + 1.0)
+                    / (sampled + 2.0)).thenComparingInt(Driver::rank)).orElseThrow();
+            long cap = Math.min(sortCost / 2, budgetLeft() / 2);
+            DriveRead drive = drives.computeIfAbsent(best.position(), i -> new DriveRead(best));
+            if (drive.complete || drive.read >= cap) {
+                return false;
+            }
+            drive.readTo(cap, budgetLeft() / 2);
+            if (drive.complete && drive.canFinish()) {
+                switched = drive;
+                return true;
+            }
+            return false;
+        }
+
+        /**
+         * The page from a predicate's items: each tested, listed under its first value of the sorted field that satisfies
+         * the sorted field's predicates, ordered as the sorted field's index orders them, after {@code position}.
+         */
+        private Optional<Cursor> fromDrive(DriveRead drive, Map<String, AttributeValue> position) {
+            drivers = List.of();
+            page.clear();
+            values.clear();
+            List<ItemKey> unread = drive.keys.stream().filter(key -> !hydrated.containsKey(key)).toList();
+            for (int i = 0; i < unread.size(); i += MAX_BATCH_GET_KEYS) {
+                hydrate(unread.subList(i, Math.min(unread.size(), i + MAX_BATCH_GET_KEYS)));
+            }
+            Comparator<String> order = request.order() == Order.ASC ? KEY_ORDER : KEY_ORDER.reversed();
+            List<IndexItem> listings = new ArrayList<>();
+            Map<IndexItem, Map<String, AttributeValue>> itemOf = new HashMap<>();
+            for (ItemKey key : drive.keys) {
+                Optional<Map<String, AttributeValue>> item = hydrated.getOrDefault(key, Optional.empty());
+                if (item.isEmpty() || !tests.othersMatch(key, item.get())) {
+                    continue;
+                }
+                firstListing(key, item.get()).ifPresent(listing -> {
+                    listings.add(listing);
+                    itemOf.put(listing, item.get());
+                });
+            }
+            listings.sort(Comparator.comparing(IndexItem::sortKey, order));
+            AttributeValue after = position.get(IndexKey.SORT_KEY);
+            List<IndexItem> rest = after == null ? listings
+                    : listings.stream().filter(listing -> order.compare(listing.sortKey(), after.s()) > 0).toList();
+            for (IndexItem listing : rest) {
+                if (isFull()) {
+                    IndexItem last = rest.get(page.size() - 1);
+                    return Optional.of(new Cursor(Cursor.Part.INDEX, Map.of(IndexKey.ATTRIB_ID, AttributeValue.fromS(target.partition()),
+                            IndexKey.SORT_KEY, AttributeValue.fromS(last.sortKey()))));
+                }
+                page.add(itemOf.get(listing));
+                values.add(listing.value().toAttributeValue());
+            }
+            return Optional.empty();
+        }
+
+        /** The index item of the sorted field an item is listed under: its first in page order that passes the filters. */
+        private Optional<IndexItem> firstListing(ItemKey key, Map<String, AttributeValue> item) {
+            Comparator<IndexItem> order = Comparator.comparing(IndexItem::sortKey, request.order() == Order.ASC ? KEY_ORDER : KEY_ORDER.reversed());
+            return issues.projectEntry(target.index().name(), key, item, request.attribId()).items().stream()
+                    .filter(indexItem -> indexItem.attribId().equals(target.partition()) && target.project()
+                            .map(project -> project.equals(indexItem.toItem().get(IndexItem.PROJECT).s())).orElse(true))
+                    .filter(indexItem -> request.filter().map(f -> f.matches(indexItem.value(), target.bounds())).orElse(true))
+                    .filter(indexItem -> tests.sortValueMatches(indexItem.value()))
+                    .min(order);
+        }
+
+        /** The reading of one driver's ranges: where it stands, what it read, the items it listed. */
+        private final class DriveRead {
+            private final Driver driver;
+            private int range;
+            private Map<String, AttributeValue> position = Map.of();
+            private long read;
+            private boolean complete;
+            private final java.util.LinkedHashSet<ItemKey> keys = new java.util.LinkedHashSet<>();
+
+            DriveRead(Driver driver) {
+                this.driver = driver;
+            }
+
+            /** Whether the items it listed can all be read within the page's budget. */
+            boolean canFinish() {
+                return keys.stream().filter(key -> !hydrated.containsKey(key)).count() <= budgetLeft();
+            }
+
+            /** Reads on until the ranges end, {@code cap} index items are read, or {@code keyCap} items are listed. */
+            void readTo(long cap, long keyCap) {
+                while (!complete && read < cap && keys.size() <= keyCap && mayRead()) {
+                    int limit = (int) Math.max(1, Math.min(budgetLeft(), Math.min(MAX_READ_LIMIT, Math.max(MIN_LIMIT, cap - read + 1))));
+                    QueryResponse response = queryIndex(driver.partition(), driver.project(), driver.ranges().get(range), position, limit,
+                            true);
+                    read += response.scannedCount();
+                    for (Map<String, AttributeValue> item : response.items()) {
+                        IndexEntry.of(item, definitions.table()).map(IndexEntry::source).ifPresent(keys::add);
+                    }
+                    if (!response.hasLastEvaluatedKey() || response.lastEvaluatedKey().isEmpty()) {
+                        range++;
+                        position = Map.of();
+                        complete = range == driver.ranges().size();
+                    } else {
+                        position = response.lastEvaluatedKey();
+                    }
+                }
+                learned = learned.withCount(driver.position(), read, complete);
+            }
         }
 
         /** The index part from {@code position}; empty when it ended, else where the next page resumes. */
         Optional<Cursor> index(Filter.KeyRange range, Map<String, AttributeValue> position) {
             Reads reads = new Reads();
             while (!isFull() && mayRead()) {
-                QueryResponse response = queryIndex(range, position, reads.limit());
+                QueryResponse response = queryIndex(target.partition(), target.project(), range, position, reads.limit(),
+                        request.order() == Order.ASC);
                 List<IndexEntry> items = response.items().stream()
                         .map(item -> IndexEntry.of(item, definitions.table()).orElse(new IndexEntry(IndexKey.of(item), NO_ITEM)))
                         .toList();
                 int before = page.size();
-                int consumed = consumeIndexItems(items);
+                int consumed = consumeIndexItems(items, response.items());
+                sortRead += consumed == items.size() ? response.scannedCount() : consumed;
+                sortListed += page.size() - before;
                 if (consumed < items.size()) {
+                    learned = learned.withSortRead(sortRead, sortListed);
                     return Optional.of(new Cursor(Cursor.Part.INDEX, consumed == 0 ? position : items.get(consumed - 1).key().toKey()));
                 }
                 if (!response.hasLastEvaluatedKey() || response.lastEvaluatedKey().isEmpty()) {
+                    learned = learned.withSortRead(sortRead, sortListed);
                     return Optional.empty();
                 }
                 if (isFull() && consumed > 0) {
+                    learned = learned.withSortRead(sortRead, sortListed);
                     // resume after the page's own last item, not after the last item DynamoDB evaluated: in a field
                     // partition shared by projects, that one may be another project's, dropped by the filter
                     return Optional.of(new Cursor(Cursor.Part.INDEX, items.get(consumed - 1).key().toKey()));
                 }
                 position = response.lastEvaluatedKey();
                 reads.record(response.scannedCount(), page.size() - before);
+                if (afterSortRead.getAsBoolean()) {
+                    break;
+                }
             }
+            learned = learned.withSortRead(sortRead, sortListed);
             return Optional.of(new Cursor(Cursor.Part.INDEX, position));
         }
 
@@ -442,15 +815,19 @@ public final class GridQuery {
          *
          * @return how many items were consumed: the cursor goes after the last of them
          */
-        private int consumeIndexItems(List<IndexEntry> items) {
+        private int consumeIndexItems(List<IndexEntry> items, List<Map<String, AttributeValue>> stored) {
             for (int i = 0; i < items.size(); i++) {
                 IndexEntry entry = items.get(i);
+                if (!tests.isEmpty() && !hydrated.containsKey(entry.source())
+                        && tests.othersMatchOnProjection(stored.get(i)).map(match -> !match).orElse(false)) {
+                    continue;   // its projection says it fails a predicate: not read
+                }
                 if (!hydrated.containsKey(entry.source())) {
                     if (isFull() || !mayRead()) {
                         return i;
                     }
                     // exactly the issues the page needs first; when some of them list nothing, as many as one call takes
-                    int chunk = hydrated.isEmpty() ? need() : MAX_BATCH_GET_KEYS;
+                    int chunk = Math.min(budgetLeft(), hydrated.isEmpty() ? need() : MAX_BATCH_GET_KEYS);
                     hydrate(items.subList(i, items.size()).stream().map(IndexEntry::source)
                             .filter(id -> !hydrated.containsKey(id)).distinct().limit(chunk).toList());
                 }
@@ -477,8 +854,23 @@ public final class GridQuery {
                     .filter(item -> item.attribId().equals(entry.attribId()) && target.project()
                             .map(project -> project.equals(item.toItem().get(IndexItem.PROJECT).s())).orElse(true))
                     .filter(item -> request.filter().map(f -> f.matches(item.value(), target.bounds())).orElse(true))
+                    .filter(item -> tests.sortValueMatches(item.value()))
                     .min(order)
-                    .filter(first -> first.sortKey().equals(entry.sortKey()));
+                    .filter(first -> first.sortKey().equals(entry.sortKey()))
+                    .filter(first -> tests.othersMatch(entry.source(), issue));
+        }
+
+        /** Counts, for each driver, whether a candidate read from the sorted field's index satisfies its predicate. */
+        private void sample(ItemKey key, Map<String, AttributeValue> item) {
+            if (drivers.isEmpty()) {
+                return;
+            }
+            sampled++;
+            for (Driver driver : drivers) {
+                if (tests.matches(driver.predicate(), key, item)) {
+                    hits.merge(driver.position(), 1, Integer::sum);
+                }
+            }
         }
 
         /** The missing part from {@code position}; empty when it ended, else where the next page resumes. */
@@ -493,7 +885,8 @@ public final class GridQuery {
                 List<Map<String, AttributeValue>> items = response.items();
                 int before = page.size();
                 for (int i = 0; i < items.size(); i++) {
-                    if (lacksField(items.get(i))) {
+                    Map<String, AttributeValue> item = items.get(i);
+                    if (lacksField(item) && (tests.isEmpty() || issues.keyOf(item).map(key -> tests.allMatch(key, item)).orElse(false))) {
                         if (isFull()) {
                             return Optional.of(new Cursor(Cursor.Part.MISSING, i == 0 ? position : missingKey(items.get(i - 1))));
                         }
@@ -531,12 +924,13 @@ public final class GridQuery {
             return issues.keyOf(item).orElseThrow().toKey();
         }
 
-        private QueryResponse queryIndex(Filter.KeyRange range, Map<String, AttributeValue> position, int limit) {
+        private QueryResponse queryIndex(String partition, Optional<String> project, Filter.KeyRange range,
+                                         Map<String, AttributeValue> position, int limit, boolean forward) {
             Map<String, String> names = new HashMap<>(Map.of("#a", IndexKey.ATTRIB_ID));
-            Map<String, AttributeValue> values = new HashMap<>(Map.of(":a", AttributeValue.fromS(target.partition())));
-            target.project().ifPresent(project -> {
+            Map<String, AttributeValue> values = new HashMap<>(Map.of(":a", AttributeValue.fromS(partition)));
+            project.ifPresent(p -> {
                 names.put("#p", IndexItem.PROJECT);
-                values.put(":p", AttributeValue.fromS(project));
+                values.put(":p", AttributeValue.fromS(p));
             });
             String keyCondition = "#a = :a";
             if (range != null) {
@@ -553,11 +947,13 @@ public final class GridQuery {
             QueryRequest.Builder query = QueryRequest.builder().tableName(indexTable)
                     .keyConditionExpression(keyCondition)
                     .expressionAttributeNames(names).expressionAttributeValues(values)
-                    .scanIndexForward(request.order() == Order.ASC).limit(limit);
-            if (target.project().isPresent()) {
+                    .scanIndexForward(forward).limit(limit);
+            if (project.isPresent()) {
                 query.filterExpression("#p = :p");
             }
-            return query(query, position);
+            QueryResponse response = query(query, position);
+            indexItems += response.scannedCount();
+            return response;
         }
 
         /**
@@ -578,7 +974,9 @@ public final class GridQuery {
                             // a character is at most four UTF-8 bytes, whether size() counts characters or bytes
                             ":idChars", AttributeValue.fromN(Integer.toString(SortKeyCodec.MAX_ISSUE_ID_BYTES / 4))))
                     .scanIndexForward(request.order() == Order.ASC).limit(limit);
-            return query(query, position);
+            QueryResponse response = query(query, position);
+            tableItems += response.scannedCount();
+            return response;
         }
 
         /**
@@ -594,9 +992,11 @@ public final class GridQuery {
                 names.put("#sk", table.table().sortKey().orElseThrow().name());
                 values.put(":prefix", AttributeValue.fromS(table.sortKeyPrefix().get()));
             }
-            return query(QueryRequest.builder().tableName(appTable).keyConditionExpression(keyCondition)
+            QueryResponse response = query(QueryRequest.builder().tableName(appTable).keyConditionExpression(keyCondition)
                     .expressionAttributeNames(names).expressionAttributeValues(values)
                     .scanIndexForward(request.order() == Order.ASC).limit(limit), position);
+            tableItems += response.scannedCount();
+            return response;
         }
 
         private QueryResponse query(QueryRequest.Builder query, Map<String, AttributeValue> position) {
@@ -604,6 +1004,7 @@ public final class GridQuery {
                 query.exclusiveStartKey(position);
             }
             reads++;
+            queries++;
             return call("Query", () -> dynamoDb.query(query.overrideConfiguration(budget.callTimeout()).build()));
         }
 
@@ -616,12 +1017,17 @@ public final class GridQuery {
             }
             Map<String, KeysAndAttributes> pending = Map.of(appTable, KeysAndAttributes.builder().keys(keys).build());
             reads++;
+            tableItems += keys.size();
             while (true) {
                 Map<String, KeysAndAttributes> requested = pending;
+                batchGets++;
                 BatchGetItemResponse response = call("BatchGetItem", () -> dynamoDb.batchGetItem(b -> b.requestItems(requested)
                         .overrideConfiguration(budget.callTimeout())));
                 response.responses().getOrDefault(appTable, List.of())
-                        .forEach(item -> issues.keyOf(item).ifPresent(key -> hydrated.put(key, Optional.of(item))));
+                        .forEach(item -> issues.keyOf(item).ifPresent(key -> {
+                            hydrated.put(key, Optional.of(item));
+                            sample(key, item);
+                        }));
                 pending = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
                 if (pending.isEmpty()) {
                     break;
@@ -649,7 +1055,7 @@ public final class GridQuery {
             private int placed;
 
             int limit() {
-                return limit;
+                return Math.max(1, Math.min(limit, budgetLeft()));
             }
 
             void record(int scannedByRead, int placedByRead) {
