@@ -629,14 +629,14 @@ public final class GridQuery {
             }
             Driver first = drivers.stream().min(java.util.Comparator.comparingInt(Driver::rank)
                     .thenComparingLong(d -> learned.lowerBound(d.position()))).orElseThrow();
-            long probe = 2L * request.pageSize();
+            long probe = request.pageSize();
             if (learned.lowerBound(first.position()) < probe) {
                 DriveRead drive = drives.computeIfAbsent(first.position(), i -> new DriveRead(first));
                 drive.readTo(probe, budgetLeft() / 2);
                 if (drive.complete && drive.canFinish()) {
                     plan = drive(first);
                     reason = PredicateText.format(first.predicate()) + " matches " + drive.read + " index items, no more than "
-                            + probe + " (twice the page): its items make the page";
+                            + probe + " (a page): its items make the page";
                     return fromDrive(drive, position);
                 }
             }
@@ -669,8 +669,8 @@ public final class GridQuery {
                     / (sampled + 2.0)).thenComparingInt(Driver::rank)).orElseThrow();
             long cap = Math.min(sortCost / 2, budgetLeft() / 2);
             DriveRead drive = drives.computeIfAbsent(best.position(), i -> new DriveRead(best));
-            if (drive.complete || drive.read >= cap) {
-                return false;
+            if (drive.complete || Math.max(drive.read, learned.lowerBound(best.position())) >= cap) {
+                return false;   // read as far as it pays, or known (from an earlier page) to hold more than that
             }
             drive.readTo(cap, budgetLeft() / 2);
             if (drive.complete && drive.canFinish()) {
@@ -827,7 +827,7 @@ public final class GridQuery {
                         return i;
                     }
                     // exactly the issues the page needs first; when some of them list nothing, as many as one call takes
-                    int chunk = Math.min(budgetLeft(), hydrated.isEmpty() ? need() : MAX_BATCH_GET_KEYS);
+                    int chunk = Math.min(budgetLeft(), tests.isEmpty() ? (hydrated.isEmpty() ? need() : MAX_BATCH_GET_KEYS) : candidates());
                     hydrate(items.subList(i, items.size()).stream().map(IndexEntry::source)
                             .filter(id -> !hydrated.containsKey(id)).distinct().limit(chunk).toList());
                 }
@@ -858,6 +858,15 @@ public final class GridQuery {
                     .min(order)
                     .filter(first -> first.sortKey().equals(entry.sortKey()))
                     .filter(first -> tests.othersMatch(entry.source(), issue));
+        }
+
+        /**
+         * How many candidates of the sorted field's index to read next with predicates: what the page still needs over the
+         * share of candidates listed so far (on this page, else on earlier ones), a quarter more, up to a BatchGetItem.
+         */
+        private int candidates() {
+            double yield = !hydrated.isEmpty() ? (page.size() + 1.0) / (hydrated.size() + 2.0) : learned.sortYield().orElse(1.0);
+            return (int) Math.max(1, Math.min(MAX_BATCH_GET_KEYS, Math.ceil(1.25 * need() / Math.min(1.0, yield))));
         }
 
         /** Counts, for each driver, whether a candidate read from the sorted field's index satisfies its predicate. */
@@ -1061,7 +1070,13 @@ public final class GridQuery {
             void record(int scannedByRead, int placedByRead) {
                 scanned += scannedByRead;
                 placed += placedByRead;
-                long next = placed == 0 ? 8L * limit : Math.max(2L * limit, (long) Math.ceil(1.5 * need() * scanned / placed));
+                long next;
+                if (tests.isEmpty()) {
+                    next = placed == 0 ? 8L * limit : Math.max(2L * limit, (long) Math.ceil(1.5 * need() * scanned / placed));
+                } else {
+                    // with predicates every candidate costs a read of its item too: ask for what the yield says, no more
+                    next = placed == 0 ? 4L * limit : Math.max(MIN_LIMIT, (long) Math.ceil(1.25 * need() * scanned / placed));
+                }
                 limit = (int) Math.min(MAX_READ_LIMIT, next);
             }
         }
