@@ -105,7 +105,7 @@ record Cursor(Part part, Map<String, AttributeValue> startKey, Knowledge knowled
      * @param includeMissing whether the request asks for the missing part
      * @throws QueryException naming what is wrong
      */
-    Cursor requireValid(GridQuery.Target target, Filter.KeyRange range, boolean includeMissing) {
+    Cursor requireValid(Target target, Filter.KeyRange range, boolean includeMissing) {
         if (part == Part.MISSING && !includeMissing) {
             throw new QueryException("malformed cursor: it is of the missing part, and this request does not ask for it");
         }
@@ -126,9 +126,9 @@ record Cursor(Part part, Map<String, AttributeValue> startKey, Knowledge knowled
             }
             case MISSING -> {
                 switch (target.missing()) {
-                    case GridQuery.MissingSource.ByProject grid -> requireByProjectKey(grid.names(), grid.project());
-                    case GridQuery.MissingSource.TablePartition table -> requireTableKey(table);
-                    case GridQuery.MissingSource.Unavailable unavailable ->
+                    case Target.MissingSource.ByProject grid -> requireByProjectKey(grid.names(), grid.project());
+                    case Target.MissingSource.TablePartition table -> requireTableKey(table);
+                    case Target.MissingSource.Unavailable unavailable ->
                             throw new QueryException("malformed cursor: this index has no missing part");
                 }
             }
@@ -136,7 +136,7 @@ record Cursor(Part part, Map<String, AttributeValue> startKey, Knowledge knowled
         return this;
     }
 
-    private void requireByProjectKey(GridQuery.GridNames names, String project) {
+    private void requireByProjectKey(Target.GridNames names, String project) {
         requireNames(Set.of(names.key(), names.project(), names.num()));
         requireKeyString(names.key(), string(names.key()), 2048);
         if (!project.equals(string(names.project()))) {
@@ -145,7 +145,7 @@ record Cursor(Part part, Map<String, AttributeValue> startKey, Knowledge knowled
         requireNumber(names.num());
     }
 
-    private void requireTableKey(GridQuery.MissingSource.TablePartition table) {
+    private void requireTableKey(Target.MissingSource.TablePartition table) {
         KeySchema schema = table.table();
         requireNames(schema.attributes().stream().map(KeySchema.KeyAttribute::name).collect(Collectors.toSet()));
         requireKeyValue(schema.partitionKey(), DynamoDbLimits.MAX_PARTITION_KEY_BYTES);
