@@ -219,7 +219,7 @@ public final class GridQuery {
                 .requireValid(target, range, tail));
         if (cursor.isEmpty() && target.missing() instanceof Target.MissingSource.ByProject) {
             if (!definedInCatalog(request, request.attribId(), budget)) {
-                throw new QueryException("project " + request.project() + " has no attribute '" + request.attribId() + "'");
+                throw new QueryException(QueryException.Subject.ENTRY, "project " + request.project() + " has no attribute '" + request.attribId() + "'");
             }
             for (int i = 0; i < request.predicates().size(); i++) {
                 String field = request.predicates().get(i).field();

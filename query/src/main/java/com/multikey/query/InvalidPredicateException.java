@@ -10,7 +10,7 @@ public final class InvalidPredicateException extends QueryException {
     private final int position;
 
     public InvalidPredicateException(int position, String message) {
-        super("predicate " + position + " " + message);
+        super(Subject.PREDICATE, "predicate " + position + " " + message);
         this.position = position;
     }
 

@@ -68,7 +68,7 @@ record Knowledge(Map<Integer, Long> exact, Map<Integer, Long> atLeast, long sort
             return NONE;
         }
         if (!k.isObject() || !k.path("r").canConvertToLong() || !k.path("l").canConvertToLong()) {
-            throw new QueryException("malformed cursor");
+            throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor");
         }
         return new Knowledge(counts(k.get("e"), predicates), counts(k.get("a"), predicates), k.get("r").asLong(), k.get("l").asLong());
     }
@@ -79,17 +79,17 @@ record Knowledge(Map<Integer, Long> exact, Map<Integer, Long> atLeast, long sort
             return counts;
         }
         if (!node.isObject()) {
-            throw new QueryException("malformed cursor");
+            throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor");
         }
         node.fields().forEachRemaining(field -> {
             int i;
             try {
                 i = Integer.parseInt(field.getKey());
             } catch (NumberFormatException e) {
-                throw new QueryException("malformed cursor");
+                throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor");
             }
             if (i < 0 || i >= predicates || !field.getValue().canConvertToLong() || field.getValue().asLong() < 0) {
-                throw new QueryException("malformed cursor");
+                throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor");
             }
             counts.put(i, field.getValue().asLong());
         });

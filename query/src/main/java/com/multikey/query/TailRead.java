@@ -32,7 +32,7 @@ final class TailRead {
             QueryResponse response = switch (fill.target.missing()) {
                 case Target.MissingSource.ByProject grid -> queryByProject(grid.names(), position, limits.limit());
                 case Target.MissingSource.TablePartition table -> queryTablePartition(table, position, limits.limit());
-                case Target.MissingSource.Unavailable unavailable -> throw new QueryException(unavailable.reason());
+                case Target.MissingSource.Unavailable unavailable -> throw new QueryException(QueryException.Subject.MISSING, unavailable.reason());
             };
             List<Map<String, AttributeValue>> items = response.items();
             int before = fill.items.size();

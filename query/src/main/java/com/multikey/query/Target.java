@@ -45,32 +45,32 @@ record Target(IndexDefinition index, String partition, Optional<String> project,
      */
     static Target of(PageRequest request, IndexDefinitions current, IndexDefinitions definitions, IndexProjector issues) {
         IndexDefinition named = request.index()
-                .map(name -> current.index(name).orElseThrow(() -> new QueryException("no index named '" + name + "'")))
+                .map(name -> current.index(name).orElseThrow(() -> new QueryException(QueryException.Subject.INDEX, "no index named '" + name + "'")))
                 .orElseGet(() -> current.grid()
-                        .orElseThrow(() -> new QueryException("name the index to read: no issue grid (field-partitioned) index is declared")));
+                        .orElseThrow(() -> new QueryException(QueryException.Subject.INDEX, "name the index to read: no issue grid (field-partitioned) index is declared")));
         // either name of the issue grid reads the layout the stack's grid state reads
         IndexDefinition index = current.isGrid(named) ? current.grid().orElse(named) : named;
         ValueBounds bounds = issues.bounds(index.name());
         boolean entries = index.values() instanceof ValueSource.MapEntries;
         if (entries && request.attribId().isEmpty()) {
-            throw new QueryException("index '" + index.name() + "' indexes the entries of " + index.values().path() + ": name the entry");
+            throw new QueryException(QueryException.Subject.ENTRY, "index '" + index.name() + "' indexes the entries of " + index.values().path() + ": name the entry");
         }
         if (!entries && !request.attribId().isEmpty()) {
-            throw new QueryException("index '" + index.name() + "' indexes " + index.values().path() + " itself: it has no entries to name");
+            throw new QueryException(QueryException.Subject.ENTRY, "index '" + index.name() + "' indexes " + index.values().path() + " itself: it has no entries to name");
         }
         if (current.isGrid(index)) {
             if (request.group().size() != 1 || request.group().get(0).s() == null) {
-                throw new QueryException("index '" + index.name() + "' runs within one project: give one string group value");
+                throw new QueryException(QueryException.Subject.GROUP, "index '" + index.name() + "' runs within one project: give one string group value");
             }
             // the project keys the project's item (the catalog's GetItem) and the field keys the index partition: a value no
             // key holds is the caller's mistake, which DynamoDB would refuse with a ValidationException (a 503 to retry)
             String project = request.group().get(0).s();
             if (project.isEmpty() || DynamoDbLimits.utf8Bytes(project) > DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
-                throw new QueryException("index '" + index.name() + "' runs within one project: a group (project) value is 1 to "
+                throw new QueryException(QueryException.Subject.GROUP, "index '" + index.name() + "' runs within one project: a group (project) value is 1 to "
                         + DynamoDbLimits.MAX_PARTITION_KEY_BYTES + " bytes long, as a key is");
             }
             if (DynamoDbLimits.utf8Bytes(request.attribId()) > DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
-                throw new QueryException("index '" + index.name() + "' has no attribute id longer than "
+                throw new QueryException(QueryException.Subject.ENTRY, "index '" + index.name() + "' has no attribute id longer than "
                         + DynamoDbLimits.MAX_PARTITION_KEY_BYTES + " bytes (the longest key)");
             }
             MissingSource byProject = new MissingSource.ByProject(GridNames.of(index, current), project);
@@ -82,21 +82,21 @@ record Target(IndexDefinition index, String partition, Optional<String> project,
                     byProject);
         }
         if (request.group().size() != index.group().size()) {
-            throw new QueryException("index '" + index.name() + "' runs within " + index.group() + ": give "
+            throw new QueryException(QueryException.Subject.GROUP, "index '" + index.name() + "' runs within " + index.group() + ": give "
                     + index.group().size() + " group value(s), got " + request.group().size());
         }
         MissingSource missing = missingSource(index, request.group(), definitions);
         if (request.includeMissing() && missing instanceof MissingSource.Unavailable unavailable) {
-            throw new QueryException(unavailable.reason());
+            throw new QueryException(QueryException.Subject.MISSING, unavailable.reason());
         }
         String partition;
         try {
             partition = IndexProjector.partition(index, request.group(), entries ? request.attribId() : null);
         } catch (UnindexableValueException e) {
-            throw new QueryException("index '" + index.name() + "' has no group of that value: " + e.getMessage());
+            throw new QueryException(QueryException.Subject.GROUP, "index '" + index.name() + "' has no group of that value: " + e.getMessage());
         }
         if (DynamoDbLimits.utf8Bytes(partition) > DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
-            throw new QueryException("index '" + index.name() + "': the group and entry make a partition key longer than "
+            throw new QueryException(QueryException.Subject.GROUP, "index '" + index.name() + "': the group and entry make a partition key longer than "
                     + DynamoDbLimits.MAX_PARTITION_KEY_BYTES + " bytes, which no index item has");
         }
         return new Target(index, partition, Optional.empty(), bounds, missing);
@@ -117,7 +117,7 @@ record Target(IndexDefinition index, String partition, Optional<String> project,
                     + index.name() + "' is grouped by " + index.group() + ": no source lists its group's items but the index itself");
         }
         if (group.get(0).type() != partitionKey.type().attributeType()) {
-            throw new QueryException("index '" + index.name() + "' is grouped by " + partitionKey.name()
+            throw new QueryException(QueryException.Subject.GROUP, "index '" + index.name() + "' is grouped by " + partitionKey.name()
                     + ", the table's partition key of type " + partitionKey.type() + ": give a group value of that type");
         }
         Optional<String> prefix = table.sortKey().filter(sortKey -> sortKey.type() == KeySchema.KeyType.S)
