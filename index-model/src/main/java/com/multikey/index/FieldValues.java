@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The indexable values an attribute holds: none, one, or one per element of a list or set. */
-final class FieldValues {
+public final class FieldValues {
 
     private FieldValues() {
     }
@@ -17,7 +17,7 @@ final class FieldValues {
      *
      * @throws UnindexableValueException for other types (a map, binary, a nested list) and numbers out of range
      */
-    static List<IndexValue> of(AttributeValue attribute) {
+    public static List<IndexValue> of(AttributeValue attribute) {
         return switch (attribute.type()) {
             case S, N, BOOL -> List.of(scalar(attribute));
             case NUL -> List.of();

@@ -26,9 +26,17 @@ import java.util.stream.Collectors;
  * own once opened, so that a reader sealing under the same key with other definitions cannot reach DynamoDB with a
  * key that does not fit the query.
  */
-record Cursor(Part part, Map<String, AttributeValue> startKey) {
+record Cursor(Part part, Map<String, AttributeValue> startKey, Knowledge knowledge) {
 
     enum Part { INDEX, MISSING }
+
+    Cursor(Part part, Map<String, AttributeValue> startKey) {
+        this(part, startKey, Knowledge.NONE);
+    }
+
+    Cursor with(Knowledge learned) {
+        return new Cursor(part, startKey, learned);
+    }
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -44,6 +52,7 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
                 default -> throw new IllegalStateException("key attribute " + name + " is neither S, N nor B");
             }
         });
+        knowledge.write(node);
         return sealer.seal(node.toString().getBytes(StandardCharsets.UTF_8), request.identity());
     }
 
@@ -54,16 +63,16 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
         try {
             node = JSON.readTree(new String(content, StandardCharsets.UTF_8));
         } catch (java.io.IOException e) {
-            throw new QueryException("malformed cursor");
+            throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor");
         }
         if (node == null || !node.path("key").isObject() || !node.has("part")) {
-            throw new QueryException("malformed cursor");
+            throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor");
         }
         Part part;
         try {
             part = Part.valueOf(node.get("part").asText());
         } catch (IllegalArgumentException e) {
-            throw new QueryException("malformed cursor");
+            throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor");
         }
         Map<String, AttributeValue> key = new LinkedHashMap<>();
         node.get("key").fields().forEachRemaining(field -> {
@@ -76,13 +85,13 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
                 try {
                     key.put(field.getKey(), AttributeValue.fromB(SdkBytes.fromByteArray(Base64.getDecoder().decode(value.get("B").asText()))));
                 } catch (IllegalArgumentException e) {
-                    throw new QueryException("malformed cursor");
+                    throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor");
                 }
             } else {
-                throw new QueryException("malformed cursor");
+                throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor");
             }
         });
-        return new Cursor(part, key);
+        return new Cursor(part, key, Knowledge.read(node, request.predicates().size()));
     }
 
     /**
@@ -96,9 +105,9 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
      * @param includeMissing whether the request asks for the missing part
      * @throws QueryException naming what is wrong
      */
-    Cursor requireValid(GridQuery.Target target, Filter.KeyRange range, boolean includeMissing) {
+    Cursor requireValid(Target target, Filter.KeyRange range, boolean includeMissing) {
         if (part == Part.MISSING && !includeMissing) {
-            throw new QueryException("malformed cursor: it is of the missing part, and this request does not ask for it");
+            throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor: it is of the missing part, and this request does not ask for it");
         }
         if (startKey.isEmpty()) {
             return this;
@@ -107,46 +116,46 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
             case INDEX -> {
                 requireNames(Set.of(IndexKey.ATTRIB_ID, IndexKey.SORT_KEY));
                 if (!target.partition().equals(string(IndexKey.ATTRIB_ID))) {
-                    throw new QueryException("malformed cursor: its key is of another attribute or group");
+                    throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor: its key is of another attribute or group");
                 }
                 String sortKey = string(IndexKey.SORT_KEY);
                 requireKeyString(IndexKey.SORT_KEY, sortKey, SortKeyCodec.MAX_KEY_BYTES);
                 if (range != null && !range.contains(sortKey)) {
-                    throw new QueryException("malformed cursor: its key is outside the filter's range");
+                    throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor: its key is outside the filter's range");
                 }
             }
             case MISSING -> {
                 switch (target.missing()) {
-                    case GridQuery.MissingSource.ByProject grid -> requireByProjectKey(grid.names(), grid.project());
-                    case GridQuery.MissingSource.TablePartition table -> requireTableKey(table);
-                    case GridQuery.MissingSource.Unavailable unavailable ->
-                            throw new QueryException("malformed cursor: this index has no missing part");
+                    case Target.MissingSource.ByProject grid -> requireByProjectKey(grid.names(), grid.project());
+                    case Target.MissingSource.TablePartition table -> requireTableKey(table);
+                    case Target.MissingSource.Unavailable unavailable ->
+                            throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor: this index has no missing part");
                 }
             }
         }
         return this;
     }
 
-    private void requireByProjectKey(GridQuery.GridNames names, String project) {
+    private void requireByProjectKey(Target.GridNames names, String project) {
         requireNames(Set.of(names.key(), names.project(), names.num()));
         requireKeyString(names.key(), string(names.key()), 2048);
         if (!project.equals(string(names.project()))) {
-            throw new QueryException("malformed cursor: its key is of another project");
+            throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor: its key is of another project");
         }
         requireNumber(names.num());
     }
 
-    private void requireTableKey(GridQuery.MissingSource.TablePartition table) {
+    private void requireTableKey(Target.MissingSource.TablePartition table) {
         KeySchema schema = table.table();
         requireNames(schema.attributes().stream().map(KeySchema.KeyAttribute::name).collect(Collectors.toSet()));
         requireKeyValue(schema.partitionKey(), DynamoDbLimits.MAX_PARTITION_KEY_BYTES);
         if (!sameKeyValue(startKey.get(schema.partitionKey().name()), table.group())) {
-            throw new QueryException("malformed cursor: its key is of another group");
+            throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor: its key is of another group");
         }
         schema.sortKey().ifPresent(sortKey -> {
             requireKeyValue(sortKey, DynamoDbLimits.MAX_SORT_KEY_BYTES);
             if (table.sortKeyPrefix().isPresent() && !string(sortKey.name()).startsWith(table.sortKeyPrefix().get())) {
-                throw new QueryException("malformed cursor: its key is of an item the index does not cover");
+                throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor: its key is of an item the index does not cover");
             }
         });
     }
@@ -160,10 +169,10 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
             case B -> {
                 SdkBytes bytes = startKey.get(name).b();
                 if (bytes == null) {
-                    throw new QueryException("malformed cursor: " + name + " is not binary");
+                    throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor: " + name + " is not binary");
                 }
                 if (bytes.asByteArrayUnsafe().length == 0 || bytes.asByteArrayUnsafe().length > maxBytes) {
-                    throw new QueryException("malformed cursor: " + name + " is not a valid key value");
+                    throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor: " + name + " is not a valid key value");
                 }
             }
         }
@@ -172,12 +181,12 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
     private void requireNumber(String name) {
         AttributeValue num = startKey.get(name);
         if (num.n() == null) {
-            throw new QueryException("malformed cursor: " + name + " is not a number");
+            throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor: " + name + " is not a number");
         }
         try {
             SortKeyCodec.encodeNumber(new BigDecimal(num.n()));
         } catch (NumberFormatException | UnindexableValueException e) {
-            throw new QueryException("malformed cursor: " + name + " is not a DynamoDB number");
+            throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor: " + name + " is not a DynamoDB number");
         }
     }
 
@@ -191,14 +200,14 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
 
     private void requireNames(Set<String> names) {
         if (!startKey.keySet().equals(names)) {
-            throw new QueryException("malformed cursor: its key must have exactly the attributes " + names.stream().sorted().toList());
+            throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor: its key must have exactly the attributes " + names.stream().sorted().toList());
         }
     }
 
     private String string(String name) {
         String value = startKey.get(name).s();
         if (value == null) {
-            throw new QueryException("malformed cursor: " + name + " is not a string");
+            throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor: " + name + " is not a string");
         }
         return value;
     }
@@ -207,7 +216,7 @@ record Cursor(Part part, Map<String, AttributeValue> startKey) {
     private static void requireKeyString(String name, String value, int maxBytes) {
         boolean wellFormed = !value.isEmpty() && value.codePoints().noneMatch(c -> Character.getType(c) == Character.SURROGATE);
         if (!wellFormed || value.getBytes(StandardCharsets.UTF_8).length > maxBytes) {
-            throw new QueryException("malformed cursor: " + name + " is not a valid key string");
+            throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor: " + name + " is not a valid key string");
         }
     }
 }

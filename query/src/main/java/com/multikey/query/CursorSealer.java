@@ -246,6 +246,6 @@ public final class CursorSealer {
     }
 
     private static QueryException refused() {
-        return new QueryException(REFUSED);
+        return new QueryException(QueryException.Subject.CURSOR, REFUSED);
     }
 }

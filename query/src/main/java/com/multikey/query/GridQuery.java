@@ -7,33 +7,19 @@ import com.multikey.common.Sleeper;
 import com.multikey.index.DynamoDbLimits;
 import com.multikey.index.GridKeys;
 import com.multikey.index.GridLayoutStore;
-import com.multikey.index.IndexEntry;
-import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;
 import com.multikey.index.IndexProjector;
-import com.multikey.index.ItemKey;
-import com.multikey.index.KeyOrder;
-import com.multikey.index.SortKeyCodec;
 import com.multikey.index.UnindexableValueException;
-import com.multikey.index.ValueBounds;
-import com.multikey.index.definition.Condition;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
-import com.multikey.index.definition.KeySchema;
 import com.multikey.index.definition.ValueSource;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
-import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
-import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,7 +41,7 @@ import java.util.function.Supplier;
  * <p>A page holds {@code pageSize} issues unless the result ends. Its first read asks for a quarter more
  * index items than the page needs, so a field with one value per issue takes two calls a page; when items
  * of other projects, further values of multi-valued issues or stale items leave the page short, further
- * reads ask for more (see {@code Reads}), and a page makes at most {@value #MAX_READS_PER_PAGE} reads
+ * reads ask for more ({@link ReadLimits}), and a page makes at most {@value #MAX_READS_PER_PAGE} reads
  * (Queries and BatchGetItems; re-sent unprocessed keys are counted in {@link Page#apiCalls()} but not here).
  * The cursor holds the key of the last item the page consumed, so the next page resumes right after it.
  *
@@ -63,6 +49,13 @@ import java.util.function.Supplier;
  * an index item that no longer matches its issue (the index lags the table by the stream's delay) is left
  * out. Both are decided on the hydrated issue with the indexer's own projection, as is whether an issue
  * lacks the field, so every issue appears once across all pages.
+ *
+ * <p>A request with predicates on other fields ({@link PageRequest#where}) is planned: read within its budget
+ * ({@link ReadBudget}) from the sorted field's index or from a selective predicate's index range, and explained
+ * (decision 0021). The parts, one job each: {@link Target} (what a request reads), {@link PlannedRead} (which way to
+ * read it), {@link SortedRead} (a page from the sorted field's index), {@link TailRead} (the items lacking the field),
+ * {@link ItemTests} (how a predicate is tested), {@link PageFill} (the page, and how an item is listed),
+ * {@link PageReads} (the calls and what they cost).
  */
 public final class GridQuery {
 
@@ -70,16 +63,6 @@ public final class GridQuery {
     public static final Duration DEFAULT_PAGE_BUDGET = Duration.ofSeconds(5);
     /** Queries and BatchGetItems one page may make to fill itself; a page that reaches it comes back short. */
     public static final int MAX_READS_PER_PAGE = 8;
-    /** The largest Limit of one read: a thousand index items is well under a Query's 1 MB. */
-    static final int MAX_READ_LIMIT = 1000;
-    private static final int MAX_BATCH_GET_KEYS = 100;
-    /** The smallest Limit of a first read. */
-    static final int MIN_LIMIT = 10;
-
-    /** DynamoDB's order of string keys: their UTF-8 bytes, unsigned. */
-    private static final Comparator<String> KEY_ORDER = KeyOrder.UTF8;
-    /** Stands for the source of an index item that names none: never read, never listed. */
-    private static final ItemKey NO_ITEM = ItemKey.ofString("", "");
 
     private final DynamoDbClient dynamoDb;
     private final String appTable;
@@ -95,6 +78,7 @@ public final class GridQuery {
     private final Duration pageBudget;
     private final LongSupplier nanoClock;
     private final CursorSealer cursors;
+    private final ReadBudget readBudget;
 
     /**
      * With cursors sealed under a key made for this instance alone: they open in this process only.
@@ -150,6 +134,27 @@ public final class GridQuery {
         this.pageBudget = pageBudget;
         this.nanoClock = nanoClock;
         this.cursors = java.util.Objects.requireNonNull(cursors, "cursors");
+        this.readBudget = ReadBudget.DEFAULT;
+    }
+
+    private GridQuery(GridQuery query, Duration pageBudget, CursorSealer cursors, ReadBudget readBudget) {
+        this.dynamoDb = query.dynamoDb;
+        this.appTable = query.appTable;
+        this.indexTable = query.indexTable;
+        this.byProjectIndex = query.byProjectIndex;
+        this.definitions = query.definitions;
+        this.current = query.current;
+        this.issues = query.issues;
+        this.catalog = query.catalog;
+        this.backoff = query.backoff;
+        this.sleeper = query.sleeper;
+        if (pageBudget.isNegative() || pageBudget.isZero()) {
+            throw new IllegalArgumentException("page budget must be positive, got " + pageBudget);
+        }
+        this.pageBudget = pageBudget;
+        this.nanoClock = query.nanoClock;
+        this.cursors = java.util.Objects.requireNonNull(cursors, "cursors");
+        this.readBudget = readBudget;
     }
 
     /**
@@ -180,14 +185,17 @@ public final class GridQuery {
 
     /** The same query with another time budget per page. */
     public GridQuery withPageBudget(Duration budget) {
-        return new GridQuery(current, dynamoDb, appTable, indexTable, byProjectIndex, definitions, catalog, backoff, sleeper, budget,
-                nanoClock, cursors);
+        return new GridQuery(this, budget, cursors, readBudget);
+    }
+
+    /** The same query with another read budget: the items a page with predicates reads by default, and at most. */
+    public GridQuery withReadBudget(ReadBudget budget) {
+        return new GridQuery(this, pageBudget, cursors, java.util.Objects.requireNonNull(budget, "budget"));
     }
 
     /** The same query with cursors sealed and opened by {@code sealer}: the deployment's keys. */
     public GridQuery withCursorSealer(CursorSealer sealer) {
-        return new GridQuery(current, dynamoDb, appTable, indexTable, byProjectIndex, definitions, catalog, backoff, sleeper, pageBudget,
-                nanoClock, sealer);
+        return new GridQuery(this, pageBudget, sealer, readBudget);
     }
 
     /**
@@ -198,27 +206,119 @@ public final class GridQuery {
      */
     public Page page(PageRequest request) {
         RetryBudget budget = new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock));
-        Target target = target(request, currentDefinitions(budget));
-        Filter.KeyRange range = request.filter().map(f -> f.keyRange(target.bounds())).orElse(null);
+        Target target = Target.of(request, currentDefinitions(budget), definitions, issues);
+        int items = readBudget.of(request);
+        ItemTests tests = new ItemTests(issues, target.index(), request.group(), request.attribId(), target.project(), request.predicates());
+        checkFields(request, tests);
+        Filter.KeyRange range = request.filter().map(f -> f.keyRange(target.bounds()))
+                .orElseGet(() -> SortRange.of(tests.onSortField(), target.bounds()));
+        // items lacking the sorted field fail every predicate on it but "missing", which only they satisfy
+        boolean tailOnly = tests.sortFieldMissing();
+        boolean tail = tailOnly || request.includeMissing() && tests.onSortField().isEmpty();
         Optional<Cursor> cursor = request.cursor().map(text -> carriedOver(Cursor.decode(text, request, cursors), target, request)
-                .requireValid(target, range, request.includeMissing()));
-        if (cursor.isEmpty() && target.missing() instanceof MissingSource.ByProject && !definedInCatalog(request, budget)) {
-            throw new QueryException("project " + request.project() + " has no attribute '" + request.attribId() + "'");
+                .requireValid(target, range, tail));
+        if (cursor.isEmpty() && target.missing() instanceof Target.MissingSource.ByProject) {
+            if (!definedInCatalog(request, request.attribId(), budget)) {
+                throw new QueryException(QueryException.Subject.ENTRY, "project " + request.project() + " has no attribute '" + request.attribId() + "'");
+            }
+            for (int i = 0; i < request.predicates().size(); i++) {
+                String field = request.predicates().get(i).field();
+                if (tests.isEntry(field) && !field.equals(request.attribId()) && !definedInCatalog(request, field, budget)) {
+                    throw new InvalidPredicateException(i, "names field '" + field + "', which project " + request.project()
+                            + " does not define");
+                }
+            }
         }
-        PageFill fill = new PageFill(request, target, budget);
+        boolean planned = !request.predicates().isEmpty();
+        PageReads reads = new PageReads(new PageReads.Tables(dynamoDb, appTable, indexTable, byProjectIndex), issues, budget, pageBudget,
+                planned || request.readBudget() > 0 ? items : Integer.MAX_VALUE,
+                planned ? ReadBudget.maxCalls(items) : MAX_READS_PER_PAGE);
+        PageFill fill = new PageFill(request, target, tests, issues, cursor.map(Cursor::knowledge).orElse(Knowledge.NONE));
         Optional<Cursor> next;
         int indexed = 0;
         if (cursor.isPresent() && cursor.get().part() == Cursor.Part.MISSING) {
-            next = fill.missing(cursor.get().startKey());
+            fill.explainTail();
+            next = new TailRead(fill, reads).from(cursor.get().startKey());
         } else {
-            next = range != null && range.isEmpty() ? Optional.empty()
-                    : fill.index(range, cursor.map(Cursor::startKey).orElse(Map.of()));
-            indexed = fill.page.size();
-            if (next.isEmpty() && request.includeMissing()) {
-                next = fill.isFull() ? Optional.of(new Cursor(Cursor.Part.MISSING, Map.of())) : fill.missing(Map.of());
+            Map<String, AttributeValue> start = cursor.map(Cursor::startKey).orElse(Map.of());
+            if (tailOnly || range != null && range.isEmpty()) {
+                fill.explainTail();
+                next = Optional.empty();
+            } else if (planned) {
+                next = new PlannedRead(fill, reads, definitions.table(), range, drivers(request, target, tests)).from(start);
+            } else {
+                next = new SortedRead(fill, reads, definitions.table(), range, () -> false).from(start);
+            }
+            indexed = fill.items.size();
+            if (next.isEmpty() && tail) {
+                next = fill.isFull() ? Optional.of(new Cursor(Cursor.Part.MISSING, Map.of())) : new TailRead(fill, reads).from(Map.of());
             }
         }
-        return new Page(fill.page, fill.values, indexed, next.map(c -> c.encode(request, cursors)).orElse(null), fill.calls);
+        Knowledge learned = fill.learned;
+        return new Page(fill.items, fill.values, indexed, next.map(c -> c.with(learned).encode(request, cursors)).orElse(null),
+                reads.calls(), reads.examined(), next.isPresent() && !fill.isFull(), request.explain() ? fill.explain(reads) : null);
+    }
+
+    /** Every predicate names a field this index can have: an attribute path that parses; an entry only of a map's index. */
+    private static void checkFields(PageRequest request, ItemTests tests) {
+        for (int i = 0; i < request.predicates().size(); i++) {
+            String field = request.predicates().get(i).field();
+            if (!tests.isEntry(field)) {
+                try {
+                    tests.attributePath(field);
+                } catch (com.multikey.index.definition.DefinitionException e) {
+                    throw new InvalidPredicateException(i, "names no attribute: " + e.getMessage());
+                }
+            }
+            if (tests.isEntry(field) && DynamoDbLimits.utf8Bytes(field) > DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
+                throw new InvalidPredicateException(i, "names an entry longer than " + DynamoDbLimits.MAX_PARTITION_KEY_BYTES
+                        + " bytes, which no index item has");
+            }
+        }
+    }
+
+    /**
+     * The predicates whose matching items an index lists, and where: an entry of the index's map (its own partition of
+     * the group), or an attribute another declared index holds as its values, over the same group and at least the
+     * items this one covers. {@code missing} and {@code !=} have none: the items they match are not listed anywhere.
+     */
+    private List<Driver> drivers(PageRequest request, Target target, ItemTests tests) {
+        List<Driver> drivers = new ArrayList<>();
+        for (int i = 0; i < request.predicates().size(); i++) {
+            Predicate predicate = request.predicates().get(i);
+            String field = predicate.field();
+            if (tests.isSortField(field) || predicate instanceof Predicate.Missing || predicate instanceof Predicate.NotEquals
+                    || predicate instanceof Predicate.In in && in.values().size() > Driver.MAX_IN_RANGES) {
+                continue;
+            }
+            if (tests.isEntry(field)) {
+                String partition = target.project().isPresent() ? field : IndexProjector.partition(target.index(), request.group(), field);
+                if (DynamoDbLimits.utf8Bytes(partition) <= DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
+                    drivers.add(Driver.of(i, predicate, target.index(), partition, target.project(), target.bounds()));
+                }
+                continue;
+            }
+            com.multikey.index.definition.AttributePath path = tests.attributePath(field);
+            int position = i;
+            definitions.indexes().stream()
+                    .filter(other -> other.layout() == IndexDefinition.Layout.GROUPED && !other.equals(target.index())
+                            && !(other.values() instanceof ValueSource.MapEntries) && other.values().path().equals(path)
+                            && other.group().equals(target.index().group()) && target.index().covers().containsAll(other.covers())
+                            && target.project().isEmpty())
+                    .findFirst()
+                    .ifPresent(other -> {
+                        try {
+                            String partition = IndexProjector.partition(other, request.group(), null);
+                            if (DynamoDbLimits.utf8Bytes(partition) <= DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
+                                drivers.add(Driver.of(position, predicate, other, partition, Optional.empty(),
+                                        issues.bounds(other.name())));
+                            }
+                        } catch (UnindexableValueException e) {
+                            // a group value that index cannot hold: no driver
+                        }
+                    });
+        }
+        return drivers;
     }
 
     /** The definitions in the stack's grid state, its read (when not cached) within the page's budget. */
@@ -231,9 +331,9 @@ public final class GridQuery {
     }
 
     /** Whether the project's catalog defines the attribute, its read within the page's budget. */
-    private boolean definedInCatalog(PageRequest request, RetryBudget budget) {
+    private boolean definedInCatalog(PageRequest request, String attribId, RetryBudget budget) {
         try {
-            return catalog.defines(request.project(), request.attribId(), budget.callTimeout());
+            return catalog.defines(request.project(), attribId, budget.callTimeout());
         } catch (ApiCallTimeoutException e) {
             throw new RetryableQueryException("GetItem of the project's catalog did not answer within the page's budget of " + pageBudget, e);
         }
@@ -244,7 +344,7 @@ public final class GridQuery {
      * another function instance had not yet seen the move), as the same position in the layout read now.
      */
     private Cursor carriedOver(Cursor cursor, Target target, PageRequest request) {
-        if (cursor.part() != Cursor.Part.INDEX || !(target.missing() instanceof MissingSource.ByProject)
+        if (cursor.part() != Cursor.Part.INDEX || !(target.missing() instanceof Target.MissingSource.ByProject)
                 || cursor.startKey().isEmpty()) {
             return cursor;
         }
@@ -261,423 +361,6 @@ public final class GridQuery {
             return cursor;
         }
         return new Cursor(Cursor.Part.INDEX, Map.of(IndexKey.ATTRIB_ID, AttributeValue.fromS(position.partition()),
-                IndexKey.SORT_KEY, AttributeValue.fromS(position.sortKey())));
-    }
-
-    /**
-     * What a request reads: its index, the index partition, the project a field-partitioned partition is filtered on,
-     * the bounds of the index's values, and where the group's items lacking the field come from.
-     */
-    record Target(IndexDefinition index, String partition, Optional<String> project, ValueBounds bounds, MissingSource missing) {
-    }
-
-    /** Where the items of a group that have no index item for the field (the missing tail) are read from. */
-    sealed interface MissingSource {
-
-        /** The issue grid's: GSI {@code ByProject} of the app table (key project, num), in num order. */
-        record ByProject(GridNames names, String project) implements MissingSource {
-        }
-
-        /**
-         * A grouped index whose group is the source table's partition key: a Query on the group's partition of the
-         * table, in the table's sort key order, narrowed by the index's {@code beginsWith} on the sort key, if any.
-         */
-        record TablePartition(KeySchema table, AttributeValue group, Optional<String> sortKeyPrefix) implements MissingSource {
-        }
-
-        /** None: nothing lists a group's items but the index itself; why. */
-        record Unavailable(String reason) implements MissingSource {
-        }
-    }
-
-    private Target target(PageRequest request, IndexDefinitions definitions) {
-        IndexDefinition named = request.index()
-                .map(name -> definitions.index(name).orElseThrow(() -> new QueryException("no index named '" + name + "'")))
-                .orElseGet(() -> definitions.grid()
-                        .orElseThrow(() -> new QueryException("name the index to read: no issue grid (field-partitioned) index is declared")));
-        // either name of the issue grid reads the layout the stack's grid state reads
-        IndexDefinition index = definitions.isGrid(named) ? definitions.grid().orElse(named) : named;
-        ValueBounds bounds = issues.bounds(index.name());
-        boolean entries = index.values() instanceof ValueSource.MapEntries;
-        if (entries && request.attribId().isEmpty()) {
-            throw new QueryException("index '" + index.name() + "' indexes the entries of " + index.values().path() + ": name the entry");
-        }
-        if (!entries && !request.attribId().isEmpty()) {
-            throw new QueryException("index '" + index.name() + "' indexes " + index.values().path() + " itself: it has no entries to name");
-        }
-        if (definitions.isGrid(index)) {
-            if (request.group().size() != 1 || request.group().get(0).s() == null) {
-                throw new QueryException("index '" + index.name() + "' runs within one project: give one string group value");
-            }
-            // the project keys the project's item (the catalog's GetItem) and the field keys the index partition: a value no
-            // key holds is the caller's mistake, which DynamoDB would refuse with a ValidationException (a 503 to retry)
-            String project = request.group().get(0).s();
-            if (project.isEmpty() || DynamoDbLimits.utf8Bytes(project) > DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
-                throw new QueryException("index '" + index.name() + "' runs within one project: a group (project) value is 1 to "
-                        + DynamoDbLimits.MAX_PARTITION_KEY_BYTES + " bytes long, as a key is");
-            }
-            if (DynamoDbLimits.utf8Bytes(request.attribId()) > DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
-                throw new QueryException("index '" + index.name() + "' has no attribute id longer than "
-                        + DynamoDbLimits.MAX_PARTITION_KEY_BYTES + " bytes (the longest key)");
-            }
-            MissingSource byProject = new MissingSource.ByProject(GridNames.of(index, definitions), project);
-            if (index.layout() == IndexDefinition.Layout.FIELD_PARTITIONED) {
-                return new Target(index, request.attribId(), Optional.of(project), bounds, byProject);
-            }
-            // the grouped grid: the project's own partition of the field, no filter
-            return new Target(index, IndexProjector.partition(index, request.group(), request.attribId()), Optional.empty(), bounds,
-                    byProject);
-        }
-        if (request.group().size() != index.group().size()) {
-            throw new QueryException("index '" + index.name() + "' runs within " + index.group() + ": give "
-                    + index.group().size() + " group value(s), got " + request.group().size());
-        }
-        MissingSource missing = missingSource(index, request.group());
-        if (request.includeMissing() && missing instanceof MissingSource.Unavailable unavailable) {
-            throw new QueryException(unavailable.reason());
-        }
-        String partition;
-        try {
-            partition = IndexProjector.partition(index, request.group(), entries ? request.attribId() : null);
-        } catch (UnindexableValueException e) {
-            throw new QueryException("index '" + index.name() + "' has no group of that value: " + e.getMessage());
-        }
-        if (DynamoDbLimits.utf8Bytes(partition) > DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
-            throw new QueryException("index '" + index.name() + "': the group and entry make a partition key longer than "
-                    + DynamoDbLimits.MAX_PARTITION_KEY_BYTES + " bytes, which no index item has");
-        }
-        return new Target(index, partition, Optional.empty(), bounds, missing);
-    }
-
-    /**
-     * The missing tail of a grouped index: a Query on the source table when the group is the table's partition key
-     * (a partition of the table holds exactly the group's items), else none, since finding the items of a group
-     * that the index leaves out would take a scan of the table.
-     */
-    private MissingSource missingSource(IndexDefinition index, List<AttributeValue> group) {
-        KeySchema table = definitions.table();
-        KeySchema.KeyAttribute partitionKey = table.partitionKey();
-        if (index.group().size() != 1 || !index.group().get(0).isTopLevel()
-                || !index.group().get(0).names().get(0).equals(partitionKey.name())) {
-            return new MissingSource.Unavailable("the items lacking the field are listed for the issue grid (from its ByProject "
-                    + "index) and for an index grouped by the table's partition key (" + partitionKey.name() + "); index '"
-                    + index.name() + "' is grouped by " + index.group() + ": no source lists its group's items but the index itself");
-        }
-        if (group.get(0).type() != partitionKey.type().attributeType()) {
-            throw new QueryException("index '" + index.name() + "' is grouped by " + partitionKey.name()
-                    + ", the table's partition key of type " + partitionKey.type() + ": give a group value of that type");
-        }
-        Optional<String> prefix = table.sortKey().filter(sortKey -> sortKey.type() == KeySchema.KeyType.S)
-                .flatMap(sortKey -> index.covers().stream()
-                        .filter(condition -> condition instanceof Condition.BeginsWith && condition.path().isTopLevel()
-                                && condition.path().names().get(0).equals(sortKey.name()))
-                        .map(condition -> ((Condition.BeginsWith) condition).prefix())
-                        .filter(text -> !text.isEmpty())
-                        .findFirst());
-        return new MissingSource.TablePartition(table, group.get(0), prefix);
-    }
-
-    /** The reads of one page, and what they have given so far. */
-    private final class PageFill {
-
-        private final PageRequest request;
-        private final Target target;
-        private final RetryBudget budget;
-        private final List<Map<String, AttributeValue>> page = new ArrayList<>();
-        /** The value each item of the index part was listed under, in page order. */
-        private final List<AttributeValue> values = new ArrayList<>();
-        /** Items read from the source table by key; empty when the item no longer exists. */
-        private final Map<ItemKey, Optional<Map<String, AttributeValue>>> hydrated = new HashMap<>();
-        private int reads;
-        private int calls;
-
-        PageFill(PageRequest request, Target target, RetryBudget budget) {
-            this.request = request;
-            this.target = target;
-            this.budget = budget;
-        }
-
-        boolean isFull() {
-            return page.size() >= request.pageSize();
-        }
-
-        private int need() {
-            return request.pageSize() - page.size();
-        }
-
-        private boolean mayRead() {
-            return reads < MAX_READS_PER_PAGE;
-        }
-
-        /** The index part from {@code position}; empty when it ended, else where the next page resumes. */
-        Optional<Cursor> index(Filter.KeyRange range, Map<String, AttributeValue> position) {
-            Reads reads = new Reads();
-            while (!isFull() && mayRead()) {
-                QueryResponse response = queryIndex(range, position, reads.limit());
-                List<IndexEntry> items = response.items().stream()
-                        .map(item -> IndexEntry.of(item, definitions.table()).orElse(new IndexEntry(IndexKey.of(item), NO_ITEM)))
-                        .toList();
-                int before = page.size();
-                int consumed = consumeIndexItems(items);
-                if (consumed < items.size()) {
-                    return Optional.of(new Cursor(Cursor.Part.INDEX, consumed == 0 ? position : items.get(consumed - 1).key().toKey()));
-                }
-                if (!response.hasLastEvaluatedKey() || response.lastEvaluatedKey().isEmpty()) {
-                    return Optional.empty();
-                }
-                if (isFull() && consumed > 0) {
-                    // resume after the page's own last item, not after the last item DynamoDB evaluated: in a field
-                    // partition shared by projects, that one may be another project's, dropped by the filter
-                    return Optional.of(new Cursor(Cursor.Part.INDEX, items.get(consumed - 1).key().toKey()));
-                }
-                position = response.lastEvaluatedKey();
-                reads.record(response.scannedCount(), page.size() - before);
-            }
-            return Optional.of(new Cursor(Cursor.Part.INDEX, position));
-        }
-
-        /**
-         * Takes index items in order while the page has room, then goes on over items that list nothing
-         * (another value of an issue already placed, a stale item) as far as the issues read tell.
-         *
-         * @return how many items were consumed: the cursor goes after the last of them
-         */
-        private int consumeIndexItems(List<IndexEntry> items) {
-            for (int i = 0; i < items.size(); i++) {
-                IndexEntry entry = items.get(i);
-                if (!hydrated.containsKey(entry.source())) {
-                    if (isFull() || !mayRead()) {
-                        return i;
-                    }
-                    // exactly the issues the page needs first; when some of them list nothing, as many as one call takes
-                    int chunk = hydrated.isEmpty() ? need() : MAX_BATCH_GET_KEYS;
-                    hydrate(items.subList(i, items.size()).stream().map(IndexEntry::source)
-                            .filter(id -> !hydrated.containsKey(id)).distinct().limit(chunk).toList());
-                }
-                Optional<Map<String, AttributeValue>> issue = hydrated.get(entry.source());
-                Optional<IndexItem> listed = issue.flatMap(item -> listedUnder(entry, item));
-                if (listed.isPresent()) {
-                    if (isFull()) {
-                        return i;
-                    }
-                    page.add(issue.get());
-                    values.add(listed.get().value().toAttributeValue());
-                }
-            }
-            return items.size();
-        }
-
-        /**
-         * The issue's index item this index item stands for, when it is the one its issue is listed under: it matches the
-         * issue, and is its first matching value; empty otherwise.
-         */
-        private Optional<IndexItem> listedUnder(IndexEntry entry, Map<String, AttributeValue> issue) {
-            Comparator<IndexItem> order = Comparator.comparing(IndexItem::sortKey, request.order() == Order.ASC ? KEY_ORDER : KEY_ORDER.reversed());
-            return issues.projectEntry(target.index().name(), entry.source(), issue, request.attribId()).items().stream()
-                    .filter(item -> item.attribId().equals(entry.attribId()) && target.project()
-                            .map(project -> project.equals(item.toItem().get(IndexItem.PROJECT).s())).orElse(true))
-                    .filter(item -> request.filter().map(f -> f.matches(item.value(), target.bounds())).orElse(true))
-                    .min(order)
-                    .filter(first -> first.sortKey().equals(entry.sortKey()));
-        }
-
-        /** The missing part from {@code position}; empty when it ended, else where the next page resumes. */
-        Optional<Cursor> missing(Map<String, AttributeValue> position) {
-            Reads reads = new Reads();
-            while (!isFull() && mayRead()) {
-                QueryResponse response = switch (target.missing()) {
-                    case MissingSource.ByProject grid -> queryByProject(grid.names(), position, reads.limit());
-                    case MissingSource.TablePartition table -> queryTablePartition(table, position, reads.limit());
-                    case MissingSource.Unavailable unavailable -> throw new QueryException(unavailable.reason());
-                };
-                List<Map<String, AttributeValue>> items = response.items();
-                int before = page.size();
-                for (int i = 0; i < items.size(); i++) {
-                    if (lacksField(items.get(i))) {
-                        if (isFull()) {
-                            return Optional.of(new Cursor(Cursor.Part.MISSING, i == 0 ? position : missingKey(items.get(i - 1))));
-                        }
-                        page.add(items.get(i));
-                    }
-                }
-                if (!response.hasLastEvaluatedKey() || response.lastEvaluatedKey().isEmpty()) {
-                    return Optional.empty();
-                }
-                position = response.lastEvaluatedKey();
-                reads.record(response.scannedCount(), page.size() - before);
-            }
-            return Optional.of(new Cursor(Cursor.Part.MISSING, position));
-        }
-
-        /**
-         * The definition of "missing" is the indexer's: the item (in a table partition: one the index covers) has no
-         * index item in the request's partition (the field's, or the group's and entry's).
-         */
-        private boolean lacksField(Map<String, AttributeValue> item) {
-            if (target.missing() instanceof MissingSource.TablePartition && !target.index().covers(item)) {
-                return false;
-            }
-            return issues.keyOf(item).map(key -> issues.projectEntry(target.index().name(), key, item, request.attribId()).items().stream()
-                    .noneMatch(indexItem -> indexItem.attribId().equals(target.partition()))).orElse(false);
-        }
-
-        /** The key a missing part's Query resumes after this item: its GSI key and table key, or its table key. */
-        private Map<String, AttributeValue> missingKey(Map<String, AttributeValue> item) {
-            if (target.missing() instanceof MissingSource.ByProject grid) {
-                GridNames names = grid.names();
-                return Map.of(names.key(), item.get(names.key()), names.project(), item.get(names.project()),
-                        names.num(), item.get(names.num()));
-            }
-            return issues.keyOf(item).orElseThrow().toKey();
-        }
-
-        private QueryResponse queryIndex(Filter.KeyRange range, Map<String, AttributeValue> position, int limit) {
-            Map<String, String> names = new HashMap<>(Map.of("#a", IndexKey.ATTRIB_ID));
-            Map<String, AttributeValue> values = new HashMap<>(Map.of(":a", AttributeValue.fromS(target.partition())));
-            target.project().ifPresent(project -> {
-                names.put("#p", IndexItem.PROJECT);
-                values.put(":p", AttributeValue.fromS(project));
-            });
-            String keyCondition = "#a = :a";
-            if (range != null) {
-                names.put("#k", IndexKey.SORT_KEY);
-                if (range.prefix() != null) {
-                    keyCondition += " AND begins_with(#k, :prefix)";
-                    values.put(":prefix", AttributeValue.fromS(range.prefix()));
-                } else {
-                    keyCondition += " AND #k BETWEEN :low AND :high";
-                    values.put(":low", AttributeValue.fromS(range.low()));
-                    values.put(":high", AttributeValue.fromS(range.high()));
-                }
-            }
-            QueryRequest.Builder query = QueryRequest.builder().tableName(indexTable)
-                    .keyConditionExpression(keyCondition)
-                    .expressionAttributeNames(names).expressionAttributeValues(values)
-                    .scanIndexForward(request.order() == Order.ASC).limit(limit);
-            if (target.project().isPresent()) {
-                query.filterExpression("#p = :p");
-            }
-            return query(query, position);
-        }
-
-        /**
-         * A read of the project's issues in num order. The filter only narrows what comes back: it drops
-         * issues whose field is a string, number, boolean or set — values that always get an index item —
-         * unless the issue's id may be too long for a sort key; {@link #lacksField} decides.
-         */
-        private QueryResponse queryByProject(GridNames grid, Map<String, AttributeValue> position, int limit) {
-            QueryRequest.Builder query = QueryRequest.builder().tableName(appTable).indexName(byProjectIndex)
-                    .keyConditionExpression("#p = :p")
-                    .filterExpression("NOT (attribute_type(#cf.#f, :s) OR attribute_type(#cf.#f, :n) OR attribute_type(#cf.#f, :bool)"
-                            + " OR attribute_type(#cf.#f, :ss) OR attribute_type(#cf.#f, :ns)) OR size(#id) > :idChars")
-                    .expressionAttributeNames(Map.of("#p", grid.project(), "#cf", grid.fields(),
-                            "#f", request.attribId(), "#id", grid.key()))
-                    .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(request.project()),
-                            ":s", AttributeValue.fromS("S"), ":n", AttributeValue.fromS("N"), ":bool", AttributeValue.fromS("BOOL"),
-                            ":ss", AttributeValue.fromS("SS"), ":ns", AttributeValue.fromS("NS"),
-                            // a character is at most four UTF-8 bytes, whether size() counts characters or bytes
-                            ":idChars", AttributeValue.fromN(Integer.toString(SortKeyCodec.MAX_ISSUE_ID_BYTES / 4))))
-                    .scanIndexForward(request.order() == Order.ASC).limit(limit);
-            return query(query, position);
-        }
-
-        /**
-         * A read of the group's partition of the source table, in its sort key order, narrowed to the keys the index's
-         * {@code beginsWith} on the sort key allows; which of the items lack the field {@link #lacksField} decides.
-         */
-        private QueryResponse queryTablePartition(MissingSource.TablePartition table, Map<String, AttributeValue> position, int limit) {
-            Map<String, String> names = new HashMap<>(Map.of("#pk", table.table().partitionKey().name()));
-            Map<String, AttributeValue> values = new HashMap<>(Map.of(":pk", table.group()));
-            String keyCondition = "#pk = :pk";
-            if (table.sortKeyPrefix().isPresent()) {
-                keyCondition += " AND begins_with(#sk, :prefix)";
-                names.put("#sk", table.table().sortKey().orElseThrow().name());
-                values.put(":prefix", AttributeValue.fromS(table.sortKeyPrefix().get()));
-            }
-            return query(QueryRequest.builder().tableName(appTable).keyConditionExpression(keyCondition)
-                    .expressionAttributeNames(names).expressionAttributeValues(values)
-                    .scanIndexForward(request.order() == Order.ASC).limit(limit), position);
-        }
-
-        private QueryResponse query(QueryRequest.Builder query, Map<String, AttributeValue> position) {
-            if (!position.isEmpty()) {
-                query.exclusiveStartKey(position);
-            }
-            reads++;
-            return call("Query", () -> dynamoDb.query(query.overrideConfiguration(budget.callTimeout()).build()));
-        }
-
-        /** BatchGetItem of up to 100 items; unprocessed keys are re-sent within the page's {@link RetryBudget}. */
-        private void hydrate(List<ItemKey> ids) {
-            List<Map<String, AttributeValue>> keys = ids.stream().filter(id -> id != NO_ITEM).map(ItemKey::toKey).toList();
-            if (keys.isEmpty()) {
-                ids.forEach(id -> hydrated.putIfAbsent(id, Optional.empty()));
-                return;
-            }
-            Map<String, KeysAndAttributes> pending = Map.of(appTable, KeysAndAttributes.builder().keys(keys).build());
-            reads++;
-            while (true) {
-                Map<String, KeysAndAttributes> requested = pending;
-                BatchGetItemResponse response = call("BatchGetItem", () -> dynamoDb.batchGetItem(b -> b.requestItems(requested)
-                        .overrideConfiguration(budget.callTimeout())));
-                response.responses().getOrDefault(appTable, List.of())
-                        .forEach(item -> issues.keyOf(item).ifPresent(key -> hydrated.put(key, Optional.of(item))));
-                pending = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
-                if (pending.isEmpty()) {
-                    break;
-                }
-                if (!budget.retryAfterFailure()) {
-                    int left = pending.values().stream().mapToInt(k -> k.keys().size()).sum();
-                    throw new RetryableQueryException("BatchGetItem still left " + left + " of " + ids.size()
-                            + " issue(s) unprocessed after " + budget.failedAttempts() + " attempt(s) within the page's budget of "
-                            + pageBudget + "; the table is short of read capacity, try the page again later");
-                }
-            }
-            ids.forEach(id -> hydrated.putIfAbsent(id, Optional.empty()));
-        }
-
-        /**
-         * The Limit of each read of one part. The first asks for what the page still needs and a quarter more
-         * (at least {@value GridQuery#MIN_LIMIT}: index items are small), so that a field with one value per issue fills
-         * the page in one read and a part that ends is seen to end. A further read asks for what the part's
-         * yield so far (items evaluated per issue placed) says the page still needs, half again, at least
-         * twice the last Limit; after reads that placed nothing, eight times the last Limit.
-         */
-        private final class Reads {
-            private int limit = Math.max(MIN_LIMIT, need() + need() / 4 + 1);
-            private long scanned;
-            private int placed;
-
-            int limit() {
-                return limit;
-            }
-
-            void record(int scannedByRead, int placedByRead) {
-                scanned += scannedByRead;
-                placed += placedByRead;
-                long next = placed == 0 ? 8L * limit : Math.max(2L * limit, (long) Math.ceil(1.5 * need() * scanned / placed));
-                limit = (int) Math.min(MAX_READ_LIMIT, next);
-            }
-        }
-
-        private <T> T call(String operation, Supplier<T> call) {
-            if (!budget.hasTime()) {
-                throw new RetryableQueryException("the page's budget of " + pageBudget + " ran out before a " + operation);
-            }
-            calls++;
-            try {
-                return call.get();
-            } catch (ApiCallTimeoutException e) {
-                throw new RetryableQueryException(operation + " did not answer within the page's budget of " + pageBudget, e);
-            }
-        }
-    }
-
-    /** The issue grid's attribute names, from its field-partitioned definition, for its missing tail. */
-    record GridNames(String key, String project, String num, String fields) {
-        static GridNames of(IndexDefinition index, IndexDefinitions definitions) {
-            return new GridNames(definitions.table().partitionKey().name(), index.group().get(0).toString(),
-                    index.orderBy().get(0).path().toString(), index.values().path().toString());
-        }
+                IndexKey.SORT_KEY, AttributeValue.fromS(position.sortKey())), cursor.knowledge());
     }
 }

@@ -21,6 +21,9 @@ public final class Page {
     private final int indexed;
     private final String nextCursor;
     private final int apiCalls;
+    private final int examined;
+    private final boolean budgetSpent;
+    private final Explain explain;
 
     /** A page of items that all have the field. @param nextCursor null when the result ends here */
     public Page(List<Map<String, AttributeValue>> issues, String nextCursor, int apiCalls) {
@@ -44,6 +47,16 @@ public final class Page {
      * @param nextCursor null when the result ends here
      */
     public Page(List<Map<String, AttributeValue>> issues, List<AttributeValue> values, int indexed, String nextCursor, int apiCalls) {
+        this(issues, values, indexed, nextCursor, apiCalls, -1, false, null);
+    }
+
+    /**
+     * @param examined    the items the page read (index items and items of the table); -1 when not counted
+     * @param budgetSpent whether the page stopped short because it read its budget (or made its most calls)
+     * @param explain     how it was read, when the request asked; else null
+     */
+    public Page(List<Map<String, AttributeValue>> issues, List<AttributeValue> values, int indexed, String nextCursor, int apiCalls,
+                int examined, boolean budgetSpent, Explain explain) {
         if (indexed < 0 || indexed > issues.size()) {
             throw new IllegalArgumentException("indexed must be within 0.." + issues.size() + ", got " + indexed);
         }
@@ -55,6 +68,27 @@ public final class Page {
         this.indexed = indexed;
         this.nextCursor = nextCursor;
         this.apiCalls = apiCalls;
+        this.examined = examined;
+        this.budgetSpent = budgetSpent;
+        this.explain = explain;
+    }
+
+    /** The items the page read: index items and items of the table; -1 when not counted. */
+    public int examined() {
+        return examined;
+    }
+
+    /**
+     * Whether the page came back short of its page size because it read its budget or made its most calls: the result
+     * may continue from {@link #nextCursor()}, which is then present.
+     */
+    public boolean budgetSpent() {
+        return budgetSpent;
+    }
+
+    /** How the page was read, when the request asked for it. */
+    public Optional<Explain> explain() {
+        return Optional.ofNullable(explain);
     }
 
     /** How many of {@link #issues()}, first in the page, have the field; the others are of the missing tail. */

@@ -16,7 +16,8 @@ import java.util.Optional;
  * on the value, whether the group's items lacking the field follow (not with a filter: an item without the field
  * matches no filter; for the issue grid in num order, for a grouped index whose group is the table's partition key in
  * the table's sort key order, for other indexes not available), and the cursor (none for the first page; then the
- * previous page's {@code nextCursor}).
+ * previous page's {@code nextCursor}); and any number of predicates ({@link #where}), on any field, that every listed
+ * item satisfies, a read budget ({@link #withReadBudget}) and whether the page explains its plan.
  */
 public final class PageRequest {
 
@@ -30,6 +31,9 @@ public final class PageRequest {
     private final Filter filter;
     private final boolean includeMissing;
     private final String cursor;
+    private final List<Predicate> predicates;
+    private final int readBudget;
+    private final boolean explain;
 
     /** A page of a project's issue grid. @param filter null for none; @param cursor null for the first page */
     public PageRequest(String project, String attribId, Order order, int pageSize, Filter filter, boolean includeMissing,
@@ -50,6 +54,18 @@ public final class PageRequest {
      */
     public PageRequest(String index, List<AttributeValue> group, String attribId, Order order, int pageSize, Filter filter,
                        boolean includeMissing, String cursor) {
+        this(index, group, attribId, order, pageSize, filter, includeMissing, cursor, List.of(), 0, false);
+    }
+
+    private PageRequest(String index, List<AttributeValue> group, String attribId, Order order, int pageSize, Filter filter,
+                        boolean includeMissing, String cursor, List<Predicate> predicates, int readBudget, boolean explain) {
+        this.predicates = List.copyOf(predicates);
+        PredicateText.validate(this.predicates);
+        if (readBudget < 0) {
+            throw new FilterParameters.InvalidParameterException("budget", "must be a positive number of items, got " + readBudget);
+        }
+        this.readBudget = readBudget;
+        this.explain = explain;
         this.index = index;
         this.group = List.copyOf(Objects.requireNonNull(group, "group"));
         this.attribId = Objects.requireNonNull(attribId, "attribId");
@@ -111,21 +127,60 @@ public final class PageRequest {
         return Optional.ofNullable(cursor);
     }
 
+    /** The predicates every listed item satisfies (all of them); empty: none but the filter. */
+    public List<Predicate> predicates() {
+        return predicates;
+    }
+
+    /** The items the page may read (index items and items of the table); 0: the reader's default. */
+    public int readBudget() {
+        return readBudget;
+    }
+
+    /** Whether the page reports its plan ({@link Page#explain()}). */
+    public boolean explain() {
+        return explain;
+    }
+
     public static PageRequest first(String project, String attribId, Order order, int pageSize) {
         return new PageRequest(project, attribId, order, pageSize, null, false, null);
     }
 
     public PageRequest withFilter(Filter filter) {
-        return new PageRequest(index, group, attribId, order, pageSize, Objects.requireNonNull(filter, "filter"), includeMissing, cursor);
+        return new PageRequest(index, group, attribId, order, pageSize, Objects.requireNonNull(filter, "filter"), includeMissing, cursor,
+                predicates, readBudget, explain);
     }
 
     public PageRequest withMissing() {
-        return new PageRequest(index, group, attribId, order, pageSize, filter, true, cursor);
+        return new PageRequest(index, group, attribId, order, pageSize, filter, true, cursor, predicates, readBudget, explain);
     }
 
     public PageRequest after(String nextCursor) {
         return new PageRequest(index, group, attribId, order, pageSize, filter, includeMissing,
-                Objects.requireNonNull(nextCursor, "nextCursor"));
+                Objects.requireNonNull(nextCursor, "nextCursor"), predicates, readBudget, explain);
+    }
+
+    /**
+     * The same request with these predicates (each on any field, all of which a listed item satisfies).
+     *
+     * @throws InvalidPredicateException when there are more than {@value PredicateText#MAX_PREDICATES}, or two ranges on a
+     *                                   field leave no value
+     */
+    public PageRequest where(List<Predicate> predicates) {
+        return new PageRequest(index, group, attribId, order, pageSize, filter, includeMissing, cursor, predicates, readBudget, explain);
+    }
+
+    /** The same request with at most this many items read for the page (index items and items of the table). */
+    public PageRequest withReadBudget(int items) {
+        if (items < 1) {
+            throw new FilterParameters.InvalidParameterException("budget", "must be a positive number of items, got " + items);
+        }
+        return new PageRequest(index, group, attribId, order, pageSize, filter, includeMissing, cursor, predicates, items, explain);
+    }
+
+    /** The same request, its page reporting its plan. */
+    public PageRequest withExplain() {
+        return new PageRequest(index, group, attribId, order, pageSize, filter, includeMissing, cursor, predicates, readBudget, true);
     }
 
     /**
@@ -147,6 +202,9 @@ public final class PageRequest {
         parts.add(order.name());
         parts.add(filter == null ? "" : identity(filter));
         parts.add(Boolean.toString(includeMissing));
+        if (!predicates.isEmpty()) {
+            parts.add(lengthPrefixed(predicates.stream().map(PredicateText::format).toList()));
+        }
         return lengthPrefixed(parts);
     }
 

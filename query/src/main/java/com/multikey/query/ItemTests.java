@@ -1,0 +1,196 @@
+package com.multikey.query;
+
+import com.multikey.index.FieldValues;
+import com.multikey.index.IndexItem;
+import com.multikey.index.IndexProjector;
+import com.multikey.index.IndexValue;
+import com.multikey.index.ItemKey;
+import com.multikey.index.UnindexableValueException;
+import com.multikey.index.definition.AttributePath;
+import com.multikey.index.definition.IndexDefinition;
+import com.multikey.index.definition.ValueSource;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * How a request's predicates are tested on an item: which field each names, the values an item holds there, and
+ * whether the item satisfies them. The sorted field's predicates choose the value an item is listed under (its first
+ * value in page order that satisfies them all); the other fields' predicates decide whether it is listed at all.
+ *
+ * <p>An entry of the index's map has the values the indexer gives it (the same projection, so an item is "missing" a
+ * field exactly when the index holds no item for it); an attribute ({@code @path}) has the values of
+ * {@link FieldValues#of}, none when it is absent, null or of a type no index holds.
+ */
+final class ItemTests {
+
+    private final IndexProjector projector;
+    private final IndexDefinition index;
+    private final List<AttributeValue> group;
+    private final String sortEntry;
+    /** The project an item of the field-partitioned grid must be of; empty for a grouped index. */
+    private final Optional<String> project;
+    private final Map<String, List<Predicate>> byField = new LinkedHashMap<>();
+
+    ItemTests(IndexProjector projector, IndexDefinition index, List<AttributeValue> group, String sortEntry, Optional<String> project,
+              List<Predicate> predicates) {
+        this.projector = projector;
+        this.index = index;
+        this.group = group;
+        this.sortEntry = sortEntry;
+        this.project = project;
+        for (Predicate predicate : predicates) {
+            byField.computeIfAbsent(predicate.field(), f -> new ArrayList<>()).add(predicate);
+        }
+    }
+
+    boolean isEmpty() {
+        return byField.isEmpty();
+    }
+
+    private boolean entries() {
+        return index.values() instanceof ValueSource.MapEntries;
+    }
+
+    /** Whether a field (as written) is the one the request sorts by. */
+    boolean isSortField(String field) {
+        if (field.startsWith("@")) {
+            return false;
+        }
+        return entries() ? field.equals(sortEntry) : field.equals(index.values().path().toString());
+    }
+
+    /** Whether a field names an entry of the index's map (else an attribute of the item). */
+    boolean isEntry(String field) {
+        return entries() && !field.startsWith("@");
+    }
+
+    /** The attribute path a field names when it is not an entry. */
+    AttributePath attributePath(String field) {
+        return AttributePath.parse(field.startsWith("@") ? field.substring(1) : field, "field '" + field + "'");
+    }
+
+    /** The predicates on the sorted field. */
+    List<Predicate> onSortField() {
+        return byField.entrySet().stream().filter(e -> isSortField(e.getKey())).flatMap(e -> e.getValue().stream()).toList();
+    }
+
+    /** Whether the sorted field must be missing: only the missing tail can match. */
+    boolean sortFieldMissing() {
+        return onSortField().stream().anyMatch(p -> p instanceof Predicate.Missing);
+    }
+
+    /** Whether a value of the sorted field satisfies every predicate on it. */
+    boolean sortValueMatches(IndexValue value) {
+        for (Predicate predicate : onSortField()) {
+            if (!predicate.test(value)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the item satisfies the predicates of every field but the sorted one. */
+    boolean othersMatch(ItemKey key, Map<String, AttributeValue> item) {
+        for (Map.Entry<String, List<Predicate>> field : byField.entrySet()) {
+            if (!isSortField(field.getKey()) && !fieldMatches(values(field.getKey(), key, item), field.getValue())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the item satisfies every predicate, the sorted field's too (for an item listed without a sort value). */
+    boolean allMatch(ItemKey key, Map<String, AttributeValue> item) {
+        for (Map.Entry<String, List<Predicate>> field : byField.entrySet()) {
+            if (!fieldMatches(values(field.getKey(), key, item), field.getValue())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the item satisfies one predicate alone (a sample of a predicate's selectivity). */
+    boolean matches(Predicate predicate, ItemKey key, Map<String, AttributeValue> item) {
+        return fieldMatches(values(predicate.field(), key, item), List.of(predicate));
+    }
+
+    /**
+     * Whether the attributes an index item carries (its projection) decide the other fields' predicates, and how: empty
+     * when some predicate needs the whole item.
+     */
+    Optional<Boolean> othersMatchOnProjection(Map<String, AttributeValue> indexItem) {
+        AttributeValue attrs = indexItem.get(IndexItem.ATTRS);
+        boolean decided = true;
+        for (Map.Entry<String, List<Predicate>> field : byField.entrySet()) {
+            String name = field.getKey();
+            if (isSortField(name)) {
+                continue;
+            }
+            if (isEntry(name)) {
+                return Optional.empty();
+            }
+            AttributePath path = attributePath(name);
+            if (!index.projection().contains(path)) {
+                return Optional.empty();
+            }
+            AttributeValue value = attrs == null || attrs.m() == null ? null : attrs.m().get(path.toString());
+            if (!fieldMatches(valuesOf(value), field.getValue())) {
+                decided = false;
+            }
+        }
+        return Optional.of(decided);
+    }
+
+    /** The values an item holds in a field. */
+    List<IndexValue> values(String field, ItemKey key, Map<String, AttributeValue> item) {
+        if (isEntry(field) || isSortField(field)) {
+            String entry = entries() ? field : null;
+            String partition = project.isPresent() ? entry : IndexProjector.partition(index, group, entry);
+            List<IndexValue> values = new ArrayList<>();
+            for (IndexItem indexItem : projector.projectEntry(index.name(), key, item, entries() ? field : "").items()) {
+                if (indexItem.attribId().equals(partition) && project.map(p -> p.equals(indexItem.toItem().get(IndexItem.PROJECT).s()))
+                        .orElse(true)) {
+                    values.add(indexItem.value());
+                }
+            }
+            return values;
+        }
+        return valuesOf(attributePath(field).resolve(item));
+    }
+
+    private static List<IndexValue> valuesOf(AttributeValue value) {
+        if (value == null) {
+            return List.of();
+        }
+        try {
+            return FieldValues.of(value);
+        } catch (UnindexableValueException e) {
+            return List.of();
+        }
+    }
+
+    /** An item matches a field's predicates when one of its values satisfies them all; {@code missing} when it has none. */
+    static boolean fieldMatches(List<IndexValue> values, List<Predicate> predicates) {
+        if (predicates.stream().anyMatch(p -> p instanceof Predicate.Missing)) {
+            return values.isEmpty() && predicates.stream().allMatch(p -> p instanceof Predicate.Missing);
+        }
+        for (IndexValue value : values) {
+            boolean all = true;
+            for (Predicate predicate : predicates) {
+                if (!predicate.test(value)) {
+                    all = false;
+                    break;
+                }
+            }
+            if (all) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

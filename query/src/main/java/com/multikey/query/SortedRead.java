@@ -1,0 +1,126 @@
+package com.multikey.query;
+
+import com.multikey.index.IndexEntry;
+import com.multikey.index.IndexItem;
+import com.multikey.index.IndexKey;
+import com.multikey.index.definition.KeySchema;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The index part of a page read in page order from the sorted field's index partition, narrowed to a key range: each
+ * index item's item is read (a hundred a call at most, as the page needs them) and listed when the index item is the
+ * one it is listed under ({@link PageFill#listing}) and it satisfies the other predicates. An item whose index item's
+ * projection already fails a predicate is not read. The cursor holds the key of the last index item consumed.
+ */
+final class SortedRead {
+
+    private final PageFill fill;
+    private final PageReads reads;
+    private final KeySchema table;
+    private final Filter.KeyRange range;
+    /** Asked after each read that left the page short: true stops the read (another plan took over). */
+    private final BooleanSupplier afterRead;
+
+    SortedRead(PageFill fill, PageReads reads, KeySchema table, Filter.KeyRange range, BooleanSupplier afterRead) {
+        this.fill = fill;
+        this.reads = reads;
+        this.table = table;
+        this.range = range;
+        this.afterRead = afterRead;
+    }
+
+    /** From {@code position}: empty when the part ended, else where the next page resumes. */
+    Optional<Cursor> from(Map<String, AttributeValue> position) {
+        ReadLimits limits = new ReadLimits(fill, reads);
+        long read = 0;
+        long listed = 0;
+        try {
+            while (!fill.isFull() && reads.mayRead()) {
+                QueryResponse response = reads.index(fill.target.partition(), fill.target.project(), range, position, limits.limit(),
+                        fill.ascending());
+                List<IndexEntry> entries = response.items().stream()
+                        .map(item -> IndexEntry.of(item, table).orElse(new IndexEntry(IndexKey.of(item), PageReads.NO_ITEM)))
+                        .toList();
+                int before = fill.items.size();
+                int consumed = consume(entries, response.items());
+                read += consumed == entries.size() ? response.scannedCount() : consumed;
+                listed += fill.items.size() - before;
+                fill.sortRead += consumed == entries.size() ? response.scannedCount() : consumed;
+                fill.sortListed += fill.items.size() - before;
+                if (consumed < entries.size()) {
+                    return Optional.of(new Cursor(Cursor.Part.INDEX, consumed == 0 ? position : entries.get(consumed - 1).key().toKey()));
+                }
+                if (!response.hasLastEvaluatedKey() || response.lastEvaluatedKey().isEmpty()) {
+                    return Optional.empty();
+                }
+                if (fill.isFull() && consumed > 0) {
+                    // resume after the page's own last item, not after the last item DynamoDB evaluated: in a field
+                    // partition shared by projects, that one may be another project's, dropped by the filter
+                    return Optional.of(new Cursor(Cursor.Part.INDEX, entries.get(consumed - 1).key().toKey()));
+                }
+                position = response.lastEvaluatedKey();
+                limits.record(response.scannedCount(), fill.items.size() - before);
+                if (afterRead.getAsBoolean()) {
+                    break;
+                }
+            }
+            return Optional.of(new Cursor(Cursor.Part.INDEX, position));
+        } finally {
+            fill.learned = fill.learned.withSortRead(read, listed);
+        }
+    }
+
+    /**
+     * Takes index items in order while the page has room, then goes on over items that list nothing (another value of
+     * an item already placed, a stale item, an item that fails a predicate) as far as the items read tell.
+     *
+     * @return how many index items were consumed: the cursor goes after the last of them
+     */
+    private int consume(List<IndexEntry> entries, List<Map<String, AttributeValue>> stored) {
+        ItemTests tests = fill.tests;
+        for (int i = 0; i < entries.size(); i++) {
+            IndexEntry entry = entries.get(i);
+            if (!tests.isEmpty() && !reads.isRead(entry.source())
+                    && tests.othersMatchOnProjection(stored.get(i)).map(match -> !match).orElse(false)) {
+                continue;   // its projection says it fails a predicate: not read
+            }
+            if (!reads.isRead(entry.source())) {
+                if (fill.isFull() || !reads.mayRead()) {
+                    return i;
+                }
+                // exactly the items the page needs first; when some of them list nothing, as many as one call takes
+                int chunk = Math.min(reads.budgetLeft(), tests.isEmpty()
+                        ? (reads.itemsRead() == 0 ? fill.need() : PageReads.MAX_BATCH_GET_KEYS) : candidates());
+                reads.read(entries.subList(i, entries.size()).stream().map(IndexEntry::source)
+                        .filter(id -> !reads.isRead(id)).distinct().limit(chunk).toList());
+            }
+            Optional<Map<String, AttributeValue>> item = reads.item(entry.source());
+            Optional<IndexItem> listed = item.flatMap(found -> fill.listing(entry.source(), found)
+                    .filter(first -> first.sortKey().equals(entry.sortKey()))
+                    .filter(first -> tests.othersMatch(entry.source(), found)));
+            if (listed.isPresent()) {
+                if (fill.isFull()) {
+                    return i;
+                }
+                fill.add(item.get(), listed.get().value().toAttributeValue());
+            }
+        }
+        return entries.size();
+    }
+
+    /**
+     * How many candidates to read next with predicates: what the page still needs over the share of candidates listed so
+     * far (on this page, else on earlier ones), a quarter more, up to a BatchGetItem.
+     */
+    private int candidates() {
+        double yield = reads.itemsRead() > 0 ? (fill.items.size() + 1.0) / (reads.itemsRead() + 2.0)
+                : fill.learned.sortYield().orElse(1.0);
+        return (int) Math.max(1, Math.min(PageReads.MAX_BATCH_GET_KEYS, Math.ceil(1.25 * fill.need() / Math.min(1.0, yield))));
+    }
+}
