@@ -172,8 +172,9 @@ public final class PageRequest {
 
     /** The same request with at most this many items read for the page (index items and items of the table). */
     public PageRequest withReadBudget(int items) {
-        if (items < 1) {
-            throw new FilterParameters.InvalidParameterException("budget", "must be a positive number of items, got " + items);
+        if (items < 2) {
+            throw new FilterParameters.InvalidParameterException("budget", "at least 2 items a page (an index item and its item), got "
+                    + items);
         }
         return new PageRequest(index, group, attribId, order, pageSize, filter, includeMissing, cursor, predicates, items, explain);
     }

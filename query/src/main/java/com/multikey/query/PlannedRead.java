@@ -28,6 +28,9 @@ import java.util.Optional;
  */
 final class PlannedRead {
 
+    /** The items a range's reading leaves to the sorted read: one index item and its item, so that every page moves on. */
+    static final int SORTED_READ_RESERVE = 2;
+
     private final PageFill fill;
     private final PageReads reads;
     private final KeySchema table;
@@ -209,11 +212,18 @@ final class PlannedRead {
             return keys.stream().filter(key -> !reads.isRead(key)).count() <= reads.budgetLeft();
         }
 
-        /** Reads on until the ranges end, {@code cap} index items are read, or it lists more items than half the budget left. */
+        /**
+         * Reads on until the ranges end, {@code cap} index items are read, or it lists more items than half the budget left
+         * (less {@value #SORTED_READ_RESERVE}, so that a page that goes on with the sorted read still moves on).
+         */
         void readTo(long cap) {
-            while (!ended && read < cap && keys.size() <= reads.budgetLeft() / 2 && reads.mayRead()) {
-                int limit = (int) Math.max(1, Math.min(reads.budgetLeft(),
-                        Math.min(ReadLimits.MAX_READ_LIMIT, Math.max(ReadLimits.MIN_LIMIT, cap - read + 1))));
+            while (!ended && read < cap && reads.mayRead()) {
+                // half of what the page may read, less what the sorted read needs to move on (an index item and its item)
+                long room = (reads.budgetLeft() - SORTED_READ_RESERVE) / 2;
+                if (room < 1 || keys.size() > room) {
+                    break;
+                }
+                int limit = (int) Math.min(room, Math.min(ReadLimits.MAX_READ_LIMIT, Math.max(ReadLimits.MIN_LIMIT, cap - read + 1)));
                 QueryResponse response = reads.index(driver.partition(), driver.project(), driver.ranges().get(range), position, limit, true);
                 read += response.scannedCount();
                 for (Map<String, AttributeValue> item : response.items()) {

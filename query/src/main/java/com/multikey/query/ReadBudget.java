@@ -16,8 +16,8 @@ public record ReadBudget(int standard, int max) {
     public static final ReadBudget DEFAULT = new ReadBudget(2_000, 20_000);
 
     public ReadBudget {
-        if (standard < 1 || max < standard) {
-            throw new IllegalArgumentException("a read budget needs 1 <= standard <= max, got " + standard + " and " + max);
+        if (standard < 2 || max < standard) {
+            throw new IllegalArgumentException("a read budget needs 2 <= standard <= max, got " + standard + " and " + max);
         }
     }
 
@@ -27,6 +27,9 @@ public record ReadBudget(int standard, int max) {
      * @throws FilterParameters.InvalidParameterException naming {@code budget} when the request asks for more than {@code max}
      */
     int of(PageRequest request) {
+        if (request.readBudget() == 1) {
+            throw new FilterParameters.InvalidParameterException("budget", "at least 2 items a page: an index item and its item");
+        }
         if (request.readBudget() > max) {
             throw new FilterParameters.InvalidParameterException("budget", "at most " + max + " items a page, got " + request.readBudget());
         }

@@ -7,7 +7,8 @@ package com.multikey.query;
  * evaluated per item placed) says the page still needs, half again, at least twice the last Limit (after reads that
  * placed nothing, eight times), keeping a page's calls few; with predicates, where every candidate costs a read of its
  * item too, what the yield says and a quarter more (after reads that placed nothing, four times the last). Never more
- * than {@value #MAX_READ_LIMIT}, nor than the items the page may still read.
+ * than {@value #MAX_READ_LIMIT}, nor than the items the page may still read (half of them when the items of the index
+ * items read are read next, so that a page always moves on).
  */
 final class ReadLimits {
 
@@ -18,18 +19,22 @@ final class ReadLimits {
 
     private final PageFill fill;
     private final PageReads reads;
+    /** Whether each item read is an index item whose item is read next: then a read leaves the budget room for it. */
+    private final boolean itemsFollow;
     private int limit;
     private long scanned;
     private int placed;
 
-    ReadLimits(PageFill fill, PageReads reads) {
+    ReadLimits(PageFill fill, PageReads reads, boolean itemsFollow) {
         this.fill = fill;
         this.reads = reads;
+        this.itemsFollow = itemsFollow;
         this.limit = Math.max(MIN_LIMIT, fill.need() + fill.need() / 4 + 1);
     }
 
+    /** The next read's Limit: with items to follow, at most half the budget left, so that the page can read what it found. */
     int limit() {
-        return Math.max(1, Math.min(limit, reads.budgetLeft()));
+        return Math.max(1, Math.min(limit, itemsFollow ? reads.budgetLeft() / 2 : reads.budgetLeft()));
     }
 
     void record(int scannedByRead, int placedByRead) {

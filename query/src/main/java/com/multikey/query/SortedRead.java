@@ -37,7 +37,7 @@ final class SortedRead {
 
     /** From {@code position}: empty when the part ended, else where the next page resumes. */
     Optional<Cursor> from(Map<String, AttributeValue> position) {
-        ReadLimits limits = new ReadLimits(fill, reads);
+        ReadLimits limits = new ReadLimits(fill, reads, true);
         long read = 0;
         long listed = 0;
         try {

@@ -27,7 +27,7 @@ final class TailRead {
 
     /** From {@code position}: empty when the tail ended, else where the next page resumes. */
     Optional<Cursor> from(Map<String, AttributeValue> position) {
-        ReadLimits limits = new ReadLimits(fill, reads);
+        ReadLimits limits = new ReadLimits(fill, reads, false);
         while (!fill.isFull() && reads.mayRead()) {
             QueryResponse response = switch (fill.target.missing()) {
                 case Target.MissingSource.ByProject grid -> queryByProject(grid.names(), position, limits.limit());

@@ -111,7 +111,7 @@ class PlannerIntegrationTest {
         List<String> ids = new ArrayList<>();
         List<Page> pages = new ArrayList<>();
         PageRequest request = first;
-        while (true) {
+        for (int n = 0; n < 10_000; n++) {
             Page page = query.page(request);
             pages.add(page);
             page.issues().forEach(issue -> ids.add(issue.get("id").s()));
@@ -120,6 +120,7 @@ class PlannerIntegrationTest {
             }
             request = request.after(page.nextCursor().get());
         }
+        throw new AssertionError("10,000 pages and still a cursor: the pages do not move on");
     }
 
     private static PageRequest byPriority(Order order, int pageSize, String... predicates) {
@@ -178,6 +179,19 @@ class PlannerIntegrationTest {
         List<Page> notLast = read.pages().subList(0, read.pages().size() - 1);
         assertThat(notLast).anySatisfy(page -> assertThat(page.issues()).hasSizeLessThan(20));
         assertThat(notLast).allSatisfy(page -> assertThat(page.budgetSpent()).isEqualTo(page.issues().size() < 20));
+    }
+
+    @Test
+    void aBudgetOfAFewItems_stillMovesOnEveryPage_toTheEnd() {
+        for (int budget : new int[] {2, 4, 26}) {
+            Read read = readAll(query(), byPriority(Order.ASC, 3, "status = open", "severity >= 3", "priority < 8")
+                    .withReadBudget(budget));
+
+            assertThat(read.ids()).as("budget %d", budget).isEqualTo(expected(issue -> "open".equals(field(issue, "status"))
+                    && new BigDecimal(field(issue, "severity")).intValue() >= 3 && new BigDecimal(field(issue, "priority")).intValue() < 8,
+                    Order.ASC));
+            assertThat(read.pages()).allSatisfy(page -> assertThat(page.examined()).isLessThanOrEqualTo(budget));
+        }
     }
 
     @Test
