@@ -205,6 +205,19 @@ class QueryWhereCliTest {
         });
     }
 
+    /**
+     * A budget no larger than the page's first read of the sorted index (its Limit is at least 10): the read spends the
+     * budget before any issue is read, and the page's cursor resumes where the page began, so following the cursors never
+     * ends. Fails until the query library's page makes progress on such a budget (or refuses it).
+     */
+    @Test
+    void query_aBudgetTheFirstIndexReadSpends_stillMakesProgressFromPageToPage() throws IOException {
+        List<JsonNode> pages = pages("query", "--project", PROJECT, "--attribute", "rank", "--where", "status = open", "--where",
+                "severity >= 3", "--page-size", "3", "--budget", "4", "--output", "json");
+
+        assertThat(ids(pages)).containsExactlyElementsOf(openAndSevere());
+    }
+
     @Test
     void queryJson_withExplain_carriesThePlanItsReasonTheAlternativesAndWhatWasRead() throws IOException {
         // when
