@@ -145,7 +145,8 @@ final class TableCommands {
 
     @Command(name = "query", mixinStandardHelpOptions = true,
             description = "Prints a page of an index: a project's issues sorted (and filtered) by a custom field, "
-                    + "or with --index a group of any declared index.",
+                    + "or with --index a group of any declared index; --where filters on any fields, --budget bounds what a page "
+                    + "reads, --explain prints its plan.",
             exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:the page was printed", BAD_USAGE, SERVICE_FAILED})
     static final class Query implements Callable<Integer>, Failure.Located {
         static final int MAX_PAGE_TIMEOUT_SECONDS = 900;
