@@ -11,13 +11,18 @@ import com.multikey.index.IndexProjector;
 import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.query.Explain;
 import com.multikey.query.Filter;
 import com.multikey.query.FilterParameters;
 import com.multikey.query.GridQuery;
 import com.multikey.query.GroupValue;
+import com.multikey.query.InvalidPredicateException;
 import com.multikey.query.Order;
 import com.multikey.query.Page;
 import com.multikey.query.PageRequest;
+import com.multikey.query.Predicate;
+import com.multikey.query.PredicateText;
+import com.multikey.query.ReadBudget;
 import com.multikey.reindex.Backfill;
 import com.multikey.reindex.CheckpointStore;
 import com.multikey.reindex.IndexRemoval;
@@ -140,7 +145,8 @@ final class TableCommands {
 
     @Command(name = "query", mixinStandardHelpOptions = true,
             description = "Prints a page of an index: a project's issues sorted (and filtered) by a custom field, "
-                    + "or with --index a group of any declared index.",
+                    + "or with --index a group of any declared index; --where filters on any fields, --budget bounds what a page "
+                    + "reads, --explain prints its plan.",
             exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:the page was printed", BAD_USAGE, SERVICE_FAILED})
     static final class Query implements Callable<Integer>, Failure.Located {
         static final int MAX_PAGE_TIMEOUT_SECONDS = 900;
@@ -190,6 +196,20 @@ final class TableCommands {
         String greaterThan;
         @Option(names = "--ge", description = "only items whose value is at least this")
         String atLeast;
+        @Option(names = "--where", paramLabel = "PREDICATE", description = "only items that satisfy it, on any field (repeat for "
+                + "several, all of which hold; at most " + PredicateText.MAX_PREDICATES + "): a custom field (a map entry of "
+                + "--index) or @ and an attribute path, an operator and a value: 'status = open', 'severity >= 3', "
+                + "'status in (open, triage)', 'title beginsWith \"Fix\"', 'assignee present', 'priority missing', "
+                + "'@details.team = core'")
+        List<String> where = new ArrayList<>();
+        @Option(names = "--budget", paramLabel = "ITEMS", description = "items the page may read, index items and items of the "
+                + "table together: a page that reads them comes back short, with its cursor (default: 2000 with --where, else "
+                + "as many as the page needs; up to 20000)")
+        Integer budget;
+        @Option(names = "--explain", description = "print how the page was read: the plan and why, each plan weighed with its "
+                + "estimated items, what was read, and the definitions entry of an index that would answer the query in two calls "
+                + "when one would (on standard error; with --output json as the document's explain)")
+        boolean explain;
 
         @Override
         public Failure.Context context() {
@@ -206,11 +226,10 @@ final class TableCommands {
             }
             IndexDefinitions definitions = tables.definitions(parent.environment);
             Duration budget = pageBudget();
-            PageRequest request = new PageRequest(project, attribute, descending ? Order.DESC : Order.ASC, pageSize,
-                    filter().orElse(null), missing, cursor);
+            PageRequest request = planned(new PageRequest(project, attribute, descending ? Order.DESC : Order.ASC, pageSize,
+                    filter().orElse(null), missing, cursor));
             try (DynamoDbClient client = tables.client(parent.environment)) {
-                Page page = GridQuery.of(client, tables.appTable, tables.indexTable, definitions).withPageBudget(budget)
-                        .withCursorSealer(cursorSealer()).page(request);
+                Page page = read(client, definitions, budget, request);
                 if (output.json()) {
                     ArrayNode items = Output.object().arrayNode();
                     for (Map<String, AttributeValue> issue : page.issues()) {
@@ -221,7 +240,9 @@ final class TableCommands {
                         item.set("value", json(fieldValue(issue)));
                         item.set("item", PlainJson.of(issue));
                     }
-                    Output.print(page(page, items).put("project", project).put("attribute", attribute), parent.out);
+                    ObjectNode document = page(page, items).put("project", project).put("attribute", attribute);
+                    explained(page, document);
+                    Output.print(document, parent.out);
                     return OperatorCli.DONE;
                 }
                 PrintStream out = parent.out;
@@ -232,8 +253,9 @@ final class TableCommands {
                     out.printf("%-4d %-14s %-5s %-30s %s%n", ++n, text(issue.get("id")), issue.get("num") == null ? "" : issue.get("num").n(),
                             text(issue.get("name")), value == null ? "(none)" : PlainJson.of(value));
                 }
-                out.printf("%d issue(s), %d API call(s)%n", page.issues().size(), page.apiCalls());
+                out.printf("%d issue(s), %d API call(s)%s%n", page.issues().size(), page.apiCalls(), reads(page));
                 out.println(page.nextCursor().map(c -> "next page: --cursor " + c).orElse("last page"));
+                explained(page, parent.err);
                 return OperatorCli.DONE;
             }
         }
@@ -262,11 +284,10 @@ final class TableCommands {
                 values.add(AttributeValue.fromS(project));
             }
             group.forEach(text -> values.add(groupValue(text)));
-            PageRequest request = new PageRequest(index, values, attribute == null ? "" : attribute, descending ? Order.DESC : Order.ASC,
-                    pageSize, filter().orElse(null), missing, cursor);
+            PageRequest request = planned(new PageRequest(index, values, attribute == null ? "" : attribute,
+                    descending ? Order.DESC : Order.ASC, pageSize, filter().orElse(null), missing, cursor));
             try (DynamoDbClient client = tables.client(parent.environment)) {
-                Page page = GridQuery.of(client, tables.appTable, tables.indexTable, definitions).withPageBudget(budget)
-                        .withCursorSealer(cursorSealer()).page(request);
+                Page page = read(client, definitions, budget, request);
                 IndexProjector projector = new IndexProjector(definitions);
                 ArrayNode items = Output.object().arrayNode();
                 if (!output.json()) {
@@ -294,11 +315,13 @@ final class TableCommands {
                     if (attribute != null) {
                         document.put("attribute", attribute);
                     }
+                    explained(page, document);
                     Output.print(document, out);
                     return OperatorCli.DONE;
                 }
-                out.printf("%d item(s), %d API call(s)%n", page.issues().size(), page.apiCalls());
+                out.printf("%d item(s), %d API call(s)%s%n", page.issues().size(), page.apiCalls(), reads(page));
                 out.println(page.nextCursor().map(c -> "next page: --cursor " + c).orElse("last page"));
+                explained(page, parent.err);
                 return OperatorCli.DONE;
             }
         }
@@ -317,8 +340,129 @@ final class TableCommands {
         private static ObjectNode page(Page page, ArrayNode items) {
             ObjectNode document = Output.object();
             document.put("count", page.issues().size()).put("apiCalls", page.apiCalls()).put("nextCursor", page.nextCursor().orElse(null));
+            if (page.examined() >= 0) {
+                document.put("examined", page.examined());
+            } else {
+                document.putNull("examined");
+            }
+            document.put("budgetSpent", page.budgetSpent());
             document.set("items", items);
             return document;
+        }
+
+        /**
+         * The request with {@code --where}, {@code --budget} and {@code --explain}: each predicate parsed and checked
+         * before any endpoint is contacted, a refusal naming the {@code --where} at fault.
+         */
+        private PageRequest planned(PageRequest request) {
+            List<Predicate> predicates = new ArrayList<>();
+            try {
+                for (int i = 0; i < where.size(); i++) {
+                    predicates.add(PredicateText.parse(where.get(i), i));
+                }
+                request = request.where(predicates);
+            } catch (InvalidPredicateException e) {
+                throw whereFailure(e);
+            }
+            if (budget != null) {
+                if (budget > ReadBudget.DEFAULT.max()) {
+                    throw Failure.usage("--budget: at most " + ReadBudget.DEFAULT.max() + " items a page, got " + budget);
+                }
+                try {
+                    request = request.withReadBudget(budget);
+                } catch (FilterParameters.InvalidParameterException e) {
+                    throw optionFailure(e);
+                }
+            }
+            return explain ? request.withExplain() : request;
+        }
+
+        /** A page through the query library, a predicate or budget it refuses named by its option. */
+        private Page read(DynamoDbClient client, IndexDefinitions definitions, Duration timeout, PageRequest request) {
+            try {
+                return GridQuery.of(client, tables.appTable, tables.indexTable, definitions).withPageBudget(timeout)
+                        .withCursorSealer(cursorSealer()).page(request);
+            } catch (InvalidPredicateException e) {
+                throw whereFailure(e);
+            } catch (FilterParameters.InvalidParameterException e) {
+                throw optionFailure(e);
+            }
+        }
+
+        /**
+         * A predicate's refusal as {@code --where[i] 'text': what is wrong}, the {@code --where} options counted from 0 as
+         * the plan names them ({@code drive(where[0]: ...)}); the other predicate of an inverted range named the same way.
+         */
+        private Failure whereFailure(InvalidPredicateException e) {
+            String message = e.getMessage();
+            String prefix = "predicate " + e.position() + " ";
+            String what = message.startsWith(prefix) ? message.substring(prefix.length()) : message;
+            java.util.regex.Matcher other = java.util.regex.Pattern.compile("^with predicate (\\d+) ").matcher(what);
+            if (other.find()) {
+                what = "with " + whereOption(Integer.parseInt(other.group(1))) + " " + what.substring(other.end());
+            }
+            return Failure.usage(whereOption(e.position()) + ": " + what);
+        }
+
+        private String whereOption(int position) {
+            return "--where[" + position + "]" + (position < where.size() ? " '" + where.get(position) + "'" : "");
+        }
+
+        private static Failure optionFailure(FilterParameters.InvalidParameterException e) {
+            String option = "--" + e.parameter().replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
+            return Failure.usage(option + e.getMessage().substring(e.parameter().length()));
+        }
+
+        /** The items the page read, for the summary line; nothing when not counted. */
+        private static String reads(Page page) {
+            if (page.examined() < 0) {
+                return "";
+            }
+            return ", " + page.examined() + " item(s) read" + (page.budgetSpent() ? " (the read budget: the page is short, "
+                    + "the next continues)" : "");
+        }
+
+        /** The page's explanation as the document's {@code explain}, when asked for. */
+        private static void explained(Page page, ObjectNode document) {
+            page.explain().ifPresent(explain -> {
+                ObjectNode node = document.putObject("explain");
+                node.put("plan", explain.plan()).put("reason", explain.reason());
+                ArrayNode alternatives = node.putArray("alternatives");
+                for (Explain.Alternative alternative : explain.alternatives()) {
+                    ObjectNode entry = alternatives.addObject().put("plan", alternative.plan());
+                    if (alternative.estimatedItems() >= 0) {
+                        entry.put("estimatedItems", alternative.estimatedItems());
+                    } else {
+                        entry.putNull("estimatedItems");
+                    }
+                    entry.put("basis", alternative.basis());
+                }
+                Explain.Reads read = explain.read();
+                node.putObject("read").put("queries", read.queries()).put("batchGets", read.batchGets())
+                        .put("indexItems", read.indexItems()).put("tableItems", read.tableItems()).put("examined", read.examined());
+                node.put("suggestion", explain.suggestion().orElse(null));
+            });
+        }
+
+        /** The page's explanation for people, on standard error, when asked for. */
+        private static void explained(Page page, PrintStream err) {
+            page.explain().ifPresent(explain -> {
+                err.println("plan: " + explain.plan());
+                err.println("  why: " + explain.reason());
+                err.println("  weighed (estimated items read for this page):");
+                int width = explain.alternatives().stream().mapToInt(a -> a.plan().length()).max().orElse(0);
+                for (Explain.Alternative alternative : explain.alternatives()) {
+                    err.printf("    %-" + width + "s  %6s items  %s%n", alternative.plan(),
+                            alternative.estimatedItems() >= 0 ? Long.toString(alternative.estimatedItems()) : "?", alternative.basis());
+                }
+                Explain.Reads read = explain.read();
+                err.printf("  read: %d Query, %d BatchGetItem; %d index items, %d items of the table (%d examined)%n", read.queries(),
+                        read.batchGets(), read.indexItems(), read.tableItems(), read.examined());
+                explain.suggestion().ifPresent(yaml -> {
+                    err.println("  suggested index (add it under indexes: in the definitions file, deploy, then backfill --index it):");
+                    yaml.lines().forEach(line -> err.println("    " + line));
+                });
+            });
         }
 
         private static AttributeValue groupValue(String text) {
@@ -342,8 +486,7 @@ final class TableCommands {
             try {
                 return new FilterParameters(type, equals, beginsWith, lessThan, atMost, greaterThan, atLeast).filter();
             } catch (FilterParameters.InvalidParameterException e) {
-                String option = "--" + e.parameter().replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
-                throw Failure.usage(option + e.getMessage().substring(e.parameter().length()));
+                throw optionFailure(e);
             }
         }
     }
