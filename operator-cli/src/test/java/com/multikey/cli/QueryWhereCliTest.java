@@ -310,7 +310,9 @@ class QueryWhereCliTest {
 
         assertThat(runAt(endpoint, "query", "--project", PROJECT, "--attribute", "rank", "--where", "status = open", "--budget", "0"))
                 .isEqualTo(2);
-        assertThat(errorLine()).isEqualTo("error: --budget: must be a positive number of items, got 0");
+        assertThat(errorLine()).isEqualTo("error: --budget: at least 2 items a page (an index item and its item), got 0");
+        assertThat(runAt(endpoint, "query", "--project", PROJECT, "--attribute", "rank", "--budget", "1")).isEqualTo(2);
+        assertThat(errorLine()).isEqualTo("error: --budget: at least 2 items a page (an index item and its item), got 1");
 
         assertThat(runAt(endpoint, "query", "--project", PROJECT, "--attribute", "rank", "--budget", "20001")).isEqualTo(2);
         assertThat(errorLine()).isEqualTo("error: --budget: at most 20000 items a page, got 20001");

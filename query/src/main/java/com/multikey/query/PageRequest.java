@@ -62,7 +62,7 @@ public final class PageRequest {
         this.predicates = List.copyOf(predicates);
         PredicateText.validate(this.predicates);
         if (readBudget < 0) {
-            throw new FilterParameters.InvalidParameterException("budget", "must be a positive number of items, got " + readBudget);
+            throw new FilterParameters.InvalidParameterException("budget", "at least 2 items a page (an index item and its item), got " + readBudget);
         }
         this.readBudget = readBudget;
         this.explain = explain;
