@@ -48,6 +48,19 @@ class QueryAndScanTest extends EngineTestSupport {
     }
 
     @Test
+    void query_ofAPartitionWithNoItems_withASortKeyCondition_findsNothing() {
+        String table = tableWithTenItems();
+
+        QueryResponse between = dynamoDb.query(b -> b.tableName(table).keyConditionExpression("pk = :p AND sk BETWEEN :a AND :b")
+                .expressionAttributeValues(Map.of(":p", s("none"), ":a", n("3"), ":b", n("5"))));
+        QueryResponse after = dynamoDb.query(b -> b.tableName(table).keyConditionExpression("pk = :p AND sk > :a")
+                .expressionAttributeValues(Map.of(":p", s("none"), ":a", n("3"))).scanIndexForward(false));
+
+        assertThat(between.count()).isZero();
+        assertThat(after.count()).isZero();
+    }
+
+    @Test
     void query_limitAppliesBeforeTheFilter_andPagesResume() {
         String table = tableWithTenItems();
         QueryRequest request = q(table, "pk = :p", Map.of(":t", AttributeValue.fromBool(true))).toBuilder()
