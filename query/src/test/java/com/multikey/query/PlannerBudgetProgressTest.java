@@ -9,7 +9,6 @@ import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.LocalTablesExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -24,21 +23,18 @@ import java.util.Random;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Minimal examples the planner's property ({@link PlannerPropertiesTest}) found. FAILING: each test states what the
- * planner or its documentation promises and fails on the code as it is; they are kept as found, not fixed here, and run
- * only when asked, so that the build stays green until they are: {@code PLANNER_KNOWN_FAILURES=1 mvn ... verify
- * -Dtest=PlannerBudgetProgressTest}.
+ * Minimal examples the planner's property ({@link PlannerPropertiesTest}) found, each of which failed before its fix: a
+ * page moves on whatever its budget, and {@code !=} is decided within its value's type.
  */
-@EnabledIfEnvironmentVariable(named = "PLANNER_KNOWN_FAILURES", matches = "1")
 @ExtendWith(LocalTablesExtension.class)
 class PlannerBudgetProgressTest {
 
     private static final IndexDefinitions DEFINITIONS = IndexDefinitions.packaged().withGridState(GridState.GROUPED);
 
     /**
-     * FAILING (planner bug): the first read of the sorted field's index asks for min(budget, max(10, 1.25 x page + 1))
-     * index items; when that read spends the whole budget, no item can be read, the page comes back empty with
-     * {@code budgetSpent} and a cursor at the same position, and every next page does the same: the result never ends.
+     * The first read of the sorted field's index once asked for min(budget, max(10, 1.25 x page + 1)) index items; when
+     * that read spent the whole budget, no item could be read, the page came back empty with {@code budgetSpent} and a
+     * cursor at the same position, and every next page did the same: the result never ended.
      */
     @Test
     void pages_whenTheFirstIndexReadSpendsTheBudget_stillMoveOn(LocalTables tables) {
@@ -54,7 +50,7 @@ class PlannerBudgetProgressTest {
         assertThat(ids).containsExactly("issue#1", "issue#2");
     }
 
-    /** FAILING (planner bug): as above at an ordinary size: pages of 100 with a budget of 126 items over 200 issues. */
+    /** As above at an ordinary size: pages of 100 with a budget of 126 items over 200 issues. */
     @Test
     void pagesOf100_withABudgetOf126_stillMoveOn(LocalTables tables) {
         // given
@@ -70,7 +66,7 @@ class PlannerBudgetProgressTest {
     }
 
     /**
-     * FAILING (planner bug): the first page probes the predicate's range for up to twice the page (20 index items) with a
+     * Once failed: the first page probes the predicate's range for up to twice the page (20 index items) with a
      * Limit of the whole budget (19); the probe spends it, learns "at least 19", which is still under the probe's 20, so
      * every next page probes again from the range's start and spends its budget the same way: the result never ends.
      */
@@ -89,9 +85,8 @@ class PlannerBudgetProgressTest {
     }
 
     /**
-     * FAILING (the code and the javadoc of {@link Predicate} disagree): "a value of another type than the predicate's never
-     * matches ... types do not mix", yet {@code status != BOOL:false} lists an issue whose status is the text "open"
-     * ({@link Predicate.NotEquals#test} is true for every value of another type). Either the code or the javadoc is to change.
+     * "A value of another type than the predicate's never matches ... types do not mix" ({@link Predicate}): so
+     * {@code status != BOOL:false} does not list an issue whose status is the text "open".
      */
     @Test
     void notEquals_ofAnotherTypeThanTheFieldsValue_matchesNothing(LocalTables tables) {
