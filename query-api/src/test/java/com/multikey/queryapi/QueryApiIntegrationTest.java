@@ -728,6 +728,25 @@ class QueryApiIntegrationTest {
     }
 
     @Test
+    void budget_smallerThanTheSortedIndexsFirstRead_stillMovesTheCursorOn() {
+        // given: pages allowed 5 items, which the first Query on the sorted field's index spends before any item is tested
+        String query = "project=project%23plan&field=severity&pageSize=5&budget=5" + where("team = core", "status = closed");
+
+        // when
+        List<String> cursors = new ArrayList<>();
+        String cursor = null;
+        do {
+            JsonNode page = get("/v1/grid", query + (cursor == null ? "" : "&cursor=" + cursor)).body();
+            cursor = page.get("nextCursor").isNull() ? null : page.get("nextCursor").asText();
+            cursors.add(cursor);
+        } while (cursor != null && cursors.size() < 40);
+
+        // then: the result ends (26 index items, each page reading 5, need at most 6 pages to get past them all)
+        assertThat(cursors).as("the cursors of pages of budget 5: a page that spends its budget on the index alone must still end "
+                + "past what it read, else the next page reads the same items again").hasSizeLessThan(40).last().isNull();
+    }
+
+    @Test
     void explain_true_givesThePlanWhyTheAlternativesAndWhatWasRead() {
         // when
         Answer page = get("/v1/grid", "project=project%23plan&field=severity&pageSize=2&explain=true"
