@@ -15,6 +15,7 @@ import com.multikey.query.Page;
 import com.multikey.query.PageRequest;
 import com.multikey.query.Predicate;
 import com.multikey.query.PredicateText;
+import com.multikey.query.QueryException;
 import com.multikey.query.RetryableQueryException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.exception.SdkServiceException;
@@ -119,9 +120,9 @@ public final class QueryApi {
             return problem.response();
         } catch (FilterParameters.InvalidParameterException e) {
             return Problem.badRequest(e.parameter(), e.getMessage()).response();
-        } catch (IllegalArgumentException e) {
-            // the library's refusals (QueryException) and its types' (their messages name the setting, never a table or a key)
-            return Problem.badRequest(parameterOf(e.getMessage(), request.path().equals("/v1/grid")), e.getMessage()).response();
+        } catch (QueryException e) {
+            // the library's refusals name the part of the request at fault (their messages never a table or a key)
+            return Problem.badRequest(parameterOf(e.subject(), request.path().equals("/v1/grid")), e.getMessage()).response();
         } catch (RetryableQueryException e) {
             return Problem.unavailable("the page could not be read in time; retry").response();
         } catch (SdkServiceException e) {
@@ -362,22 +363,17 @@ public final class QueryApi {
         return body;
     }
 
-    /** The parameter a library refusal is about (the library words its messages after them). */
-    static String parameterOf(String message, boolean grid) {
-        if (message.contains("cursor")) {
-            return "cursor";
-        }
-        if (message.contains("has no attribute") || message.contains("name the entry") || message.contains("no entries")) {
-            return grid ? "field" : "entry";
-        }
-        // before "group": the refusal of a missing tail no source lists names the index's group
-        if (message.contains("lacking the field")) {
-            return "missing";
-        }
-        if (message.contains("group")) {
-            return grid ? "project" : "group";
-        }
-        return "query";
+    /** The parameter of this API a library refusal is about: the grid route names the group its project, the entry its field. */
+    static String parameterOf(QueryException.Subject subject, boolean grid) {
+        return switch (subject) {
+            case INDEX -> "index";
+            case GROUP -> grid ? "project" : "group";
+            case ENTRY -> grid ? "field" : "entry";
+            case MISSING -> "missing";
+            case PREDICATE -> "where";
+            case CURSOR -> "cursor";
+            case REQUEST -> "query";
+        };
     }
 
     private static Response json(ObjectNode body) {

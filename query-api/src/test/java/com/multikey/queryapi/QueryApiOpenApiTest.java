@@ -76,9 +76,10 @@ class QueryApiOpenApiTest {
 
     @Test
     void theLibrarysRefusalOfAMissingTailNoSourceLists_isA400NamingMissing_notTheGroup() throws Exception {
-        // the library's words for an index not grouped by the table's partition key (the packaged definitions have none)
+        // the library's refusal for an index not grouped by the table's partition key (the packaged definitions have none):
+        // its subject names the parameter, whatever its words say ("group")
         QueryApi.Response response = new QueryApi(request -> {
-            throw new QueryException("the items lacking the field are listed for the issue grid (from its ByProject index) and for an"
+            throw new QueryException(QueryException.Subject.MISSING, "the items lacking the field are listed for the issue grid (from its ByProject index) and for an"
                     + " index grouped by the table's partition key (id); index 'custom_fields' is grouped by [region]: no source lists"
                     + " its group's items but the index itself");
         }, DEFINITIONS).handle(new QueryApi.Request("GET", "/v1/indexes/custom_fields/items", Map.of("group", List.of("project#1"),
