@@ -2,7 +2,9 @@
 //   GET /v1/indexes                  the declared indexes, for the picker;
 //   GET /v1/grid?project&field&...   the issue grid (the field-partitioned index), the default;
 //   GET /v1/indexes/{index}/items?group&entry&...   any other declared index;
-// each with order, pageSize, cursor, missing and one filter.
+// each with order, pageSize, cursor, missing, one filter on the sorted field, and any number of where conditions on
+// any column (one where parameter each, in PredicateText's syntax: "f1 = open", "f2 >= 3"), a read budget and
+// explain=true, whose plan and cost show under the grid.
 // Signs each request with SigV4 (IAM mode, the local credentials) or sends a bearer token (JWT mode).
 import { sign } from "./sigv4.js";
 
@@ -24,6 +26,8 @@ const state = {
   order: "asc",
   cursors: [null], // cursors[i] reads page i + 1; previous pages are cursors already walked
   filter: null, // { label, parameters }
+  where: [], // the where conditions of the pages shown (as sent: their cursors belong to them)
+  budget: "", // the read budget of the pages shown; empty: the API's
   requested: 0, // loads started; an answer to an older one than the latest is dropped
   loaded: 0, // loads answered and shown (document.body.dataset.loads)
 };
@@ -189,6 +193,7 @@ function sortedColumn(index, entry) {
 function render(page, index, entry) {
   const sorted = sortedColumn(index, entry);
   const columns = columnsOf(page.items, index, entry);
+  offerFields(index, columns);
   const head = document.querySelector("#grid thead tr");
   head.replaceChildren();
   const keyHeader = document.createElement("th");
@@ -278,6 +283,9 @@ async function load() {
     cursor: state.cursors[page - 1],
     missing: missing ? "true" : null,
     ...(state.filter ? state.filter.parameters : {}),
+    where: state.where,
+    budget: state.budget,
+    explain: "true",
   };
   const [path, parameters] = isGrid(index)
     ? ["/v1/grid", { project: group[0], field: entry, ...common }]
@@ -302,9 +310,11 @@ async function load() {
     // the rows of the previous answer do not match what was asked
     document.querySelector("#grid tbody").replaceChildren();
     $("next").disabled = true;
+    $("planSection").hidden = true;
     return;
   }
   render(body, index, entry);
+  showPlan(body);
   const noun = isGrid(index) ? "issue" : "item";
   const tail = body.items.filter((row) => row.missing).length;
   $("status").textContent = `${body.items.length} ${noun}(s) on this page`
@@ -313,6 +323,98 @@ async function load() {
   $("previous").disabled = page === 1;
   $("next").disabled = !body.nextCursor;
   $("next").dataset.cursor = body.nextCursor || "";
+}
+
+// A field as a predicate writes it: a name with spaces, quotes or operator characters in double quotes
+function predicateField(field) {
+  return /^[^\s=!<>"]+$/.test(field) ? field : quoted(field);
+}
+
+function quoted(text) {
+  return '"' + text.replace(/\\/g, "\\\\").replace(/"/g, '\\"') + '"';
+}
+
+// One where condition's text: "field op value"; in takes a list in parentheses, beginsWith text (quoted unless it is)
+function predicateText(field, op, value) {
+  const name = predicateField(field);
+  if (op === "present" || op === "missing") return `${name} ${op}`;
+  let text = value.trim();
+  if (op === "in" && !text.startsWith("(")) text = "(" + text + ")";
+  if (op === "beginsWith" && !text.startsWith('"') && !text.startsWith("S:")) text = quoted(text);
+  return `${name} ${op} ${text}`;
+}
+
+const OPERATORS = ["=", "!=", "<", "<=", ">", ">=", "in", "beginsWith", "present", "missing"];
+
+// A row of the Where box: field (any column, or @ and an attribute path), operator, value, and a button that removes it
+function addWhereRow(field = "", op = "=", value = "") {
+  const row = document.createElement("div");
+  row.className = "where-row";
+  const fieldInput = document.createElement("input");
+  fieldInput.className = "where-field";
+  fieldInput.setAttribute("list", "whereFields");
+  fieldInput.placeholder = "column, or @attribute";
+  fieldInput.autocomplete = "off";
+  fieldInput.value = field;
+  const opSelect = document.createElement("select");
+  opSelect.className = "where-op";
+  opSelect.replaceChildren(...OPERATORS.map((name) => {
+    const option = document.createElement("option");
+    option.value = name;
+    option.textContent = name === "beginsWith" ? "begins with" : name;
+    return option;
+  }));
+  opSelect.value = op;
+  const valueInput = document.createElement("input");
+  valueInput.className = "where-value";
+  valueInput.placeholder = "value: 3, open, \"text\", N:42, a, b for in";
+  valueInput.autocomplete = "off";
+  valueInput.value = value;
+  const showValue = () => { valueInput.hidden = opSelect.value === "present" || opSelect.value === "missing"; };
+  opSelect.addEventListener("change", showValue);
+  showValue();
+  const remove = document.createElement("button");
+  remove.type = "button";
+  remove.className = "where-remove";
+  remove.title = "remove this condition";
+  remove.textContent = "×";
+  remove.addEventListener("click", () => row.remove());
+  row.append(fieldInput, opSelect, valueInput, remove);
+  $("whereRows").append(row);
+  return row;
+}
+
+// The conditions the Where box holds, as where parameters; rows without a field are left out
+function whereOfRows() {
+  return [...document.querySelectorAll("#whereRows .where-row")]
+    .map((row) => [row.querySelector(".where-field").value.trim(), row.querySelector(".where-op").value, row.querySelector(".where-value").value])
+    .filter(([field]) => field)
+    .map(([field, op, value]) => predicateText(field, op, value));
+}
+
+// The columns a condition may name, offered in the field box: the page's columns (entries, or @ and attributes)
+function offerFields(index, columns) {
+  $("whereFields").replaceChildren(...columns.map((column) => {
+    const option = document.createElement("option");
+    option.value = column.kind === "entry" ? column.name : "@" + column.name;
+    return option;
+  }));
+}
+
+// What the page read and how, from the API's explain: the plan, the items read, the calls; the suggested index, if any
+function showPlan(page) {
+  const explain = page.explain;
+  $("planSection").hidden = !explain;
+  if (!explain) return;
+  const read = explain.read;
+  $("plan").textContent = `plan: ${explain.plan} — ${page.examined ?? read.indexItems + read.tableItems} items read `
+    + `(${read.indexItems} index, ${read.tableItems} table), ${read.queries + read.batchGets} calls `
+    + `(${read.queries} Query, ${read.batchGets} BatchGetItem)`
+    + (page.budgetSpent ? " — the read budget ran out before the page filled: Next goes on" : "");
+  $("plan").title = explain.reason + "\n" + explain.alternatives.map((a) => `${a.plan}: ${a.estimatedItems < 0 ? "?" : a.estimatedItems} `
+    + `items (${a.basis})`).join("\n");
+  $("suggestionBox").hidden = !explain.suggestion;
+  $("suggestion").textContent = explain.suggestion || "";
 }
 
 // Reads the first page when the inputs name a group (and entry); else says what to give
@@ -325,8 +427,12 @@ function loadIfComplete() {
   return Promise.resolve();
 }
 
+// A first page, with the Where box's conditions and budget as they are now (the next pages keep them)
 function restart() {
   state.cursors = [null];
+  state.where = whereOfRows();
+  state.budget = $("budget").value.trim();
+  $("activeWhere").textContent = state.where.length ? state.where.join(" and ") : "no conditions";
   return load();
 }
 
@@ -449,6 +555,8 @@ async function main() {
     applyFilter(`number ${min || "…"} to ${max || "…"}`, { type: "number", ge: min || null, le: max || null });
   });
   $("applyBool").addEventListener("click", () => applyFilter(`boolean = ${$("boolValue").value}`, { type: "bool", equals: $("boolValue").value }));
+  $("addWhere").addEventListener("click", () => addWhereRow().querySelector(".where-field").focus());
+  $("applyWhere").addEventListener("click", () => restart());
   $("clearFilter").addEventListener("click", () => {
     state.filter = null;
     $("activeFilter").textContent = "no filter";

@@ -239,6 +239,17 @@ class GridPageIT {
             runtime.startPolling();
             api = LocalReadApi.serve(runtime, "IAM", "127.0.0.1", 0, Optional.empty());
             LocalReadApiIT.writeIssues(runtime);
+            // project#9, for conditions on several columns: f1 a status, f2 a number, f3 a text to sort by
+            List<List<String>> issues = List.of(List.of("31", "open", "5", "c"), List.of("32", "open", "2", "a"),
+                    List.of("33", "closed", "4", "b"), List.of("34", "open", "7", "d"), List.of("35", "open", "3", "e"),
+                    List.of("36", "triage", "6", "f"));
+            for (List<String> issue : issues) {
+                runtime.dynamoDb().putItem(b -> b.tableName(runtime.table("AppTable")).item(Map.of("id", AttributeValue.fromS("issue#"
+                        + issue.get(0)), "project", AttributeValue.fromS("project#9"), "num", AttributeValue.fromN(issue.get(0)),
+                        "custom_fields", AttributeValue.fromM(Map.of("f1", AttributeValue.fromS(issue.get(1)), "f2",
+                                AttributeValue.fromN(issue.get(2)), "f3", AttributeValue.fromS(issue.get(3)))))));
+            }
+            assertThat(runtime.awaitQuiet(Duration.ofSeconds(60))).isTrue();
         }
 
         @AfterAll
@@ -327,6 +338,66 @@ class GridPageIT {
             assertThat(browser.findElement(By.id("pageNumber")).getText()).isEqualTo("page 1");
             assertThat(browser.findElement(By.id("previous")).isEnabled()).isFalse();
             assertThat(browser.findElement(By.id("next")).isEnabled()).isTrue();
+        }
+
+        /** Fills the Where box's row {@code n} (from 1), adding rows as needed. */
+        private void condition(int n, String field, String op, String value) {
+            while (browser.findElements(By.cssSelector("#whereRows .where-row")).size() < n) {
+                browser.findElement(By.id("addWhere")).click();
+            }
+            WebElement row = browser.findElements(By.cssSelector("#whereRows .where-row")).get(n - 1);
+            row.findElement(By.cssSelector(".where-field")).clear();
+            row.findElement(By.cssSelector(".where-field")).sendKeys(field);
+            new Select(row.findElement(By.cssSelector(".where-op"))).selectByValue(op);
+            row.findElement(By.cssSelector(".where-value")).clear();
+            row.findElement(By.cssSelector(".where-value")).sendKeys(value);
+        }
+
+        @Test
+        void conditionsOnTwoColumns_sortedByAThird_showTheMatchingRowsInOrder_andThePlanUnderTheGrid() {
+            // given: project#9 sorted by f3, highest first
+            open(api, "?project=" + param("project#9") + "&field=f3&order=desc", "");
+            assertThat(rows()).as(problem()).containsExactly("issue#36", "issue#35", "issue#34", "issue#31", "issue#33", "issue#32");
+
+            // when: f1 = open and f2 >= 3
+            condition(1, "f1", "=", "open");
+            condition(2, "f2", ">=", "3");
+            andWaitForTheGrid(() -> browser.findElement(By.id("applyWhere")).click());
+
+            // then
+            assertThat(rows()).as(problem()).containsExactly("issue#35", "issue#34", "issue#31");
+            assertThat(headers().get(1)).isEqualTo("f3 ▼");
+            assertThat(browser.findElement(By.id("activeWhere")).getText()).isEqualTo("f1 = open and f2 >= 3");
+            assertThat(browser.findElement(By.id("planSection")).isDisplayed()).isTrue();
+            assertThat(browser.findElement(By.id("plan")).getText())
+                    .matches("plan: (sort-index\\(f3\\)|drive\\(where\\[[01]]: .*\\)) — [1-9][0-9]* items read \\([0-9]+ index, [0-9]+ table\\), "
+                            + "[1-9][0-9]* calls \\([0-9]+ Query, [0-9]+ BatchGetItem\\)");
+
+            // when: the sorted column reversed keeps the conditions; a condition removed widens the page again
+            andWaitForTheGrid(() -> header("f3").click());
+            assertThat(rows()).as(problem()).containsExactly("issue#31", "issue#34", "issue#35");
+            browser.findElements(By.cssSelector("#whereRows .where-remove")).get(0).click();
+            andWaitForTheGrid(() -> browser.findElement(By.id("applyWhere")).click());
+
+            // then
+            assertThat(rows()).as(problem()).containsExactly("issue#33", "issue#31", "issue#34", "issue#35", "issue#36");
+            assertThat(browser.findElement(By.id("activeWhere")).getText()).isEqualTo("f2 >= 3");
+        }
+
+        @Test
+        void aConditionThatCannotBeRead_showsTheProblem_namingWhere() {
+            // given
+            open(api, "?project=" + param("project#9") + "&field=f3", "");
+
+            // when
+            condition(1, "f2", ">=", "N:x");
+            andWaitForTheGrid(() -> browser.findElement(By.id("applyWhere")).click());
+
+            // then
+            WebElement problem = browser.findElement(By.id("problem"));
+            assertThat(problem.isDisplayed()).isTrue();
+            assertThat(problem.getText()).startsWith("400 ").contains("predicate 0").contains("(parameter where)");
+            assertThat(browser.findElement(By.id("planSection")).isDisplayed()).isFalse();
         }
 
         @Test

@@ -18,16 +18,34 @@ final class Problem extends RuntimeException {
     private final int status;
     private final String title;
     private final String parameter;
+    /** For a {@code where} predicate at fault: its place among the request's {@code where} values (from 0); else -1. */
+    private final int position;
+    /** For a {@code where} predicate at fault: its text as given, when the request gave one at that place; else null. */
+    private final String predicate;
 
     Problem(int status, String title, String detail, String parameter) {
+        this(status, title, detail, parameter, -1, null);
+    }
+
+    private Problem(int status, String title, String detail, String parameter, int position, String predicate) {
         super(detail, null, false, false);
         this.status = status;
         this.title = title;
         this.parameter = parameter;
+        this.position = position;
+        this.predicate = predicate;
     }
 
     static Problem badRequest(String parameter, String detail) {
         return new Problem(400, "Bad Request", detail, parameter);
+    }
+
+    /**
+     * A {@code where} predicate that cannot be used: its place among the request's {@code where} values, and its text
+     * (null when the fault is a predicate beyond those given, e.g. one too many).
+     */
+    static Problem badPredicate(int position, String predicate, String detail) {
+        return new Problem(400, "Bad Request", detail, "where", position, predicate);
     }
 
     static Problem throttled() {
@@ -51,6 +69,12 @@ final class Problem extends RuntimeException {
         body.put("detail", getMessage());
         if (parameter != null) {
             body.put("parameter", parameter);
+        }
+        if (position >= 0) {
+            body.put("position", position);
+        }
+        if (predicate != null) {
+            body.put("predicate", predicate);
         }
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("content-type", "application/problem+json");

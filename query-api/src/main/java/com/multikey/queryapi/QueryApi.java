@@ -6,11 +6,16 @@ import com.multikey.index.IndexProjector;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.index.definition.ValueSource;
+import com.multikey.query.Explain;
 import com.multikey.query.FilterParameters;
 import com.multikey.query.GroupValue;
+import com.multikey.query.InvalidPredicateException;
 import com.multikey.query.Order;
 import com.multikey.query.Page;
 import com.multikey.query.PageRequest;
+import com.multikey.query.Predicate;
+import com.multikey.query.PredicateText;
+import com.multikey.query.QueryException;
 import com.multikey.query.RetryableQueryException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.exception.SdkServiceException;
@@ -39,8 +44,10 @@ import java.util.regex.Pattern;
  * </ul>
  * Page parameters: {@code order} (asc|desc), {@code pageSize} (1-100, default 25), {@code cursor}, {@code missing}
  * (true: then the items lacking the field), and a filter ({@link FilterParameters}: {@code type}, {@code equals},
- * {@code beginsWith}, {@code lt}/{@code le}/{@code gt}/{@code ge}). Errors are RFC 9457 problem details naming the
- * parameter at fault; none carries a DynamoDB message, a table name or a key.
+ * {@code beginsWith}, {@code lt}/{@code le}/{@code gt}/{@code ge}) on the sorted field; {@code where}, once per
+ * predicate on any field ({@link PredicateText}), {@code budget} (the items the page may read) and {@code explain=true}
+ * (the page says how it was read). Errors are RFC 9457 problem details naming the parameter at fault (for a predicate,
+ * also its position and text); none carries a DynamoDB message, a table name or a key.
  */
 public final class QueryApi {
 
@@ -77,7 +84,9 @@ public final class QueryApi {
 
     private static final Pattern INDEX_ITEMS = Pattern.compile("/v1/indexes/([A-Za-z0-9_.-]{1,64})/items");
     private static final Set<String> PAGE_PARAMETERS = Set.of("order", "pageSize", "cursor", "missing", "type", "equals",
-            "beginsWith", "lt", "le", "gt", "ge");
+            "beginsWith", "lt", "le", "gt", "ge", "where", "budget", "explain");
+    /** The parameters a request may give more than once, each value in its place. */
+    private static final Set<String> REPEATABLE = Set.of("group", "where");
     private static final int DEFAULT_PAGE_SIZE = 25;
 
     private final Pages pages;
@@ -111,9 +120,9 @@ public final class QueryApi {
             return problem.response();
         } catch (FilterParameters.InvalidParameterException e) {
             return Problem.badRequest(e.parameter(), e.getMessage()).response();
-        } catch (IllegalArgumentException e) {
-            // the library's refusals (QueryException) and its types' (their messages name the setting, never a table or a key)
-            return Problem.badRequest(parameterOf(e.getMessage(), request.path().equals("/v1/grid")), e.getMessage()).response();
+        } catch (QueryException e) {
+            // the library's refusals name the part of the request at fault (their messages never a table or a key)
+            return Problem.badRequest(parameterOf(e.subject(), request.path().equals("/v1/grid")), e.getMessage()).response();
         } catch (RetryableQueryException e) {
             return Problem.unavailable("the page could not be read in time; retry").response();
         } catch (SdkServiceException e) {
@@ -231,11 +240,38 @@ public final class QueryApi {
         if (!entries && !entry.isEmpty()) {
             throw Problem.badRequest(entryParameter, "index '" + index.name() + "' indexes " + index.values().path() + " itself: it has no entries");
         }
-        PageRequest request = new PageRequest(index.name(), group, entry, order, pageSize, filter.orElse(null), missing,
-                parameters.optional("cursor").orElse(null));
-        Page page = pages.page(request);
-        return new Response(200, Map.of("content-type", "application/json"), pageBody(index, group, entry, order, page).toString(),
-                page.issues().size());
+        Optional<Integer> budget = parameters.optional("budget").map(text -> {
+            if (!text.matches("[0-9]{1,9}")) {
+                throw Problem.badRequest("budget", "must be a whole number of items, from 1 to the deployment's maximum");
+            }
+            return Integer.parseInt(text);
+        });
+        boolean explain = switch (parameters.optional("explain").orElse("false")) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw Problem.badRequest("explain", "must be true or false");
+        };
+        List<String> where = parameters.all("where");
+        try {
+            List<Predicate> predicates = new ArrayList<>();
+            for (int i = 0; i < where.size(); i++) {
+                predicates.add(PredicateText.parse(where.get(i), i));
+            }
+            PageRequest request = new PageRequest(index.name(), group, entry, order, pageSize, filter.orElse(null), missing,
+                    parameters.optional("cursor").orElse(null)).where(predicates);
+            if (budget.isPresent()) {
+                request = request.withReadBudget(budget.get());
+            }
+            if (explain) {
+                request = request.withExplain();
+            }
+            Page page = pages.page(request);
+            return new Response(200, Map.of("content-type", "application/json"), pageBody(index, group, entry, order, page).toString(),
+                    page.issues().size());
+        } catch (InvalidPredicateException e) {
+            int position = e.position();
+            throw Problem.badPredicate(position, position < where.size() ? where.get(position) : null, e.getMessage());
+        }
     }
 
     private ObjectNode pageBody(IndexDefinition index, List<AttributeValue> group, String entry, Order order, Page page) {
@@ -264,7 +300,32 @@ public final class QueryApi {
         } else {
             body.putNull("nextCursor");
         }
+        if (page.examined() >= 0) {
+            body.put("examined", page.examined());
+        }
+        body.put("budgetSpent", page.budgetSpent());
+        page.explain().ifPresent(explain -> body.set("explain", explainBody(explain)));
         return body;
+    }
+
+    private static ObjectNode explainBody(Explain explain) {
+        ObjectNode node = ApiJson.NODES.objectNode();
+        node.put("plan", explain.plan());
+        node.put("reason", explain.reason());
+        ArrayNode alternatives = node.putArray("alternatives");
+        for (Explain.Alternative alternative : explain.alternatives()) {
+            ObjectNode each = alternatives.addObject();
+            each.put("plan", alternative.plan());
+            each.put("estimatedItems", alternative.estimatedItems());
+            each.put("basis", alternative.basis());
+        }
+        ObjectNode read = node.putObject("read");
+        read.put("queries", explain.read().queries());
+        read.put("batchGets", explain.read().batchGets());
+        read.put("indexItems", explain.read().indexItems());
+        read.put("tableItems", explain.read().tableItems());
+        explain.suggestion().ifPresent(suggestion -> node.put("suggestion", suggestion));
+        return node;
     }
 
     /**
@@ -302,22 +363,17 @@ public final class QueryApi {
         return body;
     }
 
-    /** The parameter a library refusal is about (the library words its messages after them). */
-    static String parameterOf(String message, boolean grid) {
-        if (message.contains("cursor")) {
-            return "cursor";
-        }
-        if (message.contains("has no attribute") || message.contains("name the entry") || message.contains("no entries")) {
-            return grid ? "field" : "entry";
-        }
-        // before "group": the refusal of a missing tail no source lists names the index's group
-        if (message.contains("lacking the field")) {
-            return "missing";
-        }
-        if (message.contains("group")) {
-            return grid ? "project" : "group";
-        }
-        return "query";
+    /** The parameter of this API a library refusal is about: the grid route names the group its project, the entry its field. */
+    static String parameterOf(QueryException.Subject subject, boolean grid) {
+        return switch (subject) {
+            case INDEX -> "index";
+            case GROUP -> grid ? "project" : "group";
+            case ENTRY -> grid ? "field" : "entry";
+            case MISSING -> "missing";
+            case PREDICATE -> "where";
+            case CURSOR -> "cursor";
+            case REQUEST -> "query";
+        };
     }
 
     private static Response json(ObjectNode body) {
@@ -336,7 +392,7 @@ public final class QueryApi {
                 throw Problem.badRequest(parameter.getKey(), "unknown parameter" + (known.isEmpty() ? "" : "; known: "
                         + known.stream().sorted().toList()));
             }
-            if (!parameter.getKey().equals("group") && parameter.getValue().size() > 1) {
+            if (!REPEATABLE.contains(parameter.getKey()) && parameter.getValue().size() > 1) {
                 throw Problem.badRequest(parameter.getKey(), "given more than once");
             }
         }

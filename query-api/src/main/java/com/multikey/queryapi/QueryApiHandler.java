@@ -10,6 +10,7 @@ import com.multikey.common.StructuredLog;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.query.CursorSealer;
 import com.multikey.query.GridQuery;
+import com.multikey.query.ReadBudget;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 
@@ -32,7 +33,8 @@ import java.util.Set;
  * from the claim {@code PROJECTS_CLAIM} of the token API Gateway's JWT authorizer has verified; with {@code IAM}
  * (the default) API Gateway has checked the caller's signature and IAM policy, and every group is readable. Cursors are
  * sealed under the keys of the secret {@code CURSOR_KEY_SECRET_ARN} (read once per container, and again after a
- * rotation) and live {@code CURSOR_LIFETIME_SECONDS} (default a day).
+ * rotation) and live {@code CURSOR_LIFETIME_SECONDS} (default a day). A page reads at most {@code READ_BUDGET} items
+ * unless its request names a budget, up to {@code MAX_READ_BUDGET} ({@link #readBudget}).
  * Logs one line a request: the route, the status and the item count; never a parameter, a claim or an item.
  */
 public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
@@ -67,7 +69,7 @@ public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEve
         this.log = log;
         IndexDefinitions definitions = IndexDefinitions.fromEnvironment(env);
         GridQuery query = GridQuery.of(dynamoDb, Environment.required(env, "APP_TABLE_NAME"),
-                Environment.required(env, "INDEX_TABLE_NAME"), definitions).withCursorSealer(cursors);
+                Environment.required(env, "INDEX_TABLE_NAME"), definitions).withCursorSealer(cursors).withReadBudget(readBudget(env));
         this.api = new QueryApi(query::page, definitions);
         String mode = env.getOrDefault("AUTH_MODE", "IAM");
         if (!mode.equals("IAM") && !mode.equals("JWT")) {
@@ -86,6 +88,34 @@ public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEve
                 .httpClient(ClientFactory.httpClient()).build();
         return CursorSealer.reloading(new SecretsManagerCursorKeys(secretsManager,
                 Environment.required(env, "CURSOR_KEY_SECRET_ARN")), cursorLifetime(env), Clock.systemUTC());
+    }
+
+    /**
+     * {@code READ_BUDGET}, the items a page reads when its request names no budget, and {@code MAX_READ_BUDGET}, the
+     * most a request may name: whole numbers from 1 to {@value #MAX_READ_BUDGET_LIMIT}, the first at most the second;
+     * unset, {@link ReadBudget#DEFAULT}'s.
+     */
+    static ReadBudget readBudget(Map<String, String> env) {
+        int standard = budgetVariable(env, "READ_BUDGET", ReadBudget.DEFAULT.standard());
+        int max = budgetVariable(env, "MAX_READ_BUDGET", ReadBudget.DEFAULT.max());
+        if (standard > max) {
+            throw new IllegalArgumentException("READ_BUDGET (" + standard + ") must not be above MAX_READ_BUDGET (" + max + ")");
+        }
+        return new ReadBudget(standard, max);
+    }
+
+    /** The largest value {@code READ_BUDGET} and {@code MAX_READ_BUDGET} may hold. */
+    static final int MAX_READ_BUDGET_LIMIT = 100_000;
+
+    private static int budgetVariable(Map<String, String> env, String name, int unset) {
+        String text = env.get(name);
+        if (text == null || text.isBlank()) {
+            return unset;
+        }
+        if (!text.strip().matches("[0-9]{1,6}") || Integer.parseInt(text.strip()) < 1 || Integer.parseInt(text.strip()) > MAX_READ_BUDGET_LIMIT) {
+            throw new IllegalArgumentException(name + " must be a whole number from 1 to " + MAX_READ_BUDGET_LIMIT + ", got " + text);
+        }
+        return Integer.parseInt(text.strip());
     }
 
     /** {@code CURSOR_LIFETIME_SECONDS}: 60 to 2592000 (30 days), default a day. */

@@ -86,6 +86,9 @@ public final class QueryApiPriming extends SnapStartPriming<List<Integer>> {
                     null).getStatusCode());
             statuses.add(handler.handleRequest(event("/v1/grid", "field=" + FIELD + "&ge=1&project=project%23priming&type=number"),
                     null).getStatusCode());
+            // the planner: predicates parsed, a plan chosen and explained
+            statuses.add(handler.handleRequest(event("/v1/grid", "explain=true&field=" + FIELD + "&project=project%23priming&where="
+                    + FIELD + "%20present&where=%40num%20%3E%3D%201"), null).getStatusCode());
         }
         statuses.add(handler.handleRequest(event("/v1/indexes", ""), null).getStatusCode());
         statuses.add(handler.handleRequest(event("/openapi.json", ""), null).getStatusCode());

@@ -86,6 +86,7 @@ class QueryApiIntegrationTest {
         put(dynamoDb, issue("issue#list1", "project#lists", 1, Map.of("tags", AttributeValue.fromL(List.of(AttributeValue.fromN("-1"),
                 AttributeValue.fromS("béta"), AttributeValue.fromBool(true))))));
         put(dynamoDb, issue("issue#list2", "project#lists", 2, Map.of("tags", AttributeValue.fromSs(List.of("alpha")))));
+        PLANNED.forEach(issue -> put(dynamoDb, issue(issue.id(), "project#plan", issue.num(), issue.fields())));
         SamTemplate template = tables.template();
         Map<String, String> names = new HashMap<>(tables.names());
         reader = dynamoDb;
@@ -111,6 +112,21 @@ class QueryApiIntegrationTest {
             secrets.close();
         }
     }
+
+    /** An issue of project#plan: its status, severity (none for every seventh) and team, for requests with predicates. */
+    private record Planned(String id, int num, String status, Integer severity, String team) {
+        Map<String, AttributeValue> fields() {
+            Map<String, AttributeValue> fields = new HashMap<>(Map.of("status", AttributeValue.fromS(status), "team", AttributeValue.fromS(team)));
+            if (severity != null) {
+                fields.put("severity", AttributeValue.fromN(Integer.toString(severity)));
+            }
+            return fields;
+        }
+    }
+
+    private static final List<Planned> PLANNED = java.util.stream.IntStream.rangeClosed(1, 30).mapToObj(num -> new Planned(
+            "issue#p" + num, num, List.of("open", "triage", "closed").get(num % 3), num % 7 == 0 ? null : (num * 7) % 5 + 1,
+            num % 2 == 0 ? "core" : "web")).toList();
 
     private static Map<String, AttributeValue> issue(String id, String project, int num, Map<String, AttributeValue> fields) {
         return Map.of("id", AttributeValue.fromS(id), "project", AttributeValue.fromS(project), "num", AttributeValue.fromN(Integer.toString(num)),
@@ -617,5 +633,255 @@ class QueryApiIntegrationTest {
         assertThat(lines.get(1).get("status").asInt()).isEqualTo(400);
         assertThat(lines.get(1).get("items").asInt()).isEqualTo(0);
         assertThat(LOG_LINES.toString(StandardCharsets.UTF_8)).doesNotContain("project#lists").doesNotContain("tags");
+    }
+    /** {@code where=} each predicate, percent-encoded (spaces as %20), in order. */
+    private static String where(String... predicates) {
+        StringBuilder query = new StringBuilder();
+        for (String predicate : predicates) {
+            query.append("&where=").append(java.net.URLEncoder.encode(predicate, StandardCharsets.UTF_8).replace("+", "%20"));
+        }
+        return query.toString();
+    }
+
+    /** The ids of every page of a request, from the first to the one without a next cursor. */
+    private static List<List<String>> pagesToTheEnd(String path, String query) {
+        List<List<String>> pages = new ArrayList<>();
+        String cursor = null;
+        do {
+            Answer page = get(path, query + (cursor == null ? "" : "&cursor=" + cursor));
+            assertThat(page.status()).as(page.body().toString()).isEqualTo(200);
+            pages.add(ids(page.body()));
+            cursor = page.body().get("nextCursor").isNull() ? null : page.body().get("nextCursor").asText();
+            assertThat(pages).as("pages of " + query).hasSizeLessThan(100);
+        } while (cursor != null);
+        return pages;
+    }
+
+    @Test
+    void where_severalPredicates_listTheMatchingItemsInOrder_andPagingToTheEnd_losesAndRepeatsNothing() {
+        // given: open or triage issues of team core with a severity below 5, sorted by severity (then num, id), num 3 and up
+        List<String> expected = PLANNED.stream()
+                .filter(i -> List.of("open", "triage").contains(i.status()) && i.team().equals("core") && i.severity() != null
+                        && i.severity() < 5 && i.num() >= 3)
+                .sorted(java.util.Comparator.comparing(Planned::severity).thenComparing(Planned::num)).map(Planned::id).toList();
+        String predicates = where("status in (open, triage)", "team = core", "severity < 5", "@num >= 3");
+
+        // when
+        List<List<String>> grid = pagesToTheEnd("/v1/grid", "project=project%23plan&field=severity&pageSize=2" + predicates);
+        List<List<String>> index = pagesToTheEnd("/v1/indexes/custom_fields/items", "group=project%23plan&entry=severity&pageSize=3"
+                + predicates);
+        Answer first = get("/v1/grid", "project=project%23plan&field=severity&pageSize=2" + predicates);
+
+        // then
+        assertThat(expected).hasSizeGreaterThan(4);
+        assertThat(grid.stream().flatMap(List::stream).toList()).isEqualTo(expected);
+        assertThat(grid.subList(0, grid.size() - 1)).allSatisfy(page -> assertThat(page).hasSize(2));
+        assertThat(index.stream().flatMap(List::stream).toList()).isEqualTo(expected);
+        assertThat(first.body().get("examined").asInt()).isPositive();
+        assertThat(first.body().get("budgetSpent").asBoolean()).isFalse();
+        assertThat(first.body().has("explain")).isFalse();
+    }
+
+    @Test
+    void where_descending_andOnTheSortedFieldAlone_keepTheOrder() {
+        List<String> expected = PLANNED.stream().filter(i -> i.severity() != null && i.severity() >= 2 && i.severity() <= 4)
+                .sorted(java.util.Comparator.comparing(Planned::severity).reversed().thenComparing(Planned::num)).map(Planned::id).toList();
+
+        List<List<String>> pages = pagesToTheEnd("/v1/grid", "project=project%23plan&field=severity&order=desc&pageSize=4"
+                + where("severity >= 2", "severity <= 4"));
+
+        // descending: value, then num, highest first, as the grid's own order reversed
+        List<String> listed = pages.stream().flatMap(List::stream).toList();
+        assertThat(listed).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(listed).doesNotHaveDuplicates();
+        assertThat(listed.stream().map(id -> PLANNED.stream().filter(i -> i.id().equals(id)).findFirst().orElseThrow().severity()).toList())
+                .isSortedAccordingTo(java.util.Comparator.reverseOrder());
+    }
+
+    @Test
+    void budget_aPageThatReadsItsBudget_comesBackShort_andItsCursorContinues() {
+        // given
+        String query = "project=project%23plan&field=severity&pageSize=5" + where("team = core", "status = closed");
+        List<String> whole = pagesToTheEnd("/v1/grid", query).stream().flatMap(List::stream).toList();
+
+        // when: the same pages, each allowed 16 items
+        List<JsonNode> pages = new ArrayList<>();
+        String cursor = null;
+        do {
+            Answer page = get("/v1/grid", query + "&budget=16" + (cursor == null ? "" : "&cursor=" + cursor));
+            assertThat(page.status()).as(page.body().toString()).isEqualTo(200);
+            pages.add(page.body());
+            cursor = page.body().get("nextCursor").isNull() ? null : page.body().get("nextCursor").asText();
+        } while (cursor != null && pages.size() < 50);
+
+        // then: some came back short, said so, and went on; together they list what the unbounded pages list
+        assertThat(whole).isNotEmpty();
+        assertThat(pages).anySatisfy(page -> assertThat(page.get("budgetSpent").asBoolean()).isTrue());
+        assertThat(pages).allSatisfy(page -> {
+            assertThat(page.get("examined").asInt()).isLessThanOrEqualTo(16);
+            if (page.get("budgetSpent").asBoolean()) {
+                assertThat(page.get("items").size()).isLessThan(5);
+                assertThat(page.get("nextCursor").isTextual()).isTrue();
+            }
+        });
+        assertThat(pages.stream().flatMap(page -> ids(page).stream()).toList()).isEqualTo(whole);
+    }
+
+    @Test
+    void budget_smallerThanTheSortedIndexsFirstRead_stillMovesTheCursorOn() {
+        // given: pages allowed 5 items, which the first Query on the sorted field's index spends before any item is tested
+        String query = "project=project%23plan&field=severity&pageSize=5&budget=5" + where("team = core", "status = closed");
+
+        // when
+        List<String> cursors = new ArrayList<>();
+        String cursor = null;
+        do {
+            JsonNode page = get("/v1/grid", query + (cursor == null ? "" : "&cursor=" + cursor)).body();
+            cursor = page.get("nextCursor").isNull() ? null : page.get("nextCursor").asText();
+            cursors.add(cursor);
+        } while (cursor != null && cursors.size() < 40);
+
+        // then: the result ends (26 index items, each page reading 5, need at most 6 pages to get past them all)
+        assertThat(cursors).as("the cursors of pages of budget 5: a page that spends its budget on the index alone must still end "
+                + "past what it read, else the next page reads the same items again").hasSizeLessThan(40).last().isNull();
+    }
+
+    @Test
+    void explain_true_givesThePlanWhyTheAlternativesAndWhatWasRead() {
+        // when
+        Answer page = get("/v1/grid", "project=project%23plan&field=severity&pageSize=2&explain=true"
+                + where("team = core", "status = open"));
+
+        // then: the document's shape (checked on every answer), and its parts filled
+        JsonNode explain = page.body().get("explain");
+        assertThat(page.status()).isEqualTo(200);
+        assertThat(explain.get("plan").asText()).matches("sort-index\\(.*\\)|drive\\(where\\[[0-9]]: .*\\)");
+        assertThat(explain.get("reason").asText()).isNotBlank();
+        assertThat(explain.get("alternatives").size()).isPositive();
+        assertThat(explain.get("alternatives").findValuesAsText("plan")).contains(explain.get("plan").asText());
+        JsonNode read = explain.get("read");
+        assertThat(read.get("queries").asInt() + read.get("batchGets").asInt()).isPositive();
+        assertThat(read.get("indexItems").asInt() + read.get("tableItems").asInt()).isEqualTo(page.body().get("examined").asInt());
+    }
+
+    @Test
+    void where_thatCannotBeParsedOrEvaluated_isA400NamingWhere_withThePredicatesPositionAndText() {
+        record Case(String path, String query, int position, String predicate) {
+        }
+        List<String> nine = new ArrayList<>();
+        for (int i = 0; i < 9; i++) {
+            nine.add("@num != " + i);
+        }
+        List<Case> cases = List.of(
+                new Case("/v1/grid", "project=project%23plan&field=severity" + where("status = open", "severity >="), 1, "severity >="),
+                new Case("/v1/grid", "project=project%23plan&field=severity" + where("status is open"), 0, "status is open"),
+                new Case("/v1/grid", "project=project%23plan&field=severity" + where("title beginsWith 3"), 0, "title beginsWith 3"),
+                new Case("/v1/grid", "project=project%2335e9&field=3812" + where("3812 present", "nope = 1"), 1, "nope = 1"),
+                new Case("/v1/grid", "project=project%23plan&field=severity" + where("team = core", "severity >= 5", "severity < 3"), 2,
+                        "severity < 3"),
+                new Case("/v1/grid", "project=project%23plan&field=severity" + where(nine.toArray(String[]::new)), 8, "@num != 8"),
+                new Case("/v1/indexes/custom_fields/items", "group=project%23plan&entry=severity" + where("@a..b = 1"), 0, "@a..b = 1"),
+                new Case("/v1/indexes/custom_fields/items", "group=project%23plan&entry=severity" + where("x = N:1e999"), 0, "x = N:1e999"));
+
+        for (Case each : cases) {
+            // when
+            Answer answer = get(each.path(), each.query());
+            // then
+            assertThat(answer.status()).as(each.query()).isEqualTo(400);
+            assertThat(answer.headers()).containsEntry("content-type", "application/problem+json");
+            assertThat(answer.body().get("parameter").asText()).as(each.query()).isEqualTo("where");
+            assertThat(answer.body().get("position").asInt()).as(each.query()).isEqualTo(each.position());
+            assertThat(answer.body().get("predicate").asText()).as(each.query()).isEqualTo(each.predicate());
+            assertThat(answer.body().get("detail").asText()).as(each.query()).startsWith("predicate " + each.position() + " ");
+        }
+    }
+
+    @Test
+    void budgetOrExplain_thatCannotBeUsed_isA400NamingIt() {
+        Map<String, String> cases = new LinkedHashMap<>();
+        cases.put("budget=0", "budget");
+        cases.put("budget=x", "budget");
+        cases.put("budget=-5", "budget");
+        cases.put("budget=1e3", "budget");
+        cases.put("budget=", "budget");
+        cases.put("budget=20001", "budget");
+        cases.put("budget=9999999999", "budget");
+        cases.put("budget=5&budget=6", "budget");
+        cases.put("explain=yes", "explain");
+
+        cases.forEach((query, parameter) -> {
+            Answer answer = get("/v1/grid", "project=project%23plan&field=severity&" + query + where("team = core"));
+            assertThat(answer.status()).as(query).isEqualTo(400);
+            assertThat(answer.body().get("parameter").asText()).as(query).isEqualTo(parameter);
+        });
+        // the template's maximum (QueryApiMaxReadBudget), and any budget on a page without predicates
+        assertThat(get("/v1/grid", "project=project%23plan&field=severity&budget=20000" + where("team = core")).status()).isEqualTo(200);
+        assertThat(get("/v1/grid", "project=project%23plan&field=severity&budget=7").status()).isEqualTo(200);
+    }
+
+    @Test
+    void readBudget_isTheTemplatesUnlessSet_andAHandlerWithALowerMaximumRefusesMore() {
+        // given
+        Map<String, String> small = new HashMap<>(env);
+        small.put("READ_BUDGET", "4");
+        small.put("MAX_READ_BUDGET", "10");
+        QueryApiHandler handler = new QueryApiHandler(small);
+
+        // when
+        Answer above = get(handler, "/v1/grid", "project=project%23plan&field=severity&budget=11" + where("team = core"), null);
+        Answer within = get(handler, "/v1/grid", "project=project%23plan&field=severity&budget=10" + where("team = core"), null);
+        Answer standard = get(handler, "/v1/grid", "project=project%23plan&field=severity&pageSize=20" + where("team = core"), null);
+
+        // then
+        assertThat(env).containsEntry("READ_BUDGET", "2000").containsEntry("MAX_READ_BUDGET", "20000");
+        assertThat(above.status()).isEqualTo(400);
+        assertThat(above.body().get("parameter").asText()).isEqualTo("budget");
+        assertThat(within.status()).isEqualTo(200);
+        assertThat(standard.body().get("budgetSpent").asBoolean()).as(standard.body().toString()).isTrue();
+        assertThat(standard.body().get("examined").asInt()).isLessThanOrEqualTo(4 + 20);
+    }
+
+    @Test
+    void readBudgetVariables_wholeNumbersFrom1To100000_theFirstAtMostTheSecond() {
+        assertThat(QueryApiHandler.readBudget(Map.of())).isEqualTo(com.multikey.query.ReadBudget.DEFAULT);
+        assertThat(QueryApiHandler.readBudget(Map.of("READ_BUDGET", "50", "MAX_READ_BUDGET", "100")))
+                .isEqualTo(new com.multikey.query.ReadBudget(50, 100));
+        List<Map<String, String>> bad = List.of(Map.of("READ_BUDGET", "0"), Map.of("READ_BUDGET", "x"),
+                Map.of("MAX_READ_BUDGET", "100001"), Map.of("READ_BUDGET", "30000"), Map.of("READ_BUDGET", "5", "MAX_READ_BUDGET", "4"));
+        for (Map<String, String> variables : bad) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> QueryApiHandler.readBudget(variables)).as(variables.toString())
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("READ_BUDGET");
+        }
+    }
+
+    @Test
+    void cursor_ofAnotherRequestsPredicates_isA400NamingTheCursor() {
+        // given
+        String base = "project=project%23plan&field=severity&pageSize=1";
+        String cursor = get("/v1/grid", base + where("team = core", "status = open")).body().get("nextCursor").asText();
+
+        // then: other predicates, the same in another order, one less, none
+        for (String other : List.of(where("team = core", "status = closed"), where("status = open", "team = core"), where("team = core"),
+                "")) {
+            Answer answer = get("/v1/grid", base + other + "&cursor=" + cursor);
+            assertThat(answer.status()).as(other).isEqualTo(400);
+            assertThat(answer.body().get("parameter").asText()).as(other).isEqualTo("cursor");
+        }
+        assertThat(get("/v1/grid", base + where("team = core", "status = open") + "&cursor=" + cursor).status()).isEqualTo(200);
+    }
+
+    @Test
+    void jwt_predicatesNeverWidenTheGroupsATokenReads() {
+        // given: a token for project#plan
+        String claim = "[project#plan]";
+
+        // when: a predicate on another project's attribute value, and a request for that project
+        Answer narrowed = get(jwt, "/v1/grid", "project=project%23plan&field=severity" + where("@project = project#35e9"), claim);
+        Answer other = get(jwt, "/v1/grid", "project=project%2335e9&field=3812" + where("@project = project#35e9"), claim);
+
+        // then
+        assertThat(narrowed.status()).isEqualTo(200);
+        assertThat(ids(narrowed.body())).isEmpty();
+        assertThat(other.status()).isEqualTo(403);
     }
 }

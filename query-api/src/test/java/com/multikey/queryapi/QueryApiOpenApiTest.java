@@ -3,6 +3,8 @@ package com.multikey.queryapi;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.query.Explain;
+import com.multikey.query.InvalidPredicateException;
 import com.multikey.query.Page;
 import com.multikey.query.QueryException;
 import com.multikey.query.RetryableQueryException;
@@ -74,9 +76,10 @@ class QueryApiOpenApiTest {
 
     @Test
     void theLibrarysRefusalOfAMissingTailNoSourceLists_isA400NamingMissing_notTheGroup() throws Exception {
-        // the library's words for an index not grouped by the table's partition key (the packaged definitions have none)
+        // the library's refusal for an index not grouped by the table's partition key (the packaged definitions have none):
+        // its subject names the parameter, whatever its words say ("group")
         QueryApi.Response response = new QueryApi(request -> {
-            throw new QueryException("the items lacking the field are listed for the issue grid (from its ByProject index) and for an"
+            throw new QueryException(QueryException.Subject.MISSING, "the items lacking the field are listed for the issue grid (from its ByProject index) and for an"
                     + " index grouped by the table's partition key (id); index 'custom_fields' is grouped by [region]: no source lists"
                     + " its group's items but the index itself");
         }, DEFINITIONS).handle(new QueryApi.Request("GET", "/v1/indexes/custom_fields/items", Map.of("group", List.of("project#1"),
@@ -135,5 +138,62 @@ class QueryApiOpenApiTest {
         assertThat(problems(withBody(bad, withoutParameter.toString()))).singleElement().asString().contains("parameter");
         assertThat(problems(new QueryApi.Response(429, Map.of("content-type", "application/problem+json"), throttled.body())))
                 .singleElement().asString().contains("Retry-After");
+    }
+    private static QueryApi.Response gridWhere(QueryApi.Pages pages, Map<String, List<String>> more) {
+        Map<String, List<String>> parameters = new java.util.HashMap<>(Map.of("project", List.of("project#1"), "field", List.of("3812")));
+        parameters.putAll(more);
+        QueryApi.Response response = new QueryApi(pages, DEFINITIONS).handle(new QueryApi.Request("GET", "/v1/grid", parameters,
+                Optional.empty()));
+        OPENAPI.check("GET", "/v1/grid", response.status(), response.headers(), response.body());
+        return response;
+    }
+
+    @Test
+    void aPlannedPage_withItsExplanation_isAsTheDocumentSays_andItsExplanationWithoutWhatItReadIsNot() throws Exception {
+        // given
+        Explain explain = new Explain("drive(where[1]: status = open)", "the predicate's index holds fewest items",
+                List.of(new Explain.Alternative("sort-index(3812)", 400, "the yield of a sort read"),
+                        new Explain.Alternative("drive(where[1]: status = open)", 12, "a count read")),
+                new Explain.Reads(2, 1, 12, 3), Optional.of("- name: by-status\n"));
+        QueryApi.Pages pages = request -> {
+            assertThat(request.predicates()).hasSize(2);
+            assertThat(request.readBudget()).isEqualTo(50);
+            assertThat(request.explain()).isTrue();
+            return new Page(List.of(ISSUE), List.of(), 1, "next", 3, 15, true, explain);
+        };
+
+        // when
+        QueryApi.Response page = gridWhere(pages, Map.of("where", List.of("3812 >= 2023", "status = open"), "budget", List.of("50"),
+                "explain", List.of("true")));
+        ObjectNode body = (ObjectNode) JSON.readTree(page.body());
+        ObjectNode withoutRead = body.deepCopy();
+        ((ObjectNode) withoutRead.get("explain")).remove("read");
+
+        // then
+        assertThat(page.status()).isEqualTo(200);
+        assertThat(body.get("examined").asInt()).isEqualTo(15);
+        assertThat(body.get("budgetSpent").asBoolean()).isTrue();
+        assertThat(body.at("/explain/plan").asText()).isEqualTo("drive(where[1]: status = open)");
+        assertThat(body.at("/explain/alternatives/0/estimatedItems").asLong()).isEqualTo(400);
+        assertThat(body.at("/explain/read/indexItems").asInt()).isEqualTo(12);
+        assertThat(body.at("/explain/suggestion").asText()).isEqualTo("- name: by-status\n");
+        assertThat(problems(withBody(page, withoutRead.toString()))).singleElement().asString().contains("read");
+    }
+
+    @Test
+    void theLibrarysRefusalOfAPredicate_isA400NamingWhere_withItsPositionAndText_whateverItsWords() throws Exception {
+        // given: the reader refuses the second predicate, in words that name neither a cursor nor a group
+        QueryApi.Pages pages = request -> {
+            throw new InvalidPredicateException(1, "names field 'cursor group', which project project#1 does not define");
+        };
+
+        // when
+        QueryApi.Response response = gridWhere(pages, Map.of("where", List.of("status = open", "\"cursor group\" present")));
+
+        // then
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(JSON.readTree(response.body()).get("parameter").asText()).isEqualTo("where");
+        assertThat(JSON.readTree(response.body()).get("position").asInt()).isEqualTo(1);
+        assertThat(JSON.readTree(response.body()).get("predicate").asText()).isEqualTo("\"cursor group\" present");
     }
 }

@@ -76,15 +76,15 @@ final class PlannedRead {
                 }
             }
         }
-        if (sortCost >= 0 && drivers.stream().allMatch(d -> 2 * learned.lowerBound(d.position()) >= sortCost)) {
-            fill.reason = "earlier pages found each predicate's range larger than the sorted index's reads for a page (about "
-                    + sortCost + " items): the sorted field's index, each candidate tested";
+        if (sortCost >= 0 && drivers.stream().allMatch(d -> 4 * learned.lowerBound(d.position()) > sortCost)) {
+            fill.reason = "earlier pages found each predicate's range holding more than a quarter of what the sorted index reads for "
+                    + "a page (about " + sortCost + " items): the sorted field's index, each candidate tested";
             return sorted(position, false);
         }
         Driver first = drivers.stream().min(Comparator.comparingInt(Driver::rank)
                 .thenComparingLong(d -> learned.lowerBound(d.position()))).orElseThrow();
         long probe = fill.request.pageSize();
-        if (learned.lowerBound(first.position()) < probe) {
+        if (learned.lowerBound(first.position()) == 0 || 2 * learned.lowerBound(first.position()) <= probe) {
             RangeRead start = range(first);
             start.readTo(probe);
             if (start.ended && start.canFinish()) {
@@ -139,25 +139,44 @@ final class PlannedRead {
         return ranges.computeIfAbsent(driver.position(), i -> new RangeRead(driver));
     }
 
-    /** After a read of the sorted field's index: whether a predicate's range, read on, ended, so the page is made from it. */
+    /**
+     * After a read of the sorted field's index: whether a predicate's range, read on, ended, so the page is made from it.
+     * The range read is the one its candidates satisfied least among those still worth reading: not ended, and with less
+     * read so far, on this page or an earlier one, than half of what it may read now ({@link #worthReading}).
+     */
     private boolean rangeInstead() {
         if (fill.isFull()) {
             return false;
         }
         double yield = (fill.sortListed + 1.0) / (fill.sortRead + 2.0);
-        long sortCost = (long) Math.ceil(2 * fill.need() / yield);
-        Driver best = drivers.stream().min(Comparator.comparingDouble(fill::hitRate).thenComparingInt(Driver::rank)).orElseThrow();
-        long cap = Math.min(sortCost / 2, reads.budgetLeft() / 2);
-        RangeRead read = range(best);
-        if (read.ended || Math.max(read.read, fill.learned.lowerBound(best.position())) >= cap) {
-            return false;   // read as far as it pays, or known (from an earlier page) to hold more than that
+        long cap = Math.min((long) Math.ceil(2 * fill.need() / yield) / 2, reads.budgetLeft() / 2);
+        Optional<Driver> best = drivers.stream().filter(driver -> worthReading(driver, cap))
+                .min(Comparator.comparingDouble(fill::hitRate).thenComparingInt(Driver::rank)
+                        .thenComparingLong(driver -> fill.learned.lowerBound(driver.position())));
+        if (best.isEmpty()) {
+            return false;
         }
+        RangeRead read = range(best.get());
         read.readTo(cap);
         if (read.ended && read.canFinish()) {
             taken = read;
             return true;
         }
         return false;
+    }
+
+    /**
+     * Whether a predicate's range may still pay to read up to {@code cap} index items: it has not ended, and what was read
+     * of it (on this page, or at least on an earlier one) is at most half of {@code cap} — so a range read again on a later
+     * page is read at least twice as far, and what a request spends on ranges that do not end stays within twice the last.
+     */
+    private boolean worthReading(Driver driver, long cap) {
+        RangeRead read = ranges.get(driver.position());
+        if (read != null && (read.ended || read.read >= cap)) {
+            return false;
+        }
+        long known = fill.learned.lowerBound(driver.position());
+        return known == 0 || 2 * known <= cap;
     }
 
     /**

@@ -54,7 +54,10 @@ public sealed interface Predicate {
         }
     }
 
-    /** The field holds a value other than this one (an item without the field does not match). */
+    /**
+     * The field holds another value of this value's type ({@code status != closed}: another text; an item without the field,
+     * or with values of other types only, does not match).
+     */
     record NotEquals(String field, IndexValue value) implements Predicate {
         public NotEquals {
             Objects.requireNonNull(field, "field");
@@ -63,7 +66,7 @@ public sealed interface Predicate {
 
         @Override
         public boolean test(IndexValue candidate) {
-            return !value.equals(candidate);
+            return candidate.getClass() == value.getClass() && !value.equals(candidate);
         }
     }
 

@@ -51,10 +51,12 @@ public final class SortedStore {
         }
     }
 
-    /** One partition's entries in position order; empty when it holds none. */
+    /**
+     * One partition's entries in position order; empty when it holds none (an empty map of the positions' order, so that a
+     * key condition's range of it is taken as of any other partition).
+     */
     public NavigableMap<List<Value>, Map<String, Value>> partition(Value partition) {
         NavigableMap<List<Value>, Map<String, Value>> entries = partitions.get(partition);
-        // an empty map in position order: a range of the naturally ordered empty map would compare positions as Comparable
         return Collections.unmodifiableNavigableMap(entries == null ? new TreeMap<>(KeyOrder.POSITIONS) : entries);
     }
 

@@ -51,11 +51,14 @@ class QueryAndScanTest extends EngineTestSupport {
     void query_ofAPartitionWithNoItems_withASortKeyCondition_findsNothing() {
         String table = tableWithTenItems();
 
-        QueryResponse none = dynamoDb.query(QueryRequest.builder().tableName(table).keyConditionExpression("pk = :p AND sk > :a")
-                .expressionAttributeValues(Map.of(":p", s("empty"), ":a", n("1"))).build());
+        QueryResponse between = dynamoDb.query(b -> b.tableName(table).keyConditionExpression("pk = :p AND sk BETWEEN :a AND :b")
+                .expressionAttributeValues(Map.of(":p", s("none"), ":a", n("3"), ":b", n("5"))));
+        QueryResponse after = dynamoDb.query(b -> b.tableName(table).keyConditionExpression("pk = :p AND sk > :a")
+                .expressionAttributeValues(Map.of(":p", s("none"), ":a", n("3"))).scanIndexForward(false));
 
-        assertThat(none.count()).isZero();
-        assertThat(none.hasLastEvaluatedKey() && !none.lastEvaluatedKey().isEmpty()).isFalse();
+        assertThat(between.count()).isZero();
+        assertThat(after.count()).isZero();
+        assertThat(after.hasLastEvaluatedKey() && !after.lastEvaluatedKey().isEmpty()).isFalse();
     }
 
     @Test

@@ -1,0 +1,690 @@
+package com.multikey.query;
+
+import com.multikey.common.Backoff;
+import com.multikey.common.Sleeper;
+import com.multikey.index.IndexItem;
+import com.multikey.index.IndexProjector;
+import com.multikey.index.IndexValue;
+import com.multikey.index.definition.DefinitionsYaml;
+import com.multikey.index.definition.GridState;
+import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.testkit.LocalTables;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The planner against a brute-force model: random items of every value type (multi-valued, missing, unindexable, with
+ * skewed values, so some predicates are selective and others not), projected by the indexer's own {@link IndexProjector}
+ * into the local engine, and random requests (1 to 4 predicates of every operator and type, on the sorted field too,
+ * both orders, page sizes 1 to 100, with and without the missing tail, read budgets from the smallest there is (2 items:
+ * an index item and its item) to 2,500, or the default) read page by page to the end. The pages together list exactly the model's sequence; each page reads at most its budget,
+ * makes at most {@link ReadBudget#maxCalls} calls plus the BatchGetItems of one drive (one per 100 items of the budget),
+ * and a page short of its size that is not the last has spent its budget and has a cursor.
+ *
+ * <p>The model knows nothing of the library but the predicate records it builds requests from: a field's values come
+ * from the raw attribute (S, N, BOOL themselves; SS, NS and L their elements, NULL elements skipped; NULL, a map, or a
+ * list holding anything else give none); values order as the index orders them: numbers, then text, then booleans;
+ * numbers by value, text by code point, false before true; then num. An item is listed under its first value in page
+ * order that satisfies the sorted field's predicates; the missing tail follows in num order (the issue grid) or in the
+ * table's sort key order (a grouped index whose group is the table's partition key).
+ *
+ * <p>Three layouts: the grouped {@code issue-grid} of the default definitions, the field-partitioned
+ * {@code custom_fields} (in state {@code field-partitioned}, with another project's items in the same partitions), and a
+ * declared grouped index of map entries whose attribute predicates ({@code @state}, {@code @labels}) other declared
+ * indexes of the same group list.
+ */
+class PlannerPropertiesTest {
+
+    private static final String PROJECT = "project#p";
+    private static final String OTHER = "project#other";
+    private static final String TRACKER = "Tracker";
+    private static final String INDEX_TABLE = "IssueAttribIndexTable";
+    private static final String DECLARED_YAML = """
+            version: 1
+            table: {partitionKey: {name: pk, type: S}, sortKey: {name: sk, type: S}}
+            indexes:
+              - name: fields
+                covers: [{attribute: sk, beginsWith: "ISSUE#"}]
+                group: pk
+                values: {entriesOf: cf}
+                orderBy: num
+              - name: states
+                covers: [{attribute: sk, beginsWith: "ISSUE#"}]
+                group: pk
+                values: {attribute: state}
+                orderBy: num
+              - name: labels
+                covers: [{attribute: sk, beginsWith: "ISSUE#"}]
+                group: pk
+                values: {elementsOf: labels}
+                orderBy: num
+            """;
+    private static final IndexDefinitions GROUPED_GRID = IndexDefinitions.packaged().withGridState(GridState.GROUPED);
+    private static final IndexDefinitions FIELD_PARTITIONED_GRID = IndexDefinitions.packaged().withGridState(GridState.FIELD_PARTITIONED);
+    private static final IndexDefinitions DECLARED = DefinitionsYaml.parse(DECLARED_YAML);
+    private static final List<String> ENTRIES = List.of("status", "sev", "tags", "flag", "rare");
+    private static final CursorSealer SEALER = CursorSealer.of(CursorKeys.ephemeral());
+    /** A run that takes more pages than this has stopped making progress. */
+    private static final int MAX_PAGES = 3000;
+
+    private static LocalTables tables;
+
+    @BeforeContainer
+    static void start() {
+        PrintStream console = System.out;
+        System.setOut(new PrintStream(OutputStream.nullOutputStream()));
+        try {
+            tables = LocalTables.start();
+        } finally {
+            System.setOut(console);
+        }
+    }
+
+    @AfterContainer
+    static void stop() {
+        if (tables != null) {
+            tables.close();
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
+    // the properties
+
+    @Property(tries = 20)
+    void groupedIssueGrid_pagesListExactlyTheModel_withinTheirBudgets(@ForAll("items") List<ItemSpec> items,
+                                                                     @ForAll("gridRequests") List<RequestSpec> requests) {
+        checkGrid(GROUPED_GRID, items, requests);
+    }
+
+    @Property(tries = 20)
+    void fieldPartitionedIssueGrid_pagesListExactlyTheModel_withinTheirBudgets(@ForAll("items") List<ItemSpec> items,
+                                                                              @ForAll("gridRequests") List<RequestSpec> requests) {
+        checkGrid(FIELD_PARTITIONED_GRID, items, requests);
+    }
+
+    @Property(tries = 20)
+    void declaredGroupedIndex_withAttributePredicatesOtherIndexesList_pagesListExactlyTheModel(
+            @ForAll("items") List<ItemSpec> items, @ForAll("declaredRequests") List<RequestSpec> requests) {
+        checkDeclared(items, requests);
+    }
+
+    /** One try at a time: a shrink that ran out of time may still be running beside the next property. */
+    private static synchronized void checkDeclared(List<ItemSpec> items, List<RequestSpec> requests) {
+        tables.reset();
+        DynamoDbClient dynamoDb = tables.dynamoDb();
+        dynamoDb.createTable(b -> b.tableName(TRACKER).billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
+                        a -> a.attributeName("sk").attributeType(ScalarAttributeType.S))
+                .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH), k -> k.attributeName("sk").keyType(KeyType.RANGE)));
+        List<Map<String, AttributeValue>> written = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            written.add(declaredItem(PROJECT, i, items.get(i)));
+            if (i % 4 == 0) {
+                write(dynamoDb, TRACKER, DECLARED, declaredItem(OTHER, i, items.get(i)));
+            }
+        }
+        // in the group's partition, covered by no index: never in the missing tail
+        write(dynamoDb, TRACKER, DECLARED, Map.of("pk", s(PROJECT), "sk", s("PROJECT#p"), "num", n("0")));
+        written.forEach(item -> write(dynamoDb, TRACKER, DECLARED, item));
+        List<Model.Item> model = written.stream().map(item -> new Model.Item(item.get("pk").s() + " " + item.get("sk").s(),
+                new BigDecimal(item.get("num").n()), item.get("sk").s(), item)).toList();
+        for (RequestSpec spec : requests) {
+            PageRequest first = PageRequest.onIndex("fields", List.of(s(PROJECT)), spec.sortField(), spec.order(), spec.pageSize());
+            check(DECLARED, TRACKER, spec, first, model, Model.Tail.TABLE_SORT_KEY,
+                    item -> item.get("pk").s() + " " + item.get("sk").s());
+        }
+    }
+
+    private static synchronized void checkGrid(IndexDefinitions definitions, List<ItemSpec> items, List<RequestSpec> requests) {
+        tables.reset();
+        DynamoDbClient dynamoDb = tables.dynamoDb();
+        List<Map<String, AttributeValue>> written = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            written.add(gridItem(PROJECT, i, items.get(i)));
+            if (i % 4 == 0) {
+                // another project's items in the same field partitions of the field-partitioned layout
+                write(dynamoDb, "AppTable", definitions, gridItem(OTHER, i, items.get(i)));
+            }
+        }
+        written.forEach(item -> write(dynamoDb, "AppTable", definitions, item));
+        List<Model.Item> model = written.stream().map(item -> new Model.Item(item.get("id").s(), new BigDecimal(item.get("num").n()),
+                item.get("id").s(), item)).toList();
+        for (RequestSpec spec : requests) {
+            check(definitions, "AppTable", spec, PageRequest.first(PROJECT, spec.sortField(), spec.order(), spec.pageSize()), model,
+                    Model.Tail.NUM, item -> item.get("id").s());
+        }
+    }
+
+    /** Reads every page of the request and checks it against the model. */
+    private static void check(IndexDefinitions definitions, String table, RequestSpec spec, PageRequest plain, List<Model.Item> items,
+                              Model.Tail tail, java.util.function.Function<Map<String, AttributeValue>, String> keyOf) {
+        PageRequest request;
+        try {
+            request = plain.where(spec.predicates().stream().map(PredicateSpec::toPredicate).toList());
+        } catch (InvalidPredicateException e) {
+            return;   // two ranges on a field that leave no value: refused, nothing to list
+        }
+        if (spec.missing()) {
+            request = request.withMissing();
+        }
+        if (spec.budget() > 0) {
+            request = request.withReadBudget(spec.budget());
+        }
+        if (spec.explain()) {
+            request = request.withExplain();
+        }
+        int budget = spec.budget() > 0 ? spec.budget() : ReadBudget.DEFAULT.standard();
+        int maxCalls = ReadBudget.maxCalls(budget) + (budget + 99) / 100;
+        List<String> expected = Model.sequence(items, spec, tail);
+
+        RecordingDynamoDbClient client = new RecordingDynamoDbClient(tables.dynamoDb());
+        GridQuery query = new GridQuery(client, table, INDEX_TABLE, "ByProject", definitions, (project, attribute) -> true,
+                new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, Duration.ofSeconds(60),
+                System::nanoTime, SEALER);
+        List<String> listed = new ArrayList<>();
+        for (int n = 0; ; n++) {
+            assertThat(n).as("pages of %s: no end after %d pages, %d of %d items listed", spec, MAX_PAGES, listed.size(), expected.size())
+                    .isLessThan(MAX_PAGES);
+            client.requests.clear();
+            Page page;
+            try {
+                page = query.page(request);
+            } catch (RuntimeException e) {
+                throw new AssertionError("page " + n + " of " + spec + " failed after " + client.requests, e);
+            }
+            int calls = client.requestsOf(QueryRequest.class).size() + client.requestsOf(BatchGetItemRequest.class).size();
+            String where = "page " + n + " of " + spec;
+            assertThat(page.apiCalls()).as("API calls counted, %s", where).isEqualTo(calls);
+            assertThat(calls).as("API calls, %s", where).isLessThanOrEqualTo(maxCalls);
+            assertThat(page.examined()).as("items read, %s", where).isBetween(0, budget);
+            assertThat(page.explain().isPresent()).as("explained, %s", where).isEqualTo(spec.explain());
+            page.issues().forEach(item -> listed.add(keyOf.apply(item)));
+            if (page.nextCursor().isEmpty()) {
+                break;
+            }
+            if (page.issues().size() < spec.pageSize()) {
+                assertThat(page.budgetSpent()).as("a short page that is not the last spent its budget, %s", where).isTrue();
+            }
+            request = request.after(page.nextCursor().get());
+        }
+        assertThat(listed).as("every page of %s", spec).isEqualTo(expected);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
+    // items
+
+    /** One generated item: its custom fields (a missing entry is absent) and a few top-level attributes, null when absent. */
+    record ItemSpec(Map<String, AttributeValue> fields, boolean noFieldMap, AttributeValue title, AttributeValue state,
+                    AttributeValue labels) {
+    }
+
+    private static Map<String, AttributeValue> gridItem(String project, int i, ItemSpec spec) {
+        Map<String, AttributeValue> item = new LinkedHashMap<>();
+        // ids in another order than nums
+        item.put("id", s("issue#" + project.substring(8) + "-" + Integer.toString((i * 7919) % 100_003, 36)));
+        item.put("project", s(project));
+        item.put("num", n(Integer.toString(i + 1)));
+        attributes(item, spec, "custom_fields");
+        return item;
+    }
+
+    private static Map<String, AttributeValue> declaredItem(String group, int i, ItemSpec spec) {
+        Map<String, AttributeValue> item = new LinkedHashMap<>();
+        item.put("pk", s(group));
+        // sort keys in another order than nums: ISSUE#10 before ISSUE#2
+        item.put("sk", s("ISSUE#" + (i + 1)));
+        item.put("num", n(Integer.toString(i + 1)));
+        attributes(item, spec, "cf");
+        return item;
+    }
+
+    private static void attributes(Map<String, AttributeValue> item, ItemSpec spec, String map) {
+        if (!spec.noFieldMap()) {
+            item.put(map, AttributeValue.fromM(spec.fields()));
+        }
+        if (spec.title() != null) {
+            item.put("title", spec.title());
+        }
+        if (spec.state() != null) {
+            item.put("state", spec.state());
+        }
+        if (spec.labels() != null) {
+            item.put("labels", spec.labels());
+        }
+    }
+
+    /** The item, and the index items the stream indexer keeps for it (its own projection), written directly. */
+    private static void write(DynamoDbClient dynamoDb, String table, IndexDefinitions definitions, Map<String, AttributeValue> item) {
+        dynamoDb.putItem(b -> b.tableName(table).item(item));
+        IndexProjector projector = new IndexProjector(definitions);
+        List<WriteRequest> puts = projector.project(projector.keyOf(item).orElseThrow(), item).items().stream()
+                .map(IndexItem::toItem)
+                .map(indexItem -> WriteRequest.builder().putRequest(PutRequest.builder().item(indexItem).build()).build())
+                .toList();
+        for (int from = 0; from < puts.size(); from += 25) {
+            List<WriteRequest> chunk = puts.subList(from, Math.min(puts.size(), from + 25));
+            dynamoDb.batchWriteItem(b -> b.requestItems(Map.of(INDEX_TABLE, chunk)));
+        }
+    }
+
+    @Provide
+    Arbitrary<List<ItemSpec>> items() {
+        Arbitrary<Map<String, AttributeValue>> fields = Combinators.combine(
+                field(95, status(), Arbitraries.just(n("1"))),
+                field(85, severity(), Arbitraries.just(s("high"))),
+                field(60, tag(), Arbitraries.just(n("3"))),
+                field(30, Arbitraries.of(true, false).map(AttributeValue::fromBool), Arbitraries.just(s("yes"))),
+                field(4, Arbitraries.of(s("x"), n("7")), Arbitraries.just(AttributeValue.fromBool(true)))
+        ).as((status, sev, tags, flag, rare) -> {
+            Map<String, AttributeValue> map = new LinkedHashMap<>();
+            List<Optional<AttributeValue>> values = List.of(status, sev, tags, flag, rare);
+            for (int i = 0; i < ENTRIES.size(); i++) {
+                int at = i;
+                values.get(i).ifPresent(value -> map.put(ENTRIES.get(at), value));
+            }
+            return map;
+        });
+        Arbitrary<AttributeValue> title = Arbitraries.frequencyOf(Tuple.of(2, Arbitraries.just((AttributeValue) null)),
+                Tuple.of(8, Arbitraries.of("Fix crash", "Fix typo", "Add test", "fix", "Z").map(PlannerPropertiesTest::s)));
+        Arbitrary<AttributeValue> state = Arbitraries.frequencyOf(Tuple.of(1, Arbitraries.just((AttributeValue) null)),
+                Tuple.of(8, status()), Tuple.of(1, severity()));
+        Arbitrary<AttributeValue> labels = Arbitraries.frequencyOf(Tuple.of(4, Arbitraries.just((AttributeValue) null)),
+                Tuple.of(5, multi(tag(), true)), Tuple.of(1, odd()));
+        Arbitrary<ItemSpec> item = Combinators.combine(fields, Arbitraries.integers().between(0, 39).map(i -> i == 0), title, state, labels)
+                .as(ItemSpec::new);
+        return item.list().ofMinSize(50).ofMaxSize(300);
+    }
+
+    /** Text, skewed: most items are open. */
+    private static Arbitrary<AttributeValue> status() {
+        return Arbitraries.frequencyOf(Tuple.of(60, Arbitraries.just(s("open"))), Tuple.of(25, Arbitraries.just(s("closed"))),
+                Tuple.of(8, Arbitraries.just(s("triage"))), Tuple.of(3, Arbitraries.just(s("Open"))), Tuple.of(2, Arbitraries.just(s("op"))),
+                Tuple.of(1, Arbitraries.just(s(""))), Tuple.of(1, Arbitraries.just(s("\u00e9t\u00e9"))),
+                Tuple.of(1, Arbitraries.just(s("\uD83D\uDE00 smile"))), Tuple.of(1, Arbitraries.just(s("\uFF5Ewide"))));
+    }
+
+    /** Numbers, skewed to small ones, in several spellings. */
+    private static Arbitrary<AttributeValue> severity() {
+        return Arbitraries.frequencyOf(Tuple.of(45, Arbitraries.just(n("1"))), Tuple.of(25, Arbitraries.just(n("2"))),
+                Tuple.of(10, Arbitraries.just(n("3"))), Tuple.of(3, Arbitraries.just(n("3.0"))), Tuple.of(6, Arbitraries.just(n("5"))),
+                Tuple.of(3, Arbitraries.just(n("-1"))), Tuple.of(3, Arbitraries.just(n("0"))), Tuple.of(3, Arbitraries.just(n("2.5"))),
+                Tuple.of(1, Arbitraries.just(n("1E+3"))), Tuple.of(1, Arbitraries.just(n("-0.001"))));
+    }
+
+    private static Arbitrary<AttributeValue> tag() {
+        return Arbitraries.frequencyOf(Tuple.of(40, Arbitraries.just(s("red"))), Tuple.of(25, Arbitraries.just(s("green"))),
+                Tuple.of(15, Arbitraries.just(s("blue"))), Tuple.of(5, Arbitraries.just(s("amber"))), Tuple.of(3, Arbitraries.just(s("gr\u00e9y"))),
+                Tuple.of(2, Arbitraries.just(s("re"))));
+    }
+
+    /**
+     * A field present in {@code present} percent of the items: mostly one value of {@code scalar}, else several (a set or
+     * a list, its elements possibly of other types), a value of another type, or a value that gives no index item.
+     */
+    private static Arbitrary<Optional<AttributeValue>> field(int present, Arbitrary<AttributeValue> scalar, Arbitrary<AttributeValue> other) {
+        return Arbitraries.frequencyOf(
+                Tuple.of(100 - present, Arbitraries.just(Optional.<AttributeValue>empty())),
+                Tuple.of(Math.max(1, present * 70 / 100), scalar.map(Optional::of)),
+                Tuple.of(Math.max(1, present * 15 / 100), multi(scalar, false).map(Optional::of)),
+                Tuple.of(Math.max(1, present * 8 / 100), other.map(Optional::of)),
+                Tuple.of(Math.max(1, present * 7 / 100), odd().map(Optional::of)));
+    }
+
+    /** Several values: a string or number set (distinct values) or a list that may mix in other types and NULLs. */
+    private static Arbitrary<AttributeValue> multi(Arbitrary<AttributeValue> scalar, boolean setsOnly) {
+        Arbitrary<AttributeValue> list = Arbitraries.oneOf(scalar, scalar, severity(), Arbitraries.of(true, false).map(AttributeValue::fromBool),
+                        Arbitraries.just(AttributeValue.fromNul(true)))
+                .list().ofMinSize(1).ofMaxSize(4).map(AttributeValue::fromL);
+        Arbitrary<AttributeValue> set = scalar.list().ofMinSize(1).ofMaxSize(4).map(values -> {
+            if (values.stream().allMatch(v -> v.s() != null)) {
+                List<String> texts = values.stream().map(AttributeValue::s).filter(text -> !text.isEmpty()).distinct().toList();
+                return texts.isEmpty() ? values.get(0) : AttributeValue.fromSs(texts);
+            }
+            if (values.stream().allMatch(v -> v.n() != null)) {
+                Map<BigDecimal, String> numbers = new LinkedHashMap<>();
+                values.forEach(v -> numbers.putIfAbsent(new BigDecimal(v.n()).stripTrailingZeros(), v.n()));
+                return AttributeValue.fromNs(List.copyOf(numbers.values()));
+            }
+            return AttributeValue.fromL(values);
+        });
+        return setsOnly ? set : Arbitraries.oneOf(list, set);
+    }
+
+    /** Present, yet no index item: NULL, an empty list, a list of NULLs, a map, a list holding a map. */
+    private static Arbitrary<AttributeValue> odd() {
+        return Arbitraries.of(AttributeValue.fromNul(true), AttributeValue.fromL(List.of()),
+                AttributeValue.fromL(List.of(AttributeValue.fromNul(true))), AttributeValue.fromM(Map.of("x", s("open"))),
+                AttributeValue.fromL(List.of(n("1"), AttributeValue.fromM(Map.of()))));
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
+    // requests
+
+    /** A request: the sorted entry, order, page size, the missing tail or not, its predicates, a budget (0: the default). */
+    record RequestSpec(String sortField, Order order, int pageSize, boolean missing, List<PredicateSpec> predicates, int budget,
+                       boolean explain) {
+        @Override
+        public String toString() {
+            return "sort " + sortField + " " + order + ", page " + pageSize + (missing ? ", with missing" : "") + ", budget "
+                    + (budget == 0 ? "default" : budget) + ", where " + predicates.stream().map(p -> PredicateText.format(p.toPredicate())).toList();
+        }
+    }
+
+    enum Op { EQUALS, IN, NOT_EQUALS, BEGINS_WITH, RANGE, PRESENT, MISSING }
+
+    /** A predicate as the model reads it; {@code values} holds the one value, the in list, or the range's low and high (null: open). */
+    record PredicateSpec(String field, Op op, List<Value> values, boolean lowInclusive, boolean highInclusive) {
+
+        Predicate toPredicate() {
+            return switch (op) {
+                case EQUALS -> new Predicate.Equals(field, values.get(0).toIndexValue());
+                case IN -> new Predicate.In(field, values.stream().map(Value::toIndexValue).toList());
+                case NOT_EQUALS -> new Predicate.NotEquals(field, values.get(0).toIndexValue());
+                case BEGINS_WITH -> new Predicate.BeginsWith(field, values.get(0).text());
+                case RANGE -> new Predicate.Range(field, values.get(0) == null ? null : values.get(0).toIndexValue(), lowInclusive,
+                        values.get(1) == null ? null : values.get(1).toIndexValue(), highInclusive);
+                case PRESENT -> new Predicate.Present(field);
+                case MISSING -> new Predicate.Missing(field);
+            };
+        }
+    }
+
+    @Provide
+    Arbitrary<List<RequestSpec>> gridRequests() {
+        return requests(List.of("@title", "@state", "@labels", "@custom_fields.status", "@custom_fields.sev"));
+    }
+
+    @Provide
+    Arbitrary<List<RequestSpec>> declaredRequests() {
+        // @state and @labels are listed by the indexes states and labels; @title by none
+        return requests(List.of("@state", "@labels", "@labels", "@state", "@title", "@cf.tags"));
+    }
+
+    private static Arbitrary<List<RequestSpec>> requests(List<String> attributes) {
+        Arbitrary<String> sortField = Arbitraries.of("status", "sev", "tags", "flag", "rare");
+        Arbitrary<String> field = Arbitraries.frequencyOf(Tuple.of(6, Arbitraries.of(ENTRIES)), Tuple.of(3, Arbitraries.of(attributes)));
+        Arbitrary<Integer> pageSize = Arbitraries.frequencyOf(Tuple.of(4, Arbitraries.integers().between(1, 10)),
+                Tuple.of(3, Arbitraries.integers().between(11, 40)), Tuple.of(2, Arbitraries.integers().between(41, 100)));
+        // -1: the default budget; else a budget from the smallest there is (an index item and its item) up
+        Arbitrary<Integer> budget = Arbitraries.frequencyOf(Tuple.of(2, Arbitraries.just(-1)),
+                Tuple.of(1, Arbitraries.integers().between(2, 20)), Tuple.of(3, Arbitraries.integers().between(21, 150)),
+                Tuple.of(2, Arbitraries.integers().between(151, 2500)));
+        Arbitrary<RequestSpec> request = Combinators.combine(sortField, Arbitraries.of(Order.values()), pageSize,
+                Arbitraries.integers().between(0, 2).map(i -> i == 0), field.flatMap(PlannerPropertiesTest::predicate).list().ofMinSize(1).ofMaxSize(4),
+                budget, Arbitraries.of(true, false)).as((sort, order, size, missing, predicates, extra, explain) -> new RequestSpec(sort,
+                        order, size, missing, predicates, extra < 0 ? 0 : extra, explain));
+        // a predicate on the sorted field now and then
+        Arbitrary<RequestSpec> onSorted = request.flatMap(spec -> predicate(spec.sortField()).map(p -> {
+            List<PredicateSpec> predicates = new ArrayList<>(spec.predicates().subList(0, Math.min(3, spec.predicates().size())));
+            predicates.add(0, p);
+            return new RequestSpec(spec.sortField(), spec.order(), spec.pageSize(), spec.missing(), predicates, spec.budget(), spec.explain());
+        }));
+        return Arbitraries.frequencyOf(Tuple.of(3, request), Tuple.of(2, onSorted)).list().ofMinSize(1).ofMaxSize(3);
+    }
+
+    private static Arbitrary<PredicateSpec> predicate(String field) {
+        Arbitrary<Value> value = values();
+        Arbitrary<PredicateSpec> equals = value.map(v -> new PredicateSpec(field, Op.EQUALS, List.of(v), false, false));
+        Arbitrary<PredicateSpec> in = Arbitraries.frequencyOf(Tuple.of(5, value.list().ofMinSize(1).ofMaxSize(4)),
+                        Tuple.of(1, value.list().ofMinSize(11).ofMaxSize(14)))
+                .map(vs -> new PredicateSpec(field, Op.IN, vs, false, false));
+        Arbitrary<PredicateSpec> notEquals = value.map(v -> new PredicateSpec(field, Op.NOT_EQUALS, List.of(v), false, false));
+        Arbitrary<PredicateSpec> beginsWith = Arbitraries.of("o", "op", "", "Op", "gr", "re", "c", "\u00e9", "\uD83D", "zz")
+                .map(prefix -> new PredicateSpec(field, Op.BEGINS_WITH, List.of(Value.text(prefix)), false, false));
+        Arbitrary<PredicateSpec> range = Arbitraries.of(0, 1, 2).flatMap(type -> {
+            Arbitrary<Value> bound = switch (type) {
+                case 0 -> numbers();
+                case 1 -> texts();
+                default -> Arbitraries.of(Value.bool(false), Value.bool(true));
+            };
+            Arbitrary<Value> optional = Arbitraries.frequencyOf(Tuple.of(1, Arbitraries.just((Value) null)), Tuple.of(3, bound));
+            return Combinators.combine(optional, optional, Arbitraries.of(true, false), Arbitraries.of(true, false))
+                    .filter((low, high, li, hi) -> low != null || high != null)
+                    .as((low, high, li, hi) -> new PredicateSpec(field, Op.RANGE, Arrays.asList(low, high), li, hi));
+        });
+        Arbitrary<PredicateSpec> present = Arbitraries.just(new PredicateSpec(field, Op.PRESENT, List.of(), false, false));
+        Arbitrary<PredicateSpec> missing = Arbitraries.just(new PredicateSpec(field, Op.MISSING, List.of(), false, false));
+        return Arbitraries.frequencyOf(Tuple.of(4, equals), Tuple.of(2, in), Tuple.of(2, notEquals), Tuple.of(2, beginsWith),
+                Tuple.of(4, range), Tuple.of(1, present), Tuple.of(1, missing));
+    }
+
+    private static Arbitrary<Value> values() {
+        return Arbitraries.frequencyOf(Tuple.of(4, texts()), Tuple.of(4, numbers()), Tuple.of(1, Arbitraries.of(Value.bool(false), Value.bool(true))));
+    }
+
+    private static Arbitrary<Value> texts() {
+        return Arbitraries.of("open", "closed", "triage", "Open", "op", "", "\u00e9t\u00e9", "\uD83D\uDE00 smile", "\uFF5Ewide", "red", "green",
+                "blue", "amber", "gr\u00e9y", "re", "high", "yes", "x", "zzz", "Fix crash").map(Value::text);
+    }
+
+    private static Arbitrary<Value> numbers() {
+        return Arbitraries.of("1", "2", "3", "3.00", "5", "-1", "0", "2.5", "1000", "-0.001", "7", "4", "-50").map(Value::number);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
+    // the model
+
+    /** A value of the model: a number, a text or a boolean; ordered as the index orders them. */
+    record Value(int type, BigDecimal number, String text, boolean bool) implements Comparable<Value> {
+
+        static Value number(String text) {
+            return new Value(0, new BigDecimal(text), null, false);
+        }
+
+        static Value text(String text) {
+            return new Value(1, null, text, false);
+        }
+
+        static Value bool(boolean bool) {
+            return new Value(2, null, null, bool);
+        }
+
+        IndexValue toIndexValue() {
+            return switch (type) {
+                case 0 -> new IndexValue.Num(number);
+                case 1 -> new IndexValue.Text(text);
+                default -> new IndexValue.Bool(bool);
+            };
+        }
+
+        boolean sameAs(Value other) {
+            return type == other.type && compareTo(other) == 0;
+        }
+
+        @Override
+        public int compareTo(Value other) {
+            if (type != other.type) {
+                return Integer.compare(type, other.type);
+            }
+            return switch (type) {
+                case 0 -> number.compareTo(other.number);
+                case 1 -> Arrays.compare(text.codePoints().toArray(), other.text.codePoints().toArray());
+                default -> Boolean.compare(bool, other.bool);
+            };
+        }
+
+        @Override
+        public String toString() {
+            return switch (type) {
+                case 0 -> number.toString();
+                case 1 -> '"' + text + '"';
+                default -> Boolean.toString(bool);
+            };
+        }
+    }
+
+    static final class Model {
+
+        enum Tail { NUM, TABLE_SORT_KEY }
+
+        /** An item as the model sees it: its key as listed, its num, the key its missing tail is ordered by, its attributes. */
+        record Item(String key, BigDecimal num, String tailKey, Map<String, AttributeValue> attributes) {
+        }
+
+        private Model() {
+        }
+
+        /** The items the request lists, in page order. */
+        static List<String> sequence(List<Item> items, RequestSpec request, Tail tail) {
+            String sorted = request.sortField();
+            List<PredicateSpec> onSorted = request.predicates().stream().filter(p -> p.field().equals(sorted)).toList();
+            List<PredicateSpec> others = request.predicates().stream().filter(p -> !p.field().equals(sorted)).toList();
+            boolean descending = request.order() == Order.DESC;
+            record Listed(Value value, Item item) {
+            }
+            List<Listed> index = new ArrayList<>();
+            List<Item> missing = new ArrayList<>();
+            for (Item item : items) {
+                if (!othersMatch(item, others)) {
+                    continue;
+                }
+                List<Value> values = values(item, sorted);
+                if (values.isEmpty()) {
+                    if (fieldMatches(values, onSorted)) {
+                        missing.add(item);
+                    }
+                    continue;
+                }
+                values.stream().filter(v -> onSorted.stream().allMatch(p -> test(p, v)))
+                        .min(descending ? Comparator.<Value>reverseOrder() : Comparator.<Value>naturalOrder())
+                        .ifPresent(first -> index.add(new Listed(first, item)));
+            }
+            Comparator<Listed> ascending = Comparator.comparing(Listed::value).thenComparing(listed -> listed.item().num());
+            index.sort(descending ? ascending.reversed() : ascending);
+            List<String> sequence = new ArrayList<>(index.stream().map(listed -> listed.item().key()).toList());
+            boolean withTail = request.missing() || onSorted.stream().anyMatch(p -> p.op() == Op.MISSING);
+            if (withTail) {
+                Comparator<Item> order = tail == Tail.NUM ? Comparator.comparing(Item::num)
+                        : Comparator.comparing(item -> item.tailKey().getBytes(StandardCharsets.UTF_8), Arrays::compareUnsigned);
+                missing.sort(descending ? order.reversed() : order);
+                missing.forEach(item -> sequence.add(item.key()));
+            }
+            return sequence;
+        }
+
+        private static boolean othersMatch(Item item, List<PredicateSpec> predicates) {
+            Map<String, List<PredicateSpec>> byField = new LinkedHashMap<>();
+            predicates.forEach(p -> byField.computeIfAbsent(p.field(), f -> new ArrayList<>()).add(p));
+            return byField.entrySet().stream().allMatch(e -> fieldMatches(values(item, e.getKey()), e.getValue()));
+        }
+
+        /** One value satisfies every predicate of the field; missing: the field holds no value (and nothing else is asked). */
+        private static boolean fieldMatches(List<Value> values, List<PredicateSpec> predicates) {
+            if (predicates.isEmpty()) {
+                return true;
+            }
+            if (predicates.stream().anyMatch(p -> p.op() == Op.MISSING)) {
+                return values.isEmpty() && predicates.stream().allMatch(p -> p.op() == Op.MISSING);
+            }
+            return values.stream().anyMatch(v -> predicates.stream().allMatch(p -> test(p, v)));
+        }
+
+        private static boolean test(PredicateSpec p, Value v) {
+            return switch (p.op()) {
+                case EQUALS -> v.sameAs(p.values().get(0));
+                case IN -> p.values().stream().anyMatch(v::sameAs);
+                // another value of the predicate's type: a value of another type never matches
+                case NOT_EQUALS -> v.type() == p.values().get(0).type() && !v.sameAs(p.values().get(0));
+                case BEGINS_WITH -> v.type() == 1 && v.text().startsWith(p.values().get(0).text());
+                case RANGE -> {
+                    Value low = p.values().get(0);
+                    Value high = p.values().get(1);
+                    int type = (low != null ? low : high).type();
+                    yield v.type() == type && (low == null || (p.lowInclusive() ? v.compareTo(low) >= 0 : v.compareTo(low) > 0))
+                            && (high == null || (p.highInclusive() ? v.compareTo(high) <= 0 : v.compareTo(high) < 0));
+                }
+                case PRESENT -> true;
+                case MISSING -> false;
+            };
+        }
+
+        /** The values of a field: an entry of the item's map, or an attribute ({@code @path}, one level of map allowed). */
+        static List<Value> values(Item item, String field) {
+            AttributeValue raw;
+            if (field.startsWith("@")) {
+                String[] path = field.substring(1).split("\\.");
+                raw = item.attributes().get(path[0]);
+                if (path.length == 2) {
+                    raw = raw == null || raw.m() == null || !raw.hasM() ? null : raw.m().get(path[1]);
+                }
+            } else {
+                AttributeValue map = item.attributes().containsKey("cf") ? item.attributes().get("cf") : item.attributes().get("custom_fields");
+                raw = map == null ? null : map.m().get(field);
+            }
+            return raw == null ? List.of() : values(raw);
+        }
+
+        private static List<Value> values(AttributeValue raw) {
+            if (raw.s() != null) {
+                return List.of(Value.text(raw.s()));
+            }
+            if (raw.n() != null) {
+                return List.of(Value.number(raw.n()));
+            }
+            if (raw.bool() != null) {
+                return List.of(Value.bool(raw.bool()));
+            }
+            if (raw.hasSs()) {
+                return raw.ss().stream().map(Value::text).toList();
+            }
+            if (raw.hasNs()) {
+                return raw.ns().stream().map(Value::number).toList();
+            }
+            if (raw.hasL()) {
+                List<Value> values = new ArrayList<>();
+                for (AttributeValue element : raw.l()) {
+                    if (Boolean.TRUE.equals(element.nul())) {
+                        continue;
+                    }
+                    List<Value> one = element.s() != null || element.n() != null || element.bool() != null ? values(element) : null;
+                    if (one == null) {
+                        return List.of();   // an element of another type: the whole field gives no value
+                    }
+                    values.addAll(one);
+                }
+                return values;
+            }
+            return List.of();   // NULL, a map, anything else
+        }
+    }
+
+    private static AttributeValue s(String value) {
+        return AttributeValue.fromS(value);
+    }
+
+    private static AttributeValue n(String value) {
+        return AttributeValue.fromN(value);
+    }
+}
