@@ -2,7 +2,7 @@ package com.multikey.deletelayer;
 
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.multikey.local.runtime.LocalContext;
+import com.multikey.emulator.functions.LocalContext;
 import com.multikey.local.runtime.LocalLambdaApi;
 import com.multikey.local.runtime.TemplateEnvironment;
 import com.multikey.testkit.LocalTables;

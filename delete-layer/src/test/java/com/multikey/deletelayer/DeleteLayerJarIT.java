@@ -1,7 +1,7 @@
 package com.multikey.deletelayer;
 
-import com.multikey.local.runtime.DeployableJar;
-import com.multikey.local.runtime.LocalContext;
+import com.multikey.emulator.functions.DeployableJar;
+import com.multikey.emulator.functions.LocalContext;
 import com.multikey.local.runtime.LocalDynamoDb;
 import com.multikey.local.runtime.LocalLambdaApi;
 import com.multikey.local.runtime.SamTemplate;

@@ -1,8 +1,8 @@
 package com.multikey.deletelayer;
 
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
+import com.multikey.emulator.functions.LocalContext;
 import com.multikey.local.runtime.LambdaEvents;
-import com.multikey.local.runtime.LocalContext;
 import com.multikey.local.runtime.LocalLambdaApi;
 import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateEnvironment;

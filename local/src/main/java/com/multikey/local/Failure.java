@@ -1,6 +1,6 @@
 package com.multikey.local;
 
-import com.multikey.local.runtime.MissingFunctionJarException;
+import com.multikey.emulator.functions.MissingFunctionJarException;
 import com.multikey.local.runtime.TemplateException;
 
 import java.net.BindException;

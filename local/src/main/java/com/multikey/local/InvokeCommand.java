@@ -1,7 +1,7 @@
 package com.multikey.local;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.multikey.local.runtime.LocalFunction;
+import com.multikey.emulator.functions.LocalFunction;
 import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateRuntime;
 import picocli.CommandLine;

@@ -2,9 +2,9 @@ package com.multikey.queryapi;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.multikey.local.runtime.DeployableJar;
+import com.multikey.emulator.functions.DeployableJar;
+import com.multikey.emulator.functions.LocalFunction;
 import com.multikey.local.runtime.LocalDynamoDb;
-import com.multikey.local.runtime.LocalFunction;
 import com.multikey.local.runtime.LocalSecretsManager;
 import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateEnvironment;

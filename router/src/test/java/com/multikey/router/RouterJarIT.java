@@ -1,7 +1,7 @@
 package com.multikey.router;
 
-import com.multikey.local.runtime.DeployableJar;
-import com.multikey.local.runtime.LocalContext;
+import com.multikey.emulator.functions.DeployableJar;
+import com.multikey.emulator.functions.LocalContext;
 import com.multikey.local.runtime.LocalEventBridge;
 import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateEnvironment;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.common.EmfMetrics;
 import com.multikey.common.StructuredLog;
-import com.multikey.local.runtime.LocalContext;
+import com.multikey.emulator.functions.LocalContext;
 import com.multikey.local.runtime.LocalEventBridge;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -70,7 +70,7 @@ class FaultInjectionIntegrationTest {
 
         StreamsEventResponse response = handler.handleRequest(
                 com.multikey.local.runtime.LambdaEvents.dynamodbEvent(records, stack.tail.streamArn()),
-                new com.multikey.local.runtime.LocalContext(IndexerStack.FUNCTION, 1024, 2_500));
+                new com.multikey.emulator.functions.LocalContext(IndexerStack.FUNCTION, 1024, 2_500));
 
         assertThat(response.getBatchItemFailures()).isNotEmpty();
         String lowest = response.getBatchItemFailures().stream().map(StreamsEventResponse.BatchItemFailure::getItemIdentifier)

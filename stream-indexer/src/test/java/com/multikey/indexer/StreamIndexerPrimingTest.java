@@ -2,8 +2,8 @@ package com.multikey.indexer;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import com.multikey.emulator.functions.LocalContext;
 import com.multikey.local.runtime.LambdaEvents;
-import com.multikey.local.runtime.LocalContext;
 import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateEnvironment;
 import com.multikey.testkit.LocalTables;

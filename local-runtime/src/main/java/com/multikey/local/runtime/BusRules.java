@@ -1,6 +1,7 @@
 package com.multikey.local.runtime;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.multikey.emulator.functions.LocalFunction;
 import software.amazon.event.ruler.Machine;
 
 import java.time.Duration;

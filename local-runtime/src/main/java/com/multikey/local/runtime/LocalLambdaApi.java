@@ -2,6 +2,8 @@ package com.multikey.local.runtime;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.multikey.emulator.functions.LocalContext;
+import com.multikey.emulator.functions.LocalFunction;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 

@@ -1,5 +1,6 @@
 package com.multikey.local.runtime;
 
+import com.multikey.emulator.functions.LocalFunction;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;

@@ -1,5 +1,7 @@
 package com.multikey.local.runtime;
 
+import com.multikey.emulator.functions.DeployableJar;
+import com.multikey.emulator.functions.MissingFunctionJarException;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;

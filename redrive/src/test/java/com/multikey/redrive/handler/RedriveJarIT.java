@@ -1,6 +1,6 @@
 package com.multikey.redrive.handler;
 
-import com.multikey.local.runtime.DeployableJar;
+import com.multikey.emulator.functions.DeployableJar;
 import com.multikey.local.runtime.SamTemplate;
 import org.junit.jupiter.api.Test;
 

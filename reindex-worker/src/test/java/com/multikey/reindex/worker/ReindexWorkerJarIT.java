@@ -1,11 +1,11 @@
 package com.multikey.reindex.worker;
 
+import com.multikey.emulator.functions.DeployableJar;
+import com.multikey.emulator.functions.LocalFunction;
 import com.multikey.index.GridLayoutStore;
 import com.multikey.index.definition.GridState;
 import com.multikey.index.definition.IndexDefinitions;
-import com.multikey.local.runtime.DeployableJar;
 import com.multikey.local.runtime.LocalDynamoDb;
-import com.multikey.local.runtime.LocalFunction;
 import com.multikey.local.runtime.LocalLambdaApi;
 import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateEnvironment;

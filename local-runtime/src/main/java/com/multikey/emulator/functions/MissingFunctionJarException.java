@@ -1,4 +1,4 @@
-package com.multikey.local.runtime;
+package com.multikey.emulator.functions;
 
 import java.nio.file.Path;
 

@@ -1,9 +1,10 @@
-package com.multikey.local.runtime;
+package com.multikey.emulator.functions;
 
 import com.amazonaws.services.lambda.runtime.ClientContext;
 import com.amazonaws.services.lambda.runtime.CognitoIdentity;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
+import com.multikey.local.runtime.TemplateEnvironment;
 
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;

@@ -1,8 +1,9 @@
-package com.multikey.local.runtime;
+package com.multikey.emulator.functions;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.serialization.PojoSerializer;
 import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
+import com.multikey.local.runtime.SamTemplate;
 
 import java.io.IOException;
 import java.io.InputStream;

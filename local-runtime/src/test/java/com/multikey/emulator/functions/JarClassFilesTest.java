@@ -1,4 +1,4 @@
-package com.multikey.local.runtime;
+package com.multikey.emulator.functions;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class JarClassFilesTest {
 
-    private static final String SAMPLES = "com/multikey/local/runtime/JarClassFilesTest$";
+    private static final String SAMPLES = "com/multikey/emulator/functions/JarClassFilesTest$";
     private static final String REACHES = internalName(Reaches.class);
     private static final String REACHED = internalName(Reached.class);
 

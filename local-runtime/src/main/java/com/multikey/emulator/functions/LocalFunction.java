@@ -1,8 +1,10 @@
-package com.multikey.local.runtime;
+package com.multikey.emulator.functions;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.serialization.PojoSerializer;
 import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
+import com.multikey.local.runtime.SamTemplate;
+import com.multikey.local.runtime.TemplateException;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
