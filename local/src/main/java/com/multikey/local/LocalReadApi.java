@@ -3,10 +3,10 @@ package com.multikey.local;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.emulator.auth.LocalJwtIssuer;
 import com.multikey.local.runtime.LocalDynamoDb;
 import com.multikey.local.runtime.LocalEventBridge;
 import com.multikey.local.runtime.LocalHttpApi;
-import com.multikey.local.runtime.LocalJwtIssuer;
 import com.multikey.local.runtime.TemplateRuntime;
 
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package com.multikey.local;
 
+import com.multikey.emulator.auth.LocalJwtIssuer;
 import com.multikey.local.runtime.LocalDynamoDb;
 import com.multikey.local.runtime.LocalHttpApi;
-import com.multikey.local.runtime.LocalJwtIssuer;
 import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateRuntime;
 import picocli.CommandLine;

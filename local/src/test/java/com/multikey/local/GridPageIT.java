@@ -2,9 +2,9 @@ package com.multikey.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.multikey.emulator.auth.LocalJwtIssuer;
 import com.multikey.local.runtime.LocalDynamoDb;
 import com.multikey.local.runtime.LocalHttpApi;
-import com.multikey.local.runtime.LocalJwtIssuer;
 import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateRuntime;
 import com.multikey.testkit.SingleTableFixtures;

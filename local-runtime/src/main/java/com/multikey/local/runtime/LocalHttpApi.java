@@ -3,6 +3,8 @@ package com.multikey.local.runtime;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.emulator.auth.LocalJwtIssuer;
+import com.multikey.emulator.auth.SigV4Verifier;
 import com.multikey.emulator.functions.LocalFunction;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.UriCompliance;

@@ -1,5 +1,7 @@
 package com.multikey.local.runtime;
 
+import com.multikey.emulator.auth.LocalJwtIssuer;
+import com.multikey.emulator.auth.SigV4Verifier;
 import com.multikey.emulator.functions.LocalFunction;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.Record;

@@ -1,5 +1,6 @@
 package com.multikey.local.runtime;
 
+import com.multikey.emulator.auth.SigV4Verifier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
-package com.multikey.local.runtime;
+package com.multikey.emulator.auth;
 
+import com.multikey.local.runtime.HttpApiRoutes;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;

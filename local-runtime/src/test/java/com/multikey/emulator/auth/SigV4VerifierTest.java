@@ -1,4 +1,4 @@
-package com.multikey.local.runtime;
+package com.multikey.emulator.auth;
 
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.http.SdkHttpFullRequest;

@@ -1,4 +1,4 @@
-package com.multikey.local.runtime;
+package com.multikey.emulator.auth;
 
 
 import java.net.URI;
