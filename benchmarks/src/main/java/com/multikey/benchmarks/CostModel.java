@@ -2,9 +2,9 @@ package com.multikey.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.multikey.emulator.functions.LocalFunction;
+import com.multikey.emulator.template.SamTemplate;
 import com.multikey.local.runtime.LambdaEvents;
 import com.multikey.local.runtime.LocalEventBridge;
-import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.StreamTail;
 import com.multikey.local.runtime.TemplateRuntime;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;

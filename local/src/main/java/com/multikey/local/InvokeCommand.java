@@ -2,7 +2,7 @@ package com.multikey.local;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.emulator.functions.LocalFunction;
-import com.multikey.local.runtime.SamTemplate;
+import com.multikey.emulator.template.SamTemplate;
 import com.multikey.local.runtime.TemplateRuntime;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

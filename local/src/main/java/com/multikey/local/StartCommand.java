@@ -1,9 +1,9 @@
 package com.multikey.local;
 
 import com.multikey.emulator.auth.LocalJwtIssuer;
+import com.multikey.emulator.template.SamTemplate;
 import com.multikey.local.runtime.LocalDynamoDb;
 import com.multikey.local.runtime.LocalHttpApi;
-import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateRuntime;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

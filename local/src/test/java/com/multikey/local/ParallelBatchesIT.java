@@ -1,8 +1,8 @@
 package com.multikey.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.multikey.emulator.template.SamTemplate;
 import com.multikey.local.runtime.LocalEventBridge;
-import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.StreamTail;
 import com.multikey.local.runtime.TemplateRuntime;
 import com.multikey.testkit.IssueFixtures;

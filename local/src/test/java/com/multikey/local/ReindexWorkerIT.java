@@ -2,11 +2,11 @@ package com.multikey.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.multikey.emulator.template.SamTemplate;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexValue;
 import com.multikey.local.runtime.LocalDynamoDb;
 import com.multikey.local.runtime.LocalLambdaApi;
-import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateRuntime;
 import com.multikey.reindex.JobStatus;
 import com.multikey.reindex.JobStore;

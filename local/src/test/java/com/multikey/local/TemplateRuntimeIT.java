@@ -1,7 +1,7 @@
 package com.multikey.local;
 
+import com.multikey.emulator.template.SamTemplate;
 import com.multikey.local.runtime.LocalDynamoDb;
-import com.multikey.local.runtime.SamTemplate;
 import com.multikey.local.runtime.TemplateRuntime;
 import com.multikey.testkit.IssueFixtures;
 import org.junit.jupiter.api.AfterAll;

@@ -3,7 +3,7 @@ package com.multikey.emulator.functions;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.serialization.PojoSerializer;
 import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
-import com.multikey.local.runtime.SamTemplate;
+import com.multikey.emulator.template.SamTemplate;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -4,7 +4,7 @@ import com.amazonaws.services.lambda.runtime.ClientContext;
 import com.amazonaws.services.lambda.runtime.CognitoIdentity;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
-import com.multikey.local.runtime.TemplateEnvironment;
+import com.multikey.emulator.template.TemplateEnvironment;
 
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;

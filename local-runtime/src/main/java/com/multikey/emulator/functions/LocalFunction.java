@@ -3,8 +3,8 @@ package com.multikey.emulator.functions;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.serialization.PojoSerializer;
 import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateException;
+import com.multikey.emulator.template.SamTemplate;
+import com.multikey.emulator.template.TemplateException;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -2,6 +2,9 @@ package com.multikey.local.runtime;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.emulator.functions.LocalFunction;
+import com.multikey.emulator.template.SamTemplate;
+import com.multikey.emulator.template.TemplateEnvironment;
+import com.multikey.emulator.template.TemplateException;
 import software.amazon.event.ruler.Machine;
 
 import java.time.Duration;

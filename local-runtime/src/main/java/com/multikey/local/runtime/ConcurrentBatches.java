@@ -1,6 +1,7 @@
 package com.multikey.local.runtime;
 
 import com.multikey.common.CanonicalNumbers;
+import com.multikey.emulator.template.TemplateException;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.emulator.auth.LocalJwtIssuer;
 import com.multikey.emulator.auth.SigV4Verifier;
 import com.multikey.emulator.functions.LocalFunction;
+import com.multikey.emulator.template.HttpApiRoutes;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.Handler;

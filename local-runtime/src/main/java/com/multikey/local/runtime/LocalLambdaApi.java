@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.emulator.functions.LocalContext;
 import com.multikey.emulator.functions.LocalFunction;
+import com.multikey.emulator.template.TemplateEnvironment;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 

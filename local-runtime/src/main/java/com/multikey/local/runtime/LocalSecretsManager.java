@@ -3,6 +3,8 @@ package com.multikey.local.runtime;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.emulator.template.TemplateEnvironment;
+import com.multikey.emulator.template.TemplateSecrets;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 

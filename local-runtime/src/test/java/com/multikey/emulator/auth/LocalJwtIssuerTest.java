@@ -1,6 +1,6 @@
 package com.multikey.emulator.auth;
 
-import com.multikey.local.runtime.HttpApiRoutes;
+import com.multikey.emulator.template.HttpApiRoutes;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;

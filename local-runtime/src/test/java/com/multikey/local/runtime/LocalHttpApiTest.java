@@ -1,6 +1,7 @@
 package com.multikey.local.runtime;
 
 import com.multikey.emulator.auth.SigV4Verifier;
+import com.multikey.emulator.template.HttpApiRoutes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package com.multikey.local.runtime;
+package com.multikey.emulator.template;
 
 /** A template construct the local runner cannot interpret; the message names it. */
 public final class TemplateException extends RuntimeException {

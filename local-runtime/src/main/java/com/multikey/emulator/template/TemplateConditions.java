@@ -1,4 +1,4 @@
-package com.multikey.local.runtime;
+package com.multikey.emulator.template;
 
 import java.util.HashMap;
 import java.util.LinkedHashMap;

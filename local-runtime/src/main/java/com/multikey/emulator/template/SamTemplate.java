@@ -1,4 +1,4 @@
-package com.multikey.local.runtime;
+package com.multikey.emulator.template;
 
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;

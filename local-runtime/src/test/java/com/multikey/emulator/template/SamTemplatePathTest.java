@@ -1,4 +1,4 @@
-package com.multikey.local.runtime;
+package com.multikey.emulator.template;
 
 import com.multikey.emulator.functions.DeployableJar;
 import com.multikey.emulator.functions.MissingFunctionJarException;

@@ -1,5 +1,6 @@
-package com.multikey.local.runtime;
+package com.multikey.emulator.template;
 
+import com.multikey.local.runtime.LocalDynamoDb;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,4 +1,6 @@
-package com.multikey.local.runtime;
+package com.multikey.emulator.template;
+
+import com.multikey.local.runtime.LocalDynamoDb;
 
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package com.multikey.local.runtime;
+package com.multikey.emulator.template;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,7 +1,8 @@
-package com.multikey.local.runtime;
+package com.multikey.emulator.template;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.multikey.local.runtime.LocalSecretsManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

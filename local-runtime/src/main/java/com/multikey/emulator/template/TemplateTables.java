@@ -1,4 +1,4 @@
-package com.multikey.local.runtime;
+package com.multikey.emulator.template;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
