@@ -6,34 +6,28 @@ import com.multikey.emulator.functions.LocalFunction;
 import com.multikey.emulator.template.HttpApiRoutes;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.emulator.template.TemplateEnvironment;
-import com.multikey.emulator.template.TemplateException;
 import com.multikey.emulator.template.TemplateSecrets;
 import com.multikey.emulator.template.TemplateTables;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * template.yaml running on this machine: its tables in the local DynamoDB engine, its functions from their deployable
- * jars (each in its own class loader), its
- * DynamoDB event source mappings polling the streams, its bus as a local PutEvents endpoint whose rules
- * (matched with event-ruler) invoke their target functions, TTL honoured within about a second, and the
- * Lambda API (DeleteLayerVersion, and Invoke of any of its functions, synchronous or asynchronous) answered by
- * a local endpoint that records the calls, and its Secrets Manager secrets, generated as the template says into
- * files made on first use, served by a local {@code GetSecretValue} endpoint.
+ * template.yaml running on this machine: starts the local endpoints, deploys the template's resources onto them
+ * and owns them until {@link #close()}. Its tables are in the local DynamoDB engine, its functions run from their
+ * deployable jars (each in its own class loader), its DynamoDB event source mappings poll the streams and TTL is
+ * honoured within about a second ({@link StreamPolling}), its bus is a local PutEvents endpoint whose rules (matched
+ * with event-ruler) invoke their target functions ({@link BusRules}, {@link BusDispatcher}), the Lambda API
+ * (DeleteLayerVersion, and Invoke of any of its functions, synchronous or asynchronous, as
+ * {@link FunctionInvokeSettings} reads them) is answered by a local endpoint that records the calls, and its
+ * Secrets Manager secrets, generated as the template says into files made on first use, are served by a local
+ * {@code GetSecretValue} endpoint.
  */
 public final class TemplateRuntime implements AutoCloseable {
 
@@ -51,16 +45,10 @@ public final class TemplateRuntime implements AutoCloseable {
     private final Map<String, String> names = new LinkedHashMap<>();
     private final Map<String, LocalFunction> functions = new LinkedHashMap<>();
     private final DynamoDbStreamsClient streams;
-    private final TtlSweeper ttlSweeper;
+    private final StreamPolling polling;
     private BusRules busRules;
+    private BusDispatcher busDispatcher;
     private final Consumer<String> out;
-    private final List<EventSourceMappings.Source> sources = new ArrayList<>();
-    private final ExecutorService dispatcher = Executors.newSingleThreadExecutor(daemon("local-bus"));
-    private final AtomicInteger dispatching = new AtomicInteger();
-    private ScheduledExecutorService poller;
-    private volatile boolean closing;
-    private volatile int quietCycles;
-    private Instant lastSweep = Instant.EPOCH;
     private final Map<String, String> functionEnvironment;
     private final List<LocalHttpApi> httpApis = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -123,7 +111,7 @@ public final class TemplateRuntime implements AutoCloseable {
         try {
             this.dynamoDb = dynamoDbLocal.client();
             this.streams = dynamoDbLocal.streamsClient();
-            this.ttlSweeper = new TtlSweeper(dynamoDb, out);
+            this.polling = new StreamPolling(dynamoDb, out, () -> busDispatcher != null && busDispatcher.busy());
             this.bus = LocalEventBridge.start(ports.host(), ports.eventBridge());
             this.lambdaApi = LocalLambdaApi.start(ports.host(), ports.lambda());
             this.sqs = LocalSqs.start(ports.host(), ports.sqs(), java.time.Clock.systemUTC());
@@ -139,36 +127,21 @@ public final class TemplateRuntime implements AutoCloseable {
                     names.put(busId, TemplateEnvironment.resolve(name, deployed, names, busId + ".Name"));
                 }
             }
-            java.util.Set<String> ttlWatched = new java.util.HashSet<>();
             for (String table : deployed.resourcesOfType(TemplateTables.TABLE_TYPE)) {
                 if (deployed.properties(table).get("TimeToLiveSpecification") instanceof Map<?, ?> ttl
                         && Boolean.TRUE.equals(ttl.get("Enabled"))) {
-                    ttlSweeper.watch(names.get(table), (String) ttl.get("AttributeName"));
-                    ttlWatched.add(names.get(table));
+                    polling.watchTtl(names.get(table), (String) ttl.get("AttributeName"));
                 }
             }
             for (String function : deployed.resourcesOfType("AWS::Serverless::Function")) {
                 functions.put(function, LocalFunction.create(deployed, function, environment(function)));
             }
-            functions.forEach((function, target) -> lambdaApi.register(target, invocableNames(function), asyncSettings(function)));
-            EventSourceMappings mappings = new EventSourceMappings(deployed, names, dynamoDb, streams, out, sqs);
-            functions.forEach((function, target) -> sources.addAll(mappings.bind(function, target)));
-            for (EventSourceMappings.Source source : sources) {
-                if (ttlWatched.add(source.table())) {
-                    watchExistingTtl(source.table());
-                }
-            }
+            functions.forEach((function, target) -> lambdaApi.register(target,
+                    FunctionInvokeSettings.invocableNames(deployed, function, names),
+                    FunctionInvokeSettings.asyncSettings(deployed, function, names, sqs::send)));
+            polling.bind(deployed, names, streams, sqs, functions);
             this.busRules = new BusRules(deployed, names, functions, out, sqs::send);
-            bus.onAccepted(event -> {
-                dispatching.incrementAndGet();
-                dispatcher.submit(() -> {
-                    try {
-                        busRules.route(event);
-                    } finally {
-                        dispatching.decrementAndGet();
-                    }
-                });
-            });
+            this.busDispatcher = new BusDispatcher(bus, busRules);
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -183,15 +156,6 @@ public final class TemplateRuntime implements AutoCloseable {
     /** The template as deployed with its parameter values: see {@link SamTemplate#deployed()}. */
     public SamTemplate deployed() {
         return deployed;
-    }
-
-    /** A table the stack reads but did not create: its TTL, when enabled, is honoured like a template table's. */
-    private void watchExistingTtl(String table) {
-        var ttl = dynamoDb.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription();
-        if (ttl != null && ttl.attributeName() != null
-                && ttl.timeToLiveStatus() == software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus.ENABLED) {
-            ttlSweeper.watch(table, ttl.attributeName());
-        }
     }
 
     public LocalDynamoDb dynamoDbLocal() {
@@ -268,17 +232,16 @@ public final class TemplateRuntime implements AutoCloseable {
 
     /** Starts polling the streams (every 200 ms) and expiring items whose TTL has passed (every second). */
     public void startPolling() {
-        poller = Executors.newSingleThreadScheduledExecutor(daemon("local-streams"));
-        poller.scheduleWithFixedDelay(this::pollOnce, 0, 200, TimeUnit.MILLISECONDS);
+        polling.start();
     }
 
     /** Waits until the streams are drained, every batch delivered and every routed event handled. */
     public boolean awaitQuiet(Duration timeout) throws InterruptedException {
-        quietCycles = 0;
+        polling.resetQuietPolls();
         Instant end = Instant.now().plus(timeout);
         while (Instant.now().isBefore(end)) {
             // 7 polls of 200 ms span more than the 1 s TTL sweep, so a quiet spell has seen a sweep
-            if (quietCycles >= 7 && dispatching.get() == 0) {
+            if (polling.quietPolls() >= 7 && !busDispatcher.busy()) {
                 return true;
             }
             Thread.sleep(100);
@@ -288,11 +251,7 @@ public final class TemplateRuntime implements AutoCloseable {
 
     /** The on-failure destinations' contents, by function. */
     public Map<String, List<List<String>>> onFailure() {
-        Map<String, List<List<String>>> failures = new LinkedHashMap<>();
-        for (int i = 0; i < sources.size(); i++) {
-            failures.put(sources.get(i).table() + "#" + i, sources.get(i).mapping().onFailure());
-        }
-        return failures;
+        return polling.onFailure();
     }
 
     /**
@@ -302,106 +261,23 @@ public final class TemplateRuntime implements AutoCloseable {
      */
     public void invocationFaults(String function, InvocationFaults faults) {
         function(function);
-        sources.stream().filter(s -> s.function().equals(function)).forEach(s -> s.faults().set(faults));
+        polling.invocationFaults(function, faults);
     }
 
     /** Waits for the bus's targets only (for a single invoke). */
     public void awaitDispatch(Duration timeout) throws InterruptedException {
-        Instant end = Instant.now().plus(timeout);
-        while (dispatching.get() > 0 && Instant.now().isBefore(end)) {
-            Thread.sleep(50);
-        }
-    }
-
-    /** The names the Invoke API knows a function by: its logical id and its {@code FunctionName}. */
-    private java.util.Set<String> invocableNames(String function) {
-        java.util.Set<String> invocable = new java.util.LinkedHashSet<>(List.of(function));
-        Object name = deployed.properties(function).get("FunctionName");
-        if (name != null) {
-            invocable.add(TemplateEnvironment.resolve(name, deployed, names, function + ".FunctionName"));
-        }
-        invocable.add(TemplateEnvironment.resolve(Map.of("Fn::GetAtt", List.of(function, "Arn")), deployed, names, function + ".Arn"));
-        return invocable;
-    }
-
-    /**
-     * Asynchronous invocations as the template configures them: at most {@code ReservedConcurrentExecutions} at
-     * once (unreserved: {@value #LOCAL_UNRESERVED_CONCURRENCY}), {@code EventInvokeConfig.MaximumRetryAttempts}
-     * retries (default 2, as Lambda's), spaced by {@value #LOCAL_ASYNC_RETRY_DELAY_MILLIS} ms instead of minutes; the
-     * invocation record of an event given up on sent to {@code EventInvokeConfig.DestinationConfig.OnFailure} (SQS).
-     */
-    private LocalLambdaApi.AsyncSettings asyncSettings(String function) {
-        Map<String, Object> properties = deployed.properties(function);
-        int concurrency = LOCAL_UNRESERVED_CONCURRENCY;
-        if (properties.get("ReservedConcurrentExecutions") != null) {
-            concurrency = Integer.parseInt(TemplateEnvironment.resolve(properties.get("ReservedConcurrentExecutions"), deployed, names,
-                    function + ".ReservedConcurrentExecutions"));
-        }
-        int retries = 2;
-        if (properties.get("EventInvokeConfig") instanceof Map<?, ?> config && config.get("MaximumRetryAttempts") != null) {
-            retries = Integer.parseInt(TemplateEnvironment.resolve(config.get("MaximumRetryAttempts"), deployed, names,
-                    function + ".EventInvokeConfig.MaximumRetryAttempts"));
-        }
-        Consumer<String> onFailure = record -> { };
-        if (properties.get("EventInvokeConfig") instanceof Map<?, ?> config && config.get("DestinationConfig") instanceof Map<?, ?> destinations
-                && destinations.get("OnFailure") instanceof Map<?, ?> destination) {
-            String where = function + ".EventInvokeConfig.DestinationConfig.OnFailure";
-            if (!"SQS".equals(destination.get("Type"))) {
-                throw new TemplateException(where + ": only Type SQS is emulated");
-            }
-            String arn = TemplateEnvironment.resolve(destination.get("Destination"), deployed, names, where + ".Destination");
-            String queue = arn.substring(arn.lastIndexOf(':') + 1);
-            onFailure = record -> sqs.send(queue, record);
-        }
-        return new LocalLambdaApi.AsyncSettings(concurrency, retries, Duration.ofMillis(LOCAL_ASYNC_RETRY_DELAY_MILLIS), onFailure);
-    }
-
-    private static final int LOCAL_UNRESERVED_CONCURRENCY = 4;
-    private static final int LOCAL_ASYNC_RETRY_DELAY_MILLIS = 200;
-
-    private synchronized void pollOnce() {
-        try {
-            boolean busy = false;
-            if (Duration.between(lastSweep, Instant.now()).toMillis() >= 1000) {
-                busy |= ttlSweeper.sweep() > 0;
-                lastSweep = Instant.now();
-            }
-            for (EventSourceMappings.Source source : sources) {
-                List<Record> records = source.tail().poll().stream().map(r -> ttlSweeper.withTtlIdentity(source.table(), r)).toList();
-                source.mapping().offer(records);
-                busy |= !records.isEmpty();
-                for (int step = 0; step < 50 && !source.mapping().idle(); step++) {
-                    busy |= source.mapping().deliverOnce();
-                }
-            }
-            quietCycles = busy || dispatching.get() > 0 ? 0 : quietCycles + 1;
-        } catch (RuntimeException e) {
-            quietCycles = 0;
-            if (Thread.currentThread().isInterrupted() || closing) {
-                // close() stops the poller mid-call: that is shutting down, not a failure
-                return;
-            }
-            out.accept("stream polling failed: " + e.getMessage());
-        }
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        return runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        };
+        busDispatcher.awaitIdle(timeout);
     }
 
     @Override
     public void close() {
-        closing = true;
         httpApis.forEach(LocalHttpApi::close);
-        if (poller != null) {
-            poller.shutdownNow();
+        if (polling != null) {
+            polling.close();
         }
-        sources.forEach(source -> source.mapping().close());
-        dispatcher.shutdownNow();
+        if (busDispatcher != null) {
+            busDispatcher.close();
+        }
         if (bus != null) {
             bus.close();
         }
