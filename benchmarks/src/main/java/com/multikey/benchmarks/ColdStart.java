@@ -2,9 +2,9 @@ package com.multikey.benchmarks;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
+import com.multikey.emulator.TemplateRuntime;
 import com.multikey.emulator.functions.DeployableJar;
 import com.multikey.emulator.template.SamTemplate;
-import com.multikey.local.runtime.TemplateRuntime;
 
 import java.io.BufferedReader;
 import java.io.File;

@@ -1,13 +1,13 @@
 package com.multikey.benchmarks;
 
+import com.multikey.emulator.TemplateRuntime;
+import com.multikey.emulator.services.LocalHttpApi;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.ItemKey;
 import com.multikey.index.definition.IndexDefinitions;
-import com.multikey.local.runtime.LocalHttpApi;
-import com.multikey.local.runtime.TemplateRuntime;
 import com.multikey.query.GridQuery;
 import com.multikey.query.Order;
 import com.multikey.query.Page;

@@ -2,11 +2,11 @@ package com.multikey.deletelayer;
 
 import com.multikey.emulator.functions.DeployableJar;
 import com.multikey.emulator.functions.LocalContext;
+import com.multikey.emulator.services.LocalDynamoDb;
+import com.multikey.emulator.services.LocalLambdaApi;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.emulator.template.TemplateEnvironment;
 import com.multikey.emulator.template.TemplateTables;
-import com.multikey.local.runtime.LocalDynamoDb;
-import com.multikey.local.runtime.LocalLambdaApi;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -2,10 +2,10 @@ package com.multikey.deletelayer;
 
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import com.multikey.emulator.functions.LocalContext;
+import com.multikey.emulator.services.LambdaEvents;
+import com.multikey.emulator.services.LocalLambdaApi;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.emulator.template.TemplateEnvironment;
-import com.multikey.local.runtime.LambdaEvents;
-import com.multikey.local.runtime.LocalLambdaApi;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.RecordingAwsEndpoint;
 import org.junit.jupiter.api.AfterEach;

@@ -1,14 +1,14 @@
 package com.multikey.local;
 
+import com.multikey.emulator.TemplateRuntime;
+import com.multikey.emulator.fixtures.GridSample;
+import com.multikey.emulator.services.BusRules;
+import com.multikey.emulator.services.LocalLambdaApi;
 import com.multikey.index.GridLayoutStore;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.DemoChecks.Check;
-import com.multikey.local.runtime.BusRules;
-import com.multikey.local.runtime.GridSample;
-import com.multikey.local.runtime.LocalLambdaApi;
-import com.multikey.local.runtime.TemplateRuntime;
 import com.multikey.query.GridQuery;
 import com.multikey.query.Order;
 import com.multikey.query.Page;

@@ -1,12 +1,12 @@
 package com.multikey.local;
 
+import com.multikey.emulator.TemplateRuntime;
+import com.multikey.emulator.services.BusRules;
+import com.multikey.emulator.services.LocalLambdaApi;
 import com.multikey.index.IndexValue;
 import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.DemoChecks.Check;
-import com.multikey.local.runtime.BusRules;
-import com.multikey.local.runtime.LocalLambdaApi;
-import com.multikey.local.runtime.TemplateRuntime;
 import com.multikey.query.Filter;
 import com.multikey.query.GridQuery;
 import com.multikey.query.Order;

@@ -2,9 +2,9 @@ package com.multikey.router;
 
 import com.multikey.emulator.functions.DeployableJar;
 import com.multikey.emulator.functions.LocalContext;
+import com.multikey.emulator.services.LocalEventBridge;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.emulator.template.TemplateEnvironment;
-import com.multikey.local.runtime.LocalEventBridge;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -2,10 +2,10 @@ package com.multikey.indexer;
 
 import com.multikey.emulator.functions.DeployableJar;
 import com.multikey.emulator.functions.LocalContext;
+import com.multikey.emulator.services.LocalDynamoDb;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.emulator.template.TemplateEnvironment;
 import com.multikey.emulator.template.TemplateTables;
-import com.multikey.local.runtime.LocalDynamoDb;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package com.multikey.testkit;
 
+import com.multikey.emulator.services.LocalDynamoDb;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.emulator.template.TemplateTables;
-import com.multikey.local.runtime.LocalDynamoDb;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import java.util.Map;
