@@ -1,34 +1,18 @@
 package com.multikey.emulator.template;
 
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.AbstractConstruct;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.nodes.MappingNode;
-import org.yaml.snakeyaml.nodes.Node;
-import org.yaml.snakeyaml.nodes.ScalarNode;
-import org.yaml.snakeyaml.nodes.SequenceNode;
-import org.yaml.snakeyaml.nodes.Tag;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * A SAM/CloudFormation template read as plain maps and lists. The short intrinsic-function tags
- * ({@code !Ref}, {@code !GetAtt}, {@code !Sub}, ...) become their long form ({@code {"Ref": ...}},
- * {@code {"Fn::GetAtt": [...]}}), so code reads one shape whichever the template uses.
+ * A SAM/CloudFormation template as plain maps and lists, its intrinsic functions in their long form whichever form the
+ * file uses ({@link TemplateYaml} reads it): its sections and resources, and the template as a deploy sees it, with
+ * parameter overrides ({@link ParameterOverrides}) and its conditions evaluated and applied.
  */
 public final class SamTemplate {
-
-    private static final List<String> FUNCTIONS = List.of("Base64", "Cidr", "FindInMap", "GetAtt", "GetAZs",
-            "ImportValue", "Join", "Select", "Split", "Sub", "Transform", "And", "Equals", "If", "Not", "Or",
-            "ToJsonString", "Length");
 
     /** The value of {@code !Ref AWS::NoValue}: where a branch of {@code Fn::If} chooses it, the property is left out. */
     public static final Map<String, Object> NO_VALUE = Map.of("Ref", "AWS::NoValue");
@@ -43,19 +27,8 @@ public final class SamTemplate {
     }
 
     public static SamTemplate load(Path path) {
-        try {
-            String text = Files.readString(path);
-            Object parsed = new Yaml(new IntrinsicConstructor()).load(text);
-            if (!(parsed instanceof Map<?, ?> map)) {
-                throw new IllegalArgumentException(path + " is not a YAML mapping");
-            }
-            @SuppressWarnings("unchecked")
-            Map<String, Object> root = (Map<String, Object>) map;
-            // absolute: the function jars are found beside the template, also when it was named by its file name alone
-            return new SamTemplate(path.toAbsolutePath(), root);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + path, e);
-        }
+        // absolute: the function jars are found beside the template, also when it was named by its file name alone
+        return new SamTemplate(path.toAbsolutePath(), TemplateYaml.read(path));
     }
 
     /** The repository's {@code template.yaml}, found from the working directory up. */
@@ -98,35 +71,7 @@ public final class SamTemplate {
      * @throws TemplateException when a parameter does not exist or a value breaks its constraints
      */
     public SamTemplate withParameterOverrides(Map<String, String> overrides) {
-        Map<String, Object> parameters = new LinkedHashMap<>(parameters());
-        overrides.forEach((name, value) -> {
-            if (!(parameters.get(name) instanceof Map<?, ?> declared)) {
-                throw new TemplateException("parameter override " + name + ": the template has no such parameter");
-            }
-            if (declared.get("AllowedValues") instanceof List<?> allowed && allowed.stream().map(String::valueOf).noneMatch(value::equals)) {
-                throw new TemplateException("parameter override " + name + "=" + value + ": not one of " + allowed);
-            }
-            if (declared.get("MinValue") instanceof Number || declared.get("MaxValue") instanceof Number) {
-                double number;
-                try {
-                    number = Double.parseDouble(value);
-                } catch (NumberFormatException e) {
-                    throw new TemplateException("parameter override " + name + "=" + value + ": not a number");
-                }
-                if (declared.get("MinValue") instanceof Number min && number < min.doubleValue()
-                        || declared.get("MaxValue") instanceof Number max && number > max.doubleValue()) {
-                    throw new TemplateException("parameter override " + name + "=" + value + ": outside "
-                            + declared.get("MinValue") + ".." + declared.get("MaxValue"));
-                }
-            }
-            if (declared.get("AllowedPattern") instanceof String pattern && !value.matches(pattern)) {
-                throw new TemplateException("parameter override " + name + "=" + value + ": does not match " + pattern);
-            }
-            Map<String, Object> changed = new LinkedHashMap<>();
-            declared.forEach((k, v) -> changed.put((String) k, v));
-            changed.put("Default", value);
-            parameters.put(name, changed);
-        });
+        Map<String, Object> parameters = ParameterOverrides.apply(parameters(), overrides);
         Map<String, Object> newRoot = new LinkedHashMap<>(root);
         newRoot.put("Parameters", parameters);
         SamTemplate overridden = new SamTemplate(path, newRoot);
@@ -283,43 +228,5 @@ public final class SamTemplate {
             throw new IllegalArgumentException(what + " is not a mapping");
         }
         return (Map<String, Object>) value;
-    }
-
-    /** Reads {@code !Ref x} as {@code {Ref: x}} and {@code !Fn x} as {@code {Fn::Fn: x}}. */
-    private static final class IntrinsicConstructor extends SafeConstructor {
-
-        IntrinsicConstructor() {
-            super(new LoaderOptions());
-            yamlConstructors.put(new Tag("!Ref"), new Intrinsic("Ref"));
-            // a condition named inside a condition function: its long form is {"Condition": name}, without Fn::
-            yamlConstructors.put(new Tag("!Condition"), new Intrinsic("Condition"));
-            for (String function : FUNCTIONS) {
-                yamlConstructors.put(new Tag("!" + function), new Intrinsic("Fn::" + function));
-            }
-        }
-
-        private final class Intrinsic extends AbstractConstruct {
-            private final String name;
-
-            Intrinsic(String name) {
-                this.name = name;
-            }
-
-            @Override
-            public Object construct(Node node) {
-                Object value;
-                if (node instanceof ScalarNode scalar) {
-                    String text = scalar.getValue();
-                    value = name.equals("Fn::GetAtt") ? Arrays.asList(text.split("\\.", 2)) : text;
-                } else if (node instanceof SequenceNode sequence) {
-                    value = constructSequence(sequence);
-                } else {
-                    value = constructMapping((MappingNode) node);
-                }
-                Map<String, Object> intrinsic = new LinkedHashMap<>();
-                intrinsic.put(name, value);
-                return intrinsic;
-            }
-        }
     }
 }
