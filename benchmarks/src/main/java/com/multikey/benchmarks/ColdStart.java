@@ -2,9 +2,9 @@ package com.multikey.benchmarks;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
-import com.multikey.local.runtime.DeployableJar;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateRuntime;
+import com.multikey.emulator.TemplateRuntime;
+import com.multikey.emulator.functions.DeployableJar;
+import com.multikey.emulator.template.SamTemplate;
 
 import java.io.BufferedReader;
 import java.io.File;
@@ -60,7 +60,7 @@ final class ColdStart {
         Path events = SamTemplate.findUp("sam").resolve("events");
         String java = ProcessHandle.current().info().command().orElse("java");
         String runtimeLibraries = String.join(File.pathSeparator, location(ColdStartProbe.class), location(Context.class),
-                location(LambdaEventSerializers.class), location(com.multikey.local.runtime.LocalContext.class));
+                location(LambdaEventSerializers.class), location(com.multikey.emulator.functions.LocalContext.class));
         PrintStream console = System.out;
         System.setOut(new PrintStream(OutputStream.nullOutputStream()));
         TemplateRuntime started;

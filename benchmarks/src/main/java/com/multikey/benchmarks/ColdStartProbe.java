@@ -3,7 +3,7 @@ package com.multikey.benchmarks;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.serialization.PojoSerializer;
 import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
-import com.multikey.local.runtime.LocalContext;
+import com.multikey.emulator.functions.LocalContext;
 
 import java.io.InputStream;
 import java.lang.reflect.Field;

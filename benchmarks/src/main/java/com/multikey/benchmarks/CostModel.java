@@ -1,12 +1,12 @@
 package com.multikey.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.multikey.local.runtime.LambdaEvents;
-import com.multikey.local.runtime.LocalEventBridge;
-import com.multikey.local.runtime.LocalFunction;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.StreamTail;
-import com.multikey.local.runtime.TemplateRuntime;
+import com.multikey.emulator.TemplateRuntime;
+import com.multikey.emulator.functions.LocalFunction;
+import com.multikey.emulator.services.LambdaEvents;
+import com.multikey.emulator.services.LocalEventBridge;
+import com.multikey.emulator.services.StreamTail;
+import com.multikey.emulator.template.SamTemplate;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 

@@ -2,6 +2,7 @@ package com.multikey.benchmarks;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import com.multikey.common.ChangeRecord;
+import com.multikey.emulator.services.LambdaEvents;
 import com.multikey.index.IndexDiff;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.ItemKey;
@@ -9,7 +10,6 @@ import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.indexer.BatchPlanner;
 import com.multikey.indexer.IndexerConfig;
-import com.multikey.local.runtime.LambdaEvents;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;

@@ -2,8 +2,8 @@ package com.multikey.benchmarks;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import com.multikey.common.ChangeRecord;
+import com.multikey.emulator.services.LambdaEvents;
 import com.multikey.indexer.BatchPlanner;
-import com.multikey.local.runtime.LambdaEvents;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;

@@ -1,8 +1,8 @@
 package com.multikey.benchmarks;
 
-import com.multikey.local.runtime.LocalDynamoDb;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateTables;
+import com.multikey.emulator.services.LocalDynamoDb;
+import com.multikey.emulator.template.SamTemplate;
+import com.multikey.emulator.template.TemplateTables;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;

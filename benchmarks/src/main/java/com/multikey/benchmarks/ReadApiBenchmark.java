@@ -1,13 +1,13 @@
 package com.multikey.benchmarks;
 
+import com.multikey.emulator.TemplateRuntime;
+import com.multikey.emulator.services.LocalHttpApi;
+import com.multikey.emulator.template.SamTemplate;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.ItemKey;
 import com.multikey.index.definition.IndexDefinitions;
-import com.multikey.local.runtime.LocalHttpApi;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateRuntime;
 import com.multikey.query.GridQuery;
 import com.multikey.query.Order;
 import com.multikey.query.Page;
@@ -88,7 +88,7 @@ final class ReadApiBenchmark {
             GridQuery library = GridQuery.of(dynamoDb, appTable, indexTable);
             Raw raw = new Raw(dynamoDb, appTable, indexTable, partitionOf(definitions, dynamoDb, appTable, "estimate"));
             Http http = new Http(api.endpoint());
-            com.multikey.local.runtime.LocalFunction function = runtime.function("QueryFunction");
+            com.multikey.emulator.functions.LocalFunction function = runtime.function("QueryFunction");
 
             out.printf("(9) read API: every page of %d issues sorted by estimate, raw Query + BatchGetItem / library / the query"
                     + " function invoked in-process / HTTP API (SigV4, local start), pages in turn, %d rounds after a warm-up%n", ISSUES, ROUNDS);

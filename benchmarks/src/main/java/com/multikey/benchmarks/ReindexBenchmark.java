@@ -1,12 +1,12 @@
 package com.multikey.benchmarks;
 
+import com.multikey.emulator.services.LocalDynamoDb;
+import com.multikey.emulator.template.SamTemplate;
+import com.multikey.emulator.template.TemplateTables;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.ItemKey;
 import com.multikey.index.definition.IndexDefinitions;
-import com.multikey.local.runtime.LocalDynamoDb;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateTables;
 import com.multikey.reindex.IndexScope;
 import com.multikey.reindex.JobSpec;
 import com.multikey.reindex.JobStore;

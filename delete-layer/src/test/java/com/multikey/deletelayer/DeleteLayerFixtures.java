@@ -3,8 +3,8 @@ package com.multikey.deletelayer;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.multikey.local.runtime.LambdaEvents;
-import com.multikey.local.runtime.SamTemplate;
+import com.multikey.emulator.services.LambdaEvents;
+import com.multikey.emulator.template.SamTemplate;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,8 +1,8 @@
 package com.multikey.deletelayer;
 
 import com.multikey.common.StructuredLog;
+import com.multikey.emulator.functions.LocalContext;
 import com.multikey.index.definition.IndexDefinitions;
-import com.multikey.local.runtime.LocalContext;
 import org.junit.jupiter.api.Test;
 
 import java.io.OutputStream;

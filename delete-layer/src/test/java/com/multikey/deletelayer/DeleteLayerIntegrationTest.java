@@ -2,9 +2,9 @@ package com.multikey.deletelayer;
 
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.multikey.local.runtime.LocalContext;
-import com.multikey.local.runtime.LocalLambdaApi;
-import com.multikey.local.runtime.TemplateEnvironment;
+import com.multikey.emulator.functions.LocalContext;
+import com.multikey.emulator.services.LocalLambdaApi;
+import com.multikey.emulator.template.TemplateEnvironment;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.LocalTablesExtension;
 import org.junit.jupiter.api.AfterEach;

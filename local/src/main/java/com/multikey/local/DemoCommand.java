@@ -2,11 +2,11 @@ package com.multikey.local;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.emulator.TemplateRuntime;
+import com.multikey.emulator.template.SamTemplate;
 import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.DemoChecks.Check;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateRuntime;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,7 +1,7 @@
 package com.multikey.local;
 
-import com.multikey.local.runtime.MissingFunctionJarException;
-import com.multikey.local.runtime.TemplateException;
+import com.multikey.emulator.functions.MissingFunctionJarException;
+import com.multikey.emulator.template.TemplateException;
 
 import java.net.BindException;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package com.multikey.local;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.multikey.local.runtime.LocalFunction;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateRuntime;
+import com.multikey.emulator.TemplateRuntime;
+import com.multikey.emulator.functions.LocalFunction;
+import com.multikey.emulator.template.SamTemplate;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

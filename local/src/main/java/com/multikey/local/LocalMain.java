@@ -1,8 +1,8 @@
 package com.multikey.local;
 
+import com.multikey.emulator.template.SamTemplate;
 import com.multikey.index.definition.DefinitionException;
 import com.multikey.index.definition.IndexDefinitions;
-import com.multikey.local.runtime.SamTemplate;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

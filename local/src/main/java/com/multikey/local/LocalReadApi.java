@@ -3,11 +3,11 @@ package com.multikey.local;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.multikey.local.runtime.LocalDynamoDb;
-import com.multikey.local.runtime.LocalEventBridge;
-import com.multikey.local.runtime.LocalHttpApi;
-import com.multikey.local.runtime.LocalJwtIssuer;
-import com.multikey.local.runtime.TemplateRuntime;
+import com.multikey.emulator.TemplateRuntime;
+import com.multikey.emulator.auth.LocalJwtIssuer;
+import com.multikey.emulator.services.LocalDynamoDb;
+import com.multikey.emulator.services.LocalEventBridge;
+import com.multikey.emulator.services.LocalHttpApi;
 
 import java.io.IOException;
 import java.io.InputStream;

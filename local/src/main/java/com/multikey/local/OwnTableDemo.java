@@ -1,13 +1,13 @@
 package com.multikey.local;
 
+import com.multikey.emulator.TemplateRuntime;
+import com.multikey.emulator.services.BusRules;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.ItemKey;
 import com.multikey.index.definition.AttributePath;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.ValueSource;
 import com.multikey.local.DemoChecks.Check;
-import com.multikey.local.runtime.BusRules;
-import com.multikey.local.runtime.TemplateRuntime;
 import com.multikey.query.GridQuery;
 import com.multikey.query.Order;
 import com.multikey.query.Page;

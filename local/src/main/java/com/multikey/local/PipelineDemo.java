@@ -1,14 +1,13 @@
 package com.multikey.local;
 
+import com.multikey.emulator.TemplateRuntime;
+import com.multikey.emulator.fixtures.GridSample;
+import com.multikey.emulator.services.LocalLambdaApi;
 import com.multikey.index.GridLayoutStore;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.DemoChecks.Check;
-import com.multikey.local.runtime.BusRules;
-import com.multikey.local.runtime.GridSample;
-import com.multikey.local.runtime.LocalLambdaApi;
-import com.multikey.local.runtime.TemplateRuntime;
 import com.multikey.query.GridQuery;
 import com.multikey.query.Order;
 import com.multikey.query.Page;
@@ -28,7 +27,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * The main job: the whole pipeline on this machine. Loads the design's grid sample and two layer records
@@ -150,17 +148,9 @@ final class PipelineDemo {
     }
 
     private void printEvents() {
-        Map<String, Integer> byType = new TreeMap<>();
-        Map<String, List<String>> rulesByType = new TreeMap<>();
-        for (BusRules.RoutedEvent event : runtime.busRules().routed()) {
-            byType.merge(event.detailType(), 1, Integer::sum);
-            rulesByType.put(event.detailType(), event.rules());
-        }
-        out.println("\n== Events routed to the bus, and the rules they matched");
-        byType.forEach((type, count) -> out.printf("  %-15s x%d  %s%n", type, count,
-                rulesByType.get(type).isEmpty() ? "(no rule)" : "-> " + String.join(", ", rulesByType.get(type))));
-        out.println("\n== Calls to the Lambda API");
-        runtime.lambdaApi().calls().forEach(call -> out.printf("  %s %s (%s) -> %d%n", call.method(), call.path(), call.region(), call.status()));
+        RoutedEvents routed = RoutedEvents.print(out, runtime, 15);
+        Map<String, Integer> byType = routed.countByType();
+        Map<String, List<String>> rulesByType = routed.rulesByType();
 
         checks.add(new Check("events: Issue Created", 5, byType.getOrDefault("Issue Created", 0)));
         checks.add(new Check("events: Issue Updated", 1, byType.getOrDefault("Issue Updated", 0)));

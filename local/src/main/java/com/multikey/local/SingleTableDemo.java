@@ -1,12 +1,11 @@
 package com.multikey.local;
 
+import com.multikey.emulator.TemplateRuntime;
+import com.multikey.emulator.services.LocalLambdaApi;
 import com.multikey.index.IndexValue;
 import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.DemoChecks.Check;
-import com.multikey.local.runtime.BusRules;
-import com.multikey.local.runtime.LocalLambdaApi;
-import com.multikey.local.runtime.TemplateRuntime;
 import com.multikey.query.Filter;
 import com.multikey.query.GridQuery;
 import com.multikey.query.Order;
@@ -35,7 +34,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -210,17 +208,9 @@ final class SingleTableDemo {
     }
 
     private void printEvents() {
-        Map<String, Integer> byType = new TreeMap<>();
-        Map<String, List<String>> rulesByType = new TreeMap<>();
-        for (BusRules.RoutedEvent event : runtime.busRules().routed()) {
-            byType.merge(event.detailType(), 1, Integer::sum);
-            rulesByType.put(event.detailType(), event.rules());
-        }
-        out.println("\n== Events routed to the bus, and the rules they matched");
-        byType.forEach((type, count) -> out.printf("  %-17s x%d  %s%n", type, count,
-                rulesByType.get(type).isEmpty() ? "(no rule)" : "-> " + String.join(", ", rulesByType.get(type))));
-        out.println("\n== Calls to the Lambda API");
-        runtime.lambdaApi().calls().forEach(call -> out.printf("  %s %s (%s) -> %d%n", call.method(), call.path(), call.region(), call.status()));
+        RoutedEvents routed = RoutedEvents.print(out, runtime, 17);
+        Map<String, Integer> byType = routed.countByType();
+        Map<String, List<String>> rulesByType = routed.rulesByType();
 
         checks.add(new Check("events: Project Created", 2, byType.getOrDefault("Project Created", 0)));
         checks.add(new Check("events: Issue Created", 5, byType.getOrDefault("Issue Created", 0)));

@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.common.PlainJson;
-import com.multikey.local.runtime.BusRules;
-import com.multikey.local.runtime.LocalEventBridge;
-import com.multikey.local.runtime.LocalLambdaApi;
-import com.multikey.local.runtime.TemplateRuntime;
+import com.multikey.emulator.TemplateRuntime;
+import com.multikey.emulator.services.BusRules;
+import com.multikey.emulator.services.LocalEventBridge;
+import com.multikey.emulator.services.LocalLambdaApi;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.io.PrintStream;

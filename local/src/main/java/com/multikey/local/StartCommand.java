@@ -1,10 +1,10 @@
 package com.multikey.local;
 
-import com.multikey.local.runtime.LocalDynamoDb;
-import com.multikey.local.runtime.LocalHttpApi;
-import com.multikey.local.runtime.LocalJwtIssuer;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateRuntime;
+import com.multikey.emulator.TemplateRuntime;
+import com.multikey.emulator.auth.LocalJwtIssuer;
+import com.multikey.emulator.services.LocalDynamoDb;
+import com.multikey.emulator.services.LocalHttpApi;
+import com.multikey.emulator.template.SamTemplate;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,6 +1,6 @@
 package com.multikey.local;
 
-import com.multikey.local.runtime.LocalJwtIssuer;
+import com.multikey.emulator.auth.LocalJwtIssuer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,6 +1,6 @@
 package com.multikey.local;
 
-import com.multikey.local.runtime.SamTemplate;
+import com.multikey.emulator.template.SamTemplate;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

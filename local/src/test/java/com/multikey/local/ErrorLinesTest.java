@@ -1,6 +1,6 @@
 package com.multikey.local;
 
-import com.multikey.local.runtime.MissingFunctionJarException;
+import com.multikey.emulator.functions.MissingFunctionJarException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

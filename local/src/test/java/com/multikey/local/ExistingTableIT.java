@@ -1,8 +1,8 @@
 package com.multikey.local;
 
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateException;
-import com.multikey.local.runtime.TemplateRuntime;
+import com.multikey.emulator.TemplateRuntime;
+import com.multikey.emulator.template.SamTemplate;
+import com.multikey.emulator.template.TemplateException;
 import com.multikey.testkit.IssueFixtures;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;

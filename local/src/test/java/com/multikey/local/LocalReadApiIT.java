@@ -2,10 +2,10 @@ package com.multikey.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.multikey.local.runtime.LocalHttpApi;
-import com.multikey.local.runtime.LocalJwtIssuer;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateRuntime;
+import com.multikey.emulator.TemplateRuntime;
+import com.multikey.emulator.auth.LocalJwtIssuer;
+import com.multikey.emulator.services.LocalHttpApi;
+import com.multikey.emulator.template.SamTemplate;
 import com.multikey.testkit.OpenApiResponses;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

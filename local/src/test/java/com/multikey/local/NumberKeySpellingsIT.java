@@ -1,11 +1,11 @@
 package com.multikey.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.multikey.emulator.TemplateRuntime;
+import com.multikey.emulator.services.LocalEventBridge;
+import com.multikey.emulator.template.SamTemplate;
 import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinitions;
-import com.multikey.local.runtime.LocalEventBridge;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateRuntime;
 import com.multikey.reindex.IndexScope;
 import com.multikey.reindex.Verifier;
 import org.junit.jupiter.api.Test;

@@ -3,8 +3,8 @@ package com.multikey.local;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.common.EmfMetrics;
+import com.multikey.emulator.template.SamTemplate;
 import com.multikey.indexer.IndexerMetrics;
-import com.multikey.local.runtime.SamTemplate;
 import com.multikey.reindex.JobSpec;
 import com.multikey.reindex.JobStatus;
 import com.multikey.reindex.PageCounts;
@@ -26,7 +26,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 
-import static com.multikey.local.runtime.SamTemplate.map;
+import static com.multikey.emulator.template.SamTemplate.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

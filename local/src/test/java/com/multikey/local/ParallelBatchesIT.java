@@ -1,10 +1,10 @@
 package com.multikey.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.multikey.local.runtime.LocalEventBridge;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.StreamTail;
-import com.multikey.local.runtime.TemplateRuntime;
+import com.multikey.emulator.TemplateRuntime;
+import com.multikey.emulator.services.LocalEventBridge;
+import com.multikey.emulator.services.StreamTail;
+import com.multikey.emulator.template.SamTemplate;
 import com.multikey.testkit.IssueFixtures;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

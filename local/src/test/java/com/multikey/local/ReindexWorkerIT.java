@@ -2,12 +2,12 @@ package com.multikey.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.multikey.emulator.TemplateRuntime;
+import com.multikey.emulator.services.LocalDynamoDb;
+import com.multikey.emulator.services.LocalLambdaApi;
+import com.multikey.emulator.template.SamTemplate;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexValue;
-import com.multikey.local.runtime.LocalDynamoDb;
-import com.multikey.local.runtime.LocalLambdaApi;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateRuntime;
 import com.multikey.reindex.JobStatus;
 import com.multikey.reindex.JobStore;
 import com.multikey.testkit.IssueFixtures;

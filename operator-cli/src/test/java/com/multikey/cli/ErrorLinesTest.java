@@ -233,7 +233,7 @@ class ErrorLinesTest {
 
     @Test
     void redrive_aQueueTheLocalStackLacks_saysToStartIt() {
-        com.multikey.local.runtime.LocalSqs sqs = com.multikey.local.runtime.LocalSqs.start();
+        com.multikey.emulator.services.LocalSqs sqs = com.multikey.emulator.services.LocalSqs.start();
         try {
             assertThat(run(LOCAL, "redrive", "--queue", "router", "--endpoint", tables.local().endpoint().toString(), "--sqs-endpoint",
                     sqs.endpoint().toString())).isEqualTo(3);

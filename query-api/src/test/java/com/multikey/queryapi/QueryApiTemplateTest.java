@@ -1,12 +1,12 @@
 package com.multikey.queryapi;
 
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateEnvironment;
+import com.multikey.emulator.template.SamTemplate;
+import com.multikey.emulator.template.TemplateEnvironment;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
 
-import static com.multikey.local.runtime.SamTemplate.map;
+import static com.multikey.emulator.template.SamTemplate.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The query function's part of template.yaml that its priming depends on (docs/decisions/0018). */

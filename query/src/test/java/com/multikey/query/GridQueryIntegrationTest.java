@@ -2,12 +2,12 @@ package com.multikey.query;
 
 import com.multikey.common.Backoff;
 import com.multikey.common.Sleeper;
+import com.multikey.emulator.fixtures.GridSample;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.IndexValue;
 import com.multikey.index.ItemKey;
 import com.multikey.index.definition.IndexDefinitions;
-import com.multikey.local.runtime.GridSample;
 import com.multikey.testkit.Fixtures;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.LocalTablesExtension;

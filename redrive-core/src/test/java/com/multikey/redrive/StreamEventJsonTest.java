@@ -1,9 +1,9 @@
 package com.multikey.redrive;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.multikey.emulator.services.LambdaEvents;
 import com.multikey.index.ItemKey;
 import com.multikey.index.definition.IndexDefinitions;
-import com.multikey.local.runtime.LambdaEvents;
 import com.multikey.reindex.IndexScope;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.SdkBytes;

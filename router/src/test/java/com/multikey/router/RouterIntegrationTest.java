@@ -2,8 +2,8 @@ package com.multikey.router;
 
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.multikey.local.runtime.LocalContext;
-import com.multikey.local.runtime.LocalEventBridge;
+import com.multikey.emulator.functions.LocalContext;
+import com.multikey.emulator.services.LocalEventBridge;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

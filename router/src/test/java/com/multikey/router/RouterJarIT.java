@@ -1,10 +1,10 @@
 package com.multikey.router;
 
-import com.multikey.local.runtime.DeployableJar;
-import com.multikey.local.runtime.LocalContext;
-import com.multikey.local.runtime.LocalEventBridge;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateEnvironment;
+import com.multikey.emulator.functions.DeployableJar;
+import com.multikey.emulator.functions.LocalContext;
+import com.multikey.emulator.services.LocalEventBridge;
+import com.multikey.emulator.template.SamTemplate;
+import com.multikey.emulator.template.TemplateEnvironment;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -2,11 +2,11 @@ package com.multikey.router;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
-import com.multikey.local.runtime.LambdaEvents;
-import com.multikey.local.runtime.LocalContext;
-import com.multikey.local.runtime.LocalEventBridge;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateEnvironment;
+import com.multikey.emulator.functions.LocalContext;
+import com.multikey.emulator.services.LambdaEvents;
+import com.multikey.emulator.services.LocalEventBridge;
+import com.multikey.emulator.template.SamTemplate;
+import com.multikey.emulator.template.TemplateEnvironment;
 import com.multikey.testkit.RecordingAwsEndpoint;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

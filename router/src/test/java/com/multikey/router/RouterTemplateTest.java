@@ -1,13 +1,13 @@
 package com.multikey.router;
 
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateEnvironment;
+import com.multikey.emulator.template.SamTemplate;
+import com.multikey.emulator.template.TemplateEnvironment;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
 
-import static com.multikey.local.runtime.SamTemplate.map;
+import static com.multikey.emulator.template.SamTemplate.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The router's part of template.yaml that its code depends on. */

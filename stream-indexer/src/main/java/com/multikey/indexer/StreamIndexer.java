@@ -6,16 +6,13 @@ import com.multikey.common.ChangeRecord;
 import com.multikey.common.Deadline;
 import com.multikey.common.PartialBatch;
 import com.multikey.common.StructuredLog;
-import com.multikey.index.DynamoDbLimits;
 import com.multikey.index.IndexChange;
 import com.multikey.index.IndexKey;
 import com.multikey.index.ItemKey;
-import com.multikey.index.Rejection;
 import software.amazon.awssdk.core.exception.SdkException;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +32,7 @@ public final class StreamIndexer {
     private final IndexWriter writer;
     private final IndexerMetrics metrics;
     private final StructuredLog log;
+    private final IndexerWarnings warnings;
     private final String appTableName;
 
     public StreamIndexer(BatchPlanner planner, IndexWriter writer, IndexerMetrics metrics, StructuredLog log) {
@@ -52,6 +50,7 @@ public final class StreamIndexer {
         this.writer = writer;
         this.metrics = metrics;
         this.log = log;
+        this.warnings = new IndexerWarnings(log);
     }
 
     /**
@@ -83,71 +82,42 @@ public final class StreamIndexer {
         } catch (SdkException e) {
             // the grid layout state could not be read (throttled, unavailable): which layouts to write is unknown, so
             // nothing is written and every record is delivered again
-            log.warn("grid layout state not read; records reported for redelivery", Map.of("records", records.size(),
-                    "errorType", e.getClass().getSimpleName()));
+            warnings.layoutStateNotRead(records.size(), e);
             return new PartialBatch.Outcome<>(List.copyOf(records), List.of(), new Counts(0, 0, 0, 0, 0, 0, records.size(), 0));
         }
-        for (Rejection rejection : plan.rejections()) {
-            Map<String, Object> fields = new LinkedHashMap<>();
-            fields.put("itemKey", rejection.issueId());
-            fields.put("index", rejection.index());
-            String message = switch (rejection) {
-                case Rejection.Image image -> "item not indexed";
-                case Rejection.Field field -> {
-                    fields.put("attribId", field.attribId());
-                    yield "field not indexed";
-                }
-            };
-            fields.put("reason", rejection.reason());
-            log.warn(message, fields);
-        }
-
-        int valuesNotCopied = 0;
-        for (IndexChange change : plan.changes()) {
-            if (change instanceof IndexChange.Put put && !put.item().valueCopied()) {
-                valuesNotCopied++;
-                Map<String, Object> fields = new LinkedHashMap<>();
-                fields.put("itemKey", put.item().issueId());
-                fields.put("index", put.item().index());
-                fields.put("attribId", put.item().attribId());
-                fields.put("reason", "index item would exceed " + DynamoDbLimits.MAX_ITEM_BYTES + " bytes with the value");
-                log.warn("field indexed without a copy of its value", fields);
-            }
-        }
+        plan.rejections().forEach(warnings::rejected);
+        List<IndexChange.Put> withoutValue = plan.changes().stream()
+                .filter(change -> change instanceof IndexChange.Put put && !put.item().valueCopied())
+                .map(IndexChange.Put.class::cast).toList();
+        withoutValue.forEach(warnings::valueNotCopied);
 
         IndexWriter.WriteResult written = plan.changes().isEmpty()
                 ? IndexWriter.WriteResult.ALL_WRITTEN : writer.write(plan.changes(), deadline);
-        for (IndexWriter.Refused refused : written.refused()) {
-            Map<String, Object> fields = new LinkedHashMap<>();
-            fields.put("itemKey", String.valueOf(plan.itemOfKey().get(refused.key())));
-            fields.put("attribId", refused.key().attribId());
-            fields.put("errorCode", refused.errorCode());
-            log.warn("index write refused by DynamoDB and skipped", fields);
-        }
+        written.refused().forEach(refused -> warnings.writeRefused(refused, plan.itemOfKey().get(refused.key())));
+
+        return new PartialBatch.Outcome<>(failedRecords(plan, written), plan.skipped(), new Counts(plan.ignoredCount(),
+                plan.rejections().size(), withoutValue.size(), written.refused().size(), plan.puts(), plan.deletes(),
+                written.unwritten().size(), plan.missingImages().size()));
+    }
+
+    /**
+     * The records Lambda must deliver again: the first record of each item with an unwritten change, then each
+     * record without the images an index needs.
+     */
+    private List<ChangeRecord> failedRecords(BatchPlan plan, IndexWriter.WriteResult written) {
         Set<ItemKey> failedItems = new LinkedHashSet<>();
         for (IndexKey key : written.unwritten()) {
             failedItems.add(plan.itemOfKey().get(key));
         }
         List<ChangeRecord> redeliver = new ArrayList<>(failedItems.stream().map(plan.firstRecord()::get).toList());
         if (!redeliver.isEmpty()) {
-            log.warn("index writes failed; records reported for redelivery", Map.of(
-                    "failedWrites", written.unwritten().size(), "failedItems", failedItems.size(),
-                    "lowestSequenceNumber", lowest(redeliver)));
+            warnings.writesFailed(written.unwritten().size(), failedItems.size(), lowest(redeliver));
         }
         for (BatchPlan.MissingImage missing : plan.missingImages()) {
-            Map<String, Object> fields = new LinkedHashMap<>();
-            fields.put("table", tableOf(missing.record()));
-            fields.put("itemKey", missing.item().toString());
-            fields.put("sequenceNumber", missing.record().sequenceNumber().orElse(""));
-            fields.put("reason", missing.reason());
-            fields.put("action", "set the table's StreamViewType to " + NEEDED_VIEW_TYPE
-                    + "; the record goes to the on-failure destination after the retries");
-            log.warn("stream record lacks the images an index needs; reported as failed", fields);
+            warnings.missingImage(missing, tableOf(missing.record()));
             redeliver.add(missing.record());
         }
-        return new PartialBatch.Outcome<>(redeliver, plan.skipped(), new Counts(plan.ignoredCount(), plan.rejections().size(),
-                valuesNotCopied, written.refused().size(), plan.puts(), plan.deletes(), written.unwritten().size(),
-                plan.missingImages().size()));
+        return redeliver;
     }
 
     /** The source table a log line names: {@code APP_TABLE_NAME}, else the table of the record's stream ARN. */

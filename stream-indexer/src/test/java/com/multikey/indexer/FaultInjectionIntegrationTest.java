@@ -69,8 +69,8 @@ class FaultInjectionIntegrationTest {
         StreamIndexerHandler handler = stack.handler(flaky, Duration.ofMillis(5), Sleeper.SYSTEM);
 
         StreamsEventResponse response = handler.handleRequest(
-                com.multikey.local.runtime.LambdaEvents.dynamodbEvent(records, stack.tail.streamArn()),
-                new com.multikey.local.runtime.LocalContext(IndexerStack.FUNCTION, 1024, 2_500));
+                com.multikey.emulator.services.LambdaEvents.dynamodbEvent(records, stack.tail.streamArn()),
+                new com.multikey.emulator.functions.LocalContext(IndexerStack.FUNCTION, 1024, 2_500));
 
         assertThat(response.getBatchItemFailures()).isNotEmpty();
         String lowest = response.getBatchItemFailures().stream().map(StreamsEventResponse.BatchItemFailure::getItemIdentifier)

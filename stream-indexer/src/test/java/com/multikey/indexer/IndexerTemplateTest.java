@@ -3,8 +3,8 @@ package com.multikey.indexer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateEnvironment;
+import com.multikey.emulator.template.SamTemplate;
+import com.multikey.emulator.template.TemplateEnvironment;
 import com.multikey.testkit.Fixtures;
 import org.junit.jupiter.api.Test;
 import software.amazon.event.ruler.Machine;
@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import static com.multikey.local.runtime.SamTemplate.map;
+import static com.multikey.emulator.template.SamTemplate.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The indexer's part of template.yaml: tables, event source mapping, filter, permissions and alarms. */

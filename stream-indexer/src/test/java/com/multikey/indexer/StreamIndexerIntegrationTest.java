@@ -1,9 +1,9 @@
 package com.multikey.indexer;
 
+import com.multikey.emulator.fixtures.GridSample;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexOrder;
 import com.multikey.index.IssueImages;
-import com.multikey.local.runtime.GridSample;
 import com.multikey.testkit.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

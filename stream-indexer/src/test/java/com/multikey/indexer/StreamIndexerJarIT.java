@@ -1,11 +1,11 @@
 package com.multikey.indexer;
 
-import com.multikey.local.runtime.DeployableJar;
-import com.multikey.local.runtime.LocalContext;
-import com.multikey.local.runtime.LocalDynamoDb;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateEnvironment;
-import com.multikey.local.runtime.TemplateTables;
+import com.multikey.emulator.functions.DeployableJar;
+import com.multikey.emulator.functions.LocalContext;
+import com.multikey.emulator.services.LocalDynamoDb;
+import com.multikey.emulator.template.SamTemplate;
+import com.multikey.emulator.template.TemplateEnvironment;
+import com.multikey.emulator.template.TemplateTables;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -2,10 +2,10 @@ package com.multikey.indexer;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
-import com.multikey.local.runtime.LambdaEvents;
-import com.multikey.local.runtime.LocalContext;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateEnvironment;
+import com.multikey.emulator.functions.LocalContext;
+import com.multikey.emulator.services.LambdaEvents;
+import com.multikey.emulator.template.SamTemplate;
+import com.multikey.emulator.template.TemplateEnvironment;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.RecordingAwsEndpoint;
 import org.junit.jupiter.api.AfterEach;

@@ -3,8 +3,8 @@ package com.multikey.testkit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.multikey.local.runtime.GridSample;
-import com.multikey.local.runtime.SamTemplate;
+import com.multikey.emulator.fixtures.GridSample;
+import com.multikey.emulator.template.SamTemplate;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -3,13 +3,13 @@ package com.multikey.redrive.handler;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.common.ClientFactory;
+import com.multikey.emulator.TemplateRuntime;
+import com.multikey.emulator.functions.LocalFunction;
+import com.multikey.emulator.template.SamTemplate;
 import com.multikey.index.GridLayoutStore;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexValue;
 import com.multikey.index.definition.IndexDefinitions;
-import com.multikey.local.runtime.LocalFunction;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateRuntime;
 import com.multikey.redrive.FunctionInvoker;
 import com.multikey.redrive.OnFailureRecord;
 import com.multikey.redrive.QueueKind;
@@ -277,7 +277,7 @@ class RedriveIT {
         awaitQuiet();
         assertThat(runtime.sqs().bodies(ROUTER_QUEUE)).isNotEmpty();
         int received = runtime.bus().received().size();
-        runtime.bus().callFaults(com.multikey.local.runtime.LocalEventBridge.CallFaults.NONE);
+        runtime.bus().callFaults(com.multikey.emulator.services.LocalEventBridge.CallFaults.NONE);
 
         // when: a dry run; then the deployable function from its jar, its Lambda client invoking the router through
         // the local Lambda API's Invoke

@@ -1,7 +1,7 @@
 package com.multikey.redrive.handler;
 
-import com.multikey.local.runtime.DeployableJar;
-import com.multikey.local.runtime.SamTemplate;
+import com.multikey.emulator.functions.DeployableJar;
+import com.multikey.emulator.template.SamTemplate;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;

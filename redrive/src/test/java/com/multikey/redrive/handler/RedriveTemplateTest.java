@@ -1,7 +1,7 @@
 package com.multikey.redrive.handler;
 
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateEnvironment;
+import com.multikey.emulator.template.SamTemplate;
+import com.multikey.emulator.template.TemplateEnvironment;
 import com.multikey.redrive.QueueKind;
 import com.multikey.redrive.RedriveConfig;
 import org.junit.jupiter.api.Test;

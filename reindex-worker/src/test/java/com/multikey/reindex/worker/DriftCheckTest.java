@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.common.EmfMetrics;
 import com.multikey.common.StructuredLog;
+import com.multikey.emulator.template.SamTemplate;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexValue;
 import com.multikey.index.definition.IndexDefinitions;
-import com.multikey.local.runtime.SamTemplate;
 import com.multikey.reindex.IndexScope;
 import com.multikey.reindex.JobSpec;
 import com.multikey.reindex.JobStore;
@@ -35,7 +35,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import static com.multikey.local.runtime.SamTemplate.map;
+import static com.multikey.emulator.template.SamTemplate.map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,15 +1,15 @@
 package com.multikey.reindex.worker;
 
+import com.multikey.emulator.functions.DeployableJar;
+import com.multikey.emulator.functions.LocalFunction;
+import com.multikey.emulator.services.LocalDynamoDb;
+import com.multikey.emulator.services.LocalLambdaApi;
+import com.multikey.emulator.template.SamTemplate;
+import com.multikey.emulator.template.TemplateEnvironment;
+import com.multikey.emulator.template.TemplateTables;
 import com.multikey.index.GridLayoutStore;
 import com.multikey.index.definition.GridState;
 import com.multikey.index.definition.IndexDefinitions;
-import com.multikey.local.runtime.DeployableJar;
-import com.multikey.local.runtime.LocalDynamoDb;
-import com.multikey.local.runtime.LocalFunction;
-import com.multikey.local.runtime.LocalLambdaApi;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateEnvironment;
-import com.multikey.local.runtime.TemplateTables;
 import com.multikey.reindex.JobStatus;
 import com.multikey.reindex.JobStore;
 import com.multikey.testkit.IssueFixtures;

@@ -1,9 +1,0 @@
-package com.multikey.local.runtime;
-
-/** A template construct the local runner cannot interpret; the message names it. */
-public final class TemplateException extends RuntimeException {
-
-    public TemplateException(String message) {
-        super(message);
-    }
-}
