@@ -2,14 +2,14 @@ package com.multikey.benchmarks;
 
 import com.multikey.common.Backoff;
 import com.multikey.common.Sleeper;
+import com.multikey.emulator.services.LocalDynamoDb;
+import com.multikey.emulator.template.SamTemplate;
+import com.multikey.emulator.template.TemplateTables;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.IndexValue;
 import com.multikey.index.definition.GridState;
 import com.multikey.index.definition.IndexDefinitions;
-import com.multikey.local.runtime.LocalDynamoDb;
-import com.multikey.local.runtime.SamTemplate;
-import com.multikey.local.runtime.TemplateTables;
 import com.multikey.query.CursorKeys;
 import com.multikey.query.CursorSealer;
 import com.multikey.query.GridQuery;

@@ -1,13 +1,13 @@
 package com.multikey.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.multikey.emulator.functions.LocalContext;
+import com.multikey.emulator.services.LambdaEvents;
+import com.multikey.emulator.services.StreamTail;
 import com.multikey.index.GridLayoutStore;
 import com.multikey.index.definition.GridState;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.indexer.StreamIndexerHandler;
-import com.multikey.local.runtime.LambdaEvents;
-import com.multikey.local.runtime.LocalContext;
-import com.multikey.local.runtime.StreamTail;
 import com.multikey.reindex.Backfill;
 import com.multikey.reindex.CheckpointStore;
 import com.multikey.reindex.IndexScope;
