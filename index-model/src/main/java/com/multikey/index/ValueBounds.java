@@ -47,6 +47,30 @@ public record ValueBounds(int valueBytes, boolean grouped) {
         return SortKeyCodec.textPrefix(text, valueBytes);
     }
 
+    /**
+     * Whether a value's keys hold it only in part: a text longer than the index's value budget, cut, with a digest of the
+     * whole after the cut. Values that share the kept part sort by their digests, not by what follows the cut.
+     */
+    public boolean isCut(IndexValue value) {
+        return value instanceof IndexValue.Text text && !SortKeyCodec.encodeValue(value, valueBytes).equals(textPrefix(text.value()));
+    }
+
+    /**
+     * As {@link #lowerBound}, below every key of a value that may be within the range: for a cut value, every value that
+     * shares its kept part (the range's test on whole values decides).
+     */
+    public String lowerBoundCovering(IndexValue value, boolean inclusive) {
+        return isCut(value) ? textPrefix(((IndexValue.Text) value).value()) : lowerBound(value, inclusive);
+    }
+
+    /**
+     * As {@link #upperBound}, above every key of a value that may be within the range: for a cut value, every value that
+     * shares its kept part (after it comes the cut's mark and a hex digest, far below U+10FFFF).
+     */
+    public String upperBoundCovering(IndexValue value, boolean inclusive) {
+        return isCut(value) ? textPrefix(((IndexValue.Text) value).value()) + "\uDBFF\uDFFF" : upperBound(value, inclusive);
+    }
+
     /** A key an item of this value can have: to test a value against a key range. */
     public String sampleKey(IndexValue value) {
         return grouped ? valuePrefix(value) + SortKeyCodec.SEPARATOR : SortKeyCodec.sampleKey(value);

@@ -126,12 +126,22 @@ public sealed interface Filter {
             return new Range(low, true, null, false);
         }
 
+        /**
+         * A bound cut where a sort key cuts a long text widens to every value that shares its kept part (those sort by
+         * digest, not by value): the range is asked of the index by it and decided on whole values ({@link #matches}).
+         */
         @Override
         public KeyRange keyRange(ValueBounds bounds) {
             IndexValue any = low != null ? low : high;
-            String from = low == null ? SortKeyCodec.typeLow(any) : bounds.lowerBound(low, lowInclusive);
-            String to = high == null ? SortKeyCodec.typeHigh(any) : bounds.upperBound(high, highInclusive);
+            String from = low == null ? SortKeyCodec.typeLow(any) : bounds.lowerBoundCovering(low, lowInclusive);
+            String to = high == null ? SortKeyCodec.typeHigh(any) : bounds.upperBoundCovering(high, highInclusive);
             return KeyRange.between(from, to);
+        }
+
+        /** Decided on the whole value: of the bounds' type, within them. */
+        @Override
+        public boolean matches(IndexValue value, ValueBounds bounds) {
+            return new Predicate.Range("", low, lowInclusive, high, highInclusive).test(value);
         }
     }
 

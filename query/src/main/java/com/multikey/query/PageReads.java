@@ -81,6 +81,11 @@ final class PageReads {
         return reads < maxReads && examined() < itemBudget;
     }
 
+    /** The reads (Queries and BatchGetItems) the page may still make. */
+    int readsLeft() {
+        return Math.max(0, maxReads - reads);
+    }
+
     int budgetLeft() {
         return Math.max(0, itemBudget - examined());
     }

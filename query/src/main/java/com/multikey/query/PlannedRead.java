@@ -28,7 +28,10 @@ import java.util.Optional;
  */
 final class PlannedRead {
 
-    /** The items a range's reading leaves to the sorted read: one index item and its item, so that every page moves on. */
+    /**
+     * What a range's reading leaves to the sorted read, so that every page moves on: one index item and its item, read
+     * in one Query and one BatchGetItem.
+     */
     static final int SORTED_READ_RESERVE = 2;
 
     private final PageFill fill;
@@ -233,10 +236,11 @@ final class PlannedRead {
 
         /**
          * Reads on until the ranges end, {@code cap} index items are read, or it lists more items than half the budget left
-         * (less {@value #SORTED_READ_RESERVE}, so that a page that goes on with the sorted read still moves on).
+         * (less {@value #SORTED_READ_RESERVE}, and as many reads, so that a page that goes on with the sorted read still moves
+         * on).
          */
         void readTo(long cap) {
-            while (!ended && read < cap && reads.mayRead()) {
+            while (!ended && read < cap && reads.mayRead() && reads.readsLeft() > SORTED_READ_RESERVE) {
                 // half of what the page may read, less what the sorted read needs to move on (an index item and its item)
                 long room = (reads.budgetLeft() - SORTED_READ_RESERVE) / 2;
                 if (room < 1 || keys.size() > room) {
