@@ -38,8 +38,8 @@ class IndexProjectorTest {
         Map<String, AttributeValue> issue = issue(Map.of("status", AttributeValue.fromN("1"), "status|x", AttributeValue.fromN("2"),
                 "custom_fields", AttributeValue.fromN("3"), "f1", AttributeValue.fromN("4")));
 
-        // when
-        ItemProjection projection = PROJECTOR.project(KEY, issue);
+        // when: a projector of its own (a static one is built before pitest tells which test covers its constructor)
+        ItemProjection projection = new IndexProjector(DEFINITIONS).project(KEY, issue);
 
         // then
         assertThat(projection.items()).filteredOn(item -> item.index().equals("custom_fields")).extracting(IndexItem::attribId)
@@ -50,6 +50,18 @@ class IndexProjectorTest {
                 new Rejection.Field(KEY, "custom_fields", "status", "field id reads as a partition of another declared index"),
                 new Rejection.Field(KEY, "custom_fields", "status|x", "field id reads as a partition of another declared index"));
         assertThat(projection.rejections()).extracting(Rejection::issueId).containsOnly("issue#1");
+    }
+
+    @Test
+    void project_whenTheIndexDoesNotCoverTheItem_projectsNothing() {
+        // given
+        Map<String, AttributeValue> layer = Map.of("id", AttributeValue.fromS("layer#1"), "project", AttributeValue.fromS("p1"),
+                "num", AttributeValue.fromN("7"), "state", AttributeValue.fromS("open"),
+                "custom_fields", AttributeValue.fromM(Map.of("f1", AttributeValue.fromN("4"))));
+
+        // then
+        assertThat(PROJECTOR.project("custom_fields", ItemKey.ofString("id", "layer#1"), layer)).isEqualTo(ItemProjection.EMPTY);
+        assertThat(PROJECTOR.projectEntry("custom_fields", ItemKey.ofString("id", "layer#1"), layer, "f1")).isEqualTo(ItemProjection.EMPTY);
     }
 
     @Test

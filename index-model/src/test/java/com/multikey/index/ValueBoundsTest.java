@@ -66,6 +66,27 @@ class ValueBoundsTest {
     }
 
     @Test
+    void bounds_ofAGroupedIndex_holdAKeyWhoseItemKeyIsNotAscii() {
+        // given: no tie-breaker, so the item key follows the value's separator ('\u00fc' sorts above every ASCII character)
+        String key = PROJECTOR.project("status", ItemKey.ofString("id", "\u00fcber#1"), issue("\u00fcber#1", "open")).items().iterator().next().sortKey();
+        IndexValue open = new IndexValue.Text("open");
+
+        // then
+        assertThat(KeyOrder.compare(key, PROJECTOR.bounds("status").upperBound(open, true))).isNegative();
+    }
+
+    @Test
+    void sampleKey_ofAGroupedIndex_whenTheValueIsCut_startsWithTheValuesPrefix() {
+        // given: a text longer than either layout's cut
+        IndexValue longText = new IndexValue.Text("x".repeat(3000));
+        ValueBounds bounds = PROJECTOR.bounds("status");
+
+        // then
+        assertThat(bounds.sampleKey(longText)).startsWith(bounds.valuePrefix(longText));
+        assertThat(sortKey("status", "x".repeat(3000))).startsWith(bounds.valuePrefix(longText));
+    }
+
+    @Test
     void new_whenTheBudgetIsOutsideASortKey_refuses() {
         assertThatCode(() -> new ValueBounds(SortKeyCodec.MIN_VALUE_BYTES, true)).doesNotThrowAnyException();
         assertThatCode(() -> new ValueBounds(SortKeyCodec.MAX_KEY_BYTES, true)).doesNotThrowAnyException();
