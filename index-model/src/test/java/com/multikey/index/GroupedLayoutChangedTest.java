@@ -90,6 +90,19 @@ class GroupedLayoutChangedTest {
     }
 
     @Test
+    void changed_whenTheItemComesIntoOrLeavesTheIndex_projectsTheCoveredVersionWhole() {
+        // when
+        IndexProjector.Changed entering = PROJECTOR.changed("fields", KEY, issue("layer#1", fields("a", "b")), issue("issue#1", fields("a", "b")));
+        IndexProjector.Changed leaving = PROJECTOR.changed("fields", KEY, issue("issue#1", fields("a", "b")), issue("layer#1", fields("a", "b")));
+
+        // then
+        assertThat(entering.before()).isEqualTo(ItemProjection.EMPTY);
+        assertThat(partitions(entering.after())).containsExactlyInAnyOrder("fields|p1|f1", "fields|p1|f2");
+        assertThat(partitions(leaving.before())).containsExactlyInAnyOrder("fields|p1|f1", "fields|p1|f2");
+        assertThat(leaving.after()).isEqualTo(ItemProjection.EMPTY);
+    }
+
+    @Test
     void project_whenTheItemKeyTakesExactlyTheBytesAllowed_indexesIt_andOneMoreRejectsIt() {
         // given: an index whose table allows exactly this item key's bytes
         ItemKey key = ItemKey.ofString("id", "issue#0123456789");
@@ -124,5 +137,21 @@ class GroupedLayoutChangedTest {
         assertThat(status.project("status", KEY, fits).items()).singleElement().extracting(IndexItem::attribId).isEqualTo("status|" + project);
         assertThat(status.project("status", KEY, over).rejections()).singleElement().isEqualTo(new Rejection.Field(KEY, "status", "state",
                 "state index partition key (index name, group) longer than 2048 bytes"));
+    }
+
+    @Test
+    void project_whenTheItemKeyIsANumberOutsideDynamoDbsRange_rejectsTheItem() {
+        // given
+        IndexProjector byNumber = new IndexProjector(DefinitionsYaml.parse(
+                "version: 1\ntable: {partitionKey: {name: id, type: N}}\nindexes: [{name: status, values: {attribute: state}}]"));
+        Map<String, AttributeValue> item = Map.of("id", AttributeValue.fromN("1E+200"), "state", AttributeValue.fromS("open"));
+        ItemKey key = byNumber.keyOf(item).orElseThrow();
+
+        // when
+        ItemProjection projection = byNumber.project("status", key, item);
+
+        // then
+        assertThat(projection.items()).isEmpty();
+        assertThat(projection.rejections()).containsExactly(new Rejection.Image(key, "status", "the item's key holds a number outside DynamoDB's range"));
     }
 }

@@ -60,6 +60,16 @@ class ItemKeyTest {
     }
 
     @Test
+    void fieldPartitioned_whenTheSourceKeyIsNotOneString_refuses() {
+        // given
+        ItemKey pkSk = ItemKey.of(PK_SK, Map.of("pk", AttributeValue.fromS("p"), "sk", AttributeValue.fromN("1"))).orElseThrow();
+
+        // then
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> IndexItem.fieldPartitioned("custom_fields", pkSk, "f1",
+                new IndexValue.Text("x"), "p1", java.math.BigDecimal.ONE)).isInstanceOf(IllegalArgumentException.class).hasMessage("not a one-string key");
+    }
+
+    @Test
     void normalized_spellsNumbersCanonically_insideListsAndMapsToo() {
         // when
         Map<String, AttributeValue> normalized = IndexItem.normalized(Map.of("n", AttributeValue.fromN("1.50"),
