@@ -39,10 +39,6 @@ final class FieldPartitionedLayout implements IndexLayout {
         this.groupedIndexNames = Set.copyOf(groupedIndexNames);
     }
 
-    @Override
-    public IndexDefinition definition() {
-        return index;
-    }
 
     @Override
     public IndexProjector.Changed changed(ItemKey key, Map<String, AttributeValue> before, Map<String, AttributeValue> after) {

@@ -47,10 +47,6 @@ final class GroupedLayout implements IndexLayout {
         this.valueBytes = SortKeyCodec.valueBudget(index, table);
     }
 
-    @Override
-    public IndexDefinition definition() {
-        return index;
-    }
 
     /** The bytes of a sort key this index gives a value; query bounds are computed with it. */
     int valueBytes() {

@@ -1,14 +1,11 @@
 package com.multikey.index;
 
-import com.multikey.index.definition.IndexDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.util.Map;
 
 /** Projects items onto one declared index, in the layout it declares. */
 sealed interface IndexLayout permits FieldPartitionedLayout, GroupedLayout {
-
-    IndexDefinition definition();
 
     /** The index items an item version implies, and what of it cannot be indexed. */
     ItemProjection project(ItemKey key, Map<String, AttributeValue> image);

@@ -232,4 +232,9 @@ class SortKeyCodecTest {
     private static List<String> sortedAsDynamoDb(List<String> keys) {
         return keys.stream().sorted(IndexOrder::compareKeys).toList();
     }
+
+    @Test
+    void encodeItemKey_escapesTheSeparatorAndTheEscapeCharacter() {
+        assertThat(SortKeyCodec.encodeItemKey(ItemKey.ofString("id", "a\u0002b\u0001c"))).isEqualTo("a\u0002\u0004b\u0002\u0003c");
+    }
 }

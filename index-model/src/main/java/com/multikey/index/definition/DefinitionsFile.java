@@ -195,7 +195,7 @@ public final class DefinitionsFile {
             return plain;
         }
         try {
-            return new BigDecimal(plain.startsWith("+") ? plain.substring(1) : plain).toString();
+            return new BigDecimal(plain).toString();
         } catch (NumberFormatException e) {
             return null;
         }

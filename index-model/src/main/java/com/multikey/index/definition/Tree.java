@@ -6,7 +6,6 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A parsed definitions document, read through the AWS SDK's own JSON nodes (which every function jar carries already),
@@ -151,10 +150,5 @@ final class Tree implements Iterable<Tree> {
             node.asArray().forEach(element -> elements.add(of(element)));
         }
         return elements.iterator();
-    }
-
-    /** The members of an object, in document order. */
-    Map<String, JsonNode> members() {
-        return node.asObject();
     }
 }

@@ -2,15 +2,21 @@ package com.multikey.index.definition;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 class DefinitionsReaderTest {
 
@@ -138,5 +144,120 @@ class DefinitionsReaderTest {
 
         assertThatThrownBy(() -> DefinitionsYaml.parse(text)).isInstanceOf(DefinitionException.class)
                 .hasMessageContaining("more than one index uses layout field-partitioned");
+    }
+
+    private static final String ID = "version: 1\ntable: {partitionKey: {name: id}}\n";
+
+    static Stream<Arguments> refusedDefinitions() {
+        return Stream.of(
+                arguments("an unknown top-level setting", ID + "indexs: []",
+                        "definitions: the file: unknown setting 'indexs'; expected one of version, table, entityTypes, indexes"),
+                arguments("no version", "table: {partitionKey: {name: id}}\nindexes: []",
+                        "definitions: version: must be 1 (the format this build reads), found none"),
+                arguments("another version", "version: 2\ntable: {partitionKey: {name: id}}\nindexes: []",
+                        "definitions: version: must be 1 (the format this build reads), found '2'"),
+                arguments("an unknown table setting", "version: 1\ntable: {partitionKey: {name: id}, sortkey: {name: sk}}\nindexes: []",
+                        "definitions: table: unknown setting 'sortkey'; expected one of partitionKey, sortKey, maxItemKeyBytes"),
+                arguments("an unknown key setting", "version: 1\ntable: {partitionKey: {name: id, typ: S}}\nindexes: []",
+                        "definitions: table.partitionKey: unknown setting 'typ'; expected one of name, type"),
+                arguments("item key below 8 bytes", "version: 1\ntable: {partitionKey: {name: id}, maxItemKeyBytes: 7}\nindexes: []",
+                        "definitions: table.maxItemKeyBytes: must be a whole number from 8 to 512 (the bytes an item's key may take at the end of an index sort key)"),
+                arguments("item key above half a sort key", "version: 1\ntable: {partitionKey: {name: id}, maxItemKeyBytes: 513}\nindexes: []",
+                        "definitions: table.maxItemKeyBytes: must be a whole number from 8 to 512 (the bytes an item's key may take at the end of an index sort key)"),
+                arguments("item key bytes as text", "version: 1\ntable: {partitionKey: {name: id}, maxItemKeyBytes: '64'}\nindexes: []",
+                        "definitions: table.maxItemKeyBytes: must be a whole number from 8 to 512 (the bytes an item's key may take at the end of an index sort key)"),
+                arguments("the second entity type's name", ID + "entityTypes: [{keyPrefix: {attribute: id}}, {name: layer, when: [{attribute: id, beginsWith: l}]}]\nindexes: []",
+                        "definitions: entityTypes[1].name: 'layer' is not an entity type name; use PascalCase letters and digits, e.g. Layer"),
+                arguments("a key prefix rule with a name", ID + "entityTypes: [{keyPrefix: {attribute: id}, name: Layer}]\nindexes: []",
+                        "definitions: entityTypes[0]: unknown setting 'name'; expected one of keyPrefix"),
+                arguments("an unknown key prefix setting", ID + "entityTypes: [{keyPrefix: {attribute: id, sep: '#'}}]\nindexes: []",
+                        "definitions: entityTypes[0].keyPrefix: unknown setting 'sep'; expected one of attribute, separator"),
+                arguments("an empty separator", ID + "entityTypes: [{keyPrefix: {attribute: id, separator: ''}}]\nindexes: []",
+                        "definitions: entityTypes[0].keyPrefix.separator: must not be empty"),
+                arguments("an unknown entity type setting", ID + "entityTypes: [{name: Layer, when: [{attribute: id, beginsWith: l}], type: x}]\nindexes: []",
+                        "definitions: entityTypes[0]: unknown setting 'type'; expected one of name, when"),
+                arguments("the second condition", ID + "indexes: [{name: a, values: {attribute: x}, covers: [{attribute: x, exists: true}, {attribute: y, exists: false}]}]",
+                        "definitions: index 'a': covers[1] (y): exists takes true (an index covering items that lack an attribute lists what they have instead)"),
+                arguments("an unknown condition", ID + "indexes: [{name: a, values: {attribute: x}, covers: [{attribute: x, equal: 1}]}]",
+                        "definitions: index 'a': covers[0]: unknown setting 'equal'; expected one of attribute, beginsWith, equals, exists"),
+                arguments("a number key equal to a string", "version: 1\ntable: {partitionKey: {name: id, type: N}}\nindexes: [{name: a, values: {attribute: x}, covers: [{attribute: id, equals: x}]}]",
+                        "definitions: index 'a': covers[0] (id): id is the table's partition key of type N, and equals a string, so it could never work: name another attribute"),
+                arguments("a string key equal to a boolean", ID + "indexes: [{name: a, values: {attribute: x}, covers: [{attribute: id, equals: true}]}]",
+                        "definitions: index 'a': covers[0] (id): id is the table's partition key of type S, and equals a boolean, so it could never work: name another attribute"),
+                arguments("an unknown value source", ID + "indexes: [{name: a, values: {attributes: x}}]",
+                        "definitions: index 'a': values: unknown setting 'attributes'; expected one of entriesOf, elementsOf, attribute"),
+                arguments("an unknown tie-breaker setting", ID + "indexes: [{name: a, values: {attribute: x}, orderBy: [{attribute: p, maxByte: 100}]}]",
+                        "definitions: index 'a': orderBy: unknown setting 'maxByte'; expected one of attribute, maxBytes"),
+                arguments("a tie-breaker below 48 bytes", ID + "indexes: [{name: a, values: {attribute: x}, orderBy: [{attribute: p, maxBytes: 47}]}]",
+                        "definitions: index 'a': orderBy (p): maxBytes must be from 48 to 512, found 47"),
+                arguments("a tie-breaker above half a sort key", "version: 1\ntable: {partitionKey: {name: id}, maxItemKeyBytes: 8}\nindexes: [{name: a, values: {attribute: x}, orderBy: [{attribute: p, maxBytes: 513}]}]",
+                        "definitions: index 'a': orderBy (p): maxBytes must be from 48 to 512, found 513"),
+                arguments("a binary key as a tie-breaker with maxBytes", "version: 1\ntable: {partitionKey: {name: id}, sortKey: {name: v, type: B}}\nindexes: [{name: a, values: {attribute: x}, orderBy: [{attribute: v, maxBytes: 100}]}]",
+                        "definitions: index 'a': orderBy (v): v is the table's sort key of type B, and a tie-breaker is a string, a number or a boolean, so it could never work: name another attribute"),
+                arguments("a value one byte short", ID + "indexes: [{name: a, values: {attribute: x}, orderBy: [{attribute: p, maxBytes: 352}, {attribute: q, maxBytes: 350}]}]",
+                        "definitions: index 'a': orderBy: the sort key cannot fit DynamoDB's 1024 bytes: the tie-breakers (702 bytes) and the item key "
+                                + "(table.maxItemKeyBytes 256) leave the value 63 bytes, and it needs at least 64; lower their maxBytes, or drop a tie-breaker"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("refusedDefinitions")
+    void parse_whenRefused_saysExactlyWhereAndWhatToChange(String what, String text, String message) {
+        assertThatThrownBy(() -> DefinitionsYaml.parse(text)).as(what).isInstanceOf(DefinitionException.class).hasMessage(message);
+    }
+
+    static Stream<Arguments> limitsAccepted() {
+        return Stream.of(
+                arguments("the least item key", "version: 1\ntable: {partitionKey: {name: id}, maxItemKeyBytes: 8}\nindexes: []"),
+                arguments("the longest item key", "version: 1\ntable: {partitionKey: {name: id}, maxItemKeyBytes: 512}\nindexes: []"),
+                arguments("the shortest tie-breaker", ID + "indexes: [{name: a, values: {attribute: x}, orderBy: [{attribute: p, maxBytes: 48}]}]"),
+                arguments("the longest tie-breaker", "version: 1\ntable: {partitionKey: {name: id}, maxItemKeyBytes: 8}\n"
+                        + "indexes: [{name: a, values: {attribute: x}, orderBy: [{attribute: p, maxBytes: 512}]}]"),
+                arguments("a value of exactly 64 bytes", ID + "indexes: [{name: a, values: {attribute: x}, orderBy: [{attribute: p, maxBytes: 352}, {attribute: q, maxBytes: 349}]}]"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("limitsAccepted")
+    void parse_whenAtALimit_acceptsIt(String what, String text) {
+        assertThatCode(() -> DefinitionsYaml.parse(text)).as(what).doesNotThrowAnyException();
+    }
+
+    @Test
+    void parse_whenTheLimitsAreGiven_keepsThem() {
+        // when
+        IndexDefinitions definitions = DefinitionsYaml.parse("version: 1\ntable: {partitionKey: {name: id}, maxItemKeyBytes: 100}\n"
+                + "indexes: [{name: a, values: {attribute: x}, orderBy: [{attribute: p, maxBytes: 48}]}]");
+
+        // then
+        assertThat(definitions.table().maxItemKeyBytes()).isEqualTo(100);
+        assertThat(definitions.index("a").orElseThrow().orderBy()).containsExactly(new TieBreaker(AttributePath.parse("p", ""), 48));
+    }
+
+    @Test
+    void entityTypeOf_whenNoRulesAreDeclared_isThePartitionKeysPrefixBeforeTheFirstHash() {
+        // given
+        IndexDefinitions definitions = DefinitionsYaml.parse(ID + "indexes: []");
+
+        // then
+        assertThat(definitions.entityTypeOf(Map.of("id", AttributeValue.fromS("issue#020e#x")))).isEqualTo("issue");
+        assertThat(definitions.entityTypeOf(Map.of("id", AttributeValue.fromS("issue")))).isEqualTo("item");
+    }
+
+    @Test
+    void entityTypeOf_triesTheRulesInOrder_andTheFirstThatDecidesGivesTheType() {
+        // given
+        IndexDefinitions definitions = DefinitionsYaml.parse(ID + """
+                entityTypes:
+                  - {name: Layer, when: [{attribute: id, beginsWith: "lyr#"}, {attribute: live, equals: true}]}
+                  - {keyPrefix: {attribute: kind.name, separator: "/"}}
+                  - {name: Other, when: [{attribute: id, exists: true}]}
+                indexes: []
+                """);
+
+        // then
+        assertThat(definitions.entityTypeOf(Map.of("id", AttributeValue.fromS("lyr#1"), "live", AttributeValue.fromBool(true)))).isEqualTo("Layer");
+        assertThat(definitions.entityTypeOf(Map.of("id", AttributeValue.fromS("lyr#1"), "live", AttributeValue.fromBool(false),
+                "kind", AttributeValue.fromM(Map.of("name", AttributeValue.fromS("task/7")))))).isEqualTo("task");
+        assertThat(definitions.entityTypeOf(Map.of("id", AttributeValue.fromS("lyr#1")))).isEqualTo("Other");
+        assertThat(definitions.entityTypeOf(Map.of("key", AttributeValue.fromS("lyr#1")))).isEqualTo("item");
     }
 }
