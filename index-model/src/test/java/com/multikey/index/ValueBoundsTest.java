@@ -95,4 +95,34 @@ class ValueBoundsTest {
         assertThatThrownBy(() -> new ValueBounds(SortKeyCodec.MAX_KEY_BYTES + 1, true)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("a value budget of 1025 bytes");
     }
+
+    @Test
+    void coveringBounds_ofACutText_holdEveryKeyOfTheTextsThatShareItsKeptPart_andOfNoOtherKeptPart() {
+        String kept = "x".repeat(900);
+        for (String index : new String[] {"status", "custom_fields"}) {
+            // given: texts past the kept part, which sort by their digests
+            ValueBounds bounds = PROJECTOR.bounds(index);
+            IndexValue two = new IndexValue.Text(kept + "2");
+            String low = bounds.lowerBoundCovering(two, false);
+            String high = bounds.upperBoundCovering(two, true);
+
+            // then: every text sharing the kept part is within both bounds, whichever way its digest sorts
+            assertThat(bounds.isCut(two)).as(index).isTrue();
+            assertThat(bounds.isCut(new IndexValue.Text("open"))).as(index).isFalse();
+            assertThat(bounds.isCut(new IndexValue.Num(java.math.BigDecimal.TEN))).as(index).isFalse();
+            for (String tail : new String[] {"1", "2", "3", "zz"}) {
+                String key = sortKey(index, kept + tail);
+                assertThat(KeyOrder.compare(key, low)).as("%s %s", index, tail).isPositive();
+                assertThat(KeyOrder.compare(key, high)).as("%s %s", index, tail).isNegative();
+            }
+            // and no text of another kept part
+            assertThat(KeyOrder.compare(sortKey(index, "w" + kept), low)).as(index).isNegative();
+            assertThat(KeyOrder.compare(sortKey(index, "xx"), low)).as(index).isNegative();
+            assertThat(KeyOrder.compare(sortKey(index, "y" + kept), high)).as(index).isPositive();
+            // a value the key holds whole keeps its exact bounds
+            IndexValue open = new IndexValue.Text("open");
+            assertThat(bounds.lowerBoundCovering(open, true)).isEqualTo(bounds.lowerBound(open, true));
+            assertThat(bounds.upperBoundCovering(open, false)).isEqualTo(bounds.upperBound(open, false));
+        }
+    }
 }
