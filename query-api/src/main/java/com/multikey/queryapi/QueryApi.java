@@ -1,12 +1,9 @@
 package com.multikey.queryapi;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.multikey.index.IndexProjector;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.index.definition.ValueSource;
-import com.multikey.query.Explain;
 import com.multikey.query.FilterParameters;
 import com.multikey.query.GroupValue;
 import com.multikey.query.InvalidPredicateException;
@@ -91,12 +88,14 @@ public final class QueryApi {
 
     private final Pages pages;
     private final IndexDefinitions definitions;
+    private final PageDocuments documents;
     private final Set<String> indexNames;
     private final String openApi;
 
     public QueryApi(Pages pages, IndexDefinitions definitions) {
         this.pages = pages;
         this.definitions = definitions;
+        this.documents = new PageDocuments(definitions);
         this.indexNames = definitions.indexes().stream().map(IndexDefinition::name).collect(java.util.stream.Collectors.toUnmodifiableSet());
         this.openApi = openApiDocument();
     }
@@ -145,7 +144,7 @@ public final class QueryApi {
         }
         if (path.equals("/v1/indexes")) {
             parameters(request, Set.of());
-            return json(indexes());
+            return json(documents.indexes());
         }
         if (path.equals("/v1/grid")) {
             Parameters parameters = parameters(request, union(PAGE_PARAMETERS, Set.of("project", "field")));
@@ -266,101 +265,12 @@ public final class QueryApi {
                 request = request.withExplain();
             }
             Page page = pages.page(request);
-            return new Response(200, Map.of("content-type", "application/json"), pageBody(index, group, entry, order, page).toString(),
+            return new Response(200, Map.of("content-type", "application/json"), documents.page(index, group, entry, order, page).toString(),
                     page.issues().size());
         } catch (InvalidPredicateException e) {
             int position = e.position();
             throw Problem.badPredicate(position, position < where.size() ? where.get(position) : null, e.getMessage());
         }
-    }
-
-    private ObjectNode pageBody(IndexDefinition index, List<AttributeValue> group, String entry, Order order, Page page) {
-        IndexProjector projector = new IndexProjector(definitions);
-        ObjectNode body = ApiJson.NODES.objectNode();
-        body.put("index", index.name());
-        ArrayNode groupNode = body.putArray("group");
-        group.forEach(value -> groupNode.add(ApiJson.of(value)));
-        if (!entry.isEmpty()) {
-            body.put("entry", entry);
-        }
-        body.put("order", order == Order.ASC ? "asc" : "desc");
-        ArrayNode items = body.putArray("items");
-        for (int i = 0; i < page.issues().size(); i++) {
-            Map<String, AttributeValue> item = page.issues().get(i);
-            ObjectNode node = items.addObject();
-            ObjectNode key = node.putObject("key");
-            projector.keyOf(item).ifPresent(itemKey -> itemKey.toKey().forEach((name, value) -> key.set(name, ApiJson.of(value))));
-            AttributeValue value = page.listedValue(i).orElseGet(() -> fieldValue(index, entry, item));
-            node.set("value", value == null ? ApiJson.NODES.nullNode() : ApiJson.of(value));
-            node.put("missing", i >= page.indexed());
-            node.set("item", ApiJson.of(item));
-        }
-        if (page.nextCursor().isPresent()) {
-            body.put("nextCursor", page.nextCursor().get());
-        } else {
-            body.putNull("nextCursor");
-        }
-        if (page.examined() >= 0) {
-            body.put("examined", page.examined());
-        }
-        body.put("budgetSpent", page.budgetSpent());
-        page.explain().ifPresent(explain -> body.set("explain", explainBody(explain)));
-        return body;
-    }
-
-    private static ObjectNode explainBody(Explain explain) {
-        ObjectNode node = ApiJson.NODES.objectNode();
-        node.put("plan", explain.plan());
-        node.put("reason", explain.reason());
-        ArrayNode alternatives = node.putArray("alternatives");
-        for (Explain.Alternative alternative : explain.alternatives()) {
-            ObjectNode each = alternatives.addObject();
-            each.put("plan", alternative.plan());
-            each.put("estimatedItems", alternative.estimatedItems());
-            each.put("basis", alternative.basis());
-        }
-        ObjectNode read = node.putObject("read");
-        read.put("queries", explain.read().queries());
-        read.put("batchGets", explain.read().batchGets());
-        read.put("indexItems", explain.read().indexItems());
-        read.put("tableItems", explain.read().tableItems());
-        explain.suggestion().ifPresent(suggestion -> node.put("suggestion", suggestion));
-        return node;
-    }
-
-    /**
-     * What an item holds where the index reads its values (the entry, for a map-entries index): for an item of the missing
-     * tail, and for a page that does not say what its items were listed under.
-     */
-    private static AttributeValue fieldValue(IndexDefinition index, String entry, Map<String, AttributeValue> item) {
-        AttributeValue value = index.values().path().resolve(item);
-        if (value != null && !entry.isEmpty()) {
-            value = value.hasM() ? value.m().get(entry) : null;
-        }
-        return value;
-    }
-
-    private ObjectNode indexes() {
-        ObjectNode body = ApiJson.NODES.objectNode();
-        ArrayNode list = body.putArray("indexes");
-        for (IndexDefinition index : definitions.indexes()) {
-            ObjectNode node = list.addObject();
-            node.put("name", index.name());
-            node.put("layout", index.layout() == IndexDefinition.Layout.FIELD_PARTITIONED ? "field-partitioned" : "grouped");
-            ArrayNode group = node.putArray("group");
-            index.group().forEach(path -> group.add(path.toString()));
-            node.put("values", switch (index.values()) {
-                case ValueSource.MapEntries m -> "entriesOf";
-                case ValueSource.Elements e -> "elementsOf";
-                case ValueSource.Scalar s -> "attribute";
-            });
-            node.put("path", index.values().path().toString());
-            ArrayNode orderBy = node.putArray("orderBy");
-            index.orderBy().forEach(tieBreaker -> orderBy.add(tieBreaker.path().toString()));
-            ArrayNode projection = node.putArray("projection");
-            index.projection().forEach(path -> projection.add(path.toString()));
-        }
-        return body;
     }
 
     /** The parameter of this API a library refusal is about: the grid route names the group its project, the entry its field. */

@@ -1,0 +1,118 @@
+package com.multikey.queryapi;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.index.IndexProjector;
+import com.multikey.index.definition.IndexDefinition;
+import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.index.definition.ValueSource;
+import com.multikey.query.Explain;
+import com.multikey.query.Order;
+import com.multikey.query.Page;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.util.List;
+import java.util.Map;
+
+/** The JSON documents the read API answers with: a page (with its explanation) and the list of declared indexes. */
+final class PageDocuments {
+
+    private final IndexDefinitions definitions;
+    private final IndexProjector projector;
+
+    PageDocuments(IndexDefinitions definitions) {
+        this.definitions = definitions;
+        this.projector = new IndexProjector(definitions);
+    }
+
+    /** A page: the index, group, entry and order it was read with, each item with its key and the value it was listed under. */
+    ObjectNode page(IndexDefinition index, List<AttributeValue> group, String entry, Order order, Page page) {
+        ObjectNode body = ApiJson.NODES.objectNode();
+        body.put("index", index.name());
+        ArrayNode groupNode = body.putArray("group");
+        group.forEach(value -> groupNode.add(ApiJson.of(value)));
+        if (!entry.isEmpty()) {
+            body.put("entry", entry);
+        }
+        body.put("order", order == Order.ASC ? "asc" : "desc");
+        ArrayNode items = body.putArray("items");
+        for (int i = 0; i < page.issues().size(); i++) {
+            Map<String, AttributeValue> item = page.issues().get(i);
+            ObjectNode node = items.addObject();
+            ObjectNode key = node.putObject("key");
+            projector.keyOf(item).ifPresent(itemKey -> itemKey.toKey().forEach((name, value) -> key.set(name, ApiJson.of(value))));
+            AttributeValue value = page.listedValue(i).orElseGet(() -> fieldValue(index, entry, item));
+            node.set("value", value == null ? ApiJson.NODES.nullNode() : ApiJson.of(value));
+            node.put("missing", i >= page.indexed());
+            node.set("item", ApiJson.of(item));
+        }
+        if (page.nextCursor().isPresent()) {
+            body.put("nextCursor", page.nextCursor().get());
+        } else {
+            body.putNull("nextCursor");
+        }
+        if (page.examined() >= 0) {
+            body.put("examined", page.examined());
+        }
+        body.put("budgetSpent", page.budgetSpent());
+        page.explain().ifPresent(explain -> body.set("explain", explain(explain)));
+        return body;
+    }
+
+    /** How a page was read: the plan, why, the plans weighed, what was read, and the suggested index. */
+    static ObjectNode explain(Explain explain) {
+        ObjectNode node = ApiJson.NODES.objectNode();
+        node.put("plan", explain.plan());
+        node.put("reason", explain.reason());
+        ArrayNode alternatives = node.putArray("alternatives");
+        for (Explain.Alternative alternative : explain.alternatives()) {
+            ObjectNode each = alternatives.addObject();
+            each.put("plan", alternative.plan());
+            each.put("estimatedItems", alternative.estimatedItems());
+            each.put("basis", alternative.basis());
+        }
+        ObjectNode read = node.putObject("read");
+        read.put("queries", explain.read().queries());
+        read.put("batchGets", explain.read().batchGets());
+        read.put("indexItems", explain.read().indexItems());
+        read.put("tableItems", explain.read().tableItems());
+        explain.suggestion().ifPresent(suggestion -> node.put("suggestion", suggestion));
+        return node;
+    }
+
+    /**
+     * What an item holds where the index reads its values (the entry, for a map-entries index): for an item of the missing
+     * tail, and for a page that does not say what its items were listed under.
+     */
+    private static AttributeValue fieldValue(IndexDefinition index, String entry, Map<String, AttributeValue> item) {
+        AttributeValue value = index.values().path().resolve(item);
+        if (value != null && !entry.isEmpty()) {
+            value = value.hasM() ? value.m().get(entry) : null;
+        }
+        return value;
+    }
+
+    /** The declared indexes and what a request on each names. */
+    ObjectNode indexes() {
+        ObjectNode body = ApiJson.NODES.objectNode();
+        ArrayNode list = body.putArray("indexes");
+        for (IndexDefinition index : definitions.indexes()) {
+            ObjectNode node = list.addObject();
+            node.put("name", index.name());
+            node.put("layout", index.layout() == IndexDefinition.Layout.FIELD_PARTITIONED ? "field-partitioned" : "grouped");
+            ArrayNode group = node.putArray("group");
+            index.group().forEach(path -> group.add(path.toString()));
+            node.put("values", switch (index.values()) {
+                case ValueSource.MapEntries m -> "entriesOf";
+                case ValueSource.Elements e -> "elementsOf";
+                case ValueSource.Scalar s -> "attribute";
+            });
+            node.put("path", index.values().path().toString());
+            ArrayNode orderBy = node.putArray("orderBy");
+            index.orderBy().forEach(tieBreaker -> orderBy.add(tieBreaker.path().toString()));
+            ArrayNode projection = node.putArray("projection");
+            index.projection().forEach(path -> projection.add(path.toString()));
+        }
+        return body;
+    }
+}
