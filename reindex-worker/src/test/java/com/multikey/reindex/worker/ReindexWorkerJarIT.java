@@ -58,8 +58,10 @@ class ReindexWorkerJarIT {
     }
 
     @Test
-    void jar_isAtMostTenMegabytes_withTheHandlerAndOnlyTheClientsItUses() {
-        assertThat(jar.sizeBytes()).as("%s size", jar).isLessThanOrEqualTo(10_000_000L);
+    void jar_isAtMostTenAndAHalfMegabytes_withTheHandlerAndOnlyTheClientsItUses() {
+        // two SDK clients (DynamoDB, Lambda), the verify pages' kept keys and the definitions reader: beside delete-layer,
+        // the largest of the function jars (10.0 MB on 2026-11-27)
+        assertThat(jar.sizeBytes()).as("%s size", jar).isLessThanOrEqualTo(10_500_000L);
         assertThat(jar.hasClass(jar.handlerClassName())).isTrue();
         assertThat(jar.hasClass("software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient")).isTrue();
         assertThat(jar.hasClass("software.amazon.awssdk.services.lambda.model.InvokeRequest")).isTrue();

@@ -1,0 +1,388 @@
+package com.multikey.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.common.PlainJson;
+import com.multikey.index.IndexProjector;
+import com.multikey.index.definition.IndexDefinition;
+import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.query.Explain;
+import com.multikey.query.Filter;
+import com.multikey.query.FilterParameters;
+import com.multikey.query.GridQuery;
+import com.multikey.query.GroupValue;
+import com.multikey.query.InvalidPredicateException;
+import com.multikey.query.Order;
+import com.multikey.query.Page;
+import com.multikey.query.PageRequest;
+import com.multikey.query.Predicate;
+import com.multikey.query.PredicateText;
+import com.multikey.query.ReadBudget;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+import static com.multikey.cli.TableCommands.BAD_USAGE;
+import static com.multikey.cli.TableCommands.SERVICE_FAILED;
+
+/** {@code query}: a page of the issue grid or of any declared index, with predicates, a read budget and its plan on request. */
+@Command(name = "query", mixinStandardHelpOptions = true,
+        description = "Prints a page of an index: a project's issues sorted (and filtered) by a custom field, "
+                + "or with --index a group of any declared index; --where filters on any fields, --budget bounds what a page "
+                + "reads, --explain prints its plan.",
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:the page was printed", BAD_USAGE, SERVICE_FAILED})
+final class QueryCommand implements Callable<Integer>, Failure.Located {
+    static final int MAX_PAGE_TIMEOUT_SECONDS = 900;
+
+    @CommandLine.ParentCommand
+    OperatorCli parent;
+    @CommandLine.Mixin
+    TableCommands.Tables tables = new TableCommands.Tables();
+    @CommandLine.Mixin
+    Output output = new Output();
+    @Option(names = "--index", description = "the declared index to read (default: the issue grid)")
+    String index;
+    @Option(names = "--project", description = "the project (the issue grid's group)")
+    String project;
+    @Option(names = "--group", description = "a group value of --index, in the order of its group attributes (repeat for several): "
+            + "text as it is, or S:<text>, N:<number>, BOOL:true|false, B:<base64>; text that begins with S:, N:, BOOL: or B: "
+            + "as S:<text>")
+    List<String> group = new ArrayList<>();
+    @Option(names = "--attribute", description = "the custom field's attribute id (the map entry of a map-entries index)")
+    String attribute;
+    @Option(names = "--desc", description = "descending order (default: ascending)")
+    boolean descending;
+    @Option(names = "--page-size", defaultValue = "25", description = "items per page (default ${DEFAULT-VALUE})")
+    int pageSize;
+    @Option(names = "--cursor", description = "the next cursor a previous page printed (default: the first page)")
+    String cursor;
+    @Option(names = "--page-timeout", defaultValue = "5", paramLabel = "SECONDS", description = "time the page may take, its retries "
+            + "included, before the command gives up with exit 3 (default ${DEFAULT-VALUE}; up to " + MAX_PAGE_TIMEOUT_SECONDS + ")")
+    BigDecimal pageTimeout;
+    @Option(names = "--cursor-keys", paramLabel = "FILE", description = "the keys cursors are sealed under, made on first use "
+            + "(default ~/.multikey/cursor-keys.json; the read API's cursors are sealed under the stack's own)")
+    java.nio.file.Path cursorKeys;
+    @Option(names = "--missing", description = "after the issues with the field, those without it")
+    boolean missing;
+    @Option(names = "--type", defaultValue = "auto", description = "type of filter values: auto (a number when the text is one), "
+            + "number, text, bool (default ${DEFAULT-VALUE})")
+    String type;
+    @Option(names = "--equals", description = "only items whose value equals this")
+    String equals;
+    @Option(names = "--begins-with", description = "only items whose text value begins with this")
+    String beginsWith;
+    @Option(names = "--lt", description = "only items whose value is below this")
+    String lessThan;
+    @Option(names = "--le", description = "only items whose value is at most this")
+    String atMost;
+    @Option(names = "--gt", description = "only items whose value is above this")
+    String greaterThan;
+    @Option(names = "--ge", description = "only items whose value is at least this")
+    String atLeast;
+    @Option(names = "--where", paramLabel = "PREDICATE", description = "only items that satisfy it, on any field (repeat for "
+            + "several, all of which hold; at most " + PredicateText.MAX_PREDICATES + "): a custom field (a map entry of "
+            + "--index) or @ and an attribute path, an operator and a value: 'status = open', 'severity >= 3', "
+            + "'status in (open, triage)', 'title beginsWith \"Fix\"', 'assignee present', 'priority missing', "
+            + "'@details.team = core'")
+    List<String> where = new ArrayList<>();
+    @Option(names = "--budget", paramLabel = "ITEMS", description = "items the page may read, index items and items of the "
+            + "table together: a page that reads them comes back short, with its cursor (default: 2000 with --where, else "
+            + "as many as the page needs; up to 20000)")
+    Integer budget;
+    @Option(names = "--explain", description = "print how the page was read: the plan and why, each plan weighed with its "
+            + "estimated items, what was read, and the definitions entry of an index that would answer the query in two calls "
+            + "when one would (on standard error; with --output json as the document's explain)")
+    boolean explain;
+
+    @Override
+    public Failure.Context context() {
+        return tables.context(parent.environment, tables.tables());
+    }
+
+    @Override
+    public Integer call() {
+        if (index != null) {
+            return callIndex(parent.out);
+        }
+        if (project == null || attribute == null) {
+            throw Failure.usage("give --project and --attribute (the issue grid), or --index and --group");
+        }
+        IndexDefinitions definitions = tables.definitions(parent.environment);
+        Duration budget = pageBudget();
+        PageRequest request = planned(new PageRequest(project, attribute, descending ? Order.DESC : Order.ASC, pageSize,
+                filter().orElse(null), missing, cursor));
+        try (DynamoDbClient client = tables.client(parent.environment)) {
+            Page page = read(client, definitions, budget, request);
+            if (output.json()) {
+                ArrayNode items = Output.object().arrayNode();
+                for (Map<String, AttributeValue> issue : page.issues()) {
+                    ObjectNode item = items.addObject();
+                    item.put("id", text(issue.get("id")));
+                    item.set("num", issue.get("num") == null ? NullNode.getInstance() : PlainJson.of(issue.get("num")));
+                    item.put("name", text(issue.get("name")));
+                    item.set("value", json(fieldValue(issue)));
+                    item.set("item", PlainJson.of(issue));
+                }
+                ObjectNode document = page(page, items).put("project", project).put("attribute", attribute);
+                explained(page, document);
+                Output.print(document, parent.out);
+                return OperatorCli.DONE;
+            }
+            PrintStream out = parent.out;
+            out.printf("%-4s %-14s %-5s %-30s %s%n", "#", "id", "num", "name", attribute);
+            int n = 0;
+            for (Map<String, AttributeValue> issue : page.issues()) {
+                AttributeValue value = fieldValue(issue);
+                out.printf("%-4d %-14s %-5s %-30s %s%n", ++n, text(issue.get("id")), issue.get("num") == null ? "" : issue.get("num").n(),
+                        text(issue.get("name")), value == null ? "(none)" : PlainJson.of(value));
+            }
+            out.printf("%d issue(s), %d API call(s)%s%n", page.issues().size(), page.apiCalls(), reads(page));
+            out.println(page.nextCursor().map(c -> "next page: --cursor " + c).orElse("last page"));
+            explained(page, parent.err);
+            return OperatorCli.DONE;
+        }
+    }
+
+    /** Cursors that open in the next run: sealed under a key file, read (or made) at the first cursor. */
+    private com.multikey.query.CursorSealer cursorSealer() {
+        java.nio.file.Path file = cursorKeys != null ? cursorKeys
+                : java.nio.file.Path.of(System.getProperty("user.home"), ".multikey", "cursor-keys.json");
+        return com.multikey.query.CursorSealer.reloading(() -> com.multikey.query.CursorKeys.loadOrCreate(file),
+                com.multikey.query.CursorSealer.DEFAULT_LIFETIME, java.time.Clock.systemUTC());
+    }
+
+    private AttributeValue fieldValue(Map<String, AttributeValue> issue) {
+        AttributeValue fields = issue.get("custom_fields");
+        return fields != null && fields.hasM() ? fields.m().get(attribute) : null;
+    }
+
+    /** A page of a declared index: each item's key and its value of the indexed field. */
+    private int callIndex(PrintStream out) {
+        IndexDefinitions definitions = tables.definitions(parent.environment);
+        IndexDefinition definition = definitions.index(index).orElseThrow(() -> Failure.usage(
+                "--index: no index named '" + index + "' is declared; declared: " + definitions.indexes().stream().map(IndexDefinition::name).toList()));
+        Duration budget = pageBudget();
+        List<AttributeValue> values = new ArrayList<>();
+        if (project != null) {
+            values.add(AttributeValue.fromS(project));
+        }
+        group.forEach(text -> values.add(groupValue(text)));
+        PageRequest request = planned(new PageRequest(index, values, attribute == null ? "" : attribute,
+                descending ? Order.DESC : Order.ASC, pageSize, filter().orElse(null), missing, cursor));
+        try (DynamoDbClient client = tables.client(parent.environment)) {
+            Page page = read(client, definitions, budget, request);
+            IndexProjector projector = new IndexProjector(definitions);
+            ArrayNode items = Output.object().arrayNode();
+            if (!output.json()) {
+                out.printf("%-4s %-40s %s%n", "#", "item", attribute == null ? definition.values().path() : attribute);
+            }
+            int n = 0;
+            for (Map<String, AttributeValue> item : page.issues()) {
+                AttributeValue value = definition.values().path().resolve(item);
+                if (value != null && attribute != null && value.hasM()) {
+                    value = value.m().get(attribute);
+                }
+                String key = projector.keyOf(item).map(Object::toString).orElse(null);
+                if (output.json()) {
+                    ObjectNode entry = items.addObject();
+                    entry.put("key", key);
+                    entry.set("value", json(value));
+                    entry.set("item", PlainJson.of(item));
+                } else {
+                    out.printf("%-4d %-40s %s%n", ++n, key == null ? "?" : key, value == null ? "(none)" : PlainJson.of(value));
+                }
+            }
+            if (output.json()) {
+                ObjectNode document = page(page, items).put("index", index);
+                document.set("group", Output.object().arrayNode().addAll(values.stream().map(PlainJson::of).toList()));
+                if (attribute != null) {
+                    document.put("attribute", attribute);
+                }
+                explained(page, document);
+                Output.print(document, out);
+                return OperatorCli.DONE;
+            }
+            out.printf("%d item(s), %d API call(s)%s%n", page.issues().size(), page.apiCalls(), reads(page));
+            out.println(page.nextCursor().map(c -> "next page: --cursor " + c).orElse("last page"));
+            explained(page, parent.err);
+            return OperatorCli.DONE;
+        }
+    }
+
+    /** {@code --page-timeout} as the query library's page budget. */
+    private Duration pageBudget() {
+        if (pageTimeout.signum() <= 0 || pageTimeout.compareTo(BigDecimal.valueOf(MAX_PAGE_TIMEOUT_SECONDS)) > 0) {
+            throw Failure.usage("--page-timeout must be a number of seconds above 0 and at most " + MAX_PAGE_TIMEOUT_SECONDS
+                    + ", got " + pageTimeout.toPlainString());
+        }
+        // up to a millisecond is one (rounding 1E-999999999 to a whole number of milliseconds would overflow, or take seconds)
+        BigDecimal millis = pageTimeout.movePointRight(3);
+        return Duration.ofMillis(millis.compareTo(BigDecimal.ONE) <= 0 ? 1 : millis.setScale(0, java.math.RoundingMode.CEILING).longValueExact());
+    }
+
+    private static ObjectNode page(Page page, ArrayNode items) {
+        ObjectNode document = Output.object();
+        document.put("count", page.issues().size()).put("apiCalls", page.apiCalls()).put("nextCursor", page.nextCursor().orElse(null));
+        if (page.examined() >= 0) {
+            document.put("examined", page.examined());
+        } else {
+            document.putNull("examined");
+        }
+        document.put("budgetSpent", page.budgetSpent());
+        document.set("items", items);
+        return document;
+    }
+
+    /**
+     * The request with {@code --where}, {@code --budget} and {@code --explain}: each predicate parsed and checked
+     * before any endpoint is contacted, a refusal naming the {@code --where} at fault.
+     */
+    private PageRequest planned(PageRequest request) {
+        List<Predicate> predicates = new ArrayList<>();
+        try {
+            for (int i = 0; i < where.size(); i++) {
+                predicates.add(PredicateText.parse(where.get(i), i));
+            }
+            request = request.where(predicates);
+        } catch (InvalidPredicateException e) {
+            throw whereFailure(e);
+        }
+        if (budget != null) {
+            if (budget > ReadBudget.DEFAULT.max()) {
+                throw Failure.usage("--budget: at most " + ReadBudget.DEFAULT.max() + " items a page, got " + budget);
+            }
+            try {
+                request = request.withReadBudget(budget);
+            } catch (FilterParameters.InvalidParameterException e) {
+                throw optionFailure(e);
+            }
+        }
+        return explain ? request.withExplain() : request;
+    }
+
+    /** A page through the query library, a predicate or budget it refuses named by its option. */
+    private Page read(DynamoDbClient client, IndexDefinitions definitions, Duration timeout, PageRequest request) {
+        try {
+            return GridQuery.of(client, tables.appTable, tables.indexTable, definitions).withPageBudget(timeout)
+                    .withCursorSealer(cursorSealer()).page(request);
+        } catch (InvalidPredicateException e) {
+            throw whereFailure(e);
+        } catch (FilterParameters.InvalidParameterException e) {
+            throw optionFailure(e);
+        }
+    }
+
+    /**
+     * A predicate's refusal as {@code --where[i] 'text': what is wrong}, the {@code --where} options counted from 0 as
+     * the plan names them ({@code drive(where[0]: ...)}); the other predicate of an inverted range named the same way.
+     */
+    private Failure whereFailure(InvalidPredicateException e) {
+        String message = e.getMessage();
+        String prefix = "predicate " + e.position() + " ";
+        String what = message.startsWith(prefix) ? message.substring(prefix.length()) : message;
+        java.util.regex.Matcher other = java.util.regex.Pattern.compile("^with predicate (\\d+) ").matcher(what);
+        if (other.find()) {
+            what = "with " + whereOption(Integer.parseInt(other.group(1))) + " " + what.substring(other.end());
+        }
+        return Failure.usage(whereOption(e.position()) + ": " + what);
+    }
+
+    private String whereOption(int position) {
+        return "--where[" + position + "]" + (position < where.size() ? " '" + where.get(position) + "'" : "");
+    }
+
+    private static Failure optionFailure(FilterParameters.InvalidParameterException e) {
+        String option = "--" + e.parameter().replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
+        return Failure.usage(option + e.getMessage().substring(e.parameter().length()));
+    }
+
+    /** The items the page read, for the summary line; nothing when not counted. */
+    private static String reads(Page page) {
+        if (page.examined() < 0) {
+            return "";
+        }
+        return ", " + page.examined() + " item(s) read" + (page.budgetSpent() ? " (the read budget: the page is short, "
+                + "the next continues)" : "");
+    }
+
+    /** The page's explanation as the document's {@code explain}, when asked for. */
+    private static void explained(Page page, ObjectNode document) {
+        page.explain().ifPresent(explain -> {
+            ObjectNode node = document.putObject("explain");
+            node.put("plan", explain.plan()).put("reason", explain.reason());
+            ArrayNode alternatives = node.putArray("alternatives");
+            for (Explain.Alternative alternative : explain.alternatives()) {
+                ObjectNode entry = alternatives.addObject().put("plan", alternative.plan());
+                if (alternative.estimatedItems() >= 0) {
+                    entry.put("estimatedItems", alternative.estimatedItems());
+                } else {
+                    entry.putNull("estimatedItems");
+                }
+                entry.put("basis", alternative.basis());
+            }
+            Explain.Reads read = explain.read();
+            node.putObject("read").put("queries", read.queries()).put("batchGets", read.batchGets())
+                    .put("indexItems", read.indexItems()).put("tableItems", read.tableItems()).put("examined", read.examined());
+            node.put("suggestion", explain.suggestion().orElse(null));
+        });
+    }
+
+    /** The page's explanation for people, on standard error, when asked for. */
+    private static void explained(Page page, PrintStream err) {
+        page.explain().ifPresent(explain -> {
+            err.println("plan: " + explain.plan());
+            err.println("  why: " + explain.reason());
+            err.println("  weighed (estimated items read for this page):");
+            int width = explain.alternatives().stream().mapToInt(a -> a.plan().length()).max().orElse(0);
+            for (Explain.Alternative alternative : explain.alternatives()) {
+                err.printf("    %-" + width + "s  %6s items  %s%n", alternative.plan(),
+                        alternative.estimatedItems() >= 0 ? Long.toString(alternative.estimatedItems()) : "?", alternative.basis());
+            }
+            Explain.Reads read = explain.read();
+            err.printf("  read: %d Query, %d BatchGetItem; %d index items, %d items of the table (%d examined)%n", read.queries(),
+                    read.batchGets(), read.indexItems(), read.tableItems(), read.examined());
+            explain.suggestion().ifPresent(yaml -> {
+                err.println("  suggested index (add it under indexes: in the definitions file, deploy, then backfill --index it):");
+                yaml.lines().forEach(line -> err.println("    " + line));
+            });
+        });
+    }
+
+    private static AttributeValue groupValue(String text) {
+        try {
+            return GroupValue.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw Failure.usage("--group: " + e.getMessage());
+        }
+    }
+
+    private static String text(AttributeValue value) {
+        return value == null || value.s() == null ? "" : value.s();
+    }
+
+    private static JsonNode json(AttributeValue value) {
+        return value == null ? NullNode.getInstance() : PlainJson.of(value);
+    }
+
+    /** The filter options through the query library's own parsing, its refusals naming the option at fault. */
+    private Optional<Filter> filter() {
+        try {
+            return new FilterParameters(type, equals, beginsWith, lessThan, atMost, greaterThan, atLeast).filter();
+        } catch (FilterParameters.InvalidParameterException e) {
+            throw optionFailure(e);
+        }
+    }
+}

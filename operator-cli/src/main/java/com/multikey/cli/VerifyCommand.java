@@ -1,0 +1,108 @@
+package com.multikey.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.reindex.IndexScope;
+import com.multikey.reindex.JobSpec;
+import com.multikey.reindex.PageCounts;
+import com.multikey.reindex.Verifier;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static com.multikey.cli.TableCommands.BAD_USAGE;
+import static com.multikey.cli.TableCommands.SERVICE_FAILED;
+import static com.multikey.cli.TableCommands.itemCount;
+
+/** {@code verify}: compares the index with what the app table implies, and repairs it with {@code --repair}. */
+@Command(name = "verify", mixinStandardHelpOptions = true,
+        description = "Compares every declared index (or the one --index names) with what the app table implies; "
+                + "--repair fixes what differs.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:no drift (with --repair: what differed was repaired; --on-aws without --wait: the job started)",
+                "1:drift found (missing, stale or orphaned index items) and not repaired", BAD_USAGE, SERVICE_FAILED})
+final class VerifyCommand implements Callable<Integer>, Failure.Located {
+    @CommandLine.ParentCommand
+    OperatorCli parent;
+    @CommandLine.Mixin
+    TableCommands.Tables tables = new TableCommands.Tables();
+    @CommandLine.Mixin
+    Output output = new Output();
+    @Option(names = "--repair", description = "fix what differs, with writes conditioned on each issue's version")
+    boolean repair;
+    @Option(names = "--segments", defaultValue = "4", description = "parallel scan segments (default ${DEFAULT-VALUE})")
+    int segments;
+    @Option(names = "--rate", defaultValue = "1000", description = "repair write units per second at most (default ${DEFAULT-VALUE})")
+    double rate;
+    @Option(names = "--index", description = "only this declared index (default: every one)")
+    String index;
+    @CommandLine.ArgGroup(exclusive = false, heading = "On AWS, by the stack's reindex worker function:%n")
+    WorkerJobs.Options aws = new WorkerJobs.Options();
+
+    @Override
+    public Failure.Context context() {
+        return aws.context(parent.environment, tables);
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (aws.onAws) {
+            tables.scope(parent.environment, index);
+            return WorkerJobs.start(aws, repair ? JobSpec.Kind.REPAIR : JobSpec.Kind.VERIFY, Optional.ofNullable(index), tables, output,
+                    parent);
+        }
+        // the definitions first: a file that cannot work is named before any endpoint is contacted
+        tables.scope(parent.environment, index);
+        Verifier.Report report;
+        try (DynamoDbClient client = tables.client(parent.environment);
+             ProgressDisplay progress = ProgressDisplay.open(repair ? "repair" : "verify", "items", parent.err, parent.terminal)) {
+            IndexScope scope = tables.scope(parent.environment, index, client);
+            // the index table's count includes the grid layout's control item, which verify counts as no index item
+            long total = itemCount(client, tables.appTable) + itemCount(client, tables.indexTable)
+                    - (scope.definitions().groupedGrid().isPresent() ? 1 : 0);
+            AtomicReference<PageCounts> sofar = new AtomicReference<>(PageCounts.NONE);
+            report = new Verifier(client, tables.appTable, tables.indexTable, scope)
+                    .verify(repair, segments, rate, page -> {
+                        PageCounts now = sofar.accumulateAndGet(page, PageCounts::plus);
+                        progress.update(now.items(), total, now.missing() + " missing, " + now.stale() + " stale, " + now.orphaned()
+                                + " orphaned");
+                    });
+        }
+        int exit = report.clean() || repair ? OperatorCli.DONE : OperatorCli.FOUND;
+        if (output.json()) {
+            ObjectNode document = Output.object().put("issues", report.issues()).put("indexItems", report.indexItems())
+                    .put("missing", report.missingCount()).put("stale", report.staleCount()).put("orphaned", report.orphanedCount())
+                    .put("clean", report.clean()).put("repair", repair).put("repairedIssues", report.repairedIssues());
+            ObjectNode samples = document.putObject("samples");
+            samples.set("missing", discrepancies(report.missing()));
+            samples.set("stale", discrepancies(report.stale()));
+            samples.set("orphaned", discrepancies(report.orphaned()));
+            Output.print(document, parent.out);
+            return exit;
+        }
+        PrintStream out = parent.out;
+        out.printf("%d issues, %d index items: %d missing, %d stale, %d orphaned%n", report.issues(), report.indexItems(),
+                report.missingCount(), report.staleCount(), report.orphanedCount());
+        report.missing().forEach(d -> out.printf("  missing  %s %s%n", d.issueId(), d.key()));
+        report.stale().forEach(d -> out.printf("  stale    %s %s%n", d.issueId(), d.key()));
+        report.orphaned().forEach(d -> out.printf("  orphaned %s %s%n", d.issueId(), d.key()));
+        if (repair) {
+            out.printf("repaired %d issue(s)%n", report.repairedIssues());
+        }
+        return exit;
+    }
+
+    private static ArrayNode discrepancies(List<Verifier.Discrepancy> found) {
+        ArrayNode array = Output.object().arrayNode();
+        found.forEach(d -> array.addObject().put("issueId", d.issueId()).put("attribId", d.key().attribId())
+                .put("sortKey", d.key().sortKey()));
+        return array;
+    }
+}
