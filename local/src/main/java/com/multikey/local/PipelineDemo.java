@@ -134,7 +134,7 @@ final class PipelineDemo {
         int maxCalls = 0;
         for (int n = 1; n <= 10; n++) {
             Page page = query.page(request);
-            List<String> pageIds = page.issues().stream().map(i -> i.get("id").s()).toList();
+            List<String> pageIds = page.items().stream().map(i -> i.get("id").s()).toList();
             out.printf("  page %d: %-28s %d API call(s)%n", n, String.join(", ", pageIds), page.apiCalls());
             ids.addAll(pageIds);
             maxCalls = Math.max(maxCalls, page.apiCalls());

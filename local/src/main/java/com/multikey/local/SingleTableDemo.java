@@ -179,7 +179,7 @@ final class SingleTableDemo {
         int maxCalls = 0;
         for (int n = 1; n <= 20; n++) {
             Page page = query.page(request);
-            List<String> pageKeys = page.issues().stream().map(SingleTableDemo::key).toList();
+            List<String> pageKeys = page.items().stream().map(SingleTableDemo::key).toList();
             pages.add(String.join(", ", pageKeys) + " (" + page.apiCalls() + " API call(s))");
             keys.addAll(pageKeys);
             maxCalls = Math.max(maxCalls, page.apiCalls());

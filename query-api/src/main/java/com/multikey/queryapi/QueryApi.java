@@ -267,7 +267,7 @@ public final class QueryApi {
             }
             Page page = pages.page(request);
             return new Response(200, Map.of("content-type", "application/json"), pageBody(index, group, entry, order, page).toString(),
-                    page.issues().size());
+                    page.items().size());
         } catch (InvalidPredicateException e) {
             int position = e.position();
             throw Problem.badPredicate(position, position < where.size() ? where.get(position) : null, e.getMessage());
@@ -285,8 +285,8 @@ public final class QueryApi {
         }
         body.put("order", order == Order.ASC ? "asc" : "desc");
         ArrayNode items = body.putArray("items");
-        for (int i = 0; i < page.issues().size(); i++) {
-            Map<String, AttributeValue> item = page.issues().get(i);
+        for (int i = 0; i < page.items().size(); i++) {
+            Map<String, AttributeValue> item = page.items().get(i);
             ObjectNode node = items.addObject();
             ObjectNode key = node.putObject("key");
             projector.keyOf(item).ifPresent(itemKey -> itemKey.toKey().forEach((name, value) -> key.set(name, ApiJson.of(value))));

@@ -38,17 +38,17 @@ import java.util.function.Supplier;
  * partition holds its group's items only, so a page is two calls whatever other groups hold; the issue grid's
  * partition is shared by the projects that share a field id, which a filter on {@code project} sorts out.
  *
- * <p>A page holds {@code pageSize} issues unless the result ends. Its first read asks for a quarter more
- * index items than the page needs, so a field with one value per issue takes two calls a page; when items
- * of other projects, further values of multi-valued issues or stale items leave the page short, further
+ * <p>A page holds {@code pageSize} items unless the result ends. Its first read asks for a quarter more
+ * index items than the page needs, so a field with one value per item takes two calls a page; when index items
+ * of other groups, further values of multi-valued items or stale index items leave the page short, further
  * reads ask for more ({@link ReadLimits}), and a page makes at most {@value #MAX_READS_PER_PAGE} reads
  * (Queries and BatchGetItems; re-sent unprocessed keys are counted in {@link Page#apiCalls()} but not here).
  * The cursor holds the key of the last item the page consumed, so the next page resumes right after it.
  *
- * <p>A multi-valued issue is listed once, under its first value in the page order that passes the filter;
- * an index item that no longer matches its issue (the index lags the table by the stream's delay) is left
- * out. Both are decided on the hydrated issue with the indexer's own projection, as is whether an issue
- * lacks the field, so every issue appears once across all pages.
+ * <p>A multi-valued item is listed once, under its first value in the page order that passes the filter;
+ * an index item that no longer matches its item (the index lags the table by the stream's delay) is left
+ * out. Both are decided on the hydrated item with the indexer's own projection, as is whether an item
+ * lacks the field, so every item appears once across all pages.
  *
  * <p>A request with predicates on other fields ({@link PageRequest#where}) is planned: read within its budget
  * ({@link ReadBudget}) from the sorted field's index or from a selective predicate's index range, and explained
