@@ -535,7 +535,8 @@ final class TableCommands {
                                 p.issuesIndexed() + " issues indexed, " + p.indexWrites() + " index writes"), Duration.ofSeconds(1));
             }
             if (output.json()) {
-                Output.print(Output.object().put("itemsScanned", done.itemsScanned()).put("issuesIndexed", done.issuesIndexed())
+                Output.print(Output.object().put("itemsScanned", done.itemsScanned()).put("itemsIndexed", done.issuesIndexed())
+                        .put("issuesIndexed", done.issuesIndexed()) // the old name, kept for one release (docs/commands.md)
                         .put("indexWrites", done.indexWrites()).put("itemsPerSecond", Math.round(done.itemsPerSecond())), parent.out);
             } else {
                 parent.out.printf("backfill done: %d items scanned, %d issues indexed (%d index writes)%n", done.itemsScanned(),
@@ -600,9 +601,11 @@ final class TableCommands {
             }
             int exit = report.clean() || repair ? OperatorCli.DONE : OperatorCli.FOUND;
             if (output.json()) {
-                ObjectNode document = Output.object().put("issues", report.issues()).put("indexItems", report.indexItems())
-                        .put("missing", report.missingCount()).put("stale", report.staleCount()).put("orphaned", report.orphanedCount())
-                        .put("clean", report.clean()).put("repair", repair).put("repairedIssues", report.repairedIssues());
+                // issues and repairedIssues: the old names, kept for one release (docs/commands.md)
+                ObjectNode document = Output.object().put("items", report.issues()).put("issues", report.issues())
+                        .put("indexItems", report.indexItems()).put("missing", report.missingCount()).put("stale", report.staleCount())
+                        .put("orphaned", report.orphanedCount()).put("clean", report.clean()).put("repair", repair)
+                        .put("repairedItems", report.repairedIssues()).put("repairedIssues", report.repairedIssues());
                 ObjectNode samples = document.putObject("samples");
                 samples.set("missing", discrepancies(report.missing()));
                 samples.set("stale", discrepancies(report.stale()));
@@ -624,7 +627,7 @@ final class TableCommands {
 
         private static ArrayNode discrepancies(List<Verifier.Discrepancy> found) {
             ArrayNode array = Output.object().arrayNode();
-            found.forEach(d -> array.addObject().put("issueId", d.issueId()).put("attribId", d.key().attribId())
+            found.forEach(d -> array.addObject().put("itemKey", d.issueId()).put("issueId", d.issueId()).put("attribId", d.key().attribId())
                     .put("sortKey", d.key().sortKey()));
             return array;
         }

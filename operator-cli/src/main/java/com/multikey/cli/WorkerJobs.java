@@ -207,7 +207,9 @@ final class WorkerJobs {
                 .put("startedAt", status.startedAt().toString()).put("finishedAt", status.finishedAt().map(Instant::toString).orElse(null))
                 .put("seconds", seconds(status)).put("itemsPerSecond", Math.round(status.totals().items() / seconds(status)));
         PageCounts totals = status.totals();
-        document.putObject("totals").put("items", totals.items()).put("issues", totals.issues()).put("writes", totals.writes())
+        // issues: the old name of sourceItems, kept for one release
+        document.putObject("totals").put("items", totals.items()).put("sourceItems", totals.issues()).put("issues", totals.issues())
+                .put("writes", totals.writes())
                 .put("missing", totals.missing()).put("stale", totals.stale()).put("orphaned", totals.orphaned())
                 .put("repaired", totals.repaired()).put("drift", totals.drift());
         return document;
