@@ -73,7 +73,7 @@ final class OwnTableDemo {
             firstPage(index, stored, projector);
         }
         Verifier.Report report = new Verifier(runtime.dynamoDb(), table.name(), indexTable, IndexScope.all(table.definitions())).verify(false);
-        out.printf("== verify, every index: %d items, %d index items: %d missing, %d stale, %d orphaned%n", report.issues(),
+        out.printf("== verify, every index: %d items, %d index items: %d missing, %d stale, %d orphaned%n", report.items(),
                 report.indexItems(), report.missingCount(), report.staleCount(), report.orphanedCount());
         checks.add(new Check("verify finds every index equal to what the table implies", true, report.clean()));
         return checks.all();

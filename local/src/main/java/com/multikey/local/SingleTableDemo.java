@@ -164,7 +164,7 @@ final class SingleTableDemo {
         printEvents();
         Verifier.Report report = new Verifier(runtime.dynamoDb(), TABLE, runtime.table("IssueAttribIndexTable"),
                 IndexScope.all(definitions)).verify(false);
-        out.printf("%n== verify, every index: %d items, %d index items: %d missing, %d stale, %d orphaned%n", report.issues(),
+        out.printf("%n== verify, every index: %d items, %d index items: %d missing, %d stale, %d orphaned%n", report.items(),
                 report.indexItems(), report.missingCount(), report.staleCount(), report.orphanedCount());
         checks.add(new Check("verify finds every index equal to what the table implies", true, report.clean()));
         workerVerify();

@@ -121,7 +121,7 @@ class ReindexWorkerIT {
 
         assertThat(job.done()).isTrue();
         assertThat(job.segmentsLeft()).isZero();
-        assertThat(job.totals().issues()).isEqualTo(ISSUES);
+        assertThat(job.totals().sourceItems()).isEqualTo(ISSUES);
         assertThat(job.totals().items()).isEqualTo(ISSUES + 1);
         assertThat(index()).isEqualTo(expected()).hasSizeGreaterThan(ISSUES);
         assertThat(invocations() - before).as("the start, one per segment, and the continuations of segments of more than one page")
@@ -174,7 +174,7 @@ class ReindexWorkerIT {
 
         JobStatus again = runJob("verify-2", "verify");
         assertThat(again.totals().drift()).isZero();
-        assertThat(again.totals().issues()).isEqualTo(ISSUES);
+        assertThat(again.totals().sourceItems()).isEqualTo(ISSUES);
     }
 
     @Test

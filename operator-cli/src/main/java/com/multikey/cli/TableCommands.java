@@ -532,15 +532,15 @@ final class TableCommands {
                  ProgressDisplay progress = ProgressDisplay.open("backfill", "items", parent.err, parent.terminal)) {
                 done = new Backfill(client, tables.appTable, tables.indexTable, tables.scope(parent.environment, index, client), rate)
                         .run(CheckpointStore.open(checkpoint, segments), segments, p -> progress.update(p.itemsScanned(), p.itemsTotal(),
-                                p.issuesIndexed() + " issues indexed, " + p.indexWrites() + " index writes"), Duration.ofSeconds(1));
+                                p.itemsIndexed() + " issues indexed, " + p.indexWrites() + " index writes"), Duration.ofSeconds(1));
             }
             if (output.json()) {
-                Output.print(Output.object().put("itemsScanned", done.itemsScanned()).put("itemsIndexed", done.issuesIndexed())
-                        .put("issuesIndexed", done.issuesIndexed()) // the old name, kept for one release (docs/commands.md)
+                Output.print(Output.object().put("itemsScanned", done.itemsScanned()).put("itemsIndexed", done.itemsIndexed())
+                        .put("issuesIndexed", done.itemsIndexed()) // the old name, kept for one release (docs/commands.md)
                         .put("indexWrites", done.indexWrites()).put("itemsPerSecond", Math.round(done.itemsPerSecond())), parent.out);
             } else {
                 parent.out.printf("backfill done: %d items scanned, %d issues indexed (%d index writes)%n", done.itemsScanned(),
-                        done.issuesIndexed(), done.indexWrites());
+                        done.itemsIndexed(), done.indexWrites());
             }
             return OperatorCli.DONE;
         }
@@ -602,10 +602,10 @@ final class TableCommands {
             int exit = report.clean() || repair ? OperatorCli.DONE : OperatorCli.FOUND;
             if (output.json()) {
                 // issues and repairedIssues: the old names, kept for one release (docs/commands.md)
-                ObjectNode document = Output.object().put("items", report.issues()).put("issues", report.issues())
+                ObjectNode document = Output.object().put("items", report.items()).put("issues", report.items())
                         .put("indexItems", report.indexItems()).put("missing", report.missingCount()).put("stale", report.staleCount())
                         .put("orphaned", report.orphanedCount()).put("clean", report.clean()).put("repair", repair)
-                        .put("repairedItems", report.repairedIssues()).put("repairedIssues", report.repairedIssues());
+                        .put("repairedItems", report.repairedItems()).put("repairedIssues", report.repairedItems());
                 ObjectNode samples = document.putObject("samples");
                 samples.set("missing", discrepancies(report.missing()));
                 samples.set("stale", discrepancies(report.stale()));
@@ -614,20 +614,20 @@ final class TableCommands {
                 return exit;
             }
             PrintStream out = parent.out;
-            out.printf("%d issues, %d index items: %d missing, %d stale, %d orphaned%n", report.issues(), report.indexItems(),
+            out.printf("%d issues, %d index items: %d missing, %d stale, %d orphaned%n", report.items(), report.indexItems(),
                     report.missingCount(), report.staleCount(), report.orphanedCount());
-            report.missing().forEach(d -> out.printf("  missing  %s %s%n", d.issueId(), d.key()));
-            report.stale().forEach(d -> out.printf("  stale    %s %s%n", d.issueId(), d.key()));
-            report.orphaned().forEach(d -> out.printf("  orphaned %s %s%n", d.issueId(), d.key()));
+            report.missing().forEach(d -> out.printf("  missing  %s %s%n", d.itemKey(), d.key()));
+            report.stale().forEach(d -> out.printf("  stale    %s %s%n", d.itemKey(), d.key()));
+            report.orphaned().forEach(d -> out.printf("  orphaned %s %s%n", d.itemKey(), d.key()));
             if (repair) {
-                out.printf("repaired %d issue(s)%n", report.repairedIssues());
+                out.printf("repaired %d issue(s)%n", report.repairedItems());
             }
             return exit;
         }
 
         private static ArrayNode discrepancies(List<Verifier.Discrepancy> found) {
             ArrayNode array = Output.object().arrayNode();
-            found.forEach(d -> array.addObject().put("itemKey", d.issueId()).put("issueId", d.issueId()).put("attribId", d.key().attribId())
+            found.forEach(d -> array.addObject().put("itemKey", d.itemKey()).put("issueId", d.itemKey()).put("attribId", d.key().attribId())
                     .put("sortKey", d.key().sortKey()));
             return array;
         }

@@ -483,7 +483,7 @@ class GridQueryIntegrationTest {
         assertThatThrownBy(() -> query(nothingProcessed, sleeps::add, System::nanoTime)
                 .page(PageRequest.first("project#solo", "solo", Order.ASC, 5)))
                 .isInstanceOf(RetryableQueryException.class)
-                .hasMessageStartingWith("BatchGetItem still left 5 of 5 issue(s) unprocessed after 11 attempt(s)");
+                .hasMessageStartingWith("BatchGetItem still left 5 of 5 item(s) unprocessed after 11 attempt(s)");
         assertThat(nothingProcessed.requestsOf(BatchGetItemRequest.class)).hasSize(11);
         assertThat(sleeps).hasSize(10);
     }

@@ -62,7 +62,7 @@ final class IndexerRedrive implements MessageAction {
                     deletes += p.deletes();
                 }
                 case TargetedRepair.Outcome.AlreadyRight a -> right++;
-                case TargetedRepair.Outcome.StillChanging s -> changing.add(s.issueId().toString());
+                case TargetedRepair.Outcome.StillChanging s -> changing.add(s.itemKey().toString());
             }
         }
         if (!changing.isEmpty()) {

@@ -25,7 +25,7 @@ public final class Backfill {
      * Counts so far, for progress lines; {@code itemsTotal} is the app table's item count as DynamoDB last reported
      * it (it lags by hours, so the items scanned may pass it), at least 1.
      */
-    public record Progress(long itemsScanned, long itemsTotal, long issuesIndexed, long indexWrites, double itemsPerSecond,
+    public record Progress(long itemsScanned, long itemsTotal, long itemsIndexed, long indexWrites, double itemsPerSecond,
                            Duration eta) {
     }
 
@@ -94,7 +94,7 @@ public final class Backfill {
         while (!position.done()) {
             PageOutcome page = pages.page(segment, segments, new SegmentPosition(SegmentPosition.Phase.APP, position.startKey()));
             scanned.addAndGet(page.counts().items());
-            indexed.addAndGet(page.counts().issues());
+            indexed.addAndGet(page.counts().sourceItems());
             writes.addAndGet(page.counts().writes());
             position = page.next().done() ? new CheckpointStore.Position(true, Map.of())
                     : new CheckpointStore.Position(false, page.next().startKey());

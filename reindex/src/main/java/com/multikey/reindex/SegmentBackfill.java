@@ -59,17 +59,17 @@ public final class SegmentBackfill implements SegmentWork {
         }
         ScanResponse page = dynamoDb.scan(scan.build());
         long writes = 0;
-        long issueCount = 0;
+        long coveredCount = 0;
         for (Map<String, AttributeValue> item : page.items()) {
             var key = scope.keyOf(item);
             if (key.isPresent() && scope.covers(item)) {
-                issueCount++;
+                coveredCount++;
                 writes += indexItem(key.get(), item);
             }
         }
         SegmentPosition next = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty()
                 ? new SegmentPosition(SegmentPosition.Phase.APP, page.lastEvaluatedKey()) : SegmentPosition.DONE;
-        return new PageOutcome(new PageCounts(page.items().size(), issueCount, writes, 0, 0, 0, 0), next);
+        return new PageOutcome(new PageCounts(page.items().size(), coveredCount, writes, 0, 0, 0, 0), next);
     }
 
     /** Index writes made for the item (none when it kept changing: the stream indexer handles it, verify checks it). */

@@ -40,7 +40,7 @@ import java.util.stream.Collectors;
 public final class SegmentVerifier implements SegmentWork {
 
     /** One wrong index entry: what is wrong, the source item's key as text (empty when it names none), the index key. */
-    public record Discrepancy(Kind kind, String issueId, IndexKey key) {
+    public record Discrepancy(Kind kind, String itemKey, IndexKey key) {
     }
 
     /** What is wrong with an index entry. */
@@ -156,18 +156,18 @@ public final class SegmentVerifier implements SegmentWork {
     }
 
     /** Puts what the scanned version lacks; if the issue changed since, puts everything its current version implies. */
-    private long repairFromTable(ItemKey issueId, Map<String, AttributeValue> version, List<IndexChange> puts)
+    private long repairFromTable(ItemKey itemKey, Map<String, AttributeValue> version, List<IndexChange> puts)
             throws InterruptedException {
         Map<String, AttributeValue> current = version;
         List<IndexChange> changes = puts;
         for (int attempt = 1; current != null && attempt <= MAX_ATTEMPTS_PER_ISSUE; attempt++) {
             rate.acquire(WriteCost.units(changes.size()));
-            if (writer.write(issueId, current, changes) == ConditionalIndexWriter.Outcome.WRITTEN) {
+            if (writer.write(itemKey, current, changes) == ConditionalIndexWriter.Outcome.WRITTEN) {
                 return changes.size();
             }
-            current = writer.currentVersion(issueId);
+            current = writer.currentVersion(itemKey);
             if (current != null) {
-                changes = scope.project(issueId, current).items().stream().<IndexChange>map(IndexChange.Put::new).toList();
+                changes = scope.project(itemKey, current).items().stream().<IndexChange>map(IndexChange.Put::new).toList();
             }
         }
         return 0;
@@ -205,9 +205,9 @@ public final class SegmentVerifier implements SegmentWork {
         }
         long stale = 0;
         for (Map.Entry<ItemKey, List<Map<String, AttributeValue>>> entry : byIssue.entrySet()) {
-            ItemKey issueId = entry.getKey();
-            Map<String, AttributeValue> version = versions.get(issueId);
-            Set<IndexKey> wanted = wantedKeys(issueId, version);
+            ItemKey itemKey = entry.getKey();
+            Map<String, AttributeValue> version = versions.get(itemKey);
+            Set<IndexKey> wanted = wantedKeys(itemKey, version);
             List<IndexKey> unwanted = new ArrayList<>();
             for (Map<String, AttributeValue> item : entry.getValue()) {
                 IndexKey key = IndexKey.of(item);
@@ -215,15 +215,15 @@ public final class SegmentVerifier implements SegmentWork {
                     unwanted.add(key);
                     if (version == null) {
                         orphaned++;
-                        report(wrong, new Discrepancy(Kind.ORPHANED, issueId.toString(), key));
+                        report(wrong, new Discrepancy(Kind.ORPHANED, itemKey.toString(), key));
                     } else {
                         stale++;
-                        report(wrong, new Discrepancy(Kind.STALE, issueId.toString(), key));
+                        report(wrong, new Discrepancy(Kind.STALE, itemKey.toString(), key));
                     }
                 }
             }
             if (repair && !unwanted.isEmpty()) {
-                long made = repairFromIndex(issueId, version, unwanted);
+                long made = repairFromIndex(itemKey, version, unwanted);
                 writes += made;
                 repaired += made > 0 ? 1 : 0;
             }
@@ -272,15 +272,15 @@ public final class SegmentVerifier implements SegmentWork {
         }
     }
 
-    private Set<IndexKey> wantedKeys(ItemKey issueId, Map<String, AttributeValue> version) {
+    private Set<IndexKey> wantedKeys(ItemKey itemKey, Map<String, AttributeValue> version) {
         if (version == null) {
             return Set.of();
         }
-        return scope.project(issueId, version).items().stream().map(IndexItem::key).collect(Collectors.toSet());
+        return scope.project(itemKey, version).items().stream().map(IndexItem::key).collect(Collectors.toSet());
     }
 
     /** Deletes the keys the issue's version (or its absence) does not imply, re-reading it when it changed meanwhile. */
-    private long repairFromIndex(ItemKey issueId, Map<String, AttributeValue> version, List<IndexKey> unwanted)
+    private long repairFromIndex(ItemKey itemKey, Map<String, AttributeValue> version, List<IndexKey> unwanted)
             throws InterruptedException {
         Map<String, AttributeValue> current = version;
         List<IndexKey> keys = unwanted;
@@ -290,11 +290,11 @@ public final class SegmentVerifier implements SegmentWork {
                 return 0;
             }
             rate.acquire(WriteCost.units(deletes.size()));
-            if (writer.write(issueId, current, deletes) == ConditionalIndexWriter.Outcome.WRITTEN) {
+            if (writer.write(itemKey, current, deletes) == ConditionalIndexWriter.Outcome.WRITTEN) {
                 return deletes.size();
             }
-            current = writer.currentVersion(issueId);
-            Set<IndexKey> wanted = wantedKeys(issueId, current);
+            current = writer.currentVersion(itemKey);
+            Set<IndexKey> wanted = wantedKeys(itemKey, current);
             keys = keys.stream().filter(key -> !wanted.contains(key)).toList();
         }
         return 0;

@@ -34,22 +34,22 @@ public final class TargetedRepair {
 
     /** What became of one issue. */
     public sealed interface Outcome {
-        ItemKey issueId();
+        ItemKey itemKey();
 
         /** The index of the item was wrong and is now written from its current state. */
-        record Repaired(ItemKey issueId, int puts, int deletes) implements Outcome {
+        record Repaired(ItemKey itemKey, int puts, int deletes) implements Outcome {
         }
 
         /** The index of the item already matched its current state; nothing written. */
-        record AlreadyRight(ItemKey issueId) implements Outcome {
+        record AlreadyRight(ItemKey itemKey) implements Outcome {
         }
 
         /** Dry run: these writes would be made. */
-        record Planned(ItemKey issueId, int puts, int deletes) implements Outcome {
+        record Planned(ItemKey itemKey, int puts, int deletes) implements Outcome {
         }
 
         /** The item kept changing between read and write, every attempt; the stream indexer handles its newer changes. */
-        record StillChanging(ItemKey issueId) implements Outcome {
+        record StillChanging(ItemKey itemKey) implements Outcome {
         }
     }
 
@@ -71,34 +71,34 @@ public final class TargetedRepair {
     }
 
     /**
-     * @param issueId the source item's key
+     * @param itemKey the source item's key
      * @param imagesSeen every old and new image of the item the caller saw (e.g. in a stream range)
      * @param dryRun plan only, write nothing
      */
-    public Outcome repair(ItemKey issueId, Collection<Map<String, AttributeValue>> imagesSeen, boolean dryRun) {
+    public Outcome repair(ItemKey itemKey, Collection<Map<String, AttributeValue>> imagesSeen, boolean dryRun) {
         Set<IndexKey> seen = new LinkedHashSet<>();
         for (Map<String, AttributeValue> image : imagesSeen) {
-            projector.project(issueId, image).items().forEach(item -> seen.add(item.key()));
+            projector.project(itemKey, image).items().forEach(item -> seen.add(item.key()));
         }
         for (int attempt = 0; attempt < MAX_ATTEMPTS_PER_ISSUE; attempt++) {
-            Map<String, AttributeValue> version = writer.currentVersion(issueId);
-            Collection<IndexItem> want = version == null ? List.of() : projector.project(issueId, version).items();
+            Map<String, AttributeValue> version = writer.currentVersion(itemKey);
+            Collection<IndexItem> want = version == null ? List.of() : projector.project(itemKey, version).items();
             Set<IndexKey> candidates = new LinkedHashSet<>(seen);
             want.forEach(item -> candidates.add(item.key()));
             List<IndexChange> changes = plan(candidates, stored(candidates), want);
             int puts = (int) changes.stream().filter(IndexChange.Put.class::isInstance).count();
             int deletes = changes.size() - puts;
             if (changes.isEmpty()) {
-                return new Outcome.AlreadyRight(issueId);
+                return new Outcome.AlreadyRight(itemKey);
             }
             if (dryRun) {
-                return new Outcome.Planned(issueId, puts, deletes);
+                return new Outcome.Planned(itemKey, puts, deletes);
             }
-            if (writer.write(issueId, version, changes) == ConditionalIndexWriter.Outcome.WRITTEN) {
-                return new Outcome.Repaired(issueId, puts, deletes);
+            if (writer.write(itemKey, version, changes) == ConditionalIndexWriter.Outcome.WRITTEN) {
+                return new Outcome.Repaired(itemKey, puts, deletes);
             }
         }
-        return new Outcome.StillChanging(issueId);
+        return new Outcome.StillChanging(itemKey);
     }
 
     /**

@@ -83,7 +83,7 @@ class SegmentVerifierIntegrationTest {
         Run run = verify(false, 5, 4);
 
         assertThat(run.largestPage()).isLessThanOrEqualTo(4);
-        assertThat(run.totals().issues()).isEqualTo(60);
+        assertThat(run.totals().sourceItems()).isEqualTo(60);
         assertThat(run.found()).containsExactlyInAnyOrder(
                 new SegmentVerifier.Discrepancy(SegmentVerifier.Kind.MISSING, removed.issueId(), removed.key()),
                 new SegmentVerifier.Discrepancy(SegmentVerifier.Kind.STALE, changed.issueId(), changed.key()),
@@ -105,7 +105,7 @@ class SegmentVerifierIntegrationTest {
         Run run = verify(false, 1, 1);
 
         assertThat(run.totals().missing()).as("issue#0's 150 fields, none indexed yet").isGreaterThan(100);
-        assertThat(run.found()).allMatch(d -> d.kind() == SegmentVerifier.Kind.MISSING && d.issueId().equals("issue#0"));
+        assertThat(run.found()).allMatch(d -> d.kind() == SegmentVerifier.Kind.MISSING && d.itemKey().equals("issue#0"));
     }
 
     @Test
