@@ -149,7 +149,7 @@ class ReindexWorkerIT {
                 IssueFixtures.recorded(dynamoDb, indexTable)));
         items.sort(Comparator.comparing(IndexItem::sortKey).thenComparing(IndexItem::attribId));
         IndexItem removed = items.get(0);
-        IndexItem changed = items.stream().filter(i -> !i.issueId().equals(removed.issueId())).findFirst().orElseThrow();
+        IndexItem changed = items.stream().filter(i -> !i.itemKeyText().equals(removed.itemKeyText())).findFirst().orElseThrow();
         dynamoDb.deleteItem(b -> b.tableName(indexTable).key(removed.key().toKey()));
         Map<String, AttributeValue> wrongProject = new LinkedHashMap<>(changed.toItem());
         wrongProject.put("project", AttributeValue.fromS("project#elsewhere"));

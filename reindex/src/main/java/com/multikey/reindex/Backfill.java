@@ -15,8 +15,8 @@ import java.util.function.Consumer;
 /**
  * Builds the index of items that existed before the stream (or repairs a lost one) from one machine: the
  * segments of the app table's parallel Scan worked on threads, each a page at a time by {@link SegmentBackfill}
- * (the reindex worker's own page: each issue through the stream indexer's projection, its items written under
- * a condition that the issue is unchanged, so it is correct while the stream indexer runs). Resumable from
+ * (the reindex worker's own page: each item through the stream indexer's projection, its items written under
+ * a condition that the item is unchanged, so it is correct while the stream indexer runs). Resumable from
  * per-segment checkpoints; index writes limited to a rate shared by the segments.
  */
 public final class Backfill {

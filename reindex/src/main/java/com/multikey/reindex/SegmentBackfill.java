@@ -11,13 +11,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A backfill, one page of one segment at a time: a page of the app table's parallel Scan, each issue through
+ * A backfill, one page of one segment at a time: a page of the app table's parallel Scan, each item through
  * the stream indexer's projection, its items written by {@link ConditionalIndexWriter} (so it is safe beside
  * the stream indexer), index writes held to a {@link RateLimiter}.
  */
 public final class SegmentBackfill implements SegmentWork {
 
-    private static final int MAX_ATTEMPTS_PER_ISSUE = 5;
+    private static final int MAX_ATTEMPTS_PER_ITEM = 5;
 
     private final DynamoDbClient dynamoDb;
     private final String appTable;
@@ -75,7 +75,7 @@ public final class SegmentBackfill implements SegmentWork {
     /** Index writes made for the item (none when it kept changing: the stream indexer handles it, verify checks it). */
     private long indexItem(ItemKey key, Map<String, AttributeValue> item) throws InterruptedException {
         Map<String, AttributeValue> version = item;
-        for (int attempt = 1; version != null && attempt <= MAX_ATTEMPTS_PER_ISSUE; attempt++) {
+        for (int attempt = 1; version != null && attempt <= MAX_ATTEMPTS_PER_ITEM; attempt++) {
             List<IndexChange> puts = scope.project(key, version).items().stream().<IndexChange>map(IndexChange.Put::new).toList();
             rate.acquire(WriteCost.units(puts.size()));
             if (writer.write(key, version, puts) == ConditionalIndexWriter.Outcome.WRITTEN) {

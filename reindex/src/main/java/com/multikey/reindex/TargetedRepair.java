@@ -20,19 +20,19 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Repairs the index of named issues only, from each issue's current consistent state: the keys it
- * considers are those implied by every image the caller saw of the issue (old and new images of stream
- * records, however old) and those implied by the issue as it is now; it puts what the current state
+ * Repairs the index of named items only, from each item's current consistent state: the keys it
+ * considers are those implied by every image the caller saw of the item (old and new images of stream
+ * records, however old) and those implied by the item as it is now; it puts what the current state
  * implies where the stored item differs, and deletes the considered keys the current state does not
  * imply. Stored items are read first (BatchGetItem), so items already right are not rewritten. Writes go
- * through {@link ConditionalIndexWriter}: if the issue changes meanwhile, it is read again.
+ * through {@link ConditionalIndexWriter}: if the item changes meanwhile, it is read again.
  *
- * <p>An index item at a key no image of the issue implies (a leftover of some older failure) is not
+ * <p>An index item at a key no image of the item implies (a leftover of some older failure) is not
  * found this way; {@code verify --repair} scans for those.
  */
 public final class TargetedRepair {
 
-    /** What became of one issue. */
+    /** What became of one item. */
     public sealed interface Outcome {
         ItemKey itemKey();
 
@@ -55,7 +55,7 @@ public final class TargetedRepair {
 
     /** BatchGetItem: at most 100 keys a call (DynamoDB API reference, BatchGetItem). */
     static final int MAX_KEYS_PER_BATCH_GET = 100;
-    private static final int MAX_ATTEMPTS_PER_ISSUE = 5;
+    private static final int MAX_ATTEMPTS_PER_ITEM = 5;
     private static final int MAX_UNPROCESSED_ROUNDS = 10;
 
     private final DynamoDbClient dynamoDb;
@@ -80,7 +80,7 @@ public final class TargetedRepair {
         for (Map<String, AttributeValue> image : imagesSeen) {
             projector.project(itemKey, image).items().forEach(item -> seen.add(item.key()));
         }
-        for (int attempt = 0; attempt < MAX_ATTEMPTS_PER_ISSUE; attempt++) {
+        for (int attempt = 0; attempt < MAX_ATTEMPTS_PER_ITEM; attempt++) {
             Map<String, AttributeValue> version = writer.currentVersion(itemKey);
             Collection<IndexItem> want = version == null ? List.of() : projector.project(itemKey, version).items();
             Set<IndexKey> candidates = new LinkedHashSet<>(seen);

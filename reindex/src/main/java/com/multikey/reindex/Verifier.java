@@ -14,9 +14,9 @@ import java.util.function.Consumer;
 /**
  * Verify (and repair) in this process: every segment of a {@link SegmentVerifier} run to its end, in
  * parallel, in memory bounded by segments × page size (a few samples of each kind kept, counts for the rest).
- * Missing items (the table implies them, the index lacks them), stale items (the issue exists but implies
- * another item at that key, or none), orphaned items (their issue no longer exists); repairs are conditional
- * on the issue's version, so safe while the stream indexer runs.
+ * Missing items (the table implies them, the index lacks them), stale items (the source item exists but implies
+ * another item at that key, or none), orphaned items (their source item no longer exists); repairs are conditional
+ * on the source item's version, so safe while the stream indexer runs.
  */
 public final class Verifier {
 

@@ -126,9 +126,9 @@ class ReindexIntegrationTest {
         Verifier.Report found = verifier().verify(true, 2, 1e9, pages::add);
 
         assertThat(found.missingCount()).isEqualTo(1);
-        assertThat(found.missing()).containsExactly(new Verifier.Discrepancy(removed.issueId(), removed.key()));
+        assertThat(found.missing()).containsExactly(new Verifier.Discrepancy(removed.itemKeyText(), removed.key()));
         assertThat(found.staleCount()).isEqualTo(2);
-        assertThat(found.stale()).containsExactlyInAnyOrder(new Verifier.Discrepancy(changed.issueId(), changed.key()),
+        assertThat(found.stale()).containsExactlyInAnyOrder(new Verifier.Discrepancy(changed.itemKeyText(), changed.key()),
                 new Verifier.Discrepancy("issue#5", extra.key()));
         assertThat(found.orphanedCount()).isEqualTo(1);
         assertThat(found.orphaned()).containsExactly(new Verifier.Discrepancy("issue#gone", orphan.key()));
