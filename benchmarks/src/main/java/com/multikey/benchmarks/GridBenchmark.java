@@ -59,8 +59,8 @@ final class GridBenchmark {
             long rawItems = rawScanAndWrite(dynamoDb, config);
             double rawSeconds = (System.nanoTime() - start) / 1e9;
             out.printf("| path | issues | index items | seconds | issues/s |%n|---|---|---|---|---|%n");
-            out.printf("| backfill (4 segments, conditional transactions) | %d | %d | %.2f | %,.0f |%n", done.issuesIndexed(),
-                    done.indexWrites(), backfillSeconds, done.issuesIndexed() / backfillSeconds);
+            out.printf("| backfill (4 segments, conditional transactions) | %d | %d | %.2f | %,.0f |%n", done.itemsIndexed(),
+                    done.indexWrites(), backfillSeconds, done.itemsIndexed() / backfillSeconds);
             out.printf("| raw Scan + BatchWriteItem (1 segment) | %d | %d | %.2f | %,.0f |%n", ISSUES, rawItems, rawSeconds, ISSUES / rawSeconds);
             out.printf("backfill / raw throughput ratio: %.2f%n%n", rawSeconds / backfillSeconds);
 

@@ -156,7 +156,7 @@ final class PlannerBenchmark {
             Page page = query.page(request);
             examined.add(page.examined());
             calls.add(page.apiCalls());
-            listed += page.issues().size();
+            listed += page.items().size();
             if (page.nextCursor().isEmpty()) {
                 return new Read(examined, calls, listed);
             }

@@ -118,9 +118,9 @@ final class ReadApiBenchmark {
                         if (!answer.contains("\"statusCode\":200")) {
                             throw new IllegalStateException("the function answered " + answer.substring(0, Math.min(200, answer.length())));
                         }
-                        if (apiPage.status() != 200 || rawPage.items() != page.issues().size()) {
+                        if (apiPage.status() != 200 || rawPage.items() != page.items().size()) {
                             throw new IllegalStateException("the three reads differ: raw " + rawPage.items() + " items, library "
-                                    + page.issues().size() + ", API status " + apiPage.status());
+                                    + page.items().size() + ", API status " + apiPage.status());
                         }
                         if (measured) {
                             rawMillis.add((t1 - t0) / 1e6);

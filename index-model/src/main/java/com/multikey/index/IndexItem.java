@@ -118,7 +118,7 @@ public record IndexItem(String index, IndexKey key, ItemKey source, IndexValue v
     }
 
     /** The source item's key as text, for logs and reports. */
-    public String issueId() {
+    public String itemKeyText() {
         return source.toString();
     }
 

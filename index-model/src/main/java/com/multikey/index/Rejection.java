@@ -16,7 +16,7 @@ public sealed interface Rejection {
     String reason();
 
     /** The item's key as text, for logs. */
-    default String issueId() {
+    default String itemKeyText() {
         return item().toString();
     }
 

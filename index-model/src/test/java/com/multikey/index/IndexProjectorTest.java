@@ -49,7 +49,7 @@ class IndexProjectorTest {
         assertThat(projection.rejections()).containsExactlyInAnyOrder(
                 new Rejection.Field(KEY, "custom_fields", "status", "field id reads as a partition of another declared index"),
                 new Rejection.Field(KEY, "custom_fields", "status|x", "field id reads as a partition of another declared index"));
-        assertThat(projection.rejections()).extracting(Rejection::issueId).containsOnly("issue#1");
+        assertThat(projection.rejections()).extracting(Rejection::itemKeyText).containsOnly("issue#1");
     }
 
     @Test

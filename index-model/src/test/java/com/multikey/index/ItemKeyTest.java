@@ -51,12 +51,12 @@ class ItemKeyTest {
     }
 
     @Test
-    void issueId_ofAnIndexItem_isItsSourceKeyAsText() {
+    void itemKeyText_ofAnIndexItem_isItsSourceKeyAsText() {
         // given
         IndexItem item = IndexItem.of("f1", new IndexValue.Text("x"), "issue#7", "p1", java.math.BigDecimal.ONE);
 
         // then
-        assertThat(item.issueId()).isEqualTo("issue#7");
+        assertThat(item.itemKeyText()).isEqualTo("issue#7");
     }
 
     @Test

@@ -73,7 +73,7 @@ final class OwnTableDemo {
             firstPage(index, stored, projector);
         }
         Verifier.Report report = new Verifier(runtime.dynamoDb(), table.name(), indexTable, IndexScope.all(table.definitions())).verify(false);
-        out.printf("== verify, every index: %d items, %d index items: %d missing, %d stale, %d orphaned%n", report.issues(),
+        out.printf("== verify, every index: %d items, %d index items: %d missing, %d stale, %d orphaned%n", report.items(),
                 report.indexItems(), report.missingCount(), report.staleCount(), report.orphanedCount());
         checks.add(new Check("verify finds every index equal to what the table implies", true, report.clean()));
         return checks.all();
@@ -95,8 +95,8 @@ final class OwnTableDemo {
         Page page = GridQuery.of(runtime.dynamoDb(), table.name(), runtime.table("IssueAttribIndexTable"), table.definitions())
                 .page(PageRequest.onIndex(index.name(), group, entry, Order.ASC, 25));
         out.printf("  %s: a page of group %s%s: %d items in %d API calls%n", index.name(), group, entry.isEmpty() ? "" : ", entry " + entry,
-                page.issues().size(), page.apiCalls());
+                page.items().size(), page.apiCalls());
         checks.add(new Check(index.name() + ": a first page holds items, in at most 2 API calls", true,
-                !page.issues().isEmpty() && page.apiCalls() <= 2));
+                !page.items().isEmpty() && page.apiCalls() <= 2));
     }
 }

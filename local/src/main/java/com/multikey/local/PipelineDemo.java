@@ -98,7 +98,7 @@ final class PipelineDemo {
         printEvents();
         Verifier.Report report = new Verifier(runtime.dynamoDb(), runtime.table("AppTable"), runtime.table("IssueAttribIndexTable"),
                 IndexScope.all(current())).verify(false);
-        out.printf("%n== verify: %d issues, %d index items: %d missing, %d stale, %d orphaned%n", report.issues(),
+        out.printf("%n== verify: %d issues, %d index items: %d missing, %d stale, %d orphaned%n", report.items(),
                 report.indexItems(), report.missingCount(), report.staleCount(), report.orphanedCount());
         checks.add(new Check("verify finds the index equal to what the table implies", true, report.clean()));
         workerVerify();
@@ -113,7 +113,7 @@ final class PipelineDemo {
         Optional<JobStatus> job = new JobStore(runtime.dynamoDb(), runtime.table("ReindexJobsTable")).job("demo-verify");
         out.printf("%n== reindex worker: %s%n", answer);
         job.ifPresent(status -> out.printf("   verify job over %d segments: %s, %d issues, %d missing, %d stale, %d orphaned%n",
-                status.spec().totalSegments(), status.done() ? "done" : "not done", status.totals().issues(), status.totals().missing(),
+                status.spec().totalSegments(), status.done() ? "done" : "not done", status.totals().sourceItems(), status.totals().missing(),
                 status.totals().stale(), status.totals().orphaned()));
         checks.add(new Check("the reindex worker's verify job over 8 segments finishes and finds no drift", true,
                 idle && job.isPresent() && job.get().done() && job.get().totals().drift() == 0));
@@ -134,7 +134,7 @@ final class PipelineDemo {
         int maxCalls = 0;
         for (int n = 1; n <= 10; n++) {
             Page page = query.page(request);
-            List<String> pageIds = page.issues().stream().map(i -> i.get("id").s()).toList();
+            List<String> pageIds = page.items().stream().map(i -> i.get("id").s()).toList();
             out.printf("  page %d: %-28s %d API call(s)%n", n, String.join(", ", pageIds), page.apiCalls());
             ids.addAll(pageIds);
             maxCalls = Math.max(maxCalls, page.apiCalls());

@@ -164,7 +164,7 @@ final class SingleTableDemo {
         printEvents();
         Verifier.Report report = new Verifier(runtime.dynamoDb(), TABLE, runtime.table("IssueAttribIndexTable"),
                 IndexScope.all(definitions)).verify(false);
-        out.printf("%n== verify, every index: %d items, %d index items: %d missing, %d stale, %d orphaned%n", report.issues(),
+        out.printf("%n== verify, every index: %d items, %d index items: %d missing, %d stale, %d orphaned%n", report.items(),
                 report.indexItems(), report.missingCount(), report.staleCount(), report.orphanedCount());
         checks.add(new Check("verify finds every index equal to what the table implies", true, report.clean()));
         workerVerify();
@@ -179,7 +179,7 @@ final class SingleTableDemo {
         int maxCalls = 0;
         for (int n = 1; n <= 20; n++) {
             Page page = query.page(request);
-            List<String> pageKeys = page.issues().stream().map(SingleTableDemo::key).toList();
+            List<String> pageKeys = page.items().stream().map(SingleTableDemo::key).toList();
             pages.add(String.join(", ", pageKeys) + " (" + page.apiCalls() + " API call(s))");
             keys.addAll(pageKeys);
             maxCalls = Math.max(maxCalls, page.apiCalls());

@@ -81,7 +81,7 @@ class NumberKeySpellingsIT {
             // then
             assertThat(runtime.awaitQuiet(Duration.ofSeconds(120))).as(String.join("\n", lines)).isTrue();
             Verifier.Report report = new Verifier(client, TABLE, runtime.table("IssueAttribIndexTable"), IndexScope.all(definitions)).verify(false);
-            assertThat(report.issues()).isPositive();
+            assertThat(report.items()).isPositive();
             assertThat(report.clean()).as("%d missing, %d stale, %d orphaned: %s %s %s", report.missingCount(), report.staleCount(),
                     report.orphanedCount(), report.missing(), report.stale(), report.orphaned()).isTrue();
             Map<String, Set<String>> keysByItem = new HashMap<>();

@@ -121,7 +121,7 @@ class ReindexWorkerIT {
 
         assertThat(job.done()).isTrue();
         assertThat(job.segmentsLeft()).isZero();
-        assertThat(job.totals().issues()).isEqualTo(ISSUES);
+        assertThat(job.totals().sourceItems()).isEqualTo(ISSUES);
         assertThat(job.totals().items()).isEqualTo(ISSUES + 1);
         assertThat(index()).isEqualTo(expected()).hasSizeGreaterThan(ISSUES);
         assertThat(invocations() - before).as("the start, one per segment, and the continuations of segments of more than one page")
@@ -149,7 +149,7 @@ class ReindexWorkerIT {
                 IssueFixtures.recorded(dynamoDb, indexTable)));
         items.sort(Comparator.comparing(IndexItem::sortKey).thenComparing(IndexItem::attribId));
         IndexItem removed = items.get(0);
-        IndexItem changed = items.stream().filter(i -> !i.issueId().equals(removed.issueId())).findFirst().orElseThrow();
+        IndexItem changed = items.stream().filter(i -> !i.itemKeyText().equals(removed.itemKeyText())).findFirst().orElseThrow();
         dynamoDb.deleteItem(b -> b.tableName(indexTable).key(removed.key().toKey()));
         Map<String, AttributeValue> wrongProject = new LinkedHashMap<>(changed.toItem());
         wrongProject.put("project", AttributeValue.fromS("project#elsewhere"));
@@ -174,7 +174,7 @@ class ReindexWorkerIT {
 
         JobStatus again = runJob("verify-2", "verify");
         assertThat(again.totals().drift()).isZero();
-        assertThat(again.totals().issues()).isEqualTo(ISSUES);
+        assertThat(again.totals().sourceItems()).isEqualTo(ISSUES);
     }
 
     @Test

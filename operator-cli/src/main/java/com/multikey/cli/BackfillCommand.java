@@ -58,14 +58,15 @@ final class BackfillCommand implements Callable<Integer>, Failure.Located {
              ProgressDisplay progress = ProgressDisplay.open("backfill", "items", parent.err, parent.terminal)) {
             done = new Backfill(client, tables.appTable, tables.indexTable, tables.scope(parent.environment, index, client), rate)
                     .run(CheckpointStore.open(checkpoint, segments), segments, p -> progress.update(p.itemsScanned(), p.itemsTotal(),
-                            p.issuesIndexed() + " issues indexed, " + p.indexWrites() + " index writes"), Duration.ofSeconds(1));
+                            p.itemsIndexed() + " issues indexed, " + p.indexWrites() + " index writes"), Duration.ofSeconds(1));
         }
         if (output.json()) {
-            Output.print(Output.object().put("itemsScanned", done.itemsScanned()).put("issuesIndexed", done.issuesIndexed())
+            Output.print(Output.object().put("itemsScanned", done.itemsScanned()).put("itemsIndexed", done.itemsIndexed())
+                        .put("issuesIndexed", done.itemsIndexed()) // the old name, kept for one release (docs/commands.md)
                     .put("indexWrites", done.indexWrites()).put("itemsPerSecond", Math.round(done.itemsPerSecond())), parent.out);
         } else {
             parent.out.printf("backfill done: %d items scanned, %d issues indexed (%d index writes)%n", done.itemsScanned(),
-                    done.issuesIndexed(), done.indexWrites());
+                    done.itemsIndexed(), done.indexWrites());
         }
         return OperatorCli.DONE;
     }

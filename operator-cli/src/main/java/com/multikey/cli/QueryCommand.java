@@ -128,7 +128,7 @@ final class QueryCommand implements Callable<Integer>, Failure.Located {
             Page page = read(client, definitions, budget, request);
             if (output.json()) {
                 ArrayNode items = Output.object().arrayNode();
-                for (Map<String, AttributeValue> issue : page.issues()) {
+                for (Map<String, AttributeValue> issue : page.items()) {
                     ObjectNode item = items.addObject();
                     item.put("id", text(issue.get("id")));
                     item.set("num", issue.get("num") == null ? NullNode.getInstance() : PlainJson.of(issue.get("num")));
@@ -144,12 +144,12 @@ final class QueryCommand implements Callable<Integer>, Failure.Located {
             PrintStream out = parent.out;
             out.printf("%-4s %-14s %-5s %-30s %s%n", "#", "id", "num", "name", attribute);
             int n = 0;
-            for (Map<String, AttributeValue> issue : page.issues()) {
+            for (Map<String, AttributeValue> issue : page.items()) {
                 AttributeValue value = fieldValue(issue);
                 out.printf("%-4d %-14s %-5s %-30s %s%n", ++n, text(issue.get("id")), issue.get("num") == null ? "" : issue.get("num").n(),
                         text(issue.get("name")), value == null ? "(none)" : PlainJson.of(value));
             }
-            out.printf("%d issue(s), %d API call(s)%s%n", page.issues().size(), page.apiCalls(), reads(page));
+            out.printf("%d issue(s), %d API call(s)%s%n", page.items().size(), page.apiCalls(), reads(page));
             out.println(page.nextCursor().map(c -> "next page: --cursor " + c).orElse("last page"));
             explained(page, parent.err);
             return OperatorCli.DONE;
@@ -190,7 +190,7 @@ final class QueryCommand implements Callable<Integer>, Failure.Located {
                 out.printf("%-4s %-40s %s%n", "#", "item", attribute == null ? definition.values().path() : attribute);
             }
             int n = 0;
-            for (Map<String, AttributeValue> item : page.issues()) {
+            for (Map<String, AttributeValue> item : page.items()) {
                 AttributeValue value = definition.values().path().resolve(item);
                 if (value != null && attribute != null && value.hasM()) {
                     value = value.m().get(attribute);
@@ -215,7 +215,7 @@ final class QueryCommand implements Callable<Integer>, Failure.Located {
                 Output.print(document, out);
                 return OperatorCli.DONE;
             }
-            out.printf("%d item(s), %d API call(s)%s%n", page.issues().size(), page.apiCalls(), reads(page));
+            out.printf("%d item(s), %d API call(s)%s%n", page.items().size(), page.apiCalls(), reads(page));
             out.println(page.nextCursor().map(c -> "next page: --cursor " + c).orElse("last page"));
             explained(page, parent.err);
             return OperatorCli.DONE;
@@ -235,7 +235,7 @@ final class QueryCommand implements Callable<Integer>, Failure.Located {
 
     private static ObjectNode page(Page page, ArrayNode items) {
         ObjectNode document = Output.object();
-        document.put("count", page.issues().size()).put("apiCalls", page.apiCalls()).put("nextCursor", page.nextCursor().orElse(null));
+        document.put("count", page.items().size()).put("apiCalls", page.apiCalls()).put("nextCursor", page.nextCursor().orElse(null));
         if (page.examined() >= 0) {
             document.put("examined", page.examined());
         } else {

@@ -77,9 +77,11 @@ final class VerifyCommand implements Callable<Integer>, Failure.Located {
         }
         int exit = report.clean() || repair ? OperatorCli.DONE : OperatorCli.FOUND;
         if (output.json()) {
-            ObjectNode document = Output.object().put("issues", report.issues()).put("indexItems", report.indexItems())
-                    .put("missing", report.missingCount()).put("stale", report.staleCount()).put("orphaned", report.orphanedCount())
-                    .put("clean", report.clean()).put("repair", repair).put("repairedIssues", report.repairedIssues());
+            // issues and repairedIssues: the old names, kept for one release (docs/commands.md)
+            ObjectNode document = Output.object().put("items", report.items()).put("issues", report.items())
+                    .put("indexItems", report.indexItems()).put("missing", report.missingCount()).put("stale", report.staleCount())
+                    .put("orphaned", report.orphanedCount()).put("clean", report.clean()).put("repair", repair)
+                    .put("repairedItems", report.repairedItems()).put("repairedIssues", report.repairedItems());
             ObjectNode samples = document.putObject("samples");
             samples.set("missing", discrepancies(report.missing()));
             samples.set("stale", discrepancies(report.stale()));
@@ -88,20 +90,20 @@ final class VerifyCommand implements Callable<Integer>, Failure.Located {
             return exit;
         }
         PrintStream out = parent.out;
-        out.printf("%d issues, %d index items: %d missing, %d stale, %d orphaned%n", report.issues(), report.indexItems(),
+        out.printf("%d issues, %d index items: %d missing, %d stale, %d orphaned%n", report.items(), report.indexItems(),
                 report.missingCount(), report.staleCount(), report.orphanedCount());
-        report.missing().forEach(d -> out.printf("  missing  %s %s%n", d.issueId(), d.key()));
-        report.stale().forEach(d -> out.printf("  stale    %s %s%n", d.issueId(), d.key()));
-        report.orphaned().forEach(d -> out.printf("  orphaned %s %s%n", d.issueId(), d.key()));
+        report.missing().forEach(d -> out.printf("  missing  %s %s%n", d.itemKey(), d.key()));
+        report.stale().forEach(d -> out.printf("  stale    %s %s%n", d.itemKey(), d.key()));
+        report.orphaned().forEach(d -> out.printf("  orphaned %s %s%n", d.itemKey(), d.key()));
         if (repair) {
-            out.printf("repaired %d issue(s)%n", report.repairedIssues());
+            out.printf("repaired %d issue(s)%n", report.repairedItems());
         }
         return exit;
     }
 
     private static ArrayNode discrepancies(List<Verifier.Discrepancy> found) {
         ArrayNode array = Output.object().arrayNode();
-        found.forEach(d -> array.addObject().put("issueId", d.issueId()).put("attribId", d.key().attribId())
+        found.forEach(d -> array.addObject().put("itemKey", d.itemKey()).put("issueId", d.itemKey()).put("attribId", d.key().attribId())
                 .put("sortKey", d.key().sortKey()));
         return array;
     }

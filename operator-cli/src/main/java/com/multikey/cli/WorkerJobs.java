@@ -207,7 +207,9 @@ final class WorkerJobs {
                 .put("startedAt", status.startedAt().toString()).put("finishedAt", status.finishedAt().map(Instant::toString).orElse(null))
                 .put("seconds", seconds(status)).put("itemsPerSecond", Math.round(status.totals().items() / seconds(status)));
         PageCounts totals = status.totals();
-        document.putObject("totals").put("items", totals.items()).put("issues", totals.issues()).put("writes", totals.writes())
+        // issues: the old name of sourceItems, kept for one release
+        document.putObject("totals").put("items", totals.items()).put("sourceItems", totals.sourceItems()).put("issues", totals.sourceItems())
+                .put("writes", totals.writes())
                 .put("missing", totals.missing()).put("stale", totals.stale()).put("orphaned", totals.orphaned())
                 .put("repaired", totals.repaired()).put("drift", totals.drift());
         return document;
@@ -243,7 +245,7 @@ final class WorkerJobs {
                 spec.index().map(name -> " of index " + name).orElse(""), spec.totalSegments(), spec.writeUnitsPerSecond(), spec.concurrency(), status.done() ? "done" : "running",
                 status.segmentsLeft());
         out.printf("  %d items read, %d issues, %d index writes, %.0f items/s over %.0f s%n", status.totals().items(),
-                status.totals().issues(), status.totals().writes(), status.totals().items() / seconds, seconds);
+                status.totals().sourceItems(), status.totals().writes(), status.totals().items() / seconds, seconds);
         if (spec.kind() == JobSpec.Kind.VERIFY || spec.kind() == JobSpec.Kind.REPAIR) {
             out.printf("  drift: %d missing, %d stale, %d orphaned; %d issue repair(s)%n", status.totals().missing(),
                     status.totals().stale(), status.totals().orphaned(), status.totals().repaired());

@@ -96,13 +96,13 @@ class MigrateGridOnAwsTest {
             case BACKFILL -> {
                 Backfill.Progress done = new Backfill(tables.dynamoDb(), APP, INDEX, IndexScope.of(current, Optional.of(index)), 100_000)
                         .run(CheckpointStore.open(null, 1), 1, p -> { }, Duration.ofSeconds(1));
-                yield new PageCounts(done.itemsScanned(), done.issuesIndexed(), done.indexWrites(), 0, 0, 0, 0);
+                yield new PageCounts(done.itemsScanned(), done.itemsIndexed(), done.indexWrites(), 0, 0, 0, 0);
             }
             case VERIFY, REPAIR -> {
                 Verifier.Report report = new Verifier(tables.dynamoDb(), APP, INDEX, IndexScope.of(current, Optional.of(index)))
                         .verify(kind == JobSpec.Kind.REPAIR);
-                yield new PageCounts(report.issues(), report.issues(), 0, report.missingCount(), report.staleCount(), report.orphanedCount(),
-                        report.repairedIssues());
+                yield new PageCounts(report.items(), report.items(), 0, report.missingCount(), report.staleCount(), report.orphanedCount(),
+                        report.repairedItems());
             }
             case REMOVE -> new PageCounts(0, 0, new IndexRemoval(tables.dynamoDb(), INDEX, current, index, 100_000, 100).run(1), 0, 0, 0, 0);
         };

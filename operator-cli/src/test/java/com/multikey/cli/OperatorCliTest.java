@@ -80,7 +80,7 @@ class OperatorCliTest {
 
     @Test
     @Order(2)
-    void backfill_indexesTheIssuesWrittenBeforeTheStream_andVerifyThenFindsNothing() {
+    void backfill_indexesTheIssuesWrittenBeforeTheStream_andVerifyThenFindsNothing() throws Exception {
         assertThat(run("backfill", "--segments", "2")).as(err.toString(StandardCharsets.UTF_8)).isZero();
         assertThat(printed()).contains("backfill done: 12 items scanned, 12 issues indexed (24 index writes)");
         assertThat(err.toString(StandardCharsets.UTF_8)).as("progress lines on standard error when it is no terminal")
@@ -88,6 +88,13 @@ class OperatorCliTest {
 
         assertThat(run("verify")).isZero();
         assertThat(printed()).contains("12 issues, 24 index items: 0 missing, 0 stale, 0 orphaned");
+
+        out.reset();
+        assertThat(run("backfill", "--output", "json")).as(err.toString(StandardCharsets.UTF_8)).isZero();
+        JsonNode done = JSON.readTree(printed());
+        assertThat(done.path("itemsScanned").asLong()).isEqualTo(12);
+        assertThat(done.path("itemsIndexed").asLong()).isEqualTo(12);
+        assertThat(done.path("issuesIndexed").asLong()).as("the old name, kept for one release").isEqualTo(12);
     }
 
     @Test
@@ -177,17 +184,21 @@ class OperatorCliTest {
         assertThat(run("verify", "--output", "json")).isEqualTo(1);
 
         JsonNode report = JSON.readTree(printed());
-        assertThat(report.path("issues").asLong()).isEqualTo(12);
+        assertThat(report.path("items").asLong()).isEqualTo(12);
+        assertThat(report.path("issues").asLong()).as("the old name, kept for one release").isEqualTo(12);
         assertThat(report.path("indexItems").asLong()).isEqualTo(23);
         assertThat(report.path("missing").asLong()).isEqualTo(1);
         assertThat(report.path("stale").asLong()).isZero();
         assertThat(report.path("orphaned").asLong()).isZero();
         assertThat(report.path("clean").asBoolean()).isFalse();
         assertThat(report.path("repair").asBoolean()).isFalse();
+        assertThat(report.path("repairedItems").asLong()).isZero();
+        assertThat(report.path("repairedIssues").asLong()).as("the old name, kept for one release").isZero();
         JsonNode sample = report.path("samples").path("missing").get(0);
         assertThat(sample.path("attribId").asText()).isEqualTo(any.get("attribId").s());
         assertThat(sample.path("sortKey").asText()).isEqualTo(any.get("sortKey").s());
-        assertThat(sample.path("issueId").asText()).isEqualTo(any.get("itemKey").m().get("id").s());
+        assertThat(sample.path("itemKey").asText()).isEqualTo(any.get("itemKey").m().get("id").s());
+        assertThat(sample.path("issueId").asText()).as("the old name, kept for one release").isEqualTo(any.get("itemKey").m().get("id").s());
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("verify: 35/35 items (100%), 1 missing, 0 stale, 0 orphaned");
     }
 
@@ -244,7 +255,8 @@ class OperatorCliTest {
         assertThat(java.time.Instant.parse(job.path("startedAt").asText())).isNotNull();
         assertThat(job.path("finishedAt").isNull()).isTrue();
         assertThat(job.path("totals").path("items").asLong()).isEqualTo(40);
-        assertThat(job.path("totals").path("issues").asLong()).isEqualTo(30);
+        assertThat(job.path("totals").path("sourceItems").asLong()).isEqualTo(30);
+        assertThat(job.path("totals").path("issues").asLong()).as("the old name, kept for one release").isEqualTo(30);
         assertThat(job.path("totals").path("missing").asLong()).isEqualTo(2);
         assertThat(job.path("totals").path("stale").asLong()).isEqualTo(1);
         assertThat(job.path("totals").path("drift").asLong()).isEqualTo(3);

@@ -36,8 +36,8 @@ final class PageDocuments {
         }
         body.put("order", order == Order.ASC ? "asc" : "desc");
         ArrayNode items = body.putArray("items");
-        for (int i = 0; i < page.issues().size(); i++) {
-            Map<String, AttributeValue> item = page.issues().get(i);
+        for (int i = 0; i < page.items().size(); i++) {
+            Map<String, AttributeValue> item = page.items().get(i);
             ObjectNode node = items.addObject();
             ObjectNode key = node.putObject("key");
             projector.keyOf(item).ifPresent(itemKey -> itemKey.toKey().forEach((name, value) -> key.set(name, ApiJson.of(value))));

@@ -266,7 +266,7 @@ public final class QueryApi {
             }
             Page page = pages.page(request);
             return new Response(200, Map.of("content-type", "application/json"), documents.page(index, group, entry, order, page).toString(),
-                    page.issues().size());
+                    page.items().size());
         } catch (InvalidPredicateException e) {
             int position = e.position();
             throw Problem.badPredicate(position, position < where.size() ? where.get(position) : null, e.getMessage());

@@ -38,17 +38,17 @@ import java.util.function.Supplier;
  * partition holds its group's items only, so a page is two calls whatever other groups hold; the issue grid's
  * partition is shared by the projects that share a field id, which a filter on {@code project} sorts out.
  *
- * <p>A page holds {@code pageSize} issues unless the result ends. Its first read asks for a quarter more
- * index items than the page needs, so a field with one value per issue takes two calls a page; when items
- * of other projects, further values of multi-valued issues or stale items leave the page short, further
+ * <p>A page holds {@code pageSize} items unless the result ends. Its first read asks for a quarter more
+ * index items than the page needs, so a field with one value per item takes two calls a page; when index items
+ * of other groups, further values of multi-valued items or stale index items leave the page short, further
  * reads ask for more ({@link ReadLimits}), and a page makes at most {@value #MAX_READS_PER_PAGE} reads
  * (Queries and BatchGetItems; re-sent unprocessed keys are counted in {@link Page#apiCalls()} but not here).
  * The cursor holds the key of the last item the page consumed, so the next page resumes right after it.
  *
- * <p>A multi-valued issue is listed once, under its first value in the page order that passes the filter;
- * an index item that no longer matches its issue (the index lags the table by the stream's delay) is left
- * out. Both are decided on the hydrated issue with the indexer's own projection, as is whether an issue
- * lacks the field, so every issue appears once across all pages.
+ * <p>A multi-valued item is listed once, under its first value in the page order that passes the filter;
+ * an index item that no longer matches its item (the index lags the table by the stream's delay) is left
+ * out. Both are decided on the hydrated item with the indexer's own projection, as is whether an item
+ * lacks the field, so every item appears once across all pages.
  *
  * <p>A request with predicates on other fields ({@link PageRequest#where}) is planned: read within its budget
  * ({@link ReadBudget}) from the sorted field's index or from a selective predicate's index range, and explained
@@ -71,7 +71,7 @@ public final class GridQuery {
     private final IndexDefinitions definitions;
     /** The definitions in the stack's grid state for each page (which of the grid's layouts the grid reads). */
     private final Function<AwsRequestOverrideConfiguration, IndexDefinitions> current;
-    private final IndexProjector issues;
+    private final IndexProjector projector;
     private final AttributeCatalog catalog;
     private final Backoff backoff;
     private final Sleeper sleeper;
@@ -127,7 +127,7 @@ public final class GridQuery {
         this.byProjectIndex = byProjectIndex;
         this.definitions = definitions;
         this.current = current;
-        this.issues = new IndexProjector(definitions);
+        this.projector = new IndexProjector(definitions);
         this.catalog = catalog;
         this.backoff = backoff;
         this.sleeper = sleeper;
@@ -144,7 +144,7 @@ public final class GridQuery {
         this.byProjectIndex = query.byProjectIndex;
         this.definitions = query.definitions;
         this.current = query.current;
-        this.issues = query.issues;
+        this.projector = query.projector;
         this.catalog = query.catalog;
         this.backoff = query.backoff;
         this.sleeper = query.sleeper;
@@ -206,9 +206,9 @@ public final class GridQuery {
      */
     public Page page(PageRequest request) {
         RetryBudget budget = new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock));
-        Target target = Target.of(request, currentDefinitions(budget), definitions, issues);
+        Target target = Target.of(request, currentDefinitions(budget), definitions, projector);
         int items = readBudget.of(request);
-        ItemTests tests = new ItemTests(issues, target.index(), request.group(), request.attribId(), target.project(), request.predicates());
+        ItemTests tests = new ItemTests(projector, target.index(), request.group(), request.attribId(), target.project(), request.predicates());
         checkFields(request, tests);
         Filter.KeyRange range = request.filter().map(f -> f.keyRange(target.bounds()))
                 .orElseGet(() -> SortRange.of(tests.onSortField(), target.bounds()));
@@ -230,10 +230,10 @@ public final class GridQuery {
             }
         }
         boolean planned = !request.predicates().isEmpty();
-        PageReads reads = new PageReads(new PageReads.Tables(dynamoDb, appTable, indexTable, byProjectIndex), issues, budget, pageBudget,
+        PageReads reads = new PageReads(new PageReads.Tables(dynamoDb, appTable, indexTable, byProjectIndex), projector, budget, pageBudget,
                 planned || request.readBudget() > 0 ? items : Integer.MAX_VALUE,
                 planned ? ReadBudget.maxCalls(items) : MAX_READS_PER_PAGE);
-        PageFill fill = new PageFill(request, target, tests, issues, cursor.map(Cursor::knowledge).orElse(Knowledge.NONE));
+        PageFill fill = new PageFill(request, target, tests, projector, cursor.map(Cursor::knowledge).orElse(Knowledge.NONE));
         Optional<Cursor> next;
         int indexed = 0;
         if (cursor.isPresent() && cursor.get().part() == Cursor.Part.MISSING) {
@@ -311,7 +311,7 @@ public final class GridQuery {
                             String partition = IndexProjector.partition(other, request.group(), null);
                             if (DynamoDbLimits.utf8Bytes(partition) <= DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
                                 drivers.add(Driver.of(position, predicate, other, partition, Optional.empty(),
-                                        issues.bounds(other.name())));
+                                        projector.bounds(other.name())));
                             }
                         } catch (UnindexableValueException e) {
                             // a group value that index cannot hold: no driver
@@ -354,7 +354,7 @@ public final class GridQuery {
                 || partition.s().equals(target.partition())) {
             return cursor;
         }
-        int valueBytes = definitions.groupedGrid().map(grid -> issues.bounds(grid.name()).valueBytes()).orElse(0);
+        int valueBytes = definitions.groupedGrid().map(grid -> projector.bounds(grid.name()).valueBytes()).orElse(0);
         GridKeys.Position position = GridKeys.translate(target.index(), request.project(), request.attribId(), valueBytes,
                 request.order() == Order.ASC, partition.s(), sortKey.s());
         if (position == null) {

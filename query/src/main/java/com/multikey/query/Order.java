@@ -1,6 +1,9 @@
 package com.multikey.query;
 
-/** Sort direction of a page: by the field's value, then num, then issue id. */
+/**
+ * Sort direction of a page: by the index's value, then its tie-breakers, then the item key (for the issue grid: value, num,
+ * id).
+ */
 public enum Order {
     ASC, DESC
 }

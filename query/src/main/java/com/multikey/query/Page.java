@@ -7,16 +7,16 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A page of issues (whole items from the app table), the cursor of the next page, and the API calls it
+ * A page of items (whole items from the app table), the cursor of the next page, and the API calls it
  * took: in the common case two (a Query on the index and a BatchGetItem on the table), more when the
- * page needed further reads to fill itself or unprocessed keys were re-sent, one Query or more for issues
+ * page needed further reads to fill itself or unprocessed keys were re-sent, one Query or more for items
  * lacking the field. A page holds the page size unless the result ends (an empty {@code nextCursor}) or it
  * reached {@link GridQuery#MAX_READS_PER_PAGE}; the last page may be empty. The catalog's occasional read
  * of the project item, on first pages, is not counted.
  */
 public final class Page {
 
-    private final List<Map<String, AttributeValue>> issues;
+    private final List<Map<String, AttributeValue>> items;
     private final List<AttributeValue> values;
     private final int indexed;
     private final String nextCursor;
@@ -26,8 +26,8 @@ public final class Page {
     private final Explain explain;
 
     /** A page of items that all have the field. @param nextCursor null when the result ends here */
-    public Page(List<Map<String, AttributeValue>> issues, String nextCursor, int apiCalls) {
-        this(issues, issues.size(), nextCursor, apiCalls);
+    public Page(List<Map<String, AttributeValue>> items, String nextCursor, int apiCalls) {
+        this(items, items.size(), nextCursor, apiCalls);
     }
 
     /**
@@ -35,8 +35,8 @@ public final class Page {
      *                   missing tail)
      * @param nextCursor null when the result ends here
      */
-    public Page(List<Map<String, AttributeValue>> issues, int indexed, String nextCursor, int apiCalls) {
-        this(issues, List.of(), indexed, nextCursor, apiCalls);
+    public Page(List<Map<String, AttributeValue>> items, int indexed, String nextCursor, int apiCalls) {
+        this(items, List.of(), indexed, nextCursor, apiCalls);
     }
 
     /**
@@ -46,8 +46,8 @@ public final class Page {
      *                   missing tail)
      * @param nextCursor null when the result ends here
      */
-    public Page(List<Map<String, AttributeValue>> issues, List<AttributeValue> values, int indexed, String nextCursor, int apiCalls) {
-        this(issues, values, indexed, nextCursor, apiCalls, -1, false, null);
+    public Page(List<Map<String, AttributeValue>> items, List<AttributeValue> values, int indexed, String nextCursor, int apiCalls) {
+        this(items, values, indexed, nextCursor, apiCalls, -1, false, null);
     }
 
     /**
@@ -55,15 +55,15 @@ public final class Page {
      * @param budgetSpent whether the page stopped short because it read its budget (or made its most calls)
      * @param explain     how it was read, when the request asked; else null
      */
-    public Page(List<Map<String, AttributeValue>> issues, List<AttributeValue> values, int indexed, String nextCursor, int apiCalls,
+    public Page(List<Map<String, AttributeValue>> items, List<AttributeValue> values, int indexed, String nextCursor, int apiCalls,
                 int examined, boolean budgetSpent, Explain explain) {
-        if (indexed < 0 || indexed > issues.size()) {
-            throw new IllegalArgumentException("indexed must be within 0.." + issues.size() + ", got " + indexed);
+        if (indexed < 0 || indexed > items.size()) {
+            throw new IllegalArgumentException("indexed must be within 0.." + items.size() + ", got " + indexed);
         }
         if (!values.isEmpty() && values.size() != indexed) {
             throw new IllegalArgumentException("give the value of each of the " + indexed + " indexed items, or none; got " + values.size());
         }
-        this.issues = List.copyOf(issues);
+        this.items = List.copyOf(items);
         this.values = List.copyOf(values);
         this.indexed = indexed;
         this.nextCursor = nextCursor;
@@ -91,7 +91,7 @@ public final class Page {
         return Optional.ofNullable(explain);
     }
 
-    /** How many of {@link #issues()}, first in the page, have the field; the others are of the missing tail. */
+    /** How many of {@link #items()}, first in the page, have the field; the others are of the missing tail. */
     public int indexed() {
         return indexed;
     }
@@ -104,8 +104,19 @@ public final class Page {
         return position < values.size() ? Optional.of(values.get(position)) : Optional.empty();
     }
 
+    /** The items of the page, whole items from the app table: first those from the index, then the missing tail. */
+    public List<Map<String, AttributeValue>> items() {
+        return items;
+    }
+
+    /**
+     * The items of the page.
+     *
+     * @deprecated use {@link #items()}; removed in the next release
+     */
+    @Deprecated
     public List<Map<String, AttributeValue>> issues() {
-        return issues;
+        return items;
     }
 
     /** The cursor of the next page; empty when the result ends here. */

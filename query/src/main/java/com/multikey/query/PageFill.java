@@ -27,7 +27,7 @@ final class PageFill {
     final PageRequest request;
     final Target target;
     final ItemTests tests;
-    final IndexProjector issues;
+    final IndexProjector projector;
     final List<Map<String, AttributeValue>> items = new ArrayList<>();
     /** The value each item of the index part was listed under, in page order. */
     final List<AttributeValue> values = new ArrayList<>();
@@ -43,11 +43,11 @@ final class PageFill {
     String reason;
     final List<Explain.Alternative> alternatives = new ArrayList<>();
 
-    PageFill(PageRequest request, Target target, ItemTests tests, IndexProjector issues, Knowledge known) {
+    PageFill(PageRequest request, Target target, ItemTests tests, IndexProjector projector, Knowledge known) {
         this.request = request;
         this.target = target;
         this.tests = tests;
-        this.issues = issues;
+        this.projector = projector;
         this.learned = known;
         this.plan = new Explain.Plan.SortIndex(sortFieldName());
         this.reason = tests.isEmpty() ? "no predicates: the sorted field's index in page order" : "";
@@ -96,7 +96,7 @@ final class PageFill {
      */
     Optional<IndexItem> listing(ItemKey key, Map<String, AttributeValue> item) {
         Comparator<IndexItem> order = Comparator.comparing(IndexItem::sortKey, keyOrder());
-        return issues.projectEntry(target.index().name(), key, item, request.attribId()).items().stream()
+        return projector.projectEntry(target.index().name(), key, item, request.attribId()).items().stream()
                 .filter(indexItem -> indexItem.attribId().equals(target.partition()) && target.project()
                         .map(project -> project.equals(indexItem.toItem().get(IndexItem.PROJECT).s())).orElse(true))
                 .filter(indexItem -> request.filter().map(f -> f.matches(indexItem.value(), target.bounds())).orElse(true))

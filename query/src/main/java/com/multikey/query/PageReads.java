@@ -39,7 +39,7 @@ final class PageReads {
     }
 
     private final Tables tables;
-    private final IndexProjector issues;
+    private final IndexProjector projector;
     private final RetryBudget budget;
     private final Duration pageBudget;
     private final int itemBudget;
@@ -59,9 +59,9 @@ final class PageReads {
      * @param itemBudget the items the page may read ({@link Integer#MAX_VALUE}: reads alone bound it)
      * @param maxReads   the reads (Queries and BatchGetItems) the page may make
      */
-    PageReads(Tables tables, IndexProjector issues, RetryBudget budget, Duration pageBudget, int itemBudget, int maxReads) {
+    PageReads(Tables tables, IndexProjector projector, RetryBudget budget, Duration pageBudget, int itemBudget, int maxReads) {
         this.tables = tables;
-        this.issues = issues;
+        this.projector = projector;
         this.budget = budget;
         this.pageBudget = pageBudget;
         this.itemBudget = itemBudget;
@@ -184,7 +184,7 @@ final class PageReads {
             BatchGetItemResponse response = call("BatchGetItem", () -> tables.dynamoDb().batchGetItem(b -> b.requestItems(requested)
                     .overrideConfiguration(budget.callTimeout())));
             response.responses().getOrDefault(appTable, List.of())
-                    .forEach(item -> issues.keyOf(item).ifPresent(key -> {
+                    .forEach(item -> projector.keyOf(item).ifPresent(key -> {
                         hydrated.put(key, Optional.of(item));
                         onItem.accept(key, item);
                     }));
@@ -195,7 +195,7 @@ final class PageReads {
             if (!budget.retryAfterFailure()) {
                 int left = pending.values().stream().mapToInt(k -> k.keys().size()).sum();
                 throw new RetryableQueryException("BatchGetItem still left " + left + " of " + ids.size()
-                        + " issue(s) unprocessed after " + budget.failedAttempts() + " attempt(s) within the page's budget of "
+                        + " item(s) unprocessed after " + budget.failedAttempts() + " attempt(s) within the page's budget of "
                         + pageBudget + "; the table is short of read capacity, try the page again later");
             }
         }

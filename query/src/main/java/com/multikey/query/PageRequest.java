@@ -74,7 +74,7 @@ public final class PageRequest {
             throw new IllegalArgumentException("page size must be 1 to " + MAX_PAGE_SIZE + ", got " + pageSize);
         }
         if (includeMissing && filter != null) {
-            throw new QueryException(QueryException.Subject.MISSING, "issues lacking the field match no filter: ask for them without one");
+            throw new QueryException(QueryException.Subject.MISSING, "items lacking the field match no filter: ask for them without one");
         }
         this.pageSize = pageSize;
         this.filter = filter;

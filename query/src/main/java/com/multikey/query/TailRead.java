@@ -39,7 +39,7 @@ final class TailRead {
             for (int i = 0; i < items.size(); i++) {
                 Map<String, AttributeValue> item = items.get(i);
                 if (lacksField(item) && (fill.tests.isEmpty()
-                        || fill.issues.keyOf(item).map(key -> fill.tests.allMatch(key, item)).orElse(false))) {
+                        || fill.projector.keyOf(item).map(key -> fill.tests.allMatch(key, item)).orElse(false))) {
                     if (fill.isFull()) {
                         return Optional.of(new Cursor(Cursor.Part.MISSING, i == 0 ? position : missingKey(items.get(i - 1))));
                     }
@@ -64,7 +64,7 @@ final class TailRead {
         if (target.missing() instanceof Target.MissingSource.TablePartition && !target.index().covers(item)) {
             return false;
         }
-        return fill.issues.keyOf(item).map(key -> fill.issues.projectEntry(target.index().name(), key, item, fill.request.attribId())
+        return fill.projector.keyOf(item).map(key -> fill.projector.projectEntry(target.index().name(), key, item, fill.request.attribId())
                 .items().stream().noneMatch(indexItem -> indexItem.attribId().equals(target.partition()))).orElse(false);
     }
 
@@ -75,7 +75,7 @@ final class TailRead {
             return Map.of(names.key(), item.get(names.key()), names.project(), item.get(names.project()),
                     names.num(), item.get(names.num()));
         }
-        return fill.issues.keyOf(item).orElseThrow().toKey();
+        return fill.projector.keyOf(item).orElseThrow().toKey();
     }
 
     /**

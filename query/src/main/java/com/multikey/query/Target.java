@@ -43,14 +43,14 @@ record Target(IndexDefinition index, String partition, Optional<String> project,
      * @param current     the definitions in the stack's grid state (which of the grid's layouts is read)
      * @param definitions the definitions the reader was given (the source table's key schema)
      */
-    static Target of(PageRequest request, IndexDefinitions current, IndexDefinitions definitions, IndexProjector issues) {
+    static Target of(PageRequest request, IndexDefinitions current, IndexDefinitions definitions, IndexProjector projector) {
         IndexDefinition named = request.index()
                 .map(name -> current.index(name).orElseThrow(() -> new QueryException(QueryException.Subject.INDEX, "no index named '" + name + "'")))
                 .orElseGet(() -> current.grid()
                         .orElseThrow(() -> new QueryException(QueryException.Subject.INDEX, "name the index to read: no issue grid (field-partitioned) index is declared")));
         // either name of the issue grid reads the layout the stack's grid state reads
         IndexDefinition index = current.isGrid(named) ? current.grid().orElse(named) : named;
-        ValueBounds bounds = issues.bounds(index.name());
+        ValueBounds bounds = projector.bounds(index.name());
         boolean entries = index.values() instanceof ValueSource.MapEntries;
         if (entries && request.attribId().isEmpty()) {
             throw new QueryException(QueryException.Subject.ENTRY, "index '" + index.name() + "' indexes the entries of " + index.values().path() + ": name the entry");

@@ -96,7 +96,7 @@ class DeclaredIndexQueryIntegrationTest {
     private static final CursorSealer SEALER = CursorSealer.of(CursorKeys.ephemeral());
 
     private static List<String> keys(Page page) {
-        return page.issues().stream().map(item -> item.get("pk").s() + " " + item.get("sk").s()).toList();
+        return page.items().stream().map(item -> item.get("pk").s() + " " + item.get("sk").s()).toList();
     }
 
     /** Every page's item keys, each page but the last full. */
@@ -109,7 +109,7 @@ class DeclaredIndexQueryIntegrationTest {
             if (page.nextCursor().isEmpty()) {
                 return keys;
             }
-            assertThat(page.issues()).hasSize(first.pageSize());
+            assertThat(page.items()).hasSize(first.pageSize());
             request = request.after(page.nextCursor().get());
         }
         throw new AssertionError("more than 100 pages");

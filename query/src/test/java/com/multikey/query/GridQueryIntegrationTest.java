@@ -172,21 +172,21 @@ class GridQueryIntegrationTest {
         PageRequest request = first;
         for (int n = 0; n < 1000; n++) {
             Page page = query.page(request);
-            page.issues().forEach(issue -> pages.ids().add(issue.get("id").s()));
-            pages.sizes().add(page.issues().size());
+            page.items().forEach(issue -> pages.ids().add(issue.get("id").s()));
+            pages.sizes().add(page.items().size());
             pages.calls().add(page.apiCalls());
             assertThat(page.apiCalls()).isLessThanOrEqualTo(GridQuery.MAX_READS_PER_PAGE);
             if (page.nextCursor().isEmpty()) {
                 return pages;
             }
-            assertThat(page.issues()).as("page %d of %s", n, first).hasSize(first.pageSize());
+            assertThat(page.items()).as("page %d of %s", n, first).hasSize(first.pageSize());
             request = request.after(page.nextCursor().get());
         }
         throw new AssertionError("more than 1000 pages");
     }
 
     private static List<String> ids(Page page) {
-        return page.issues().stream().map(issue -> issue.get("id").s()).toList();
+        return page.items().stream().map(issue -> issue.get("id").s()).toList();
     }
 
     /** The expected order, from the issues themselves: each issue under its first matching value in the order. */
@@ -227,12 +227,12 @@ class GridQueryIntegrationTest {
         assertThat(all(query, PageRequest.first("project#35e9", "3fe6", Order.ASC, 2).withMissing()).ids())
                 .containsExactly("issue#af34", "issue#020e", "issue#67d1");
         Page crossing = query.page(PageRequest.first("project#35e9", "3fe6", Order.ASC, 25).withMissing());
-        assertThat(crossing.issues()).hasSize(3);
+        assertThat(crossing.items()).hasSize(3);
         assertThat(crossing.indexed()).as("issue#af34 has 3fe6; the other two are the missing tail").isEqualTo(1);
         Page first = query.page(PageRequest.first("project#35e9", "882a", Order.ASC, 25));
         assertThat(first.indexed()).isEqualTo(2);
         assertThat(first.apiCalls()).isEqualTo(2);
-        assertThat(first.issues()).extracting(i -> i.get("name").s()).containsExactly("Needs Painting", "Check for rust");
+        assertThat(first.items()).extracting(i -> i.get("name").s()).containsExactly("Needs Painting", "Check for rust");
         assertThat(first.nextCursor()).isEmpty();
     }
 
@@ -318,8 +318,8 @@ class GridQueryIntegrationTest {
                 Page page = query.page(request);
 
                 // then: the smallest tag ascending, the largest descending
-                for (int i = 0; i < page.issues().size(); i++) {
-                    java.util.TreeSet<String> tags = new java.util.TreeSet<>(page.issues().get(i).get("custom_fields").m().get("many").ss());
+                for (int i = 0; i < page.items().size(); i++) {
+                    java.util.TreeSet<String> tags = new java.util.TreeSet<>(page.items().get(i).get("custom_fields").m().get("many").ss());
                     String element = order == Order.ASC ? tags.first() : tags.last();
                     assertThat(page.listedValue(i)).as("%s item %d", order, i).contains(AttributeValue.fromS(element));
                     listed.add(element);
@@ -361,7 +361,7 @@ class GridQueryIntegrationTest {
         Page first = query(client).page(request);
         Page second = query(client).page(request.after(first.nextCursor().orElseThrow()));
 
-        assertThat(first.issues()).isEmpty();
+        assertThat(first.items()).isEmpty();
         assertThat(first.apiCalls()).isEqualTo(GridQuery.MAX_READS_PER_PAGE);
         assertThat(client.requestsOf(QueryRequest.class).subList(0, GridQuery.MAX_READS_PER_PAGE))
                 .extracting(QueryRequest::limit).containsExactly(10, 80, 640, 1000, 1000, 1000, 1000, 1000);
@@ -380,7 +380,7 @@ class GridQueryIntegrationTest {
         for (Filter filter : empty) {
             Page page = query(client).page(PageRequest.first("project#0", "n", Order.ASC, 10).withFilter(filter));
 
-            assertThat(page.issues()).as("%s", filter).isEmpty();
+            assertThat(page.items()).as("%s", filter).isEmpty();
             assertThat(page.nextCursor()).isEmpty();
             assertThat(page.apiCalls()).isZero();
         }
@@ -483,7 +483,7 @@ class GridQueryIntegrationTest {
         assertThatThrownBy(() -> query(nothingProcessed, sleeps::add, System::nanoTime)
                 .page(PageRequest.first("project#solo", "solo", Order.ASC, 5)))
                 .isInstanceOf(RetryableQueryException.class)
-                .hasMessageStartingWith("BatchGetItem still left 5 of 5 issue(s) unprocessed after 11 attempt(s)");
+                .hasMessageStartingWith("BatchGetItem still left 5 of 5 item(s) unprocessed after 11 attempt(s)");
         assertThat(nothingProcessed.requestsOf(BatchGetItemRequest.class)).hasSize(11);
         assertThat(sleeps).hasSize(10);
     }

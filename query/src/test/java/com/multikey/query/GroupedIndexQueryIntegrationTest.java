@@ -208,7 +208,7 @@ class GroupedIndexQueryIntegrationTest {
     }
 
     private static List<String> keys(Page page) {
-        return page.issues().stream().map(GroupedIndexQueryIntegrationTest::key).toList();
+        return page.items().stream().map(GroupedIndexQueryIntegrationTest::key).toList();
     }
 
     /** Every page of a query: the item keys in order, and the calls of each page. */
@@ -226,7 +226,7 @@ class GroupedIndexQueryIntegrationTest {
             if (page.nextCursor().isEmpty()) {
                 return pages;
             }
-            assertThat(page.issues()).as("page %d of %s", n, first).hasSize(first.pageSize());
+            assertThat(page.items()).as("page %d of %s", n, first).hasSize(first.pageSize());
             request = request.after(page.nextCursor().get());
         }
         throw new AssertionError("more than 1000 pages");
@@ -427,7 +427,7 @@ class GroupedIndexQueryIntegrationTest {
         // then
         assertThat(keys(desc)).isEqualTo(expected(issuesOf(SMALL), field("prio"), "num", v -> true, Order.DESC))
                 .containsOnlyOnce(SMALL + " " + STALE);
-        assertThat(older.issues()).isEmpty();
+        assertThat(older.items()).isEmpty();
         assertThat(keys(zz)).isEqualTo(expected(issuesOf(SMALL), GroupedIndexQueryIntegrationTest::labels, "num", v -> true, Order.DESC));
     }
 
@@ -611,7 +611,7 @@ class GroupedIndexQueryIntegrationTest {
             PageRequest request = PageRequest.onIndex("docs-by-status", List.of(AttributeValue.fromN("7.0")), "", order, 1).withMissing();
             for (int n = 0; n < 20; n++) {
                 Page page = query.page(request);
-                page.issues().forEach(item -> docs.add(Byte.toUnsignedInt(item.get("doc").b().asByteArray()[0])));
+                page.items().forEach(item -> docs.add(Byte.toUnsignedInt(item.get("doc").b().asByteArray()[0])));
                 if (page.nextCursor().isEmpty()) {
                     break;
                 }

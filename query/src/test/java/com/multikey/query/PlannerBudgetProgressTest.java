@@ -125,7 +125,7 @@ class PlannerBudgetProgressTest {
         PageRequest request = first;
         for (int n = 0; n < maxPages; n++) {
             Page page = query.page(request);
-            page.issues().forEach(issue -> ids.add(issue.get("id").s()));
+            page.items().forEach(issue -> ids.add(issue.get("id").s()));
             if (page.nextCursor().isEmpty()) {
                 return ids;
             }

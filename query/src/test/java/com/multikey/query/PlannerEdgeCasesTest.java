@@ -221,7 +221,7 @@ class PlannerEdgeCasesTest {
         PageRequest request = first;
         for (int n = 0; n < maxPages; n++) {
             Page page = query.page(request);
-            page.issues().forEach(issue -> ids.add(issue.get("id").s()));
+            page.items().forEach(issue -> ids.add(issue.get("id").s()));
             if (page.nextCursor().isEmpty()) {
                 return ids;
             }

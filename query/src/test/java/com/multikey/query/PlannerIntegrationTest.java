@@ -114,7 +114,7 @@ class PlannerIntegrationTest {
         for (int n = 0; n < 10_000; n++) {
             Page page = query.page(request);
             pages.add(page);
-            page.issues().forEach(issue -> ids.add(issue.get("id").s()));
+            page.items().forEach(issue -> ids.add(issue.get("id").s()));
             if (page.nextCursor().isEmpty()) {
                 return new Read(ids, pages);
             }
@@ -148,7 +148,7 @@ class PlannerIntegrationTest {
         assertThat(read.ids()).isEqualTo(expected(issue -> "open".equals(field(issue, "status")), Order.DESC));
         Page first = read.pages().get(0);
         assertThat(first.explain().orElseThrow().plan()).isEqualTo("sort-index(priority)");
-        assertThat(first.issues()).hasSize(25);
+        assertThat(first.items()).hasSize(25);
         // half the issues are open: about 50 candidates, each an index item and an item, and the predicate's first read
         assertThat(first.examined()).isLessThan(25 * 2 * 2 + 2 * 25 + 60);
         // later pages know the predicate's range holds more than a page: they read the sorted index, about 50 candidates
@@ -177,8 +177,8 @@ class PlannerIntegrationTest {
                 && !"closed".equals(field(issue, "status")), Order.ASC));
         assertThat(read.pages()).allSatisfy(page -> assertThat(page.examined()).isLessThanOrEqualTo(60));
         List<Page> notLast = read.pages().subList(0, read.pages().size() - 1);
-        assertThat(notLast).anySatisfy(page -> assertThat(page.issues()).hasSizeLessThan(20));
-        assertThat(notLast).allSatisfy(page -> assertThat(page.budgetSpent()).isEqualTo(page.issues().size() < 20));
+        assertThat(notLast).anySatisfy(page -> assertThat(page.items()).hasSizeLessThan(20));
+        assertThat(notLast).allSatisfy(page -> assertThat(page.budgetSpent()).isEqualTo(page.items().size() < 20));
     }
 
     @Test
@@ -224,7 +224,7 @@ class PlannerIntegrationTest {
                 .isInstanceOf(QueryException.class).hasMessageContaining("cursor");
         assertThatThrownBy(() -> query.page(byPriority(Order.ASC, 5, "status = open", "severity > 1").after(cursor)))
                 .isInstanceOf(QueryException.class).hasMessageContaining("cursor");
-        assertThat(query.page(byPriority(Order.ASC, 5, "status = open").after(cursor)).issues()).hasSize(5);
+        assertThat(query.page(byPriority(Order.ASC, 5, "status = open").after(cursor)).items()).hasSize(5);
     }
 
     @Test

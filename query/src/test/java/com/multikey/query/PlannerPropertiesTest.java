@@ -230,11 +230,11 @@ class PlannerPropertiesTest {
             assertThat(calls).as("API calls, %s", where).isLessThanOrEqualTo(maxCalls);
             assertThat(page.examined()).as("items read, %s", where).isBetween(0, budget);
             assertThat(page.explain().isPresent()).as("explained, %s", where).isEqualTo(spec.explain());
-            page.issues().forEach(item -> listed.add(keyOf.apply(item)));
+            page.items().forEach(item -> listed.add(keyOf.apply(item)));
             if (page.nextCursor().isEmpty()) {
                 break;
             }
-            if (page.issues().size() < spec.pageSize()) {
+            if (page.items().size() < spec.pageSize()) {
                 assertThat(page.budgetSpent()).as("a short page that is not the last spent its budget, %s", where).isTrue();
             }
             request = request.after(page.nextCursor().get());

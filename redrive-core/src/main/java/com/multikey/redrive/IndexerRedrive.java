@@ -43,14 +43,14 @@ final class IndexerRedrive implements MessageAction {
     }
 
     private Result repair(List<Record> records, boolean dryRun) {
-        Map<ItemKey, List<Map<String, AttributeValue>>> imagesByIssue = imagesByIssue(records, schema);
+        Map<ItemKey, List<Map<String, AttributeValue>>> imagesByItem = imagesByItem(records, schema);
         int repaired = 0;
         int right = 0;
         int puts = 0;
         int deletes = 0;
         List<String> changing = new ArrayList<>();
-        for (Map.Entry<ItemKey, List<Map<String, AttributeValue>>> issue : imagesByIssue.entrySet()) {
-            switch (repair.repair(issue.getKey(), issue.getValue(), dryRun)) {
+        for (Map.Entry<ItemKey, List<Map<String, AttributeValue>>> item : imagesByItem.entrySet()) {
+            switch (repair.repair(item.getKey(), item.getValue(), dryRun)) {
                 case TargetedRepair.Outcome.Repaired r -> {
                     repaired++;
                     puts += r.puts();
@@ -62,7 +62,7 @@ final class IndexerRedrive implements MessageAction {
                     deletes += p.deletes();
                 }
                 case TargetedRepair.Outcome.AlreadyRight a -> right++;
-                case TargetedRepair.Outcome.StillChanging s -> changing.add(s.issueId().toString());
+                case TargetedRepair.Outcome.StillChanging s -> changing.add(s.itemKey().toString());
             }
         }
         if (!changing.isEmpty()) {
@@ -70,14 +70,14 @@ final class IndexerRedrive implements MessageAction {
                     + "); run again");
         }
         return new Result.Done(String.format("%d records, %d issues: %s %d (%d puts, %d deletes), %d already right",
-                records.size(), imagesByIssue.size(), dryRun ? "would repair" : "repaired", repaired, puts, deletes, right));
+                records.size(), imagesByItem.size(), dryRun ? "would repair" : "repaired", repaired, puts, deletes, right));
     }
 
     /**
      * Every old and new image of each indexed item in the records, by item key in stream order; items no index covers
      * left out (a record without images is kept: what it was cannot be told).
      */
-    static Map<ItemKey, List<Map<String, AttributeValue>>> imagesByIssue(List<Record> records, IndexScope schema) {
+    static Map<ItemKey, List<Map<String, AttributeValue>>> imagesByItem(List<Record> records, IndexScope schema) {
         Map<ItemKey, List<Map<String, AttributeValue>>> images = new LinkedHashMap<>();
         for (Record record : records) {
             var key = schema.keyOf(record.dynamodb().keys());

@@ -33,7 +33,7 @@ class IndexerRedriveTest {
     }
 
     @Test
-    void imagesByIssue_leavesOutWhatIsNotAnIssue_andKeepsADeletedIssuesOldImage() {
+    void imagesByItem_leavesOutWhatIsNotAnIssue_andKeepsADeletedIssuesOldImage() {
         List<Record> records = List.of(
                 record("9", AttributeValue.fromS("issue#1"), null, image("issue#1", "v1")),
                 record("10", AttributeValue.fromS("layer#1"), null, image("layer#1", "x")),
@@ -42,7 +42,7 @@ class IndexerRedriveTest {
                 record("100", AttributeValue.fromS("issue#1"), image("issue#1", "v1"), image("issue#1", "v2")),
                 record("101", AttributeValue.fromS("issue#2"), image("issue#2", "gone"), null));
 
-        Map<ItemKey, List<Map<String, AttributeValue>>> images = IndexerRedrive.imagesByIssue(records, IndexScope.all(IndexDefinitions.packaged()));
+        Map<ItemKey, List<Map<String, AttributeValue>>> images = IndexerRedrive.imagesByItem(records, IndexScope.all(IndexDefinitions.packaged()));
 
         assertThat(images).containsOnlyKeys(ItemKey.ofString("id", "issue#1"), ItemKey.ofString("id", "issue#2"));
         assertThat(images.get(ItemKey.ofString("id", "issue#1"))).extracting(i -> i.get("m").s()).containsExactly("v1", "v1", "v2");

@@ -60,12 +60,12 @@ class StreamEventJsonTest {
     }
 
     @Test
-    void imagesByIssue_keepsIssuesOnly_withEveryOldAndNewImageInStreamOrder() {
+    void imagesByItem_keepsIssuesOnly_withEveryOldAndNewImageInStreamOrder() {
         Map<String, AttributeValue> v1 = Map.of("id", AttributeValue.fromS("issue#1"), "num", AttributeValue.fromN("1"));
         Map<String, AttributeValue> v2 = Map.of("id", AttributeValue.fromS("issue#1"), "num", AttributeValue.fromN("2"));
         Map<String, AttributeValue> layer = Map.of("id", AttributeValue.fromS("layer#1"));
 
-        var images = IndexerRedrive.imagesByIssue(List.of(record("issue#1", "1", null, v1), record("layer#1", "2", layer, layer),
+        var images = IndexerRedrive.imagesByItem(List.of(record("issue#1", "1", null, v1), record("layer#1", "2", layer, layer),
                 record("issue#1", "3", v1, v2), record("issue#1", "4", v2, null)), IndexScope.all(IndexDefinitions.packaged()));
 
         assertThat(images).containsOnlyKeys(ItemKey.ofString("id", "issue#1"));

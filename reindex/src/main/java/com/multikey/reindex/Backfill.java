@@ -15,8 +15,8 @@ import java.util.function.Consumer;
 /**
  * Builds the index of items that existed before the stream (or repairs a lost one) from one machine: the
  * segments of the app table's parallel Scan worked on threads, each a page at a time by {@link SegmentBackfill}
- * (the reindex worker's own page: each issue through the stream indexer's projection, its items written under
- * a condition that the issue is unchanged, so it is correct while the stream indexer runs). Resumable from
+ * (the reindex worker's own page: each item through the stream indexer's projection, its items written under
+ * a condition that the item is unchanged, so it is correct while the stream indexer runs). Resumable from
  * per-segment checkpoints; index writes limited to a rate shared by the segments.
  */
 public final class Backfill {
@@ -25,7 +25,7 @@ public final class Backfill {
      * Counts so far, for progress lines; {@code itemsTotal} is the app table's item count as DynamoDB last reported
      * it (it lags by hours, so the items scanned may pass it), at least 1.
      */
-    public record Progress(long itemsScanned, long itemsTotal, long issuesIndexed, long indexWrites, double itemsPerSecond,
+    public record Progress(long itemsScanned, long itemsTotal, long itemsIndexed, long indexWrites, double itemsPerSecond,
                            Duration eta) {
     }
 
@@ -94,7 +94,7 @@ public final class Backfill {
         while (!position.done()) {
             PageOutcome page = pages.page(segment, segments, new SegmentPosition(SegmentPosition.Phase.APP, position.startKey()));
             scanned.addAndGet(page.counts().items());
-            indexed.addAndGet(page.counts().issues());
+            indexed.addAndGet(page.counts().sourceItems());
             writes.addAndGet(page.counts().writes());
             position = page.next().done() ? new CheckpointStore.Position(true, Map.of())
                     : new CheckpointStore.Position(false, page.next().startKey());

@@ -80,7 +80,7 @@ public final class GridMigration {
         public void backfill(IndexDefinitions definitions, String index, Listener listener) throws InterruptedException {
             new Backfill(dynamoDb, appTable, indexTable, IndexScope.of(definitions, Optional.of(index)), rate)
                     .run(CheckpointStore.open(null, segments), segments, p -> listener.progress(p.itemsScanned(), p.itemsTotal(),
-                            p.issuesIndexed() + " issues indexed, " + p.indexWrites() + " index writes"), Duration.ofSeconds(1));
+                            p.itemsIndexed() + " issues indexed, " + p.indexWrites() + " index writes"), Duration.ofSeconds(1));
         }
 
         @Override
@@ -131,13 +131,13 @@ public final class GridMigration {
                 Map<String, AttributeValue> stored = dynamoDb.getItem(b -> b.tableName(indexTable).consistentRead(true)
                         .key(discrepancy.key().toKey())).item();
                 boolean present = stored != null && !stored.isEmpty() && scope.owns(stored);
-                if (discrepancy.issueId().isEmpty()) {
+                if (discrepancy.itemKey().isEmpty()) {
                     if (present) {
                         still.add(discrepancy); // names no issue: the next whole verify deletes it
                     }
                     continue;
                 }
-                ItemKey issue = ItemKey.ofString(definitions.table().partitionKey().name(), discrepancy.issueId());
+                ItemKey issue = ItemKey.ofString(definitions.table().partitionKey().name(), discrepancy.itemKey());
                 Map<String, AttributeValue> version = writer.currentVersion(issue);
                 Optional<IndexItem> wanted = version == null ? Optional.empty() : scope.project(issue, version).items().stream()
                         .filter(item -> item.key().equals(discrepancy.key())).findFirst();

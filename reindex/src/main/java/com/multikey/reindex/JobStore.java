@@ -213,7 +213,7 @@ public final class JobStore {
         Map<String, String> jobNames = new HashMap<>(Map.of("#exp", EXPIRES_AT));
         Map<String, AttributeValue> jobValues = new HashMap<>(Map.of(":exp", expiry(now)));
         List<String> adds = new ArrayList<>();
-        long[] values = {counts.items(), counts.issues(), counts.writes(), counts.missing(), counts.stale(), counts.orphaned(),
+        long[] values = {counts.items(), counts.sourceItems(), counts.writes(), counts.missing(), counts.stale(), counts.orphaned(),
                 counts.repaired()};
         for (int i = 0; i < TOTALS.size(); i++) {
             jobNames.put("#t" + i, TOTALS.get(i));
@@ -318,8 +318,8 @@ public final class JobStore {
     private static AttributeValue foundItem(SegmentVerifier.Discrepancy discrepancy) {
         Map<String, AttributeValue> entry = new LinkedHashMap<>();
         entry.put("kind", AttributeValue.fromS(discrepancy.kind().name()));
-        if (!discrepancy.issueId().isEmpty()) {
-            entry.put("issueId", AttributeValue.fromS(discrepancy.issueId()));
+        if (!discrepancy.itemKey().isEmpty()) {
+            entry.put("issueId", AttributeValue.fromS(discrepancy.itemKey()));
         }
         entry.put(IndexKey.ATTRIB_ID, AttributeValue.fromS(discrepancy.key().attribId()));
         entry.put(IndexKey.SORT_KEY, AttributeValue.fromS(discrepancy.key().sortKey()));
@@ -333,7 +333,7 @@ public final class JobStore {
 
     /** An entry's size in an item: its strings' UTF-8 bytes, and its attribute names. */
     private static long bytes(SegmentVerifier.Discrepancy discrepancy) {
-        return 40 + utf8(discrepancy.issueId()) + utf8(discrepancy.key().attribId()) + utf8(discrepancy.key().sortKey());
+        return 40 + utf8(discrepancy.itemKey()) + utf8(discrepancy.key().attribId()) + utf8(discrepancy.key().sortKey());
     }
 
     private static long utf8(String text) {

@@ -11,13 +11,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A backfill, one page of one segment at a time: a page of the app table's parallel Scan, each issue through
+ * A backfill, one page of one segment at a time: a page of the app table's parallel Scan, each item through
  * the stream indexer's projection, its items written by {@link ConditionalIndexWriter} (so it is safe beside
  * the stream indexer), index writes held to a {@link RateLimiter}.
  */
 public final class SegmentBackfill implements SegmentWork {
 
-    private static final int MAX_ATTEMPTS_PER_ISSUE = 5;
+    private static final int MAX_ATTEMPTS_PER_ITEM = 5;
 
     private final DynamoDbClient dynamoDb;
     private final String appTable;
@@ -59,23 +59,23 @@ public final class SegmentBackfill implements SegmentWork {
         }
         ScanResponse page = dynamoDb.scan(scan.build());
         long writes = 0;
-        long issueCount = 0;
+        long coveredCount = 0;
         for (Map<String, AttributeValue> item : page.items()) {
             var key = scope.keyOf(item);
             if (key.isPresent() && scope.covers(item)) {
-                issueCount++;
+                coveredCount++;
                 writes += indexItem(key.get(), item);
             }
         }
         SegmentPosition next = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty()
                 ? new SegmentPosition(SegmentPosition.Phase.APP, page.lastEvaluatedKey()) : SegmentPosition.DONE;
-        return new PageOutcome(new PageCounts(page.items().size(), issueCount, writes, 0, 0, 0, 0), next);
+        return new PageOutcome(new PageCounts(page.items().size(), coveredCount, writes, 0, 0, 0, 0), next);
     }
 
     /** Index writes made for the item (none when it kept changing: the stream indexer handles it, verify checks it). */
     private long indexItem(ItemKey key, Map<String, AttributeValue> item) throws InterruptedException {
         Map<String, AttributeValue> version = item;
-        for (int attempt = 1; version != null && attempt <= MAX_ATTEMPTS_PER_ISSUE; attempt++) {
+        for (int attempt = 1; version != null && attempt <= MAX_ATTEMPTS_PER_ITEM; attempt++) {
             List<IndexChange> puts = scope.project(key, version).items().stream().<IndexChange>map(IndexChange.Put::new).toList();
             rate.acquire(WriteCost.units(puts.size()));
             if (writer.write(key, version, puts) == ConditionalIndexWriter.Outcome.WRITTEN) {

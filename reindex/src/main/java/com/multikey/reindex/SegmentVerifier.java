@@ -28,25 +28,25 @@ import java.util.stream.Collectors;
  *   <li>app table side ({@link SegmentPosition.Phase#APP}): each covered item of the page is projected and its
  *       expected index keys are read with BatchGetItem: a key with no item is <b>missing</b>, an item that
  *       differs from the expected one is <b>stale</b>;</li>
- *   <li>index side ({@link SegmentPosition.Phase#INDEX}): each index item of the page has its issue read with
- *       BatchGetItem (each issue once a page): an item whose issue does not exist, or that names no source item
+ *   <li>index side ({@link SegmentPosition.Phase#INDEX}): each index item of the page has its source item read with
+ *       BatchGetItem (each source item once a page): an item whose source item does not exist, or that names no source item
  *       (no {@code itemKey} or {@code issueId}, or one that is no key of the table), is <b>orphaned</b>, an item
- *       its existing issue does not imply (at that key) is <b>stale</b>.</li>
+ *       its existing source item does not imply (at that key) is <b>stale</b>.</li>
  * </ul>
- * With repair on, each wrong issue is fixed through {@link ConditionalIndexWriter} from a consistent read,
+ * With repair on, each wrong source item is fixed through {@link ConditionalIndexWriter} from a consistent read,
  * conditioned on that version, so it is safe beside the stream indexer. Each page's outcome lists the wrong entries it
  * found, so that whoever drives the pages can keep them to look at again once the stream has caught up.
  */
 public final class SegmentVerifier implements SegmentWork {
 
     /** One wrong index entry: what is wrong, the source item's key as text (empty when it names none), the index key. */
-    public record Discrepancy(Kind kind, String issueId, IndexKey key) {
+    public record Discrepancy(Kind kind, String itemKey, IndexKey key) {
     }
 
     /** What is wrong with an index entry. */
     public enum Kind { MISSING, STALE, ORPHANED }
 
-    private static final int MAX_ATTEMPTS_PER_ISSUE = 5;
+    private static final int MAX_ATTEMPTS_PER_ITEM = 5;
 
     private final DynamoDbClient dynamoDb;
     private final String appTable;
@@ -155,19 +155,19 @@ public final class SegmentVerifier implements SegmentWork {
         wrong.add(discrepancy);
     }
 
-    /** Puts what the scanned version lacks; if the issue changed since, puts everything its current version implies. */
-    private long repairFromTable(ItemKey issueId, Map<String, AttributeValue> version, List<IndexChange> puts)
+    /** Puts what the scanned version lacks; if the item changed since, puts everything its current version implies. */
+    private long repairFromTable(ItemKey itemKey, Map<String, AttributeValue> version, List<IndexChange> puts)
             throws InterruptedException {
         Map<String, AttributeValue> current = version;
         List<IndexChange> changes = puts;
-        for (int attempt = 1; current != null && attempt <= MAX_ATTEMPTS_PER_ISSUE; attempt++) {
+        for (int attempt = 1; current != null && attempt <= MAX_ATTEMPTS_PER_ITEM; attempt++) {
             rate.acquire(WriteCost.units(changes.size()));
-            if (writer.write(issueId, current, changes) == ConditionalIndexWriter.Outcome.WRITTEN) {
+            if (writer.write(itemKey, current, changes) == ConditionalIndexWriter.Outcome.WRITTEN) {
                 return changes.size();
             }
-            current = writer.currentVersion(issueId);
+            current = writer.currentVersion(itemKey);
             if (current != null) {
-                changes = scope.project(issueId, current).items().stream().<IndexChange>map(IndexChange.Put::new).toList();
+                changes = scope.project(itemKey, current).items().stream().<IndexChange>map(IndexChange.Put::new).toList();
             }
         }
         return 0;
@@ -175,7 +175,7 @@ public final class SegmentVerifier implements SegmentWork {
 
     private PageOutcome indexPage(int segment, int totalSegments, SegmentPosition at) throws InterruptedException {
         ScanResponse page = scan(indexTable, segment, totalSegments, at);
-        Map<ItemKey, List<Map<String, AttributeValue>>> byIssue = new LinkedHashMap<>();
+        Map<ItemKey, List<Map<String, AttributeValue>>> bySource = new LinkedHashMap<>();
         long orphaned = 0;
         long writes = 0;
         long repaired = 0;
@@ -196,18 +196,18 @@ public final class SegmentVerifier implements SegmentWork {
                 }
                 continue;
             }
-            byIssue.computeIfAbsent(source.get(), k -> new ArrayList<>()).add(item);
+            bySource.computeIfAbsent(source.get(), k -> new ArrayList<>()).add(item);
         }
-        List<Map<String, AttributeValue>> keys = byIssue.keySet().stream().map(ItemKey::toKey).toList();
+        List<Map<String, AttributeValue>> keys = bySource.keySet().stream().map(ItemKey::toKey).toList();
         Map<ItemKey, Map<String, AttributeValue>> versions = new LinkedHashMap<>();
-        for (Map<String, AttributeValue> issue : reader.read(appTable, keys)) {
-            scope.keyOf(issue).ifPresent(key -> versions.put(key, issue));
+        for (Map<String, AttributeValue> sourceItem : reader.read(appTable, keys)) {
+            scope.keyOf(sourceItem).ifPresent(key -> versions.put(key, sourceItem));
         }
         long stale = 0;
-        for (Map.Entry<ItemKey, List<Map<String, AttributeValue>>> entry : byIssue.entrySet()) {
-            ItemKey issueId = entry.getKey();
-            Map<String, AttributeValue> version = versions.get(issueId);
-            Set<IndexKey> wanted = wantedKeys(issueId, version);
+        for (Map.Entry<ItemKey, List<Map<String, AttributeValue>>> entry : bySource.entrySet()) {
+            ItemKey itemKey = entry.getKey();
+            Map<String, AttributeValue> version = versions.get(itemKey);
+            Set<IndexKey> wanted = wantedKeys(itemKey, version);
             List<IndexKey> unwanted = new ArrayList<>();
             for (Map<String, AttributeValue> item : entry.getValue()) {
                 IndexKey key = IndexKey.of(item);
@@ -215,15 +215,15 @@ public final class SegmentVerifier implements SegmentWork {
                     unwanted.add(key);
                     if (version == null) {
                         orphaned++;
-                        report(wrong, new Discrepancy(Kind.ORPHANED, issueId.toString(), key));
+                        report(wrong, new Discrepancy(Kind.ORPHANED, itemKey.toString(), key));
                     } else {
                         stale++;
-                        report(wrong, new Discrepancy(Kind.STALE, issueId.toString(), key));
+                        report(wrong, new Discrepancy(Kind.STALE, itemKey.toString(), key));
                     }
                 }
             }
             if (repair && !unwanted.isEmpty()) {
-                long made = repairFromIndex(issueId, version, unwanted);
+                long made = repairFromIndex(itemKey, version, unwanted);
                 writes += made;
                 repaired += made > 0 ? 1 : 0;
             }
@@ -272,29 +272,29 @@ public final class SegmentVerifier implements SegmentWork {
         }
     }
 
-    private Set<IndexKey> wantedKeys(ItemKey issueId, Map<String, AttributeValue> version) {
+    private Set<IndexKey> wantedKeys(ItemKey itemKey, Map<String, AttributeValue> version) {
         if (version == null) {
             return Set.of();
         }
-        return scope.project(issueId, version).items().stream().map(IndexItem::key).collect(Collectors.toSet());
+        return scope.project(itemKey, version).items().stream().map(IndexItem::key).collect(Collectors.toSet());
     }
 
-    /** Deletes the keys the issue's version (or its absence) does not imply, re-reading it when it changed meanwhile. */
-    private long repairFromIndex(ItemKey issueId, Map<String, AttributeValue> version, List<IndexKey> unwanted)
+    /** Deletes the keys the item's version (or its absence) does not imply, re-reading it when it changed meanwhile. */
+    private long repairFromIndex(ItemKey itemKey, Map<String, AttributeValue> version, List<IndexKey> unwanted)
             throws InterruptedException {
         Map<String, AttributeValue> current = version;
         List<IndexKey> keys = unwanted;
-        for (int attempt = 1; attempt <= MAX_ATTEMPTS_PER_ISSUE; attempt++) {
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS_PER_ITEM; attempt++) {
             List<IndexChange> deletes = keys.stream().<IndexChange>map(IndexChange.Delete::new).toList();
             if (deletes.isEmpty()) {
                 return 0;
             }
             rate.acquire(WriteCost.units(deletes.size()));
-            if (writer.write(issueId, current, deletes) == ConditionalIndexWriter.Outcome.WRITTEN) {
+            if (writer.write(itemKey, current, deletes) == ConditionalIndexWriter.Outcome.WRITTEN) {
                 return deletes.size();
             }
-            current = writer.currentVersion(issueId);
-            Set<IndexKey> wanted = wantedKeys(issueId, current);
+            current = writer.currentVersion(itemKey);
+            Set<IndexKey> wanted = wantedKeys(itemKey, current);
             keys = keys.stream().filter(key -> !wanted.contains(key)).toList();
         }
         return 0;

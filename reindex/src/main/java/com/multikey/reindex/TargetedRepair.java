@@ -20,42 +20,42 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Repairs the index of named issues only, from each issue's current consistent state: the keys it
- * considers are those implied by every image the caller saw of the issue (old and new images of stream
- * records, however old) and those implied by the issue as it is now; it puts what the current state
+ * Repairs the index of named items only, from each item's current consistent state: the keys it
+ * considers are those implied by every image the caller saw of the item (old and new images of stream
+ * records, however old) and those implied by the item as it is now; it puts what the current state
  * implies where the stored item differs, and deletes the considered keys the current state does not
  * imply. Stored items are read first (BatchGetItem), so items already right are not rewritten. Writes go
- * through {@link ConditionalIndexWriter}: if the issue changes meanwhile, it is read again.
+ * through {@link ConditionalIndexWriter}: if the item changes meanwhile, it is read again.
  *
- * <p>An index item at a key no image of the issue implies (a leftover of some older failure) is not
+ * <p>An index item at a key no image of the item implies (a leftover of some older failure) is not
  * found this way; {@code verify --repair} scans for those.
  */
 public final class TargetedRepair {
 
-    /** What became of one issue. */
+    /** What became of one item. */
     public sealed interface Outcome {
-        ItemKey issueId();
+        ItemKey itemKey();
 
         /** The index of the item was wrong and is now written from its current state. */
-        record Repaired(ItemKey issueId, int puts, int deletes) implements Outcome {
+        record Repaired(ItemKey itemKey, int puts, int deletes) implements Outcome {
         }
 
         /** The index of the item already matched its current state; nothing written. */
-        record AlreadyRight(ItemKey issueId) implements Outcome {
+        record AlreadyRight(ItemKey itemKey) implements Outcome {
         }
 
         /** Dry run: these writes would be made. */
-        record Planned(ItemKey issueId, int puts, int deletes) implements Outcome {
+        record Planned(ItemKey itemKey, int puts, int deletes) implements Outcome {
         }
 
         /** The item kept changing between read and write, every attempt; the stream indexer handles its newer changes. */
-        record StillChanging(ItemKey issueId) implements Outcome {
+        record StillChanging(ItemKey itemKey) implements Outcome {
         }
     }
 
     /** BatchGetItem: at most 100 keys a call (DynamoDB API reference, BatchGetItem). */
     static final int MAX_KEYS_PER_BATCH_GET = 100;
-    private static final int MAX_ATTEMPTS_PER_ISSUE = 5;
+    private static final int MAX_ATTEMPTS_PER_ITEM = 5;
     private static final int MAX_UNPROCESSED_ROUNDS = 10;
 
     private final DynamoDbClient dynamoDb;
@@ -71,34 +71,34 @@ public final class TargetedRepair {
     }
 
     /**
-     * @param issueId the source item's key
+     * @param itemKey the source item's key
      * @param imagesSeen every old and new image of the item the caller saw (e.g. in a stream range)
      * @param dryRun plan only, write nothing
      */
-    public Outcome repair(ItemKey issueId, Collection<Map<String, AttributeValue>> imagesSeen, boolean dryRun) {
+    public Outcome repair(ItemKey itemKey, Collection<Map<String, AttributeValue>> imagesSeen, boolean dryRun) {
         Set<IndexKey> seen = new LinkedHashSet<>();
         for (Map<String, AttributeValue> image : imagesSeen) {
-            projector.project(issueId, image).items().forEach(item -> seen.add(item.key()));
+            projector.project(itemKey, image).items().forEach(item -> seen.add(item.key()));
         }
-        for (int attempt = 0; attempt < MAX_ATTEMPTS_PER_ISSUE; attempt++) {
-            Map<String, AttributeValue> version = writer.currentVersion(issueId);
-            Collection<IndexItem> want = version == null ? List.of() : projector.project(issueId, version).items();
+        for (int attempt = 0; attempt < MAX_ATTEMPTS_PER_ITEM; attempt++) {
+            Map<String, AttributeValue> version = writer.currentVersion(itemKey);
+            Collection<IndexItem> want = version == null ? List.of() : projector.project(itemKey, version).items();
             Set<IndexKey> candidates = new LinkedHashSet<>(seen);
             want.forEach(item -> candidates.add(item.key()));
             List<IndexChange> changes = plan(candidates, stored(candidates), want);
             int puts = (int) changes.stream().filter(IndexChange.Put.class::isInstance).count();
             int deletes = changes.size() - puts;
             if (changes.isEmpty()) {
-                return new Outcome.AlreadyRight(issueId);
+                return new Outcome.AlreadyRight(itemKey);
             }
             if (dryRun) {
-                return new Outcome.Planned(issueId, puts, deletes);
+                return new Outcome.Planned(itemKey, puts, deletes);
             }
-            if (writer.write(issueId, version, changes) == ConditionalIndexWriter.Outcome.WRITTEN) {
-                return new Outcome.Repaired(issueId, puts, deletes);
+            if (writer.write(itemKey, version, changes) == ConditionalIndexWriter.Outcome.WRITTEN) {
+                return new Outcome.Repaired(itemKey, puts, deletes);
             }
         }
-        return new Outcome.StillChanging(issueId);
+        return new Outcome.StillChanging(itemKey);
     }
 
     /**

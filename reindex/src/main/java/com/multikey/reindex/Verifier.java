@@ -14,23 +14,23 @@ import java.util.function.Consumer;
 /**
  * Verify (and repair) in this process: every segment of a {@link SegmentVerifier} run to its end, in
  * parallel, in memory bounded by segments × page size (a few samples of each kind kept, counts for the rest).
- * Missing items (the table implies them, the index lacks them), stale items (the issue exists but implies
- * another item at that key, or none), orphaned items (their issue no longer exists); repairs are conditional
- * on the issue's version, so safe while the stream indexer runs.
+ * Missing items (the table implies them, the index lacks them), stale items (the source item exists but implies
+ * another item at that key, or none), orphaned items (their source item no longer exists); repairs are conditional
+ * on the source item's version, so safe while the stream indexer runs.
  */
 public final class Verifier {
 
-    /** One wrong index entry. */
-    public record Discrepancy(String issueId, IndexKey key) {
+    /** One wrong index entry: the source item's key as text (empty when it names none), the index key. */
+    public record Discrepancy(String itemKey, IndexKey key) {
     }
 
     /**
      * What a verification found, with up to {@value #SAMPLES} samples of each kind, and what it repaired
-     * ({@code repairedIssues}: conditional writes that fixed an issue's entries; an issue wrong on both the
+     * ({@code repairedItems}: conditional writes that fixed an item's entries; an item wrong on both the
      * table's and the index's side counts twice).
      */
-    public record Report(long issues, long indexItems, long missingCount, long staleCount, long orphanedCount,
-                         List<Discrepancy> missing, List<Discrepancy> stale, List<Discrepancy> orphaned, long repairedIssues) {
+    public record Report(long items, long indexItems, long missingCount, long staleCount, long orphanedCount,
+                         List<Discrepancy> missing, List<Discrepancy> stale, List<Discrepancy> orphaned, long repairedItems) {
         public boolean clean() {
             return missingCount == 0 && staleCount == 0 && orphanedCount == 0;
         }
@@ -79,7 +79,7 @@ public final class Verifier {
                     };
                     synchronized (samples) {
                         if (samples.size() < SAMPLES) {
-                            samples.add(new Discrepancy(found.issueId(), found.key()));
+                            samples.add(new Discrepancy(found.itemKey(), found.key()));
                         }
                     }
                 });
@@ -95,7 +95,7 @@ public final class Verifier {
                 all = all.plus(future.get());
             }
             PageCounts c = all.counts();
-            return new Report(c.issues(), all.indexItems(), c.missing(), c.stale(), c.orphaned(), List.copyOf(missing), List.copyOf(stale),
+            return new Report(c.sourceItems(), all.indexItems(), c.missing(), c.stale(), c.orphaned(), List.copyOf(missing), List.copyOf(stale),
                     List.copyOf(orphaned), c.repaired());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -141,7 +141,7 @@ class DeclaredIndexesReindexIntegrationTest {
 
         assertThat(List.of(fields.missingCount(), fields.staleCount(), fields.orphanedCount())).containsExactly(1L, 0L, 0L);
         assertThat(List.of(all.missingCount(), all.staleCount(), all.orphanedCount())).containsExactly(1L, 1L, 1L);
-        assertThat(repaired.repairedIssues()).isPositive();
+        assertThat(repaired.repairedItems()).isPositive();
         assertThat(stored()).isEqualTo(expected(definitions));
     }
 

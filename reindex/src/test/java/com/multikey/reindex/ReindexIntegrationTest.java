@@ -71,7 +71,7 @@ class ReindexIntegrationTest {
         assertThat(index()).isEqualTo(expected()).hasSizeGreaterThan(150);
         assertThat(done.itemsScanned()).isEqualTo(301);
         assertThat(done.itemsTotal()).as("the engine's item count is current").isEqualTo(301);
-        assertThat(done.issuesIndexed()).isEqualTo(300);
+        assertThat(done.itemsIndexed()).isEqualTo(300);
         assertThat(done.itemsPerSecond()).isPositive();
         assertThat(progress).isNotEmpty();
         assertThat(CheckpointStore.open(dir.resolve("checkpoint.json"), 4).allDone()).isTrue();
@@ -126,16 +126,16 @@ class ReindexIntegrationTest {
         Verifier.Report found = verifier().verify(true, 2, 1e9, pages::add);
 
         assertThat(found.missingCount()).isEqualTo(1);
-        assertThat(found.missing()).containsExactly(new Verifier.Discrepancy(removed.issueId(), removed.key()));
+        assertThat(found.missing()).containsExactly(new Verifier.Discrepancy(removed.itemKeyText(), removed.key()));
         assertThat(found.staleCount()).isEqualTo(2);
-        assertThat(found.stale()).containsExactlyInAnyOrder(new Verifier.Discrepancy(changed.issueId(), changed.key()),
+        assertThat(found.stale()).containsExactlyInAnyOrder(new Verifier.Discrepancy(changed.itemKeyText(), changed.key()),
                 new Verifier.Discrepancy("issue#5", extra.key()));
         assertThat(found.orphanedCount()).isEqualTo(1);
         assertThat(found.orphaned()).containsExactly(new Verifier.Discrepancy("issue#gone", orphan.key()));
         Set<String> wrongIssues = new HashSet<>();
         java.util.stream.Stream.of(found.missing(), found.stale(), found.orphaned()).flatMap(List::stream)
-                .forEach(d -> wrongIssues.add(d.issueId()));
-        assertThat(found.repairedIssues()).as("one conditional write per wrong issue on each side it was found from")
+                .forEach(d -> wrongIssues.add(d.itemKey()));
+        assertThat(found.repairedItems()).as("one conditional write per wrong issue on each side it was found from")
                 .isBetween((long) wrongIssues.size(), 4L);
         PageCounts summed = pages.stream().reduce(PageCounts.NONE, PageCounts::plus);
         assertThat(summed.items()).as("every page of both tables told").isEqualTo(81 + found.indexItems());

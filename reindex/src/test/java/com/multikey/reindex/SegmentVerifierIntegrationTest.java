@@ -72,7 +72,7 @@ class SegmentVerifierIntegrationTest {
         List<IndexItem> items = new ArrayList<>(IssueFixtures.expectedItems(dynamoDb, "AppTable", SCHEMA.definitions()));
         items.sort(Comparator.comparing(IndexItem::sortKey).thenComparing(IndexItem::attribId));
         IndexItem removed = items.get(0);
-        IndexItem changed = items.stream().filter(i -> !i.issueId().equals(removed.issueId())).findFirst().orElseThrow();
+        IndexItem changed = items.stream().filter(i -> !i.itemKeyText().equals(removed.itemKeyText())).findFirst().orElseThrow();
         dynamoDb.deleteItem(b -> b.tableName("IssueAttribIndexTable").key(removed.key().toKey()));
         Map<String, AttributeValue> wrong = new LinkedHashMap<>(changed.toItem());
         wrong.put("num", AttributeValue.fromN("99999"));
@@ -83,10 +83,10 @@ class SegmentVerifierIntegrationTest {
         Run run = verify(false, 5, 4);
 
         assertThat(run.largestPage()).isLessThanOrEqualTo(4);
-        assertThat(run.totals().issues()).isEqualTo(60);
+        assertThat(run.totals().sourceItems()).isEqualTo(60);
         assertThat(run.found()).containsExactlyInAnyOrder(
-                new SegmentVerifier.Discrepancy(SegmentVerifier.Kind.MISSING, removed.issueId(), removed.key()),
-                new SegmentVerifier.Discrepancy(SegmentVerifier.Kind.STALE, changed.issueId(), changed.key()),
+                new SegmentVerifier.Discrepancy(SegmentVerifier.Kind.MISSING, removed.itemKeyText(), removed.key()),
+                new SegmentVerifier.Discrepancy(SegmentVerifier.Kind.STALE, changed.itemKeyText(), changed.key()),
                 new SegmentVerifier.Discrepancy(SegmentVerifier.Kind.ORPHANED, "issue#gone", orphan.key()));
         assertThat(run.totals()).extracting(PageCounts::missing, PageCounts::stale, PageCounts::orphaned).containsExactly(1L, 1L, 1L);
         assertThat(run.listed()).as("each page's outcome lists what it counted").isEqualTo(run.found());
@@ -105,7 +105,7 @@ class SegmentVerifierIntegrationTest {
         Run run = verify(false, 1, 1);
 
         assertThat(run.totals().missing()).as("issue#0's 150 fields, none indexed yet").isGreaterThan(100);
-        assertThat(run.found()).allMatch(d -> d.kind() == SegmentVerifier.Kind.MISSING && d.issueId().equals("issue#0"));
+        assertThat(run.found()).allMatch(d -> d.kind() == SegmentVerifier.Kind.MISSING && d.itemKey().equals("issue#0"));
     }
 
     @Test

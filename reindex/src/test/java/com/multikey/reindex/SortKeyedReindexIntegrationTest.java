@@ -84,7 +84,7 @@ class SortKeyedReindexIntegrationTest {
         assertThat(expectedOf(definitions, SortKeyedTable.ISSUE_FIELDS)).as("two fields an issue").hasSize(2 * issues);
         assertThat(expectedOf(definitions, SortKeyedTable.DEVICES)).as("devices with a status").hasSize(6);
         assertThat(expectedOf(definitions, SortKeyedTable.ISSUE_LABELS)).isNotEmpty();
-        assertThat(done.issuesIndexed()).isEqualTo(issues + 6);
+        assertThat(done.itemsIndexed()).isEqualTo(issues + 6);
         Verifier.Report report = verify(definitions, Optional.empty(), false);
         assertThat(report.clean()).isTrue();
         assertThat(report.indexItems()).isEqualTo(expected(definitions).size());
@@ -102,7 +102,7 @@ class SortKeyedReindexIntegrationTest {
 
         // then
         assertThat(stored()).isNotEmpty().isEqualTo(expectedOf(definitions, SortKeyedTable.ISSUE_LABELS));
-        assertThat(done.issuesIndexed()).as("issues only: no device is in that index")
+        assertThat(done.itemsIndexed()).as("issues only: no device is in that index")
                 .isEqualTo(SortKeyedTable.PROJECTS * SortKeyedTable.ISSUES_PER_PROJECT);
         assertThat(verify(definitions, Optional.of(SortKeyedTable.ISSUE_LABELS), false).clean()).isTrue();
         assertThat(drift(verify(definitions, Optional.of(SortKeyedTable.DEVICES), false)))
@@ -150,9 +150,9 @@ class SortKeyedReindexIntegrationTest {
                 SortKeyedTable.ISSUE_LABELS, List.of(0L, 0L, 1L),
                 SortKeyedTable.DEVICES, List.of(0L, 1L, 1L)));
         assertThat(all).containsExactly(1L, 1L, 2L);
-        assertThat(labelsRepaired.repairedIssues()).isEqualTo(1);
+        assertThat(labelsRepaired.repairedItems()).isEqualTo(1);
         assertThat(afterLabelsRepair).as("the other indexes' drift is left alone").containsExactly(1L, 1L, 1L);
-        assertThat(allRepaired.repairedIssues()).isEqualTo(3);
+        assertThat(allRepaired.repairedItems()).isEqualTo(3);
         assertThat(verify(definitions, Optional.empty(), false).clean()).isTrue();
         assertThat(stored()).isEqualTo(expected(definitions));
     }

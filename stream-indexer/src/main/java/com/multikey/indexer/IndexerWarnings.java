@@ -24,7 +24,7 @@ record IndexerWarnings(StructuredLog log) {
     /** An item, or one of its fields, that an index leaves out. */
     void rejected(Rejection rejection) {
         Map<String, Object> fields = new LinkedHashMap<>();
-        fields.put("itemKey", rejection.issueId());
+        fields.put("itemKey", rejection.itemKeyText());
         fields.put("index", rejection.index());
         String message = switch (rejection) {
             case Rejection.Image image -> "item not indexed";
@@ -40,7 +40,7 @@ record IndexerWarnings(StructuredLog log) {
     /** A field indexed without a copy of its value, which would not fit in the index item. */
     void valueNotCopied(IndexChange.Put put) {
         Map<String, Object> fields = new LinkedHashMap<>();
-        fields.put("itemKey", put.item().issueId());
+        fields.put("itemKey", put.item().itemKeyText());
         fields.put("index", put.item().index());
         fields.put("attribId", put.item().attribId());
         fields.put("reason", "index item would exceed " + DynamoDbLimits.MAX_ITEM_BYTES + " bytes with the value");

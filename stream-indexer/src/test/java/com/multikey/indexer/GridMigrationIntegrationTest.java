@@ -101,7 +101,7 @@ class GridMigrationIntegrationTest {
         // then
         assertThat(IssueFixtures.storedIndex(dynamoDb, INDEX)).allSatisfy(item -> assertThat(
                 item.containsKey("control") || item.get("attribId").s().startsWith("issue-grid|")).isTrue());
-        assertThat(page.issues()).extracting(i -> i.get("id").s()).containsExactly("issue#35", "issue#36", "issue#30", "issue#37", "issue#31");
+        assertThat(page.items()).extracting(i -> i.get("id").s()).containsExactly("issue#35", "issue#36", "issue#30", "issue#37", "issue#31");
         assertThat(page.apiCalls()).isEqualTo(2);
     }
 
@@ -137,7 +137,7 @@ class GridMigrationIntegrationTest {
                     pagesRead.incrementAndGet();
                     pageOfPass.set(n);
                     pause(10);
-                    page.issues().forEach(issue -> listed.add(issue.get("id").s()));
+                    page.items().forEach(issue -> listed.add(issue.get("id").s()));
                     if (page.nextCursor().isEmpty()) {
                         break;
                     }

@@ -84,6 +84,6 @@ class StreamIndexerIntegrationTest {
     }
 
     private static IndexOrder.Entry entry(IndexItem item) {
-        return new IndexOrder.Entry(item.value(), new BigDecimal(item.toItem().get("num").n()), item.issueId());
+        return new IndexOrder.Entry(item.value(), new BigDecimal(item.toItem().get("num").n()), item.itemKeyText());
     }
 }

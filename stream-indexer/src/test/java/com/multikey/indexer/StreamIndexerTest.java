@@ -98,7 +98,7 @@ class StreamIndexerTest {
 
         assertThat(response.getBatchItemFailures()).extracting(StreamsEventResponse.BatchItemFailure::getItemIdentifier)
                 .containsExactly(String.format("%021d", 11));
-        assertThat(index.items().values()).extracting(IndexItem::issueId).containsExactly("issue#a");
+        assertThat(index.items().values()).extracting(IndexItem::itemKeyText).containsExactly("issue#a");
         assertThat(metrics.last().failedRecords()).isEqualTo(1);
         assertThat(logged.toString(StandardCharsets.UTF_8)).contains("\"lowestSequenceNumber\":\"" + String.format("%021d", 11) + "\"");
     }
@@ -135,7 +135,7 @@ class StreamIndexerTest {
         // then: redelivered (so Lambda's retries and then the on-failure destination take it), never skipped
         assertThat(response.getBatchItemFailures()).extracting(StreamsEventResponse.BatchItemFailure::getItemIdentifier)
                 .containsExactly(String.format("%021d", 2));
-        assertThat(index.items().values()).extracting(IndexItem::issueId).containsExactlyInAnyOrder("issue#a", "issue#c");
+        assertThat(index.items().values()).extracting(IndexItem::itemKeyText).containsExactlyInAnyOrder("issue#a", "issue#c");
         assertThat(metrics.last()).isEqualTo(new IndexerMetrics.BatchSummary(3, 0, 0, 0, 0, 0, 2, 0, 0, 1, 1));
         JsonNode line = logLine("stream record lacks the images an index needs; reported as failed");
         assertThat(line.get("level").asText()).isEqualTo("WARN");

@@ -111,7 +111,7 @@ class ReindexWorkerJarIT {
             assertThat(lambdaApi.asyncFailures()).isEmpty();
             JobStatus job = new JobStore(dynamoDb, names.get("ReindexJobsTable")).job("jar-1").orElseThrow();
             assertThat(job.done()).isTrue();
-            assertThat(job.totals().issues()).isEqualTo(40);
+            assertThat(job.totals().sourceItems()).isEqualTo(40);
             // a new stack: the worker recorded the grid layout grouped, and backfilled that layout
             assertThat(IssueFixtures.storedIndex(dynamoDb, names.get("IssueAttribIndexTable")))
                     .filteredOn(item -> !GridLayoutStore.isControl(item))
