@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.clikit.Failure;
+import com.multikey.clikit.Output;
+import com.multikey.clikit.ProgressDisplay;
 import com.multikey.common.ClientFactory;
 import com.multikey.common.PlainJson;
 import com.multikey.index.GridLayoutStore;
@@ -116,24 +119,24 @@ final class TableCommands {
         }
 
         /** Where these tables are, and which of {@code tables} a "not found" means (found out by describing each). */
-        Failure.Context context(Map<String, String> environment, List<TableRef> tables) {
+        Failures.Context context(Map<String, String> environment, List<TableRef> tables) {
             Map<String, String> given = ClientEnvironment.given(endpoints());
             String region = environment.getOrDefault("AWS_REGION", endpoint != null ? "us-east-1" : null);
-            return new Failure.Context(region, given, e -> e instanceof ResourceNotFoundException ? missing(environment, tables, given, region)
+            return new Failures.Context(region, given, e -> e instanceof ResourceNotFoundException ? missing(environment, tables, given, region)
                     : Optional.empty());
         }
 
         private Optional<String> missing(Map<String, String> environment, List<TableRef> tables, Map<String, String> given, String region) {
-            Failure.Context context = new Failure.Context(region, given, e -> Optional.empty());
+            Failures.Context context = new Failures.Context(region, given, e -> Optional.empty());
             try (DynamoDbClient client = client(environment)) {
                 for (TableRef table : tables) {
                     try {
                         client.describeTable(b -> b.tableName(table.name()));
                     } catch (ResourceNotFoundException notThere) {
                         return Optional.of("table " + table.name() + " does not exist " + context.where() + ": " + (endpoint != null
-                                ? "start the local stack (" + Failure.START_LOCAL + "), which creates the template's tables, or pass "
+                                ? "start the local stack (" + Failures.START_LOCAL + "), which creates the template's tables, or pass "
                                 + table.option() + " <name>"
-                                : "pass " + table.option() + " with the stack output " + table.stackOutput() + " (" + Failure.STACK_OUTPUTS + ")"));
+                                : "pass " + table.option() + " with the stack output " + table.stackOutput() + " (" + Failures.STACK_OUTPUTS + ")"));
                     }
                 }
             } catch (RuntimeException cannotTell) {
@@ -148,7 +151,7 @@ final class TableCommands {
                     + "or with --index a group of any declared index; --where filters on any fields, --budget bounds what a page "
                     + "reads, --explain prints its plan.",
             exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:the page was printed", BAD_USAGE, SERVICE_FAILED})
-    static final class Query implements Callable<Integer>, Failure.Located {
+    static final class Query implements Callable<Integer>, Failures.Located {
         static final int MAX_PAGE_TIMEOUT_SECONDS = 900;
 
         @CommandLine.ParentCommand
@@ -212,7 +215,7 @@ final class TableCommands {
         boolean explain;
 
         @Override
-        public Failure.Context context() {
+        public Failures.Context context() {
             return tables.context(parent.environment, tables.tables());
         }
 
@@ -496,7 +499,7 @@ final class TableCommands {
                     + "names (parallel scan; resumable; rate-limited).",
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:backfilled (--on-aws: the job started; with --wait: it finished)", BAD_USAGE, SERVICE_FAILED})
-    static final class BackfillCommand implements Callable<Integer>, Failure.Located {
+    static final class BackfillCommand implements Callable<Integer>, Failures.Located {
         @CommandLine.ParentCommand
         OperatorCli parent;
         @CommandLine.Mixin
@@ -515,7 +518,7 @@ final class TableCommands {
         WorkerJobs.Options aws = new WorkerJobs.Options();
 
         @Override
-        public Failure.Context context() {
+        public Failures.Context context() {
             return aws.context(parent.environment, tables);
         }
 
@@ -551,7 +554,7 @@ final class TableCommands {
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:no drift (with --repair: what differed was repaired; --on-aws without --wait: the job started)",
                     "1:drift found (missing, stale or orphaned index items) and not repaired", BAD_USAGE, SERVICE_FAILED})
-    static final class VerifyCommand implements Callable<Integer>, Failure.Located {
+    static final class VerifyCommand implements Callable<Integer>, Failures.Located {
         @CommandLine.ParentCommand
         OperatorCli parent;
         @CommandLine.Mixin
@@ -570,7 +573,7 @@ final class TableCommands {
         WorkerJobs.Options aws = new WorkerJobs.Options();
 
         @Override
-        public Failure.Context context() {
+        public Failures.Context context() {
             return aws.context(parent.environment, tables);
         }
 
@@ -641,7 +644,7 @@ final class TableCommands {
                     + "deploy first); idempotent. --index (field-partitioned) removes the original issue grid layout's items.",
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:removed (--on-aws: the job started; with --wait: it finished)", BAD_USAGE, SERVICE_FAILED})
-    static final class RemoveIndexCommand implements Callable<Integer>, Failure.Located {
+    static final class RemoveIndexCommand implements Callable<Integer>, Failures.Located {
         @CommandLine.ParentCommand
         OperatorCli parent;
         @CommandLine.Mixin
@@ -658,7 +661,7 @@ final class TableCommands {
         WorkerJobs.Options aws = new WorkerJobs.Options();
 
         @Override
-        public Failure.Context context() {
+        public Failures.Context context() {
             return aws.context(parent.environment, tables);
         }
 
