@@ -110,7 +110,7 @@ public final class LocalMain implements Callable<Integer> {
     /** As {@code main}, in the given environment instead of the process's. */
     static int run(String[] args, PrintStream out, PrintStream err, FunctionLogs logs, boolean terminal, Map<String, String> environment) {
         LocalMain main = new LocalMain(out, err, logs, terminal, environment);
-        // an error stays one line here: a template or function message may run on
+        // local.jar keeps every error to one line: a template or function message may run over several
         int status = CommandLineRunner.execute(commandLine(main), args.length == 0 ? new String[] {"demo"} : args, out, err, (e, line) -> {
             Failure failure = Failures.of(e);
             return new Failure(failure.exitCode(), Failure.firstLine(failure.getMessage()), failure.getCause());
