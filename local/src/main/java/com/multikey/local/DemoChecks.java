@@ -1,5 +1,7 @@
 package com.multikey.local;
 
+import com.multikey.clikit.ProgressDisplay;
+
 import java.util.ArrayList;
 import java.util.List;
 

@@ -2,6 +2,9 @@ package com.multikey.local;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.clikit.Failure;
+import com.multikey.clikit.Output;
+import com.multikey.clikit.ProgressDisplay;
 import com.multikey.emulator.TemplateRuntime;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.index.definition.DefinitionsYaml;

@@ -1,6 +1,8 @@
 package com.multikey.local;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.clikit.Failure;
+import com.multikey.clikit.Output;
 import com.multikey.emulator.TemplateRuntime;
 import com.multikey.emulator.functions.LocalFunction;
 import com.multikey.emulator.template.SamTemplate;

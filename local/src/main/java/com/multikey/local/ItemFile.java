@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.clikit.Failure;
 import com.multikey.common.ChangeRecord;
 import com.multikey.emulator.services.LambdaEvents;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;

@@ -1,5 +1,7 @@
 package com.multikey.local;
 
+import com.multikey.clikit.CommandLineRunner;
+import com.multikey.clikit.Failure;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.index.definition.DefinitionException;
 import com.multikey.index.definition.IndexDefinitions;
@@ -10,8 +12,6 @@ import picocli.CommandLine.ScopeType;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -26,7 +26,7 @@ import java.util.concurrent.Callable;
  * {@value #FAILED} a check or the function failed, {@value #USAGE} bad usage, {@value #STACK} the local stack could
  * not run.
  */
-@Command(name = "local.jar", mixinStandardHelpOptions = true, versionProvider = LocalMain.Version.class,
+@Command(name = "local.jar", mixinStandardHelpOptions = true, resourceBundle = "com.multikey.local.Usage", versionProvider = LocalMain.Version.class,
         description = "Runs template.yaml on this machine: the DynamoDB engine, the functions, their stream event sources, the bus and its rules.",
         footer = {"", "Results go to standard output (--output json for scripts); progress, the function-log path and errors to "
                 + "standard error.", "Each command answers --help. With no command: demo."},
@@ -35,15 +35,15 @@ import java.util.concurrent.Callable;
 public final class LocalMain implements Callable<Integer> {
 
     /** The work is done (and, for demo, every check passed). */
-    static final int DONE = 0;
+    static final int DONE = CommandLineRunner.DONE;
     /** The work is done and something failed: a demo check, the invoked function, a batch item the indexer reported. */
     static final int FAILED = 1;
     /** The command line cannot be acted on: an unknown option, a missing file, no template, an unknown function. */
-    static final int USAGE = 2;
+    static final int USAGE = CommandLineRunner.USAGE;
     /** The local stack could not run: a port in use, a function's jar not built, the DynamoDB engine did not start. */
     static final int STACK = 3;
 
-    static final String HELP_SHOWN = "0:help or version shown";
+    static final String HELP_SHOWN = CommandLineRunner.HELP_SHOWN;
     static final String BAD_USAGE = "2:bad usage: an unknown or missing option, a file or template not found, an unknown function "
             + "or example, a template construct the runner cannot emulate";
     static final String STACK_FAILED = "3:the local stack could not run: a port in use, a function's jar not built (mvn package), "
@@ -110,27 +110,17 @@ public final class LocalMain implements Callable<Integer> {
     /** As {@code main}, in the given environment instead of the process's. */
     static int run(String[] args, PrintStream out, PrintStream err, FunctionLogs logs, boolean terminal, Map<String, String> environment) {
         LocalMain main = new LocalMain(out, err, logs, terminal, environment);
-        CommandLine commandLine = commandLine(main);
-        commandLine.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
-        commandLine.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
-        commandLine.setParameterExceptionHandler((e, arguments) -> {
-            CommandLine failed = e.getCommandLine();
-            failed.getErr().println("error: " + e.getMessage());
-            failed.getErr().println("usage: " + failed.getCommandSpec().qualifiedName() + " --help");
-            return USAGE;
+        // local.jar keeps every error to one line: a template or function message may run over several
+        int status = CommandLineRunner.execute(commandLine(main), args.length == 0 ? new String[] {"demo"} : args, out, err, (e, line) -> {
+            Failure failure = Failures.of(e);
+            return new Failure(failure.exitCode(), Failure.firstLine(failure.getMessage()), failure.getCause());
         });
-        commandLine.setExecutionExceptionHandler((e, line, parsed) -> {
-            Failure failure = Failure.of(e);
-            line.getErr().println("error: " + failure.getMessage().lines().findFirst().orElse(""));
-            return failure.exitCode();
-        });
-        int status = commandLine.execute(args.length == 0 ? new String[] {"demo"} : args);
         logs.finish(status, main.verbose, err);
         return status;
     }
 
     static CommandLine commandLine(LocalMain main) {
-        return new CommandLine(main).setCaseInsensitiveEnumValuesAllowed(true);
+        return CommandLineRunner.commandLine(main);
     }
 
     @Override
@@ -187,8 +177,7 @@ public final class LocalMain implements Callable<Integer> {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String version = LocalMain.class.getPackage().getImplementationVersion();
-            return new String[] {"local " + (version == null ? "(unpackaged)" : version)};
+            return CommandLineRunner.version("local", LocalMain.class);
         }
     }
 }

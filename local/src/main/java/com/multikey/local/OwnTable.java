@@ -1,5 +1,6 @@
 package com.multikey.local;
 
+import com.multikey.clikit.Failure;
 import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.index.definition.KeySchema;

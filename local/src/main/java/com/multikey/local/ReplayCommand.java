@@ -4,6 +4,8 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.clikit.Failure;
+import com.multikey.clikit.Output;
 import com.multikey.common.PlainJson;
 import com.multikey.emulator.TemplateRuntime;
 import com.multikey.emulator.functions.LocalFunction;

@@ -1,5 +1,6 @@
 package com.multikey.local;
 
+import com.multikey.clikit.ProgressDisplay;
 import com.multikey.emulator.TemplateRuntime;
 import com.multikey.emulator.services.LocalLambdaApi;
 import com.multikey.index.IndexValue;

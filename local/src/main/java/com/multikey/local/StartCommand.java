@@ -1,5 +1,6 @@
 package com.multikey.local;
 
+import com.multikey.clikit.Failure;
 import com.multikey.emulator.TemplateRuntime;
 import com.multikey.emulator.auth.LocalJwtIssuer;
 import com.multikey.emulator.services.LocalDynamoDb;

@@ -1,5 +1,6 @@
 package com.multikey.local;
 
+import com.multikey.clikit.Failure;
 import com.multikey.emulator.functions.MissingFunctionJarException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -92,7 +93,7 @@ class ErrorLinesTest {
 
     @Test
     void aFunctionJarNotBuilt_saysToRunMvnPackage_exitThree() {
-        Failure failure = Failure.of(new IllegalStateException("cannot create RouterFunction",
+        Failure failure = Failures.of(new IllegalStateException("cannot create RouterFunction",
                 new MissingFunctionJarException("RouterFunction", Path.of("/repo/router/target/router.jar"))));
 
         assertThat(failure.exitCode()).isEqualTo(3);
@@ -102,7 +103,7 @@ class ErrorLinesTest {
 
     @Test
     void aPortTakenWhileStarting_isAStackFailure_namingThePortOptions() {
-        Failure failure = Failure.of(new UncheckedIOException("cannot start the local SQS endpoint", new BindException("Address already in use")));
+        Failure failure = Failures.of(new UncheckedIOException("cannot start the local SQS endpoint", new BindException("Address already in use")));
 
         assertThat(failure.exitCode()).isEqualTo(3);
         assertThat(failure.getMessage()).isEqualTo("cannot start the local SQS endpoint (Address already in use): a port is in use; "
@@ -111,6 +112,6 @@ class ErrorLinesTest {
 
     @Test
     void aMultiLineMessage_isCutToItsFirstLine() {
-        assertThat(Failure.of(new IllegalArgumentException("bad event\n  at line 3")).getMessage()).isEqualTo("bad event");
+        assertThat(Failures.of(new IllegalArgumentException("bad event\n  at line 3")).getMessage()).isEqualTo("bad event");
     }
 }

@@ -1,5 +1,6 @@
 package com.multikey.local;
 
+import com.multikey.clikit.Failure;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.SdkBytes;

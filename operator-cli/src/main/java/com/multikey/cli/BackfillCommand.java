@@ -1,5 +1,7 @@
 package com.multikey.cli;
 
+import com.multikey.clikit.Output;
+import com.multikey.clikit.ProgressDisplay;
 import com.multikey.reindex.Backfill;
 import com.multikey.reindex.CheckpointStore;
 import com.multikey.reindex.JobSpec;
@@ -22,7 +24,7 @@ import static com.multikey.cli.TableCommands.SERVICE_FAILED;
                 + "names (parallel scan; resumable; rate-limited).",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:backfilled (--on-aws: the job started; with --wait: it finished)", BAD_USAGE, SERVICE_FAILED})
-final class BackfillCommand implements Callable<Integer>, Failure.Located {
+final class BackfillCommand implements Callable<Integer>, Failures.Located {
     @CommandLine.ParentCommand
     OperatorCli parent;
     @CommandLine.Mixin
@@ -41,7 +43,7 @@ final class BackfillCommand implements Callable<Integer>, Failure.Located {
     WorkerJobs.Options aws = new WorkerJobs.Options();
 
     @Override
-    public Failure.Context context() {
+    public Failures.Context context() {
         return aws.context(parent.environment, tables);
     }
 

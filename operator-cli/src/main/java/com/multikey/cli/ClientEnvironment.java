@@ -1,5 +1,7 @@
 package com.multikey.cli;
 
+import com.multikey.clikit.Failure;
+
 import java.net.URI;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

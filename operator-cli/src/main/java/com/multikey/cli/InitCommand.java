@@ -2,6 +2,8 @@ package com.multikey.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.clikit.Failure;
+import com.multikey.clikit.Output;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -25,7 +27,7 @@ import java.util.concurrent.Callable;
         exitCodeList = {"0:the file was written and the table's stream carries both images",
                 "1:the file was written, and the table's stream must change first (no stream, or not NEW_AND_OLD_IMAGES): the output says how",
                 OperatorCli.BAD_USAGE + "; --out exists without --force", OperatorCli.SERVICE_FAILED})
-final class InitCommand implements Callable<Integer>, Failure.Located {
+final class InitCommand implements Callable<Integer>, Failures.Located {
 
     static final int DEFAULT_SAMPLE = 1000;
 
@@ -49,7 +51,7 @@ final class InitCommand implements Callable<Integer>, Failure.Located {
     boolean force;
 
     @Override
-    public Failure.Context context() {
+    public Failures.Context context() {
         return source.context(parent.environment, "--table", table);
     }
 

@@ -1,5 +1,8 @@
 package com.multikey.cli;
 
+import com.multikey.clikit.Failure;
+import com.multikey.clikit.Output;
+import com.multikey.clikit.ProgressDisplay;
 import com.multikey.common.Sleeper;
 import com.multikey.index.GridLayoutStore;
 import com.multikey.index.definition.IndexDefinitions;
@@ -34,7 +37,7 @@ import java.util.concurrent.Callable;
         exitCodeList = {"0:the grid is in the grouped layout and the old layout's items are removed",
                 "1:the grouped grid still differed after the verify rounds: readers still read the old layout; run it again",
                 TableCommands.BAD_USAGE, TableCommands.SERVICE_FAILED})
-final class MigrateGridCommand implements Callable<Integer>, Failure.Located {
+final class MigrateGridCommand implements Callable<Integer>, Failures.Located {
 
     private static final DateTimeFormatter JOB_ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
@@ -56,7 +59,7 @@ final class MigrateGridCommand implements Callable<Integer>, Failure.Located {
     WorkerJobs.Options aws = new WorkerJobs.Options();
 
     @Override
-    public Failure.Context context() {
+    public Failures.Context context() {
         return aws.context(parent.environment, tables);
     }
 

@@ -1,11 +1,10 @@
 package com.multikey.cli;
 
+import com.multikey.clikit.CommandLineRunner;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -34,15 +33,15 @@ import java.util.concurrent.Callable;
 public final class OperatorCli implements Callable<Integer> {
 
     /** The work is done (and, for verify, found nothing wrong). */
-    static final int DONE = 0;
+    static final int DONE = CommandLineRunner.DONE;
     /** The work is done and found something wrong: drift in the index, messages not redriven. */
     static final int FOUND = 1;
     /** The command line cannot be acted on: an unknown option, a missing stack output, a bad value. */
-    static final int USAGE = 2;
+    static final int USAGE = CommandLineRunner.USAGE;
     /** AWS or the local endpoint failed: unreachable, no credentials, a table, function or queue that does not exist. */
     static final int SERVICE = 3;
 
-    static final String HELP_SHOWN = "0:help or version shown";
+    static final String HELP_SHOWN = CommandLineRunner.HELP_SHOWN;
     static final String BAD_USAGE = "2:bad usage: an unknown or missing option (a stack output not passed), a bad value, a definitions file that cannot work";
     static final String SERVICE_FAILED = "3:AWS or the endpoint failed: unreachable, no credentials or region, "
             + "a table, function or queue that does not exist (the error line says what to pass or run)";
@@ -74,25 +73,12 @@ public final class OperatorCli implements Callable<Integer> {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err, Map<String, String> environment, boolean terminal) {
-        CommandLine commandLine = commandLine(new OperatorCli(out, err, environment, terminal));
-        commandLine.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
-        commandLine.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
-        commandLine.setParameterExceptionHandler((e, arguments) -> {
-            CommandLine failed = e.getCommandLine();
-            failed.getErr().println("error: " + e.getMessage());
-            failed.getErr().println("usage: " + failed.getCommandSpec().qualifiedName() + " --help");
-            return USAGE;
-        });
-        commandLine.setExecutionExceptionHandler((e, line, parsed) -> {
-            Failure failure = Failure.of(e, line.getCommand() instanceof Failure.Located located ? located.context() : Failure.Context.NONE);
-            line.getErr().println("error: " + failure.getMessage());
-            return failure.exitCode();
-        });
-        return commandLine.execute(args);
+        return CommandLineRunner.execute(commandLine(new OperatorCli(out, err, environment, terminal)), args, out, err,
+                (e, line) -> Failures.of(e, line.getCommand() instanceof Failures.Located located ? located.context() : Failures.Context.NONE));
     }
 
     static CommandLine commandLine(OperatorCli cli) {
-        return new CommandLine(cli).setCaseInsensitiveEnumValuesAllowed(true);
+        return CommandLineRunner.commandLine(cli);
     }
 
     @Override
@@ -105,8 +91,7 @@ public final class OperatorCli implements Callable<Integer> {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String version = OperatorCli.class.getPackage().getImplementationVersion();
-            return new String[] {"operator-cli " + (version == null ? "(unpackaged)" : version)};
+            return CommandLineRunner.version("operator-cli", OperatorCli.class);
         }
     }
 }

@@ -2,6 +2,8 @@ package com.multikey.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.clikit.Failure;
+import com.multikey.clikit.Output;
 import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
@@ -32,7 +34,7 @@ import java.util.concurrent.Callable;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the plan was printed", OperatorCli.BAD_USAGE + "; definitions that do not match --table's key",
                 OperatorCli.SERVICE_FAILED})
-final class PlanCommand implements Callable<Integer>, Failure.Located {
+final class PlanCommand implements Callable<Integer>, Failures.Located {
 
     static final long DEFAULT_ITEMS = 1_000_000;
 
@@ -61,7 +63,7 @@ final class PlanCommand implements Callable<Integer>, Failure.Located {
     Long items;
 
     @Override
-    public Failure.Context context() {
+    public Failures.Context context() {
         return source.context(parent.environment, "--table", table);
     }
 

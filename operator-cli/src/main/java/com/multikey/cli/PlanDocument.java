@@ -2,6 +2,7 @@ package com.multikey.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.clikit.Output;
 
 import java.io.PrintStream;
 import java.util.List;

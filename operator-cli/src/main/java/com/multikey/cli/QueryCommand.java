@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.clikit.Failure;
+import com.multikey.clikit.Output;
 import com.multikey.common.PlainJson;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.definition.IndexDefinition;
@@ -44,7 +46,7 @@ import static com.multikey.cli.TableCommands.SERVICE_FAILED;
                 + "or with --index a group of any declared index; --where filters on any fields, --budget bounds what a page "
                 + "reads, --explain prints its plan.",
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:the page was printed", BAD_USAGE, SERVICE_FAILED})
-final class QueryCommand implements Callable<Integer>, Failure.Located {
+final class QueryCommand implements Callable<Integer>, Failures.Located {
     static final int MAX_PAGE_TIMEOUT_SECONDS = 900;
 
     @CommandLine.ParentCommand
@@ -108,7 +110,7 @@ final class QueryCommand implements Callable<Integer>, Failure.Located {
     boolean explain;
 
     @Override
-    public Failure.Context context() {
+    public Failures.Context context() {
         return tables.context(parent.environment, tables.tables());
     }
 

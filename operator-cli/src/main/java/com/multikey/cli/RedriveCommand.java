@@ -1,5 +1,7 @@
 package com.multikey.cli;
 
+import com.multikey.clikit.Failure;
+import com.multikey.clikit.Output;
 import com.multikey.redrive.QueueKind;
 import com.multikey.redrive.Redrive;
 import com.multikey.redrive.Redrives;
@@ -29,7 +31,7 @@ import java.util.concurrent.Callable;
         exitCodeList = {"0:every message handled was redriven (with --dry-run: would be), or the queue was empty",
                 "1:a message was not redriven (failed, unreadable, or its range is gone from the stream); it stays in the queue "
                         + "unless --drop-gone dropped it", OperatorCli.BAD_USAGE, OperatorCli.SERVICE_FAILED})
-final class RedriveCommand implements Callable<Integer>, Failure.Located {
+final class RedriveCommand implements Callable<Integer>, Failures.Located {
 
     @CommandLine.ParentCommand
     OperatorCli parent;
@@ -89,16 +91,16 @@ final class RedriveCommand implements Callable<Integer>, Failure.Located {
     }
 
     @Override
-    public Failure.Context context() {
+    public Failures.Context context() {
         Map<String, String> given = ClientEnvironment.given(endpoints());
         String region = parent.environment.getOrDefault("AWS_REGION", given.isEmpty() ? null : "us-east-1");
-        Failure.Context where = new Failure.Context(region, given, e -> Optional.empty());
-        return new Failure.Context(region, given, e -> {
+        Failures.Context where = new Failures.Context(region, given, e -> Optional.empty());
+        return new Failures.Context(region, given, e -> {
             if (e instanceof QueueDoesNotExistException) {
                 QueueKind kind = QueueKind.of(queue);
                 return Optional.of("queue " + (queueUrl != null ? queueUrl : queueName(kind)) + " does not exist " + where.where() + ": "
-                        + (sqsEndpoint != null ? "start the local stack (" + Failure.START_LOCAL + "), which creates the template's queues"
-                        : "pass --queue-url with the stack output " + QUEUE_OUTPUTS.get(kind) + " (" + Failure.STACK_OUTPUTS + ")"));
+                        + (sqsEndpoint != null ? "start the local stack (" + Failures.START_LOCAL + "), which creates the template's queues"
+                        : "pass --queue-url with the stack output " + QUEUE_OUTPUTS.get(kind) + " (" + Failures.STACK_OUTPUTS + ")"));
             }
             if (e instanceof software.amazon.awssdk.services.lambda.model.ResourceNotFoundException) {
                 return Optional.of("a function does not exist " + where.where() + " (" + e.awsErrorDetails().errorMessage()
@@ -106,7 +108,7 @@ final class RedriveCommand implements Callable<Integer>, Failure.Located {
             }
             if (e instanceof software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException) {
                 return Optional.of("a table does not exist " + where.where() + ": pass --app-table and --index-table with the stack "
-                        + "outputs AppTableName and IndexTableName (" + Failure.STACK_OUTPUTS + ")");
+                        + "outputs AppTableName and IndexTableName (" + Failures.STACK_OUTPUTS + ")");
             }
             return Optional.empty();
         });

@@ -1,5 +1,7 @@
 package com.multikey.cli;
 
+import com.multikey.clikit.Output;
+import com.multikey.clikit.ProgressDisplay;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.reindex.IndexRemoval;
 import com.multikey.reindex.JobSpec;
@@ -23,7 +25,7 @@ import static com.multikey.cli.TableCommands.itemCount;
                 + "deploy first); idempotent. --index (field-partitioned) removes the original issue grid layout's items.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:removed (--on-aws: the job started; with --wait: it finished)", BAD_USAGE, SERVICE_FAILED})
-final class RemoveIndexCommand implements Callable<Integer>, Failure.Located {
+final class RemoveIndexCommand implements Callable<Integer>, Failures.Located {
     @CommandLine.ParentCommand
     OperatorCli parent;
     @CommandLine.Mixin
@@ -40,7 +42,7 @@ final class RemoveIndexCommand implements Callable<Integer>, Failure.Located {
     WorkerJobs.Options aws = new WorkerJobs.Options();
 
     @Override
-    public Failure.Context context() {
+    public Failures.Context context() {
         return aws.context(parent.environment, tables);
     }
 

@@ -81,24 +81,24 @@ final class TableCommands {
         }
 
         /** Where these tables are, and which of {@code tables} a "not found" means (found out by describing each). */
-        Failure.Context context(Map<String, String> environment, List<TableRef> tables) {
+        Failures.Context context(Map<String, String> environment, List<TableRef> tables) {
             Map<String, String> given = ClientEnvironment.given(endpoints());
             String region = environment.getOrDefault("AWS_REGION", endpoint != null ? "us-east-1" : null);
-            return new Failure.Context(region, given, e -> e instanceof ResourceNotFoundException ? missing(environment, tables, given, region)
+            return new Failures.Context(region, given, e -> e instanceof ResourceNotFoundException ? missing(environment, tables, given, region)
                     : Optional.empty());
         }
 
         private Optional<String> missing(Map<String, String> environment, List<TableRef> tables, Map<String, String> given, String region) {
-            Failure.Context context = new Failure.Context(region, given, e -> Optional.empty());
+            Failures.Context context = new Failures.Context(region, given, e -> Optional.empty());
             try (DynamoDbClient client = client(environment)) {
                 for (TableRef table : tables) {
                     try {
                         client.describeTable(b -> b.tableName(table.name()));
                     } catch (ResourceNotFoundException notThere) {
                         return Optional.of("table " + table.name() + " does not exist " + context.where() + ": " + (endpoint != null
-                                ? "start the local stack (" + Failure.START_LOCAL + "), which creates the template's tables, or pass "
+                                ? "start the local stack (" + Failures.START_LOCAL + "), which creates the template's tables, or pass "
                                 + table.option() + " <name>"
-                                : "pass " + table.option() + " with the stack output " + table.stackOutput() + " (" + Failure.STACK_OUTPUTS + ")"));
+                                : "pass " + table.option() + " with the stack output " + table.stackOutput() + " (" + Failures.STACK_OUTPUTS + ")"));
                     }
                 }
             } catch (RuntimeException cannotTell) {

@@ -24,11 +24,11 @@ final class TableSource {
     }
 
     /** Where the table is, and what a "not found" means: the table {@code table} (given by {@code option}) is not there. */
-    Failure.Context context(Map<String, String> environment, String option, String table) {
+    Failures.Context context(Map<String, String> environment, String option, String table) {
         Map<String, String> given = ClientEnvironment.given(endpoints());
         String region = environment.getOrDefault("AWS_REGION", endpoint != null ? "us-east-1" : null);
-        Failure.Context where = new Failure.Context(region, given, e -> Optional.empty());
-        return new Failure.Context(region, given, e -> e instanceof ResourceNotFoundException
+        Failures.Context where = new Failures.Context(region, given, e -> Optional.empty());
+        return new Failures.Context(region, given, e -> e instanceof ResourceNotFoundException
                 ? Optional.of("table " + table + " does not exist " + where.where() + ": pass " + option
                 + " with the name of an existing table (aws dynamodb list-tables" + (endpoint == null ? "" : " --endpoint-url " + endpoint) + ")")
                 : Optional.empty());

@@ -2,6 +2,8 @@ package com.multikey.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.clikit.Output;
+import com.multikey.clikit.ProgressDisplay;
 import com.multikey.reindex.IndexScope;
 import com.multikey.reindex.JobSpec;
 import com.multikey.reindex.PageCounts;
@@ -28,7 +30,7 @@ import static com.multikey.cli.TableCommands.itemCount;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:no drift (with --repair: what differed was repaired; --on-aws without --wait: the job started)",
                 "1:drift found (missing, stale or orphaned index items) and not repaired", BAD_USAGE, SERVICE_FAILED})
-final class VerifyCommand implements Callable<Integer>, Failure.Located {
+final class VerifyCommand implements Callable<Integer>, Failures.Located {
     @CommandLine.ParentCommand
     OperatorCli parent;
     @CommandLine.Mixin
@@ -47,7 +49,7 @@ final class VerifyCommand implements Callable<Integer>, Failure.Located {
     WorkerJobs.Options aws = new WorkerJobs.Options();
 
     @Override
-    public Failure.Context context() {
+    public Failures.Context context() {
         return aws.context(parent.environment, tables);
     }
 

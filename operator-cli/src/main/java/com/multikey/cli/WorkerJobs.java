@@ -3,6 +3,9 @@ package com.multikey.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.clikit.Failure;
+import com.multikey.clikit.Output;
+import com.multikey.clikit.ProgressDisplay;
 import com.multikey.common.ClientFactory;
 import com.multikey.reindex.JobSpec;
 import com.multikey.reindex.JobStatus;
@@ -84,18 +87,18 @@ final class WorkerJobs {
         }
 
         /** Where a command that may run on AWS talks to: its tables (and jobs table), and the worker function. */
-        Failure.Context context(Map<String, String> environment, TableCommands.Tables tables) {
+        Failures.Context context(Map<String, String> environment, TableCommands.Tables tables) {
             List<TableCommands.TableRef> refs = new ArrayList<>(tables.tables());
             if (jobsTable != null) {
                 refs.add(new TableCommands.TableRef("--jobs-table", jobsTable, "ReindexJobsTableName"));
             }
-            Failure.Context onTables = tables.context(environment, refs);
+            Failures.Context onTables = tables.context(environment, refs);
             Map<String, String> given = onAws ? ClientEnvironment.given(endpoints(tables)) : onTables.endpoints();
-            return new Failure.Context(onTables.region(), given, e -> {
+            return new Failures.Context(onTables.region(), given, e -> {
                 if (e instanceof software.amazon.awssdk.services.lambda.model.ResourceNotFoundException) {
-                    return Optional.of("function " + function + " does not exist " + new Failure.Context(onTables.region(), given,
+                    return Optional.of("function " + function + " does not exist " + new Failures.Context(onTables.region(), given,
                             onTables.notFound()).where() + ": pass --function with the stack output ReindexWorkerFunctionName ("
-                            + Failure.STACK_OUTPUTS + "; ReindexWorkerFunction on the local stack)");
+                            + Failures.STACK_OUTPUTS + "; ReindexWorkerFunction on the local stack)");
                 }
                 return onTables.notFound().apply(e);
             });
@@ -110,10 +113,10 @@ final class WorkerJobs {
     static int start(Options options, JobSpec.Kind kind, Optional<String> index, TableCommands.Tables tables, Output output,
                      OperatorCli cli) throws InterruptedException {
         if (options.function == null) {
-            throw Failure.usage("--on-aws needs --function <ReindexWorkerFunctionName> (a stack output: " + Failure.STACK_OUTPUTS + ")");
+            throw Failure.usage("--on-aws needs --function <ReindexWorkerFunctionName> (a stack output: " + Failures.STACK_OUTPUTS + ")");
         }
         if (options.await && options.jobsTable == null) {
-            throw Failure.usage("--wait needs --jobs-table <ReindexJobsTableName> (a stack output: " + Failure.STACK_OUTPUTS + ")");
+            throw Failure.usage("--wait needs --jobs-table <ReindexJobsTableName> (a stack output: " + Failures.STACK_OUTPUTS + ")");
         }
         String jobId = options.jobId != null ? options.jobId : kind.label() + "-" + JOB_ID_TIME.format(Instant.now());
         JsonNode answer = invokeStart(options, kind, index, jobId, tables, cli);
@@ -171,7 +174,7 @@ final class WorkerJobs {
                          OperatorCli cli) throws InterruptedException {
         if (options.function == null || options.jobsTable == null) {
             throw Failure.usage("--on-aws needs --function <ReindexWorkerFunctionName> and --jobs-table <ReindexJobsTableName> "
-                    + "(stack outputs: " + Failure.STACK_OUTPUTS + ")");
+                    + "(stack outputs: " + Failures.STACK_OUTPUTS + ")");
         }
         invokeStart(options, kind, index, jobId, tables, cli);
         return follow(jobId, options.jobsTable, tables, cli);
@@ -257,7 +260,7 @@ final class WorkerJobs {
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:the job's status was printed (done or running; its drift is in the output)",
                     "2:bad usage, or no such job in the jobs table", OperatorCli.SERVICE_FAILED})
-    static final class JobStatusCommand implements Callable<Integer>, Failure.Located {
+    static final class JobStatusCommand implements Callable<Integer>, Failures.Located {
         @CommandLine.ParentCommand
         OperatorCli parent;
         @CommandLine.Mixin
@@ -271,7 +274,7 @@ final class WorkerJobs {
         String jobsTable;
 
         @Override
-        public Failure.Context context() {
+        public Failures.Context context() {
             return tables.context(parent.environment, jobsTable == null ? List.of()
                     : List.of(new TableCommands.TableRef("--jobs-table", jobsTable, "ReindexJobsTableName")));
         }
@@ -279,7 +282,7 @@ final class WorkerJobs {
         @Override
         public Integer call() {
             if (jobsTable == null) {
-                throw Failure.usage("job-status needs --jobs-table <ReindexJobsTableName> (a stack output: " + Failure.STACK_OUTPUTS
+                throw Failure.usage("job-status needs --jobs-table <ReindexJobsTableName> (a stack output: " + Failures.STACK_OUTPUTS
                         + "; ReindexJobsTable on the local stack)");
             }
             try (DynamoDbClient dynamoDb = tables.client(parent.environment)) {

@@ -1,5 +1,6 @@
 package com.multikey.cli;
 
+import com.multikey.clikit.Failure;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.LocalTablesExtension;
 import org.junit.jupiter.api.Test;
@@ -179,7 +180,7 @@ class ErrorLinesTest {
                         .type(ProfileFile.Type.CREDENTIALS).build()).profileName("none").build()).resolveCredentials());
 
         // when
-        Failure failure = Failure.of(new IllegalStateException("page failed", none), new Failure.Context("eu-west-1", Map.of(),
+        Failure failure = Failures.of(new IllegalStateException("page failed", none), new Failures.Context("eu-west-1", Map.of(),
                 e -> java.util.Optional.empty()));
 
         // then
@@ -195,7 +196,7 @@ class ErrorLinesTest {
                 .awsErrorDetails(software.amazon.awssdk.awscore.exception.AwsErrorDetails.builder().errorCode("ExpiredTokenException")
                         .errorMessage("The security token included in the request is expired").serviceName("DynamoDb").build()).build();
 
-        Failure failure = Failure.of(refused, new Failure.Context("eu-west-1", Map.of(), e -> java.util.Optional.empty()));
+        Failure failure = Failures.of(refused, new Failures.Context("eu-west-1", Map.of(), e -> java.util.Optional.empty()));
 
         assertThat(failure.exitCode()).isEqualTo(3);
         assertThat(failure.getMessage()).startsWith("AWS refused the credentials in AWS region eu-west-1 (ExpiredTokenException: ")

@@ -1,4 +1,4 @@
-package com.multikey.local;
+package com.multikey.clikit;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package com.multikey.local;
+package com.multikey.clikit;
 
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
@@ -14,10 +14,10 @@ import java.time.Duration;
 
 /**
  * Progress of long work on standard error: a bar (me.tongfei:progressbar) when someone watches a terminal, plain
- * lines ({@code demo: 12/30 checks (40%), 0 failed}) at most every few seconds otherwise, so a log or a CI job keeps a
- * readable record. Standard output is left to the result.
+ * lines ({@code backfill: 1200/5000 items (24%), 300 issues indexed}) at most every few seconds otherwise, so a log or a
+ * CI job keeps a readable record. Standard output is left to the result.
  */
-interface ProgressDisplay extends AutoCloseable {
+public interface ProgressDisplay extends AutoCloseable {
 
     /** How often plain lines are printed at most (the last state is always printed on close). */
     Duration LINES_EVERY = Duration.ofSeconds(5);

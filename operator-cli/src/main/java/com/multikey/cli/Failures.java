@@ -1,5 +1,6 @@
 package com.multikey.cli;
 
+import com.multikey.clikit.Failure;
 import com.multikey.index.definition.DefinitionException;
 import com.multikey.query.RetryableQueryException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
@@ -10,7 +11,6 @@ import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -18,11 +18,11 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Why a command stopped, as the one line it prints (what is wrong, then what to pass or run) and its exit code.
- * {@link #of} turns what the SDK and the libraries throw into that line, with the {@link Context} of the command
- * (its endpoints and region, which table or function a "not found" means), never into a stack trace.
+ * {@link #of} turns what the SDK and the libraries throw into the {@link Failure} a command stops with (one line: what is
+ * wrong, then what to pass or run), with the {@link Context} of the command (its endpoints and region, which table or
+ * function a "not found" means), never into a stack trace.
  */
-final class Failure extends RuntimeException {
+final class Failures {
 
     static final String STACK_OUTPUTS = "aws cloudformation describe-stacks --stack-name <stack> --query 'Stacks[0].Outputs'";
     static final String START_LOCAL = "java -jar local/target/local.jar start";
@@ -31,19 +31,7 @@ final class Failure extends RuntimeException {
             "InvalidSignatureException", "SignatureDoesNotMatch", "ExpiredToken", "ExpiredTokenException", "IncompleteSignature",
             "MissingAuthenticationToken");
 
-    private final int exitCode;
-
-    Failure(int exitCode, String message) {
-        super(message, null, false, false);
-        this.exitCode = exitCode;
-    }
-
-    static Failure usage(String message) {
-        return new Failure(OperatorCli.USAGE, message);
-    }
-
-    int exitCode() {
-        return exitCode;
+    private Failures() {
     }
 
     /**
@@ -79,13 +67,13 @@ final class Failure extends RuntimeException {
             return new Failure(OperatorCli.SERVICE, "the page could not be read in time " + context.where() + " (" + slow.getMessage()
                     + "): retry, or give the page more time with --page-timeout SECONDS");
         }
-        Optional<SdkException> sdk = causes(thrown).stream().filter(SdkException.class::isInstance).map(SdkException.class::cast).findFirst();
+        Optional<SdkException> sdk = Failure.causes(thrown).stream().filter(SdkException.class::isInstance).map(SdkException.class::cast).findFirst();
         if (sdk.isPresent()) {
             return service(sdk.get(), context);
         }
         if (thrown instanceof IllegalArgumentException || thrown instanceof DefinitionException) {
             // a bad value, or a definitions file that cannot work: what to change is in the message, not in a class name
-            return usage(thrown.getMessage());
+            return Failure.usage(thrown.getMessage());
         }
         return new Failure(OperatorCli.SERVICE, thrown.getMessage() == null ? thrown.getClass().getName()
                 : thrown.getClass().getSimpleName() + ": " + thrown.getMessage());
@@ -113,7 +101,7 @@ final class Failure extends RuntimeException {
             return new Failure(OperatorCli.SERVICE, "no AWS credentials found: run 'aws configure' or 'aws sso login', or export "
                     + "AWS_PROFILE (or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY); for a local stack pass --endpoint");
         }
-        Optional<Throwable> network = causes(e).stream().filter(c -> c instanceof ConnectException || c instanceof UnknownHostException
+        Optional<Throwable> network = Failure.causes(e).stream().filter(c -> c instanceof ConnectException || c instanceof UnknownHostException
                 || c instanceof NoRouteToHostException || c instanceof SocketTimeoutException).findFirst();
         if (network.isPresent()) {
             String cause = network.get().getClass().getSimpleName() + (network.get().getMessage() == null ? "" : ": " + network.get().getMessage());
@@ -126,13 +114,5 @@ final class Failure extends RuntimeException {
 
     private static String serviceName(AwsServiceException e) {
         return e.awsErrorDetails() == null || e.awsErrorDetails().serviceName() == null ? "AWS" : e.awsErrorDetails().serviceName();
-    }
-
-    private static List<Throwable> causes(Throwable thrown) {
-        List<Throwable> chain = new java.util.ArrayList<>();
-        for (Throwable t = thrown; t != null && !chain.contains(t); t = t.getCause()) {
-            chain.add(t);
-        }
-        return chain;
     }
 }

@@ -1,4 +1,4 @@
-package com.multikey.local;
+package com.multikey.clikit;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,34 +10,36 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 
 /**
- * {@code --output table|json}: lines for people (the default), or one JSON document on one line for scripts
- * (shapes in docs/commands.md). Progress and errors never go to standard output, so it stays parseable.
+ * {@code --output table|json}, a picocli mixin: a table or lines for people (the default), or one JSON document on one
+ * line for scripts (shapes in docs/commands.md). Progress and errors never go to standard output, so it stays parseable.
+ * A command line words the option's help in its own resource bundle, key {@code output} (the description here is
+ * operator-cli's).
  */
-final class Output {
+public final class Output {
 
-    enum Format { table, json }
+    public enum Format { table, json }
 
-    static final ObjectMapper JSON = new ObjectMapper();
+    public static final ObjectMapper JSON = new ObjectMapper();
 
-    @Option(names = "--output", defaultValue = "table", paramLabel = "table|json",
-            description = "table (lines for people) or json (one JSON document, for scripts) (default ${DEFAULT-VALUE})")
-    Format format = Format.table;
+    @Option(names = "--output", defaultValue = "table", paramLabel = "table|json", descriptionKey = "output",
+            description = "table (for people) or json (one JSON document, for scripts) (default ${DEFAULT-VALUE})")
+    private Format format = Format.table;
 
-    boolean json() {
+    public boolean json() {
         return format == Format.json;
     }
 
     /** Where the lines for people go: standard output, or nowhere when the result is a JSON document. */
-    PrintStream lines(PrintStream out) {
+    public PrintStream lines(PrintStream out) {
         return json() ? new PrintStream(OutputStream.nullOutputStream()) : out;
     }
 
-    static ObjectNode object() {
+    public static ObjectNode object() {
         return JSON.createObjectNode();
     }
 
     /** A JSON answer as JSON, any other text as a JSON string. */
-    static JsonNode parsedOrText(String text) {
+    public static JsonNode parsedOrText(String text) {
         try {
             return JSON.readTree(text);
         } catch (JsonProcessingException e) {
@@ -45,7 +47,7 @@ final class Output {
         }
     }
 
-    static void print(JsonNode document, PrintStream out) {
+    public static void print(JsonNode document, PrintStream out) {
         try {
             out.println(JSON.writeValueAsString(document));
         } catch (JsonProcessingException e) {
