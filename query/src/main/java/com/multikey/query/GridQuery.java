@@ -111,13 +111,13 @@ public final class GridQuery {
                      Supplier<IndexDefinitions> current, AttributeCatalog catalog, Backoff backoff, Sleeper sleeper, Duration pageBudget,
                      LongSupplier nanoClock, CursorSealer cursors) {
         this(timeout -> current.get(), dynamoDb, appTable, indexTable, byProjectIndex, definitions, catalog, backoff, sleeper, pageBudget,
-                nanoClock, cursors);
+                nanoClock, cursors, ReadBudget.DEFAULT);
     }
 
     /** @param current the definitions in the stack's grid state, asked once a page with the time left for one call */
     private GridQuery(Function<AwsRequestOverrideConfiguration, IndexDefinitions> current, DynamoDbClient dynamoDb, String appTable, String indexTable,
                       String byProjectIndex, IndexDefinitions definitions, AttributeCatalog catalog, Backoff backoff, Sleeper sleeper,
-                      Duration pageBudget, LongSupplier nanoClock, CursorSealer cursors) {
+                      Duration pageBudget, LongSupplier nanoClock, CursorSealer cursors, ReadBudget readBudget) {
         if (pageBudget.isNegative() || pageBudget.isZero()) {
             throw new IllegalArgumentException("page budget must be positive, got " + pageBudget);
         }
@@ -134,27 +134,13 @@ public final class GridQuery {
         this.pageBudget = pageBudget;
         this.nanoClock = nanoClock;
         this.cursors = java.util.Objects.requireNonNull(cursors, "cursors");
-        this.readBudget = ReadBudget.DEFAULT;
+        this.readBudget = java.util.Objects.requireNonNull(readBudget, "readBudget");
     }
 
+    /** This query with another time budget, cursor sealer or read budget. */
     private GridQuery(GridQuery query, Duration pageBudget, CursorSealer cursors, ReadBudget readBudget) {
-        this.dynamoDb = query.dynamoDb;
-        this.appTable = query.appTable;
-        this.indexTable = query.indexTable;
-        this.byProjectIndex = query.byProjectIndex;
-        this.definitions = query.definitions;
-        this.current = query.current;
-        this.projector = query.projector;
-        this.catalog = query.catalog;
-        this.backoff = query.backoff;
-        this.sleeper = query.sleeper;
-        if (pageBudget.isNegative() || pageBudget.isZero()) {
-            throw new IllegalArgumentException("page budget must be positive, got " + pageBudget);
-        }
-        this.pageBudget = pageBudget;
-        this.nanoClock = query.nanoClock;
-        this.cursors = java.util.Objects.requireNonNull(cursors, "cursors");
-        this.readBudget = readBudget;
+        this(query.current, query.dynamoDb, query.appTable, query.indexTable, query.byProjectIndex, query.definitions, query.catalog,
+                query.backoff, query.sleeper, pageBudget, query.nanoClock, cursors, readBudget);
     }
 
     /**
@@ -180,7 +166,7 @@ public final class GridQuery {
         Function<AwsRequestOverrideConfiguration, IndexDefinitions> current = layout::current;
         return new GridQuery(current, dynamoDb, appTable, indexTable, "ByProject", definitions,
                 AttributeCatalog.fromProjectItems(dynamoDb, appTable, definitions.table().partitionKey().name()), Backoff.standard(),
-                Sleeper.SYSTEM, DEFAULT_PAGE_BUDGET, System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()));
+                Sleeper.SYSTEM, DEFAULT_PAGE_BUDGET, System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()), ReadBudget.DEFAULT);
     }
 
     /** The same query with another time budget per page. */

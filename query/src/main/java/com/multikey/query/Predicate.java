@@ -1,7 +1,6 @@
 package com.multikey.query;
 
 import com.multikey.index.IndexValue;
-import com.multikey.index.SortKeyCodec;
 
 import java.util.List;
 import java.util.Objects;
@@ -160,11 +159,6 @@ public sealed interface Predicate {
                         ((IndexValue.Text) b).value().codePoints().toArray());
                 case IndexValue.Bool bool -> Boolean.compare(bool.value(), ((IndexValue.Bool) b).value());
             };
-        }
-
-        /** A value's type tag in the index's key order ({@link SortKeyCodec#typeLow}): numbers, text, booleans. */
-        static String type(IndexValue value) {
-            return SortKeyCodec.typeLow(value);
         }
     }
 }

@@ -27,9 +27,6 @@ public record ReadBudget(int standard, int max) {
      * @throws FilterParameters.InvalidParameterException naming {@code budget} when the request asks for more than {@code max}
      */
     int of(PageRequest request) {
-        if (request.readBudget() == 1) {
-            throw new FilterParameters.InvalidParameterException("budget", "at least 2 items a page: an index item and its item");
-        }
         if (request.readBudget() > max) {
             throw new FilterParameters.InvalidParameterException("budget", "at most " + max + " items a page, got " + request.readBudget());
         }
