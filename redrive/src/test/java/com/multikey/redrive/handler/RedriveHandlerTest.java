@@ -8,7 +8,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The invocation's request, as the handler reads it before handing the run to redrive-core. */
+/** The invocation's request, as the handler reads it before handing the run to lib-redrive. */
 class RedriveHandlerTest {
 
     @Test
