@@ -39,14 +39,15 @@ import java.util.TreeMap;
  * binary do not survive the round trip, they come back as lists and strings, and so does a number written as a string.
  *
  * <p><b>Which JSON library each deployable jar carries, and why.</b> Every function jar holds the SDK's own JSON
- * library, json-utils (the SDK's JSON protocols need it; the index definitions are read through it). This class, the
+ * library, json-utils (the SDK's JSON protocols need it; the index definitions are read with it). This class, the
  * structured logs and the EMF metrics are written with Jackson databind, which the jars of stream-indexer, router,
- * delete-layer, query and reindex-worker carry. redrive's jar leaves Jackson out (its pom's shade filter): with it the
- * jar would pass its 10 MB budget, so redrive never loads this class and writes the stream's DynamoDB JSON with
- * {@link DynamoDbJson}, on json-utils ({@code RedriveJarIT} proves no Jackson class is inside). The budgets, held by
- * each function's {@code *JarIT}: 10 MB for router, stream-indexer, redrive and query, 10.5 MB for delete-layer and
- * reindex-worker (two SDK clients each); docs/configuration.md lists the sizes as built. A new caller in redrive, or
- * a new function that must stay small, writes JSON on json-utils, never a second JSON library.
+ * delete-layer, query-api and reindex-worker also carry. redrive's jar leaves Jackson out (a shade filter in its pom):
+ * with it the jar would pass its 10 MB budget. So redrive never loads this class; it writes the stream's DynamoDB JSON
+ * with {@link DynamoDbJson} and the rest of its JSON on json-utils too ({@code RedriveJarIT} proves no Jackson class is
+ * inside). The budgets, each held by the function's {@code *JarIT}: 10 MB for router, stream-indexer, redrive and
+ * query-api, 10.5 MB for delete-layer and reindex-worker (two SDK clients each); docs/configuration.md lists the sizes
+ * as built. JSON that redrive writes, or that a function must write without growing its jar, goes on json-utils,
+ * never on a second JSON library.
  */
 public enum PlainJson {
 
