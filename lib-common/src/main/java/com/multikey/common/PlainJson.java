@@ -16,34 +16,58 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * DynamoDB attribute values as plain JSON: numbers exact, sets as arrays, binary as base64 strings, NULL as
- * null; map keys in sorted order so equal items give equal JSON.
+ * DynamoDB attribute values as plain JSON, the one mapping the project's JSON of items goes through (the router's
+ * events, the read API's pages, the command lines' output): strings, booleans, NULL as null, sets and lists as
+ * arrays, maps as objects with their names in sorted order (equal items give equal JSON), binary as base64 strings.
+ * A number is written by one of two policies, the constants of this type:
+ * <ul>
+ * <li>{@link #EXACT} (the event contract, the command lines): a JSON number with every digit, except an integer
+ * outside int64. DynamoDB numbers have up to 38 digits, but EventBridge's PutEvents refuses a JSON integer outside
+ * [-9,223,372,036,854,775,808, 9,223,372,036,854,775,807] (PutEvents API reference; decision 0006), so such an
+ * integer is written as a JSON string holding its exact decimal digits. Every other number is written in
+ * {@link BigDecimal#toString()} form, which keeps a fraction or an exponent ({@code 1.50}, {@code 1E+125}): a JSON
+ * number with a fraction or an exponent is not an integer, so nothing becomes a huge integer.</li>
+ * <li>{@link #DOUBLE_SAFE} (the read API's pages): a JSON number only when a JSON reader that holds numbers in
+ * doubles (JavaScript's, Python's {@code float}) reads back the same number, else a string of its exact digits:
+ * {@code 9007199254740993} and a 38-digit number come back as strings, {@code 0.1} and {@code 1E+125} as numbers.</li>
+ * </ul>
+ * Either policy writes the {@link BigDecimal#toString()} form ({@code 1E2} as {@code 1E+2}, {@code -0} as {@code 0}).
+ * A value of a type this SDK does not know is refused by {@link #EXACT} ({@link MalformedRecordException}: an event
+ * never carries what it cannot spell) and written as null by {@link #DOUBLE_SAFE} (a page still answers).
  *
- * <p>A number is a JSON number with every digit, except an integer outside int64: DynamoDB numbers have up
- * to 38 digits, but EventBridge's PutEvents refuses a JSON integer outside
- * [-9,223,372,036,854,775,808, 9,223,372,036,854,775,807] (PutEvents API reference), so such an integer is
- * written as a JSON string holding its exact decimal digits. Every other number is written in
- * {@link BigDecimal#toString()} form, which keeps a fraction or an exponent ({@code 1.50}, {@code 1E+125}):
- * a JSON number with a fraction or an exponent is not an integer, so nothing becomes a huge integer.
+ * <p>And back ({@link #toItem}): strings, numbers, booleans, null, arrays (as lists) and objects (as maps); sets and
+ * binary do not survive the round trip, they come back as lists and strings, and so does a number written as a string.
  *
- * <p>And back: strings, numbers, booleans, null, arrays (as lists) and objects (as maps); sets and binary do
- * not survive the round trip, they come back as lists and strings, and so does an integer outside int64
- * (a string).
+ * <p><b>Which JSON library each deployable jar carries, and why.</b> Every function jar holds the SDK's own JSON
+ * library, json-utils (the SDK's JSON protocols need it; the index definitions are read with it). This class, the
+ * structured logs and the EMF metrics are written with Jackson databind, which the jars of stream-indexer, router,
+ * delete-layer, query-api and reindex-worker also carry. redrive's jar leaves Jackson out (a shade filter in its pom):
+ * with it the jar would pass its 10 MB budget. So redrive never loads this class; it writes the stream's DynamoDB JSON
+ * with {@link DynamoDbJson} and the rest of its JSON on json-utils too ({@code RedriveJarIT} proves no Jackson class is
+ * inside). The budgets, each held by the function's {@code *JarIT}: 10 MB for router, stream-indexer, redrive and
+ * query-api, 10.5 MB for delete-layer and reindex-worker (two SDK clients each); docs/configuration.md lists the sizes
+ * as built. JSON that redrive writes, or that a function must write without growing its jar, goes on json-utils,
+ * never on a second JSON library.
  */
-public final class PlainJson {
+public enum PlainJson {
+
+    /** Every digit: a JSON number, or a string of its digits when it is an integer outside int64 (the events). */
+    EXACT,
+    /** A JSON number only when a double reads back the same number, else a string of its exact digits (the read API). */
+    DOUBLE_SAFE;
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.withExactBigDecimals(true);
+    private static final BigDecimal INT64_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
+    private static final BigDecimal INT64_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
 
-    private PlainJson() {
-    }
-
-    public static ObjectNode of(Map<String, AttributeValue> item) {
+    /** The item (or key, or image) as a JSON object, its attributes in sorted order. */
+    public ObjectNode of(Map<String, AttributeValue> item) {
         ObjectNode node = NODES.objectNode();
         new TreeMap<>(item).forEach((name, value) -> node.set(name, of(value)));
         return node;
     }
 
-    public static JsonNode of(AttributeValue value) {
+    public JsonNode of(AttributeValue value) {
         return switch (value.type()) {
             case S -> NODES.textNode(value.s());
             case N -> number(value.n());
@@ -71,14 +95,29 @@ public final class PlainJson {
                 yield array;
             }
             case M -> of(value.m());
-            default -> throw new MalformedRecordException("attribute value of a type this SDK does not know");
+            case UNKNOWN_TO_SDK_VERSION -> switch (this) {
+                case EXACT -> throw new MalformedRecordException("attribute value of a type this SDK does not know");
+                case DOUBLE_SAFE -> NODES.nullNode();
+            };
         };
     }
 
-    /** A DynamoDB number as JSON: a number, or a string of its digits when it is an integer outside int64. */
-    public static JsonNode number(String n) {
+    /**
+     * A DynamoDB number as this policy writes it: a JSON number, or a string of its exact digits.
+     *
+     * @throws MalformedRecordException when the text is not a number (DynamoDB never sends one)
+     */
+    public JsonNode number(String n) {
         BigDecimal number = decimal(n);
-        return isIntegerOutsideInt64(number) ? NODES.textNode(number.toString()) : NODES.numberNode(number);
+        return isJsonNumber(number) ? NODES.numberNode(number) : NODES.textNode(number.toString());
+    }
+
+    /** Whether this policy writes the number as a JSON number (else as a string of its exact digits). */
+    public boolean isJsonNumber(BigDecimal number) {
+        return switch (this) {
+            case EXACT -> !isIntegerOutsideInt64(number);
+            case DOUBLE_SAFE -> readsBackFromDouble(number);
+        };
     }
 
     /** @throws MalformedRecordException when the text is not a number (DynamoDB never sends one) */
@@ -99,8 +138,11 @@ public final class PlainJson {
         return number.scale() == 0 && (number.compareTo(INT64_MIN) < 0 || number.compareTo(INT64_MAX) > 0);
     }
 
-    private static final BigDecimal INT64_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
-    private static final BigDecimal INT64_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
+    /** Whether the double nearest the number, read back from its shortest form, is the same number. */
+    private static boolean readsBackFromDouble(BigDecimal number) {
+        double asDouble = number.doubleValue();
+        return Double.isFinite(asDouble) && new BigDecimal(Double.toString(asDouble)).compareTo(number) == 0;
+    }
 
     /** A JSON object as an item. */
     public static Map<String, AttributeValue> toItem(JsonNode object) {
@@ -131,6 +173,6 @@ public final class PlainJson {
     }
 
     private static String base64(SdkBytes bytes) {
-        return Base64.getEncoder().encodeToString(bytes.asByteArray());
+        return Base64.getEncoder().encodeToString(bytes.asByteArrayUnsafe());
     }
 }

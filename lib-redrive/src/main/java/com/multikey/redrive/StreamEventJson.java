@@ -1,14 +1,13 @@
 package com.multikey.redrive;
 
 import com.multikey.common.ChangeRecord;
-import software.amazon.awssdk.core.SdkBytes;
+import com.multikey.common.DynamoDbJson;
 import software.amazon.awssdk.protocols.jsoncore.JsonWriter;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.StreamRecord;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 
@@ -16,7 +15,8 @@ import java.util.Map;
  * Stream records read with GetRecords written as the DynamoDB event Lambda's event source mapping delivers
  * ({@code Records[]} of {@code eventID}, {@code eventName}, {@code dynamodb} with DynamoDB JSON images,
  * {@code eventSourceARN}, {@code userIdentity} for TTL deletes), so a stream function handles them as it
- * handled the originals.
+ * handled the originals. The images are {@link DynamoDbJson}'s; the whole event is written with the SDK's json-utils (the
+ * jar carries no Jackson).
  */
 final class StreamEventJson {
 
@@ -77,50 +77,6 @@ final class StreamEventJson {
 
     private static void image(JsonWriter json, String name, Map<String, AttributeValue> image) {
         json.writeFieldName(name);
-        map(json, image);
-    }
-
-    private static void map(JsonWriter json, Map<String, AttributeValue> image) {
-        json.writeStartObject();
-        image.forEach((name, value) -> {
-            json.writeFieldName(name);
-            value(json, value);
-        });
-        json.writeEndObject();
-    }
-
-    private static void value(JsonWriter json, AttributeValue value) {
-        json.writeStartObject();
-        switch (value.type()) {
-            case S -> json.writeFieldName("S").writeValue(value.s());
-            case N -> json.writeFieldName("N").writeValue(value.n());
-            case B -> json.writeFieldName("B").writeValue(base64(value.b()));
-            case BOOL -> json.writeFieldName("BOOL").writeValue(value.bool());
-            case NUL -> json.writeFieldName("NULL").writeValue(true);
-            case SS -> strings(json, "SS", value.ss());
-            case NS -> strings(json, "NS", value.ns());
-            case BS -> strings(json, "BS", value.bs().stream().map(StreamEventJson::base64).toList());
-            case L -> {
-                json.writeFieldName("L").writeStartArray();
-                value.l().forEach(element -> value(json, element));
-                json.writeEndArray();
-            }
-            case M -> {
-                json.writeFieldName("M");
-                map(json, value.m());
-            }
-            default -> throw new IllegalArgumentException("attribute value of unknown type");
-        }
-        json.writeEndObject();
-    }
-
-    private static void strings(JsonWriter json, String type, List<String> values) {
-        json.writeFieldName(type).writeStartArray();
-        values.forEach(json::writeValue);
-        json.writeEndArray();
-    }
-
-    private static String base64(SdkBytes bytes) {
-        return Base64.getEncoder().encodeToString(bytes.asByteArray());
+        DynamoDbJson.writeImage(json, image);
     }
 }

@@ -1,7 +1,9 @@
 package com.multikey.queryapi;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.multikey.common.PlainJson;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
@@ -14,8 +16,14 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import java.util.List;
 import java.util.Map;
 
-/** The JSON documents the read API answers with: a page (with its explanation) and the list of declared indexes. */
+/**
+ * The JSON documents the read API answers with: a page (with its explanation) and the list of declared indexes. Values
+ * are {@link PlainJson#DOUBLE_SAFE}: a number a double cannot hold exactly is a string of its exact digits.
+ */
 final class PageDocuments {
+
+    /** The node factory of the API's documents (problems too): a BigDecimal keeps its scale, as in plain JSON. */
+    static final JsonNodeFactory NODES = JsonNodeFactory.withExactBigDecimals(true);
 
     private final IndexDefinitions definitions;
     private final IndexProjector projector;
@@ -27,10 +35,10 @@ final class PageDocuments {
 
     /** A page: the index, group, entry and order it was read with, each item with its key and the value it was listed under. */
     ObjectNode page(IndexDefinition index, List<AttributeValue> group, String entry, Order order, Page page) {
-        ObjectNode body = ApiJson.NODES.objectNode();
+        ObjectNode body = NODES.objectNode();
         body.put("index", index.name());
         ArrayNode groupNode = body.putArray("group");
-        group.forEach(value -> groupNode.add(ApiJson.of(value)));
+        group.forEach(value -> groupNode.add(PlainJson.DOUBLE_SAFE.of(value)));
         if (!entry.isEmpty()) {
             body.put("entry", entry);
         }
@@ -40,11 +48,11 @@ final class PageDocuments {
             Map<String, AttributeValue> item = page.items().get(i);
             ObjectNode node = items.addObject();
             ObjectNode key = node.putObject("key");
-            projector.keyOf(item).ifPresent(itemKey -> itemKey.toKey().forEach((name, value) -> key.set(name, ApiJson.of(value))));
+            projector.keyOf(item).ifPresent(itemKey -> itemKey.toKey().forEach((name, value) -> key.set(name, PlainJson.DOUBLE_SAFE.of(value))));
             AttributeValue value = page.listedValue(i).orElseGet(() -> fieldValue(index, entry, item));
-            node.set("value", value == null ? ApiJson.NODES.nullNode() : ApiJson.of(value));
+            node.set("value", value == null ? NODES.nullNode() : PlainJson.DOUBLE_SAFE.of(value));
             node.put("missing", i >= page.indexed());
-            node.set("item", ApiJson.of(item));
+            node.set("item", PlainJson.DOUBLE_SAFE.of(item));
         }
         if (page.nextCursor().isPresent()) {
             body.put("nextCursor", page.nextCursor().get());
@@ -61,7 +69,7 @@ final class PageDocuments {
 
     /** How a page was read: the plan, why, the plans weighed, what was read, and the suggested index. */
     static ObjectNode explain(Explain explain) {
-        ObjectNode node = ApiJson.NODES.objectNode();
+        ObjectNode node = NODES.objectNode();
         node.put("plan", explain.plan());
         node.put("reason", explain.reason());
         ArrayNode alternatives = node.putArray("alternatives");
@@ -94,7 +102,7 @@ final class PageDocuments {
 
     /** The declared indexes and what a request on each names. */
     ObjectNode indexes() {
-        ObjectNode body = ApiJson.NODES.objectNode();
+        ObjectNode body = NODES.objectNode();
         ArrayNode list = body.putArray("indexes");
         for (IndexDefinition index : definitions.indexes()) {
             ObjectNode node = list.addObject();

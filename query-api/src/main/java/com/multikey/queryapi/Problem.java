@@ -62,7 +62,7 @@ final class Problem extends RuntimeException {
     }
 
     QueryApi.Response response() {
-        ObjectNode body = ApiJson.NODES.objectNode();
+        ObjectNode body = PageDocuments.NODES.objectNode();
         body.put("type", "about:blank");
         body.put("title", title);
         body.put("status", status);

@@ -19,7 +19,7 @@ import java.util.TreeSet;
  * Builds the typed event of one stream record, as the event contract says: detail type
  * {@code "<Type> <Change>"}, plain-JSON detail with keys, images and changed attributes, the record's time,
  * and the table as the resource. Every entry is kept within PutEvents' limits ({@link PutEventsLimits}): an
- * integer outside int64 is a string of its digits ({@link PlainJson}), a type name too long for DetailType
+ * integer outside int64 is a string of its digits ({@link PlainJson#EXACT}), a type name too long for DetailType
  * becomes {@code Item}, and an entry whose images are nested too deep or would reach the size limit is built
  * again without them and flagged, never dropped.
  */
@@ -109,11 +109,11 @@ public final class ChangeEventFactory {
         detail.put("entityType", entityType);
         detail.put("change", change);
         detail.put("eventName", record.kind().name());
-        ObjectNode keys = PlainJson.of(record.keys());
+        ObjectNode keys = PlainJson.EXACT.of(record.keys());
         detail.set("keys", keys);
         if (withImages) {
-            record.oldImage().ifPresent(image -> detail.set("oldImage", PlainJson.of(image)));
-            record.newImage().ifPresent(image -> detail.set("newImage", PlainJson.of(image)));
+            record.oldImage().ifPresent(image -> detail.set("oldImage", PlainJson.EXACT.of(image)));
+            record.newImage().ifPresent(image -> detail.set("newImage", PlainJson.EXACT.of(image)));
         }
         if (changedAttributesUnknown) {
             detail.put("changedAttributesDropped", true);

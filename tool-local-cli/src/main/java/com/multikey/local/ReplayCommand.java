@@ -70,7 +70,7 @@ final class ReplayCommand implements Callable<Integer> {
             List<Map<String, AttributeValue>> items = IndexTablePrinter.scan(runtime.dynamoDb(), runtime.table("IssueAttribIndexTable"));
             if (output.json()) {
                 ArrayNode index = document.putArray("indexItems");
-                items.forEach(item -> index.add(PlainJson.of(item)));
+                items.forEach(item -> index.add(PlainJson.EXACT.of(item)));
                 Output.print(document, out);
             } else {
                 out.println();

@@ -50,7 +50,7 @@ record StackChanges(List<ItemChange> items, List<Event> events, List<BusRules.Ta
             for (Map<String, AttributeValue> item : runtime.dynamoDb().scanPaginator(b -> b.tableName(table)).items()) {
                 Map<String, AttributeValue> key = new LinkedHashMap<>();
                 keys.forEach(k -> key.put(k, item.get(k)));
-                items.put(PlainJson.of(key), PlainJson.of(item));
+                items.put(PlainJson.EXACT.of(key), PlainJson.EXACT.of(item));
             }
             tables.put(table, items);
         }

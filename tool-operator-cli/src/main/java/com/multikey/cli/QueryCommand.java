@@ -133,10 +133,10 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
                 for (Map<String, AttributeValue> issue : page.items()) {
                     ObjectNode item = items.addObject();
                     item.put("id", text(issue.get("id")));
-                    item.set("num", issue.get("num") == null ? NullNode.getInstance() : PlainJson.of(issue.get("num")));
+                    item.set("num", issue.get("num") == null ? NullNode.getInstance() : PlainJson.EXACT.of(issue.get("num")));
                     item.put("name", text(issue.get("name")));
                     item.set("value", json(fieldValue(issue)));
-                    item.set("item", PlainJson.of(issue));
+                    item.set("item", PlainJson.EXACT.of(issue));
                 }
                 ObjectNode document = page(page, items).put("project", project).put("attribute", attribute);
                 explained(page, document);
@@ -149,7 +149,7 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
             for (Map<String, AttributeValue> issue : page.items()) {
                 AttributeValue value = fieldValue(issue);
                 out.printf("%-4d %-14s %-5s %-30s %s%n", ++n, text(issue.get("id")), issue.get("num") == null ? "" : issue.get("num").n(),
-                        text(issue.get("name")), value == null ? "(none)" : PlainJson.of(value));
+                        text(issue.get("name")), value == null ? "(none)" : PlainJson.EXACT.of(value));
             }
             out.printf("%d issue(s), %d API call(s)%s%n", page.items().size(), page.apiCalls(), reads(page));
             out.println(page.nextCursor().map(c -> "next page: --cursor " + c).orElse("last page"));
@@ -202,14 +202,14 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
                     ObjectNode entry = items.addObject();
                     entry.put("key", key);
                     entry.set("value", json(value));
-                    entry.set("item", PlainJson.of(item));
+                    entry.set("item", PlainJson.EXACT.of(item));
                 } else {
-                    out.printf("%-4d %-40s %s%n", ++n, key == null ? "?" : key, value == null ? "(none)" : PlainJson.of(value));
+                    out.printf("%-4d %-40s %s%n", ++n, key == null ? "?" : key, value == null ? "(none)" : PlainJson.EXACT.of(value));
                 }
             }
             if (output.json()) {
                 ObjectNode document = page(page, items).put("index", index);
-                document.set("group", Output.object().arrayNode().addAll(values.stream().map(PlainJson::of).toList()));
+                document.set("group", Output.object().arrayNode().addAll(values.stream().map(PlainJson.EXACT::of).toList()));
                 if (attribute != null) {
                     document.put("attribute", attribute);
                 }
@@ -376,7 +376,7 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
     }
 
     private static JsonNode json(AttributeValue value) {
-        return value == null ? NullNode.getInstance() : PlainJson.of(value);
+        return value == null ? NullNode.getInstance() : PlainJson.EXACT.of(value);
     }
 
     /** The filter options through the query library's own parsing, its refusals naming the option at fault. */

@@ -3,10 +3,14 @@ package com.multikey.emulator.services;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.serialization.PojoSerializer;
 import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.common.ChangeRecord;
+import com.multikey.common.DynamoDbJson;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.StreamRecord;
 
@@ -17,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Lambda events as the Lambda Java runtime builds them: JSON read with aws-lambda-java-serialization, the
@@ -87,12 +92,12 @@ public final class LambdaEvents {
         if (stream.approximateCreationDateTime() != null) {
             dynamodb.put("ApproximateCreationDateTime", epochSeconds(stream.approximateCreationDateTime()));
         }
-        dynamodb.set("Keys", DynamoDbJson.image(stream.keys()));
+        dynamodb.set("Keys", image(stream.keys()));
         if (stream.hasNewImage()) {
-            dynamodb.set("NewImage", DynamoDbJson.image(stream.newImage()));
+            dynamodb.set("NewImage", image(stream.newImage()));
         }
         if (stream.hasOldImage()) {
-            dynamodb.set("OldImage", DynamoDbJson.image(stream.oldImage()));
+            dynamodb.set("OldImage", image(stream.oldImage()));
         }
         if (stream.sequenceNumber() != null) {
             dynamodb.put("SequenceNumber", stream.sequenceNumber());
@@ -110,6 +115,15 @@ public final class LambdaEvents {
             identity.put("principalId", record.userIdentity().principalId());
         }
         return node;
+    }
+
+    /** An image (or keys) in DynamoDB JSON, as {@link DynamoDbJson} writes it for every stream event. */
+    private static JsonNode image(Map<String, AttributeValue> image) {
+        try {
+            return JSON.readTree(DynamoDbJson.image(image));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("DynamoDB JSON Jackson cannot read", e);
+        }
     }
 
     /** In seconds, as AWS sends it (read as milliseconds when a producer sent those). */

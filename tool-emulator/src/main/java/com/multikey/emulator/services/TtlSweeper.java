@@ -58,13 +58,13 @@ final class TtlSweeper {
                     .filterExpression("#ttl < :now").expressionAttributeNames(ttlName).expressionAttributeValues(values)).items()) {
                 Map<String, AttributeValue> key = new LinkedHashMap<>();
                 table.keyAttributes().forEach(k -> key.put(k, item.get(k)));
-                String keyJson = table.name() + " " + PlainJson.of(key);
+                String keyJson = table.name() + " " + PlainJson.EXACT.of(key);
                 expiredKeys.put(keyJson, "");
                 try {
                     dynamoDb.deleteItem(b -> b.tableName(table.name()).key(key).conditionExpression("#ttl < :now")
                             .expressionAttributeNames(ttlName).expressionAttributeValues(values));
                     expired++;
-                    out.accept("TTL: expired " + PlainJson.of(key) + " in " + table.name());
+                    out.accept("TTL: expired " + PlainJson.EXACT.of(key) + " in " + table.name());
                 } catch (ConditionalCheckFailedException changed) {
                     expiredKeys.remove(keyJson);
                 }
@@ -78,7 +78,7 @@ final class TtlSweeper {
         if (record.eventName() != OperationType.REMOVE || record.userIdentity() != null) {
             return record;
         }
-        String keyJson = table + " " + PlainJson.of(record.dynamodb().keys());
+        String keyJson = table + " " + PlainJson.EXACT.of(record.dynamodb().keys());
         String bound = expiredKeys.get(keyJson);
         if (bound == null) {
             return record;
