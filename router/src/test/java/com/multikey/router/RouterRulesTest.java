@@ -3,7 +3,6 @@ package com.multikey.router;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.emulator.functions.LocalContext;
 import com.multikey.emulator.services.LambdaEvents;
@@ -16,7 +15,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.event.ruler.Machine;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -123,22 +121,5 @@ class RouterRulesTest {
         assertThat(example.at("/detail/entityType").asText()).isEqualTo("Layer");
         assertThat(rules().rulesForJSONEvent(example.toString())).containsExactly("LayerExpiredRule");
         assertThat(rules().rulesForJSONEvent(otherType.toString())).isEmpty();
-    }
-
-    @Test
-    void samLayerExpiredEvent_isWhatTheRouterSendsForTheSampleExpiry() throws Exception {
-        ObjectNode routedExpiry = routed(LambdaEvents.read(samEvents.resolve("layer-ttl-expiry.json"), DynamodbEvent.class)).get(0);
-        Path sample = samEvents.resolve("layer-expired-event.json");
-        if (Boolean.getBoolean("sam.events.write")) {
-            ObjectNode event = routedExpiry.deepCopy();
-            event.put("id", "7bf73129-1428-4cd3-a780-95db273d1602");
-            event.put("account", "123456789012");
-            Files.writeString(sample, JSON.enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(event) + "\n");
-        }
-
-        JsonNode written = JSON.readTree(sample.toFile());
-        for (String field : List.of("source", "detail-type", "resources", "detail", "time")) {
-            assertThat(written.get(field)).as(field + " (regenerate with -Dsam.events.write=true)").isEqualTo(routedExpiry.get(field));
-        }
     }
 }
