@@ -43,7 +43,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The scheduled drift check as the template wires it: the schedule's input (its {@code !Sub} resolved with the
  * parameters' defaults, the scheduler's {@code <aws.scheduler.scheduled-time>} filled in as the scheduler does)
  * starts a verify job of the real worker over the local DynamoDB engine, which finds injected drift and publishes it as
- * exactly the metrics {@code IndexDriftAlarm} adds up.
+ * exactly the metrics {@code IndexDriftAlarm} adds up. The schedule's target and role are checked with the rest of the
+ * template, in test-template's {@code DriftCheckScheduleTest}.
  */
 @ExtendWith(LocalTablesExtension.class)
 class DriftCheckTest {
@@ -123,22 +124,7 @@ class DriftCheckTest {
     }
 
     @Test
-    void schedule_startsTheWorker_withARoleThatMayOnlyInvokeIt_repairingOnlyWhenAsked() throws Exception {
-        Map<String, Object> schedule = template.properties("DriftCheckSchedule");
-        Map<String, Object> target = map(schedule.get("Target"), "Target");
-        assertThat(target.get("Arn")).isEqualTo(Map.of("Fn::GetAtt", List.of("ReindexWorkerFunction", "Arn")));
-        assertThat(schedule.get("ScheduleExpression")).isEqualTo(Map.of("Ref", "DriftCheckScheduleExpression"));
-        assertThat(map(template.parameters().get("DriftCheckScheduleExpression"), "p").get("Default")).isEqualTo("rate(1 day)");
-        assertThat(map(template.parameters().get("DriftCheckRepair"), "p").get("Default")).isEqualTo("false");
-        assertThat(map(target.get("DeadLetterConfig"), "DeadLetterConfig").get("Arn"))
-                .isEqualTo(Map.of("Fn::GetAtt", List.of("DriftCheckDeadLetterQueue", "Arn")));
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> statements = (List<Map<String, Object>>) map(((List<Map<String, Object>>) template
-                .properties("DriftCheckSchedulerRole").get("Policies")).get(0).get("PolicyDocument"), "doc").get("Statement");
-        assertThat(statements).extracting(s -> s.get("Action") + " on " + s.get("Resource")).containsExactlyInAnyOrder(
-                "lambda:InvokeFunction on {Fn::GetAtt=[ReindexWorkerFunction, Arn]}",
-                "sqs:SendMessage on {Fn::GetAtt=[DriftCheckDeadLetterQueue, Arn]}");
-
+    void schedule_repairsOnlyWhenAsked() throws Exception {
         assertThat(WorkerRequest.of(scheduledInput("repair"), new WorkerRequest.Defaults(1, 1, 1, 1)))
                 .isInstanceOfSatisfying(WorkerRequest.Start.class, start -> assertThat(start.spec().kind()).isEqualTo(JobSpec.Kind.REPAIR));
         assertThatThrownBy(() -> WorkerRequest.of(Map.of("action", "start", "kind", "verify", "jobIdPrefix", "drift",

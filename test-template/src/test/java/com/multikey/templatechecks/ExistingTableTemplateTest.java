@@ -1,5 +1,9 @@
-package com.multikey.emulator.template;
+package com.multikey.templatechecks;
 
+import com.multikey.emulator.template.SamTemplate;
+import com.multikey.emulator.template.TemplateEnvironment;
+import com.multikey.emulator.template.TemplateException;
+import com.multikey.emulator.template.TemplateTables;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package com.multikey.redrive.handler;
+package com.multikey.templatechecks;
 
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.emulator.template.TemplateEnvironment;

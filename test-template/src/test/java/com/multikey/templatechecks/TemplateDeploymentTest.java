@@ -1,4 +1,4 @@
-package com.multikey.local;
+package com.multikey.templatechecks;
 
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.emulator.template.TemplateEnvironment;

@@ -1,5 +1,6 @@
-package com.multikey.emulator.template;
+package com.multikey.templatechecks;
 
+import com.multikey.emulator.template.SamTemplate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,7 +1,8 @@
-package com.multikey.router;
+package com.multikey.templatechecks;
 
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.emulator.template.TemplateEnvironment;
+import com.multikey.router.RouterMetrics;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

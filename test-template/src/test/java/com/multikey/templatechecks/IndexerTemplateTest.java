@@ -1,10 +1,12 @@
-package com.multikey.indexer;
+package com.multikey.templatechecks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.emulator.template.TemplateEnvironment;
+import com.multikey.indexer.IndexerMetrics;
+import com.multikey.indexer.StreamIndexerHandler;
 import com.multikey.testkit.Fixtures;
 import org.junit.jupiter.api.Test;
 import software.amazon.event.ruler.Machine;
@@ -157,7 +159,7 @@ class IndexerTemplateTest {
     }
 
     @Test
-    void handler_namesThisModulesHandlerClass() throws Exception {
+    void handler_namesTheIndexersHandlerClass() throws Exception {
         String handler = (String) template.properties("StreamIndexerFunction").get("Handler");
 
         assertThat(Class.forName(handler.substring(0, handler.indexOf("::")))).isEqualTo(StreamIndexerHandler.class);

@@ -1,7 +1,8 @@
-package com.multikey.emulator.template;
+package com.multikey.templatechecks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.multikey.emulator.template.SamTemplate;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;

@@ -1,4 +1,4 @@
-package com.multikey.local;
+package com.multikey.templatechecks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

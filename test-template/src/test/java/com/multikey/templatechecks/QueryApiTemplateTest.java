@@ -1,4 +1,4 @@
-package com.multikey.queryapi;
+package com.multikey.templatechecks;
 
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.emulator.template.TemplateEnvironment;
