@@ -3,7 +3,7 @@ package com.multikey.deletelayer;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.emulator.functions.LocalContext;
-import com.multikey.emulator.services.LocalLambdaApi;
+import com.multikey.emulator.services.lambda.LocalLambdaApi;
 import com.multikey.emulator.template.TemplateEnvironment;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.LocalTablesExtension;

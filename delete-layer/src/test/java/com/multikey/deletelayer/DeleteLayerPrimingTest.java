@@ -2,8 +2,8 @@ package com.multikey.deletelayer;
 
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import com.multikey.emulator.functions.LocalContext;
-import com.multikey.emulator.services.LambdaEvents;
-import com.multikey.emulator.services.LocalLambdaApi;
+import com.multikey.emulator.services.lambda.LocalLambdaApi;
+import com.multikey.emulator.services.streams.LambdaEvents;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.emulator.template.TemplateEnvironment;
 import com.multikey.testkit.LocalTables;

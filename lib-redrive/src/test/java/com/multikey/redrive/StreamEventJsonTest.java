@@ -1,7 +1,7 @@
 package com.multikey.redrive;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
-import com.multikey.emulator.services.LambdaEvents;
+import com.multikey.emulator.services.streams.LambdaEvents;
 import com.multikey.index.ItemKey;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.reindex.IndexScope;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.common.StructuredLog;
 import com.multikey.emulator.fixtures.GridSample;
 import com.multikey.emulator.functions.LocalContext;
-import com.multikey.emulator.services.LocalSecretsManager;
+import com.multikey.emulator.services.secrets.LocalSecretsManager;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.emulator.template.TemplateEnvironment;
 import com.multikey.emulator.template.TemplateSecrets;

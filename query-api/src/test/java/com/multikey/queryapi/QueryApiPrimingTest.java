@@ -3,7 +3,7 @@ package com.multikey.queryapi;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.multikey.emulator.functions.LocalContext;
-import com.multikey.emulator.services.LambdaEvents;
+import com.multikey.emulator.services.streams.LambdaEvents;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.emulator.template.TemplateEnvironment;
 import com.multikey.testkit.LocalTables;

@@ -136,7 +136,7 @@ class ChangeEventFactoryTest {
     @Test
     void toEvent_whenAFixtureCarriesTheTimeInMilliseconds_sendsTheRightTime() {
         var fixture = com.multikey.testkit.Fixtures.root().resolve("external/dotnet-dynamodb-event-millis-timestamp.json");
-        var records = com.multikey.emulator.services.LambdaEvents.read(fixture, com.amazonaws.services.lambda.runtime.events.DynamodbEvent.class)
+        var records = com.multikey.emulator.services.streams.LambdaEvents.read(fixture, com.amazonaws.services.lambda.runtime.events.DynamodbEvent.class)
                 .getRecords();
 
         List<ChangeEvent> events = records.stream().map(r -> factory.toEvent(ChangeRecord.from(r))).toList();
@@ -173,10 +173,10 @@ class ChangeEventFactoryTest {
         ChangeEvent tooDeep = eventOf(Map.of("id", AttributeValue.fromS("issue#1"), "deep", nested(999)));
 
         assertThat(deepest.imagesDropped()).isFalse();
-        assertThat(com.multikey.emulator.services.PutEventsValidation.detailProblem(deepest.detail())).isEmpty();
+        assertThat(com.multikey.emulator.services.bus.PutEventsValidation.detailProblem(deepest.detail())).isEmpty();
         assertThat(tooDeep.imagesDropped()).isTrue();
         assertThat(JSON.readTree(tooDeep.detail()).get("imagesDroppedReason").asText()).isEqualTo("nesting");
-        assertThat(com.multikey.emulator.services.PutEventsValidation.detailProblem(tooDeep.detail())).isEmpty();
+        assertThat(com.multikey.emulator.services.bus.PutEventsValidation.detailProblem(tooDeep.detail())).isEmpty();
     }
 
     @Test

@@ -1,7 +1,7 @@
 package com.multikey.router;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
-import com.multikey.emulator.services.LambdaEvents;
+import com.multikey.emulator.services.streams.LambdaEvents;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Identity;
 import software.amazon.awssdk.services.dynamodb.model.OperationType;

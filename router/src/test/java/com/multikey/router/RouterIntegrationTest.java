@@ -3,7 +3,7 @@ package com.multikey.router;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.multikey.emulator.functions.LocalContext;
-import com.multikey.emulator.services.LocalEventBridge;
+import com.multikey.emulator.services.bus.LocalEventBridge;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

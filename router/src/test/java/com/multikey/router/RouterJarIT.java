@@ -2,7 +2,7 @@ package com.multikey.router;
 
 import com.multikey.emulator.functions.DeployableJar;
 import com.multikey.emulator.functions.LocalContext;
-import com.multikey.emulator.services.LocalEventBridge;
+import com.multikey.emulator.services.bus.LocalEventBridge;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.emulator.template.TemplateEnvironment;
 import org.junit.jupiter.api.AfterAll;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.common.EmfMetrics;
 import com.multikey.common.StructuredLog;
 import com.multikey.emulator.functions.LocalContext;
-import com.multikey.emulator.services.LocalEventBridge;
+import com.multikey.emulator.services.bus.LocalEventBridge;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

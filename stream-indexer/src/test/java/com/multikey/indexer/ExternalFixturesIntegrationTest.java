@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.emulator.functions.LocalContext;
-import com.multikey.emulator.services.LambdaEvents;
+import com.multikey.emulator.services.streams.LambdaEvents;
 import com.multikey.testkit.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

@@ -69,7 +69,7 @@ class FaultInjectionIntegrationTest {
         StreamIndexerHandler handler = stack.handler(flaky, Duration.ofMillis(5), Sleeper.SYSTEM);
 
         StreamsEventResponse response = handler.handleRequest(
-                com.multikey.emulator.services.LambdaEvents.dynamodbEvent(records, stack.tail.streamArn()),
+                com.multikey.emulator.services.streams.LambdaEvents.dynamodbEvent(records, stack.tail.streamArn()),
                 new com.multikey.emulator.functions.LocalContext(IndexerStack.FUNCTION, 1024, 2_500));
 
         assertThat(response.getBatchItemFailures()).isNotEmpty();

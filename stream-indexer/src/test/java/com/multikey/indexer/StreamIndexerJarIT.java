@@ -2,7 +2,7 @@ package com.multikey.indexer;
 
 import com.multikey.emulator.functions.DeployableJar;
 import com.multikey.emulator.functions.LocalContext;
-import com.multikey.emulator.services.LocalDynamoDb;
+import com.multikey.emulator.services.dynamodb.LocalDynamoDb;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.emulator.template.TemplateEnvironment;
 import com.multikey.emulator.template.TemplateTables;

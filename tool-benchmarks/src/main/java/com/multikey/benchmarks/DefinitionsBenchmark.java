@@ -2,7 +2,7 @@ package com.multikey.benchmarks;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import com.multikey.common.ChangeRecord;
-import com.multikey.emulator.services.LambdaEvents;
+import com.multikey.emulator.services.streams.LambdaEvents;
 import com.multikey.index.IndexDiff;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.ItemKey;

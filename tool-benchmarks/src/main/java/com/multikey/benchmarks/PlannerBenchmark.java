@@ -2,7 +2,7 @@ package com.multikey.benchmarks;
 
 import com.multikey.common.Backoff;
 import com.multikey.common.Sleeper;
-import com.multikey.emulator.services.LocalDynamoDb;
+import com.multikey.emulator.services.dynamodb.LocalDynamoDb;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.emulator.template.TemplateTables;
 import com.multikey.index.IndexItem;

@@ -1,7 +1,7 @@
 package com.multikey.benchmarks;
 
 import com.multikey.emulator.TemplateRuntime;
-import com.multikey.emulator.services.LocalHttpApi;
+import com.multikey.emulator.services.http.LocalHttpApi;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;

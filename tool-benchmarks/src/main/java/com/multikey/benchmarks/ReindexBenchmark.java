@@ -1,6 +1,6 @@
 package com.multikey.benchmarks;
 
-import com.multikey.emulator.services.LocalDynamoDb;
+import com.multikey.emulator.services.dynamodb.LocalDynamoDb;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.emulator.template.TemplateTables;
 import com.multikey.index.IndexItem;

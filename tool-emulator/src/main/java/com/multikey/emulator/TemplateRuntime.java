@@ -3,17 +3,17 @@ package com.multikey.emulator;
 import com.multikey.emulator.auth.LocalJwtIssuer;
 import com.multikey.emulator.auth.SigV4Verifier;
 import com.multikey.emulator.functions.LocalFunction;
-import com.multikey.emulator.services.BusDispatcher;
-import com.multikey.emulator.services.BusRules;
-import com.multikey.emulator.services.FunctionInvokeSettings;
-import com.multikey.emulator.services.InvocationFaults;
-import com.multikey.emulator.services.LocalDynamoDb;
-import com.multikey.emulator.services.LocalEventBridge;
-import com.multikey.emulator.services.LocalHttpApi;
-import com.multikey.emulator.services.LocalLambdaApi;
-import com.multikey.emulator.services.LocalSecretsManager;
-import com.multikey.emulator.services.LocalSqs;
-import com.multikey.emulator.services.StreamPolling;
+import com.multikey.emulator.services.bus.BusDispatcher;
+import com.multikey.emulator.services.bus.BusRules;
+import com.multikey.emulator.services.bus.LocalEventBridge;
+import com.multikey.emulator.services.dynamodb.LocalDynamoDb;
+import com.multikey.emulator.services.http.LocalHttpApi;
+import com.multikey.emulator.services.lambda.FunctionInvokeSettings;
+import com.multikey.emulator.services.lambda.LocalLambdaApi;
+import com.multikey.emulator.services.secrets.LocalSecretsManager;
+import com.multikey.emulator.services.sqs.LocalSqs;
+import com.multikey.emulator.services.streams.InvocationFaults;
+import com.multikey.emulator.services.streams.StreamPolling;
 import com.multikey.emulator.template.HttpApiRoutes;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.emulator.template.TemplateEnvironment;
@@ -22,11 +22,21 @@ import com.multikey.emulator.template.TemplateTables;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
@@ -49,9 +59,9 @@ public final class TemplateRuntime implements AutoCloseable {
     private final LocalEventBridge bus;
     private final LocalLambdaApi lambdaApi;
     private final LocalSqs sqs;
-    private LocalSecretsManager secrets;
+    private final LocalSecretsManager secrets;
     /** Where the secrets' files are; a temporary directory deleted at close unless given. */
-    private final java.nio.file.Path secretsDirectory;
+    private final Path secretsDirectory;
     private final boolean temporarySecrets;
     private final Map<String, String> names = new LinkedHashMap<>();
     private final Map<String, LocalFunction> functions = new LinkedHashMap<>();
@@ -61,7 +71,7 @@ public final class TemplateRuntime implements AutoCloseable {
     private BusDispatcher busDispatcher;
     private final Consumer<String> out;
     private final Map<String, String> functionEnvironment;
-    private final List<LocalHttpApi> httpApis = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<LocalHttpApi> httpApis = new CopyOnWriteArrayList<>();
 
     /** Ports of the local endpoints (0: any free one) and the address they listen on. */
     public record Ports(String host, int dynamoDb, int eventBridge, int lambda, int sqs) {
@@ -105,58 +115,89 @@ public final class TemplateRuntime implements AutoCloseable {
      * kept after: a stack started again keeps its secrets); null: in a temporary directory deleted at close.
      */
     public TemplateRuntime(SamTemplate template, Ports ports, Consumer<String> out, Consumer<DynamoDbClient> existing,
-                           Map<String, String> functionEnvironment, java.nio.file.Path secretsDirectory) {
-        int port = ports.dynamoDb();
+                           Map<String, String> functionEnvironment, Path secretsDirectory) {
         this.template = template;
         this.temporarySecrets = secretsDirectory == null;
-        try {
-            this.secretsDirectory = secretsDirectory != null ? secretsDirectory : java.nio.file.Files.createTempDirectory("local-secrets");
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot make a directory for the local secrets", e);
-        }
+        this.secretsDirectory = temporarySecrets ? temporarySecretsDirectory() : secretsDirectory;
         this.functionEnvironment = Map.copyOf(functionEnvironment);
         template.checkRules();
         this.deployed = template.deployed();
         this.out = out;
-        this.dynamoDbLocal = LocalDynamoDb.start(ports.host(), port);
+        this.dynamoDbLocal = LocalDynamoDb.start(ports.host(), ports.dynamoDb());
         try {
             this.dynamoDb = dynamoDbLocal.client();
             this.streams = dynamoDbLocal.streamsClient();
             this.polling = new StreamPolling(dynamoDb, out, () -> busDispatcher != null && busDispatcher.busy());
             this.bus = LocalEventBridge.start(ports.host(), ports.eventBridge());
             this.lambdaApi = LocalLambdaApi.start(ports.host(), ports.lambda());
-            this.sqs = LocalSqs.start(ports.host(), ports.sqs(), java.time.Clock.systemUTC());
+            this.sqs = LocalSqs.start(ports.host(), ports.sqs(), Clock.systemUTC());
             this.secrets = LocalSecretsManager.start(ports.host(), 0);
             existing.accept(dynamoDb);
-            deployed.resources().keySet().forEach(id -> names.put(id, id));
-            TemplateSecrets.create(deployed, this.secretsDirectory).forEach((id, file) -> secrets.put(names.get(id), file));
-            deployed.resourcesOfType("AWS::SQS::Queue").forEach(sqs::createQueue);
-            names.putAll(TemplateTables.create(deployed, dynamoDb));
-            for (String busId : deployed.resourcesOfType("AWS::Events::EventBus")) {
-                Object name = deployed.properties(busId).get("Name");
-                if (name != null) {
-                    names.put(busId, TemplateEnvironment.resolve(name, deployed, names, busId + ".Name"));
-                }
-            }
-            for (String table : deployed.resourcesOfType(TemplateTables.TABLE_TYPE)) {
-                if (deployed.properties(table).get("TimeToLiveSpecification") instanceof Map<?, ?> ttl
-                        && Boolean.TRUE.equals(ttl.get("Enabled"))) {
-                    polling.watchTtl(names.get(table), (String) ttl.get("AttributeName"));
-                }
-            }
-            for (String function : deployed.resourcesOfType("AWS::Serverless::Function")) {
-                functions.put(function, LocalFunction.create(deployed, function, environment(function)));
-            }
-            functions.forEach((function, target) -> lambdaApi.register(target,
-                    FunctionInvokeSettings.invocableNames(deployed, function, names),
-                    FunctionInvokeSettings.asyncSettings(deployed, function, names, sqs::send)));
-            polling.bind(deployed, names, streams, sqs, functions);
-            this.busRules = new BusRules(deployed, names, functions, out, sqs::send);
-            this.busDispatcher = new BusDispatcher(bus, busRules);
+            deployResources();
+            connectFunctions();
         } catch (RuntimeException e) {
             close();
             throw e;
         }
+    }
+
+    private static Path temporarySecretsDirectory() {
+        try {
+            return Files.createTempDirectory("local-secrets");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make a directory for the local secrets", e);
+        }
+    }
+
+    /** The template's resources on the local endpoints, each under its physical name (its logical id unless named). */
+    private void deployResources() {
+        deployed.resources().keySet().forEach(id -> names.put(id, id));
+        TemplateSecrets.create(deployed, secretsDirectory).forEach((id, file) -> secrets.put(names.get(id), file));
+        deployed.resourcesOfType("AWS::SQS::Queue").forEach(sqs::createQueue);
+        names.putAll(TemplateTables.create(deployed, dynamoDb));
+        nameEventBuses();
+        watchTableTtl();
+        loadFunctions();
+    }
+
+    /** An {@code AWS::Events::EventBus} with a {@code Name} is known by that name. */
+    private void nameEventBuses() {
+        for (String busId : deployed.resourcesOfType("AWS::Events::EventBus")) {
+            Object name = deployed.properties(busId).get("Name");
+            if (name != null) {
+                names.put(busId, TemplateEnvironment.resolve(name, deployed, names, busId + ".Name"));
+            }
+        }
+    }
+
+    /** The template's tables whose {@code TimeToLiveSpecification} is enabled have their expired items deleted. */
+    private void watchTableTtl() {
+        for (String table : deployed.resourcesOfType(TemplateTables.TABLE_TYPE)) {
+            if (deployed.properties(table).get("TimeToLiveSpecification") instanceof Map<?, ?> ttl
+                    && Boolean.TRUE.equals(ttl.get("Enabled"))) {
+                polling.watchTtl(names.get(table), (String) ttl.get("AttributeName"));
+            }
+        }
+    }
+
+    /** Each function from its deployable jar, with its environment as deployed (see {@link #environment}). */
+    private void loadFunctions() {
+        for (String function : deployed.resourcesOfType("AWS::Serverless::Function")) {
+            functions.put(function, LocalFunction.create(deployed, function, environment(function)));
+        }
+    }
+
+    /**
+     * Connects the functions to what invokes them: the Lambda API (Invoke), the streams (each event source mapping
+     * polled) and the bus (each accepted event handed to the rules); what they give up on goes to the template's queues.
+     */
+    private void connectFunctions() {
+        functions.forEach((function, target) -> lambdaApi.register(target,
+                FunctionInvokeSettings.invocableNames(deployed, function, names),
+                FunctionInvokeSettings.asyncSettings(deployed, function, names, sqs::send)));
+        polling.bind(deployed, names, streams, sqs, functions);
+        this.busRules = new BusRules(deployed, names, functions, out, sqs::send);
+        this.busDispatcher = new BusDispatcher(bus, busRules);
     }
 
     /** The template as given (its parameter values included). */
@@ -188,12 +229,12 @@ public final class TemplateRuntime implements AutoCloseable {
 
     /** The physical name of each resource, by logical id. */
     public Map<String, String> names() {
-        return java.util.Collections.unmodifiableMap(names);
+        return Collections.unmodifiableMap(names);
     }
 
     /** The template's function ids. */
-    public java.util.Set<String> functionIds() {
-        return java.util.Collections.unmodifiableSet(functions.keySet());
+    public Set<String> functionIds() {
+        return Collections.unmodifiableSet(functions.keySet());
     }
 
     /** The template's SQS queues (the on-failure destinations and the dead-letter queue), by logical id. */
@@ -207,7 +248,7 @@ public final class TemplateRuntime implements AutoCloseable {
 
     /** A function's environment as deployed, its AWS endpoints pointed at the local ones. */
     public Map<String, String> environment(String function) {
-        Map<String, String> environment = new java.util.HashMap<>(TemplateEnvironment.forLocalRun(deployed, function, names, Map.of(
+        Map<String, String> environment = new HashMap<>(TemplateEnvironment.forLocalRun(deployed, function, names, Map.of(
                 "DYNAMODB", dynamoDbLocal.endpoint(), "DYNAMODB_STREAMS", dynamoDbLocal.endpoint(), "EVENTBRIDGE", bus.endpoint(),
                 "LAMBDA", lambdaApi.endpoint(), "SQS", sqs.endpoint(), "SECRETS_MANAGER", secrets.endpoint())));
         environment.putAll(functionEnvironment);
@@ -232,11 +273,11 @@ public final class TemplateRuntime implements AutoCloseable {
      * runtime closes: SigV4 signatures checked against the local credentials ({@code local}/{@code local}, the
      * ones the functions' clients use), JWT tokens against {@code tokens}.
      */
-    public LocalHttpApi serveHttpApi(String api, String host, int port, java.util.Optional<LocalJwtIssuer> tokens) {
+    public LocalHttpApi serveHttpApi(String api, String host, int port, Optional<LocalJwtIssuer> tokens) {
         HttpApiRoutes routes = HttpApiRoutes.of(deployed, api, names);
         LocalHttpApi served = LocalHttpApi.start(routes, this::function,
-                new SigV4Verifier(Map.of(LocalDynamoDb.ACCESS_KEY, LocalDynamoDb.SECRET_KEY), LocalDynamoDb.REGION.id(), "execute-api", java.time.Clock.systemUTC()),
-                tokens, java.time.Clock.systemUTC(), out, host, port);
+                new SigV4Verifier(Map.of(LocalDynamoDb.ACCESS_KEY, LocalDynamoDb.SECRET_KEY), LocalDynamoDb.REGION.id(), "execute-api", Clock.systemUTC()),
+                tokens, Clock.systemUTC(), out, host, port);
         httpApis.add(served);
         return served;
     }
@@ -314,18 +355,18 @@ public final class TemplateRuntime implements AutoCloseable {
     }
 
     /** The template's secrets' files, by logical id: what the local Secrets Manager endpoint answers. */
-    public java.nio.file.Path secretsDirectory() {
+    public Path secretsDirectory() {
         return secretsDirectory;
     }
 
     private void deleteSecrets() {
-        try (var files = java.nio.file.Files.list(secretsDirectory)) {
-            for (java.nio.file.Path file : files.toList()) {
-                java.nio.file.Files.deleteIfExists(file);
+        try (var files = Files.list(secretsDirectory)) {
+            for (Path file : files.toList()) {
+                Files.deleteIfExists(file);
             }
-            java.nio.file.Files.deleteIfExists(secretsDirectory);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot delete the local secrets in " + secretsDirectory, e);
+            Files.deleteIfExists(secretsDirectory);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete the local secrets in " + secretsDirectory, e);
         }
     }
 }

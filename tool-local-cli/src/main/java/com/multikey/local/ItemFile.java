@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.clikit.Failure;
 import com.multikey.common.ChangeRecord;
-import com.multikey.emulator.services.LambdaEvents;
+import com.multikey.emulator.services.streams.LambdaEvents;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 

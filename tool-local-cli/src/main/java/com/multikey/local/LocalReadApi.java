@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.emulator.TemplateRuntime;
 import com.multikey.emulator.auth.LocalJwtIssuer;
-import com.multikey.emulator.services.LocalDynamoDb;
-import com.multikey.emulator.services.LocalEventBridge;
-import com.multikey.emulator.services.LocalHttpApi;
+import com.multikey.emulator.services.bus.LocalEventBridge;
+import com.multikey.emulator.services.dynamodb.LocalDynamoDb;
+import com.multikey.emulator.services.http.LocalHttpApi;
 
 import java.io.IOException;
 import java.io.InputStream;

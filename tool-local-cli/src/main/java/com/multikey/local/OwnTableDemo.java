@@ -2,7 +2,7 @@ package com.multikey.local;
 
 import com.multikey.clikit.ProgressDisplay;
 import com.multikey.emulator.TemplateRuntime;
-import com.multikey.emulator.services.BusRules;
+import com.multikey.emulator.services.bus.BusRules;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.ItemKey;
 import com.multikey.index.definition.AttributePath;

@@ -3,7 +3,7 @@ package com.multikey.local;
 import com.multikey.clikit.ProgressDisplay;
 import com.multikey.emulator.TemplateRuntime;
 import com.multikey.emulator.fixtures.GridSample;
-import com.multikey.emulator.services.LocalLambdaApi;
+import com.multikey.emulator.services.lambda.LocalLambdaApi;
 import com.multikey.index.GridLayoutStore;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.definition.IndexDefinition;

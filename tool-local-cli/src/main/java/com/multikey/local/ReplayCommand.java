@@ -9,7 +9,7 @@ import com.multikey.clikit.Output;
 import com.multikey.common.PlainJson;
 import com.multikey.emulator.TemplateRuntime;
 import com.multikey.emulator.functions.LocalFunction;
-import com.multikey.emulator.services.LambdaEvents;
+import com.multikey.emulator.services.streams.LambdaEvents;
 import com.multikey.emulator.template.SamTemplate;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -1,7 +1,7 @@
 package com.multikey.local;
 
 import com.multikey.emulator.TemplateRuntime;
-import com.multikey.emulator.services.BusRules;
+import com.multikey.emulator.services.bus.BusRules;
 
 import java.io.PrintStream;
 import java.util.List;

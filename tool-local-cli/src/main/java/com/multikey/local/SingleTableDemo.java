@@ -2,7 +2,7 @@ package com.multikey.local;
 
 import com.multikey.clikit.ProgressDisplay;
 import com.multikey.emulator.TemplateRuntime;
-import com.multikey.emulator.services.LocalLambdaApi;
+import com.multikey.emulator.services.lambda.LocalLambdaApi;
 import com.multikey.index.IndexValue;
 import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinitions;

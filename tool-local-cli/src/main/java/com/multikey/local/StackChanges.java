@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.common.PlainJson;
 import com.multikey.emulator.TemplateRuntime;
-import com.multikey.emulator.services.BusRules;
-import com.multikey.emulator.services.LocalEventBridge;
-import com.multikey.emulator.services.LocalLambdaApi;
+import com.multikey.emulator.services.bus.BusRules;
+import com.multikey.emulator.services.bus.LocalEventBridge;
+import com.multikey.emulator.services.lambda.LocalLambdaApi;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.io.PrintStream;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.emulator.TemplateRuntime;
 import com.multikey.emulator.auth.LocalJwtIssuer;
-import com.multikey.emulator.services.LocalHttpApi;
+import com.multikey.emulator.services.http.LocalHttpApi;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.testkit.OpenApiResponses;
 import org.junit.jupiter.api.AfterAll;

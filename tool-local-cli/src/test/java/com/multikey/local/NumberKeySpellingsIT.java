@@ -2,7 +2,7 @@ package com.multikey.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.multikey.emulator.TemplateRuntime;
-import com.multikey.emulator.services.LocalEventBridge;
+import com.multikey.emulator.services.bus.LocalEventBridge;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinitions;

@@ -2,8 +2,8 @@ package com.multikey.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.multikey.emulator.TemplateRuntime;
-import com.multikey.emulator.services.LocalEventBridge;
-import com.multikey.emulator.services.StreamTail;
+import com.multikey.emulator.services.bus.LocalEventBridge;
+import com.multikey.emulator.services.streams.StreamTail;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.testkit.IssueFixtures;
 import org.junit.jupiter.api.AfterAll;

@@ -1,7 +1,7 @@
 package com.multikey.local;
 
 import com.multikey.emulator.TemplateRuntime;
-import com.multikey.emulator.services.LocalDynamoDb;
+import com.multikey.emulator.services.dynamodb.LocalDynamoDb;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.testkit.IssueFixtures;
 import org.junit.jupiter.api.AfterAll;

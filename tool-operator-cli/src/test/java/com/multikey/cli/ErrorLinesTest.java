@@ -234,7 +234,7 @@ class ErrorLinesTest {
 
     @Test
     void redrive_aQueueTheLocalStackLacks_saysToStartIt() {
-        com.multikey.emulator.services.LocalSqs sqs = com.multikey.emulator.services.LocalSqs.start();
+        com.multikey.emulator.services.sqs.LocalSqs sqs = com.multikey.emulator.services.sqs.LocalSqs.start();
         try {
             assertThat(run(LOCAL, "redrive", "--queue", "router", "--endpoint", tables.local().endpoint().toString(), "--sqs-endpoint",
                     sqs.endpoint().toString())).isEqualTo(3);

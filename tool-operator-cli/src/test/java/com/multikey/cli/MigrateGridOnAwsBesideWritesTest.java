@@ -2,8 +2,8 @@ package com.multikey.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.emulator.functions.LocalContext;
-import com.multikey.emulator.services.LambdaEvents;
-import com.multikey.emulator.services.StreamTail;
+import com.multikey.emulator.services.streams.LambdaEvents;
+import com.multikey.emulator.services.streams.StreamTail;
 import com.multikey.index.GridLayoutStore;
 import com.multikey.index.definition.GridState;
 import com.multikey.index.definition.IndexDefinitions;

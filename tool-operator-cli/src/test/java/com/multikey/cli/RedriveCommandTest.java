@@ -1,6 +1,6 @@
 package com.multikey.cli;
 
-import com.multikey.emulator.services.LocalSqs;
+import com.multikey.emulator.services.sqs.LocalSqs;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.LocalTablesExtension;
 import org.junit.jupiter.api.AfterEach;

@@ -277,7 +277,7 @@ class RedriveIT {
         awaitQuiet();
         assertThat(runtime.sqs().bodies(ROUTER_QUEUE)).isNotEmpty();
         int received = runtime.bus().received().size();
-        runtime.bus().callFaults(com.multikey.emulator.services.LocalEventBridge.CallFaults.NONE);
+        runtime.bus().callFaults(com.multikey.emulator.services.bus.LocalEventBridge.CallFaults.NONE);
 
         // when: a dry run; then the deployable function from its jar, its Lambda client invoking the router through
         // the local Lambda API's Invoke

@@ -2,8 +2,8 @@ package com.multikey.reindex.worker;
 
 import com.multikey.emulator.functions.DeployableJar;
 import com.multikey.emulator.functions.LocalFunction;
-import com.multikey.emulator.services.LocalDynamoDb;
-import com.multikey.emulator.services.LocalLambdaApi;
+import com.multikey.emulator.services.dynamodb.LocalDynamoDb;
+import com.multikey.emulator.services.lambda.LocalLambdaApi;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.emulator.template.TemplateEnvironment;
 import com.multikey.emulator.template.TemplateTables;

@@ -11,7 +11,7 @@ import java.net.InetSocketAddress;
  * Linux) before the body leaves: every local call would pay it. The setting is read once, when the first server
  * of the process starts, so each server is made here.
  */
-final class LoopbackServers {
+public final class LoopbackServers {
 
     private static final String NO_DELAY = "sun.net.httpserver.nodelay";
 
@@ -19,7 +19,7 @@ final class LoopbackServers {
     }
 
     /** Threads for a server's handlers: daemons (they never keep the JVM alive), numbered after {@code name}. */
-    static java.util.concurrent.ThreadFactory daemonThreads(String name) {
+    public static java.util.concurrent.ThreadFactory daemonThreads(String name) {
         java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
         return runnable -> {
             Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
@@ -28,7 +28,7 @@ final class LoopbackServers {
         };
     }
 
-    static HttpServer create(String host, int port) throws IOException {
+    public static HttpServer create(String host, int port) throws IOException {
         if (System.getProperty(NO_DELAY) == null) {
             System.setProperty(NO_DELAY, "true");
         }

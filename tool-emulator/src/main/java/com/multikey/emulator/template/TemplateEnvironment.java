@@ -1,6 +1,6 @@
 package com.multikey.emulator.template;
 
-import com.multikey.emulator.services.LocalDynamoDb;
+import com.multikey.emulator.services.dynamodb.LocalDynamoDb;
 
 import java.util.LinkedHashMap;
 import java.util.List;

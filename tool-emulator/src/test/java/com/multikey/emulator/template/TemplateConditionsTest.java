@@ -1,6 +1,6 @@
 package com.multikey.emulator.template;
 
-import com.multikey.emulator.services.LocalDynamoDb;
+import com.multikey.emulator.services.dynamodb.LocalDynamoDb;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -2,7 +2,7 @@ package com.multikey.emulator.template;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.multikey.emulator.services.LocalSecretsManager;
+import com.multikey.emulator.services.secrets.LocalSecretsManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,0 +1,209 @@
+package com.multikey.emulator.services.streams;
+
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.multikey.emulator.functions.LocalFunction;
+import com.multikey.emulator.services.sqs.LocalSqs;
+import com.multikey.emulator.template.SamTemplate;
+import com.multikey.emulator.template.TemplateEnvironment;
+import com.multikey.emulator.template.TemplateException;
+import com.multikey.emulator.template.TemplateTables;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+import software.amazon.event.ruler.Machine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The template's DynamoDB event sources, read as Lambda's event source mappings read them: the table
+ * stream (a table of the template's, or one that exists before it, by its stream ARN), {@code BatchSize}, {@code FilterCriteria} (event-ruler), {@code MaximumRetryAttempts},
+ * {@code BisectBatchOnFunctionError}, {@code FunctionResponseTypes} and {@code ParallelizationFactor} (a
+ * number, or {@code !Ref} to a parameter, resolved through its default or override like every other
+ * property); each bound to {@link ConcurrentBatches} of that many {@link StreamEventSource} lanes.
+ */
+final class EventSourceMappings {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern STREAM_ARN = Pattern.compile("arn:[^:]+:dynamodb:[^:]*:[^:]*:table/([^/]+)/stream/.+");
+
+    /** A bound mapping, the tail of the stream it reads, its table and the function it delivers to. */
+    record Source(ConcurrentBatches mapping, StreamTail tail, String table, String function, FaultSwitch faults) {
+    }
+
+    /** The faults of one mapping, replaceable while it runs. */
+    static final class FaultSwitch implements InvocationFaults {
+        private volatile InvocationFaults faults = InvocationFaults.NONE;
+
+        void set(InvocationFaults faults) {
+            this.faults = faults;
+        }
+
+        @Override
+        public boolean failAfterInvoke(List<String> sequenceNumbers) {
+            return faults.failAfterInvoke(sequenceNumbers);
+        }
+    }
+
+    private final SamTemplate template;
+    private final Map<String, String> names;
+    private final DynamoDbClient dynamoDb;
+    private final DynamoDbStreamsClient streams;
+    private final Consumer<String> out;
+    private final LocalSqs sqs;
+
+    EventSourceMappings(SamTemplate template, Map<String, String> names, DynamoDbClient dynamoDb,
+                        DynamoDbStreamsClient streams, Consumer<String> out, LocalSqs sqs) {
+        this.sqs = sqs;
+        this.template = template;
+        this.names = names;
+        this.dynamoDb = dynamoDb;
+        this.streams = streams;
+        this.out = out;
+    }
+
+    /** The mappings of one function's {@code DynamoDB} events, delivering to it. */
+    List<Source> bind(String function, LocalFunction target) {
+        List<Source> sources = new ArrayList<>();
+        Object events = template.properties(function).get("Events");
+        if (events == null) {
+            return sources;
+        }
+        SamTemplate.map(events, function + ".Events").forEach((eventId, value) -> {
+            Map<String, Object> event = SamTemplate.map(value, function + ".Events." + eventId);
+            String where = function + ".Events." + eventId;
+            if (!"DynamoDB".equals(event.get("Type"))) {
+                throw new TemplateException(where + ": event type " + event.get("Type") + " is not emulated (DynamoDB only)");
+            }
+            Map<String, Object> properties = SamTemplate.map(event.get("Properties"), where + ".Properties");
+            String table = streamTable(properties.get("Stream"), where + ".Stream");
+            Machine filter = filter(properties, where);
+            int batchSize = number(properties.get("BatchSize"), 100, where + ".BatchSize");
+            int retries = number(properties.get("MaximumRetryAttempts"), 10000, where + ".MaximumRetryAttempts");
+            boolean bisect = Boolean.TRUE.equals(properties.get("BisectBatchOnFunctionError"));
+            boolean partial = properties.get("FunctionResponseTypes") instanceof List<?> types && types.contains("ReportBatchItemFailures");
+            int factor = number(properties.get("ParallelizationFactor"), 1, where + ".ParallelizationFactor");
+            StreamTail tail = new StreamTail(dynamoDb, streams, table);
+            FaultSwitch faults = new FaultSwitch();
+            // every lane reports under the function's name: a line says what happened to a batch, not where
+            ConcurrentBatches mapping = new ConcurrentBatches(function, factor, tail.partitionKey(), lane -> new StreamEventSource(function,
+                    tail.streamArn(), filter, batchSize, retries, bisect,
+                    (String batch) -> {
+                        String answer = target.invoke(batch);
+                        if (faults.failAfterInvoke(sequenceNumbers(batch))) {
+                            throw new IllegalStateException("injected function error");
+                        }
+                        return partial ? batchItemFailures(answer) : new StreamsEventResponse(List.of());
+                    }, out, onFailure(properties, function, tail.streamArn(), where)));
+            sources.add(new Source(mapping, tail, table, function, faults));
+        });
+        return sources;
+    }
+
+    /**
+     * The table whose stream {@code stream} names: {@code !GetAtt <Table>.StreamArn} of a table of the template, or
+     * a stream ARN (e.g. a parameter's) of a table that exists in the local DynamoDB engine with a stream; of that one the
+     * latest stream is read, whatever label the ARN has (the engine labels a stream when it is enabled).
+     */
+    private String streamTable(Object stream, String where) {
+        if (stream instanceof Map<?, ?> map && map.get("Fn::GetAtt") instanceof List<?> parts && parts.size() == 2) {
+            boolean ofATable = template.resources().get(parts.get(0)) instanceof Map<?, ?> resource
+                    && TemplateTables.TABLE_TYPE.equals(resource.get("Type"));
+            if (!ofATable || !"StreamArn".equals(parts.get(1))) {
+                throw new TemplateException(where + " must be !GetAtt <Table>.StreamArn of a table of the template, or a stream ARN");
+            }
+            return names.get((String) parts.get(0));
+        }
+        String arn;
+        try {
+            arn = TemplateEnvironment.resolve(stream, template, names, where);
+        } catch (IllegalArgumentException e) {
+            throw new TemplateException(e.getMessage());
+        }
+        Matcher matcher = STREAM_ARN.matcher(arn);
+        if (!matcher.matches()) {
+            throw new TemplateException(where + ": '" + arn + "' is not a DynamoDB stream ARN (arn:aws:dynamodb:<region>:<account>:table/<table>/stream/<label>)");
+        }
+        String table = matcher.group(1);
+        TableDescription description;
+        try {
+            description = dynamoDb.describeTable(b -> b.tableName(table)).table();
+        } catch (ResourceNotFoundException e) {
+            throw new TemplateException(where + ": the stream ARN names table " + table + ", which does not exist in the local DynamoDB engine "
+                    + "(a table the stack does not create must exist before it)");
+        }
+        if (description.latestStreamArn() == null || description.streamSpecification() == null
+                || !Boolean.TRUE.equals(description.streamSpecification().streamEnabled())) {
+            throw new TemplateException(where + ": table " + table + " has no stream enabled (StreamViewType NEW_AND_OLD_IMAGES)");
+        }
+        return table;
+    }
+
+    private static List<String> sequenceNumbers(String batch) {
+        List<String> sequenceNumbers = new ArrayList<>();
+        try {
+            JSON.readTree(batch).path("Records").forEach(r -> sequenceNumbers.add(r.path("dynamodb").path("SequenceNumber").asText()));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the batch is not JSON: " + e.getOriginalMessage(), e);
+        }
+        return sequenceNumbers;
+    }
+
+    /** {@code DestinationConfig.OnFailure} of type SQS as a queue of the local SQS endpoint; none without one. */
+    private OnFailureDestination onFailure(Map<String, Object> properties, String function, String streamArn, String where) {
+        if (!(properties.get("DestinationConfig") instanceof Map<?, ?> config) || !(config.get("OnFailure") instanceof Map<?, ?> onFailure)) {
+            return OnFailureDestination.NONE;
+        }
+        if (!"SQS".equals(onFailure.get("Type"))) {
+            throw new TemplateException(where + ".DestinationConfig.OnFailure: only Type SQS is emulated");
+        }
+        String arn = TemplateEnvironment.resolve(onFailure.get("Destination"), template, names, where + ".DestinationConfig.OnFailure.Destination");
+        String functionArn = TemplateEnvironment.resolve(Map.of("Fn::GetAtt", List.of(function, "Arn")), template, names, where);
+        return new StreamOnFailureRecord(streams, streamArn, functionArn, sqs, arn.substring(arn.lastIndexOf(':') + 1));
+    }
+
+    /** The batch item failures of a function's answer, as Lambda reads a partial batch response. */
+    private static StreamsEventResponse batchItemFailures(String answer) {
+        List<StreamsEventResponse.BatchItemFailure> failures = new ArrayList<>();
+        try {
+            JsonNode response = JSON.readTree(answer);
+            response.path("batchItemFailures").forEach(failure ->
+                    failures.add(new StreamsEventResponse.BatchItemFailure(failure.path("itemIdentifier").asText())));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the function's answer is not JSON: " + e.getOriginalMessage(), e);
+        }
+        return new StreamsEventResponse(failures);
+    }
+
+    private Machine filter(Map<String, Object> properties, String where) {
+        if (!(properties.get("FilterCriteria") instanceof Map<?, ?> criteria)) {
+            return null;
+        }
+        Machine machine = new Machine();
+        int n = 0;
+        for (Object filter : (List<?>) criteria.get("Filters")) {
+            String pattern = TemplateEnvironment.resolve(((Map<?, ?>) filter).get("Pattern"), template, names, where + ".Pattern");
+            try {
+                machine.addRule(where + "#" + n++, pattern);
+            } catch (Exception e) {
+                throw new TemplateException(where + ".FilterCriteria: pattern is not valid: " + e.getMessage());
+            }
+        }
+        return machine;
+    }
+
+    private int number(Object value, int fallback, String where) {
+        if (value == null) {
+            return fallback;
+        }
+        return Integer.parseInt(TemplateEnvironment.resolve(value, template, names, where));
+    }
+}
