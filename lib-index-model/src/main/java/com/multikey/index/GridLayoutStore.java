@@ -157,7 +157,7 @@ public final class GridLayoutStore {
         do {
             ScanRequest.Builder scan = ScanRequest.builder().tableName(indexTable).limit(1000)
                     .filterExpression("attribute_exists(#i) AND attribute_not_exists(#x)")
-                    .expressionAttributeNames(Map.of("#i", IndexItem.ISSUE_ID, "#x", IndexItem.INDEX))
+                    .expressionAttributeNames(Map.of("#i", IndexItem.ITEM_ID, "#x", IndexItem.INDEX))
                     .projectionExpression("#i").overrideConfiguration(callTimeout);
             if (start != null) {
                 scan.exclusiveStartKey(start);

@@ -6,7 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The minimal writes that turn the index items of one issue version into those of another. */
+/** The minimal writes that turn the index items of one item version into those of another. */
 public final class IndexDiff {
 
     private IndexDiff() {

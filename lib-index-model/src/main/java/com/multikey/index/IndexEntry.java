@@ -18,7 +18,10 @@ public record IndexEntry(IndexKey key, ItemKey source) {
         Objects.requireNonNull(source, "source");
     }
 
-    /** The entry of a stored item; empty when it names no source item (no {@code itemKey} map, no {@code issueId}). */
+    /**
+     * The entry of a stored item; empty when it names no source item (no {@value IndexItem#ITEM_KEY} map, no
+     * {@value IndexItem#ITEM_ID}).
+     */
     public static Optional<IndexEntry> of(Map<String, AttributeValue> stored, KeySchema table) {
         return sourceOf(stored, table).map(source -> new IndexEntry(IndexKey.of(stored), source));
     }
@@ -29,10 +32,10 @@ public record IndexEntry(IndexKey key, ItemKey source) {
         if (itemKey != null && itemKey.hasM()) {
             return ItemKey.of(table, itemKey.m());
         }
-        AttributeValue issueId = stored.get(IndexItem.ISSUE_ID);
-        if (issueId != null && issueId.s() != null && !issueId.s().isEmpty() && table.sortKey().isEmpty()
+        AttributeValue itemId = stored.get(IndexItem.ITEM_ID);
+        if (itemId != null && itemId.s() != null && !itemId.s().isEmpty() && table.sortKey().isEmpty()
                 && table.partitionKey().type() == KeySchema.KeyType.S) {
-            return Optional.of(ItemKey.ofString(table.partitionKey().name(), issueId.s()));
+            return Optional.of(ItemKey.ofString(table.partitionKey().name(), itemId.s()));
         }
         return Optional.empty();
     }

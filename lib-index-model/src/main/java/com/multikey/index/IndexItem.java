@@ -18,8 +18,8 @@ import java.util.Objects;
  *
  * <p>Two layouts write these attributes (see {@code IndexDefinition.Layout}): the grouped layout stores
  * {@value #INDEX} (the index name), {@value #ITEM_KEY} (the source item's key as a map), {@code value} and
- * {@value #ATTRS} (the projection); the field-partitioned layout of the original issue grid stores
- * {@value #ISSUE_ID}, {@value #PROJECT}, {@value #NUM} and {@code value}.
+ * {@value #ATTRS} (the projection); the field-partitioned layout of the original grid stores
+ * {@value #ITEM_ID} (the source item's one string key), {@value #PROJECT}, {@value #NUM} and {@code value}.
  *
  * @param index  the declared index it belongs to
  * @param key    its key in the index table
@@ -32,7 +32,7 @@ public record IndexItem(String index, IndexKey key, ItemKey source, IndexValue v
     public static final String INDEX = "index";
     public static final String ITEM_KEY = "itemKey";
     public static final String ATTRS = "attrs";
-    public static final String ISSUE_ID = "issueId";
+    public static final String ITEM_ID = "issueId";
     public static final String PROJECT = "project";
     public static final String NUM = "num";
     public static final String VALUE = "value";
@@ -46,34 +46,34 @@ public record IndexItem(String index, IndexKey key, ItemKey source, IndexValue v
         item = Map.copyOf(item);
     }
 
-    /** The default name of the field-partitioned index of the original issue grid. */
-    public static final String ISSUE_GRID_INDEX = "custom_fields";
+    /** The default name of the field-partitioned index of the original grid. */
+    public static final String FIELD_PARTITIONED_INDEX = "custom_fields";
 
     /**
-     * The field-partitioned item for (field, value) of an issue keyed by a string {@code id}, in the index named
-     * {@value #ISSUE_GRID_INDEX}: the items the index held before definitions existed.
+     * The field-partitioned item for (field, value) of an item keyed by a string {@code id}, in the index named
+     * {@value #FIELD_PARTITIONED_INDEX}: the items the index held before definitions existed.
      *
      * @throws UnindexableValueException when the field id cannot be a partition key, or the item is too large
      *                                   for DynamoDB even without the value's copy
      */
-    public static IndexItem of(String attribId, IndexValue value, String issueId, String project, BigDecimal num) {
-        return fieldPartitioned(ISSUE_GRID_INDEX, ItemKey.ofString("id", issueId), attribId, value, project, num);
+    public static IndexItem of(String attribId, IndexValue value, String itemId, String project, BigDecimal num) {
+        return fieldPartitioned(FIELD_PARTITIONED_INDEX, ItemKey.ofString("id", itemId), attribId, value, project, num);
     }
 
     /** As {@link #of}, for an index of any name over a table keyed by one string attribute. */
     public static IndexItem fieldPartitioned(String index, ItemKey source, String attribId, IndexValue value, String project,
                                              BigDecimal num) {
-        String issueId = source.singleString().orElseThrow(() -> new IllegalArgumentException("not a one-string key"));
+        String itemId = source.singleString().orElseThrow(() -> new IllegalArgumentException("not a one-string key"));
         if (attribId.isEmpty() || DynamoDbLimits.utf8Bytes(attribId) > DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
             throw new UnindexableValueException("field id is empty or longer than "
                     + DynamoDbLimits.MAX_PARTITION_KEY_BYTES + " bytes; it cannot be a partition key");
         }
         BigDecimal canonicalNum = IndexValue.Num.canonical(num);
-        String sortKey = SortKeyCodec.encode(value, canonicalNum, issueId);
+        String sortKey = SortKeyCodec.encode(value, canonicalNum, itemId);
         Map<String, AttributeValue> item = new LinkedHashMap<>();
         item.put(IndexKey.ATTRIB_ID, AttributeValue.fromS(attribId));
         item.put(IndexKey.SORT_KEY, AttributeValue.fromS(sortKey));
-        item.put(ISSUE_ID, AttributeValue.fromS(issueId));
+        item.put(ITEM_ID, AttributeValue.fromS(itemId));
         item.put(PROJECT, AttributeValue.fromS(project));
         item.put(NUM, AttributeValue.fromN(canonicalNum.toString()));
         return sized(new IndexItem(index, new IndexKey(attribId, sortKey), source, value, item));

@@ -5,13 +5,13 @@ package com.multikey.index;
  * index's value budget, as its items' sort keys are.
  *
  * @param valueBytes the bytes the index's sort keys give a value ({@link SortKeyCodec#MAX_VALUE_BYTES} for the
- *                   field-partitioned issue grid, {@link SortKeyCodec#valueBudget} for a grouped index)
+ *                   field-partitioned grid, {@link SortKeyCodec#valueBudget} for a grouped index)
  * @param grouped    whether keys are in the grouped layout, where anything (a tie-breaker, the item key) may follow
  *                   a value's separator; in the field-partitioned layout a number ({@code n}, {@code o} or {@code p}) does
  */
 public record ValueBounds(int valueBytes, boolean grouped) {
 
-    /** The issue grid's bounds, as {@link SortKeyCodec}'s own methods give them. */
+    /** The field-partitioned grid's bounds, as {@link SortKeyCodec}'s own methods give them. */
     public static final ValueBounds FIELD_PARTITIONED = new ValueBounds(SortKeyCodec.MAX_VALUE_BYTES, false);
 
     public ValueBounds {

@@ -54,14 +54,14 @@ class GridLayoutStoreTest {
     private void groupedItems(int count) {
         for (int i = 0; i < count; i++) {
             table.put(Map.of(IndexKey.ATTRIB_ID, AttributeValue.fromS("issue-grid|p1"), IndexKey.SORT_KEY, AttributeValue.fromS("v" + i),
-                    IndexItem.ISSUE_ID, AttributeValue.fromS("issue#" + i), IndexItem.INDEX, AttributeValue.fromS("issue-grid")));
+                    IndexItem.ITEM_ID, AttributeValue.fromS("issue#" + i), IndexItem.INDEX, AttributeValue.fromS("issue-grid")));
         }
     }
 
     /** An item of the field-partitioned layout (an issue and no index), sorting after the grouped items: on the last page. */
     private void fieldPartitionedItem() {
         table.put(Map.of(IndexKey.ATTRIB_ID, AttributeValue.fromS("priority"), IndexKey.SORT_KEY, AttributeValue.fromS("v"),
-                IndexItem.ISSUE_ID, AttributeValue.fromS("issue#9")));
+                IndexItem.ITEM_ID, AttributeValue.fromS("issue#9")));
     }
 
     @Test

@@ -6,7 +6,7 @@ import com.multikey.index.definition.IndexDefinitions;
 public final class IssueGrid {
 
     public static final IndexDefinitions DEFINITIONS = IndexDefinitions.packaged();
-    public static final String INDEX = IndexItem.ISSUE_GRID_INDEX;
+    public static final String INDEX = IndexItem.FIELD_PARTITIONED_INDEX;
 
     private IssueGrid() {
     }

@@ -97,7 +97,7 @@ record Cursor(Part part, Map<String, AttributeValue> startKey, Knowledge knowled
     /**
      * Checks that the start key is one the part's Query accepts for this request, so that an edited cursor
      * is refused here instead of by DynamoDB: in the index part the index table's key, of the request's
-     * partition, inside the filter's key range; in the missing part the {@code ByProject} key of an issue
+     * partition, inside the filter's key range; in the missing part the {@code ByProject} key of an item
      * of the request's project, or the source table's key of an item of the request's group (and of the
      * index's sort key prefix). A cursor of the missing part is refused on a request that has none (one with a filter,
      * or one that did not ask for it): it would list items that lack the field, which match no filter.

@@ -19,7 +19,7 @@ public sealed interface Filter {
      */
     KeyRange keyRange(ValueBounds bounds);
 
-    /** The key condition over the issue grid (the field-partitioned layout). */
+    /** The key condition over the grid (the field-partitioned layout). */
     default KeyRange keyRange() {
         return keyRange(ValueBounds.FIELD_PARTITIONED);
     }
@@ -29,7 +29,7 @@ public sealed interface Filter {
         return keyRange(bounds).contains(bounds.sampleKey(value));
     }
 
-    /** Whether a value satisfies the filter over the issue grid. */
+    /** Whether a value satisfies the filter over the grid. */
     default boolean matches(IndexValue value) {
         return matches(value, ValueBounds.FIELD_PARTITIONED);
     }

@@ -29,13 +29,13 @@ import java.util.function.Supplier;
 
 /**
  * The read side of every declared index: a page of a group's items sorted by an index's values (value, then the
- * tie-breakers, then the item key; for the issue grid: value, num, id), filtered on the value — a Query on the
+ * tie-breakers, then the item key; for the grid: value, num, id), filtered on the value — a Query on the
  * index partition and a BatchGetItem on the source table — optionally followed by the group's items that have no
- * index item for the field (the missing tail): for the issue grid, Queries on {@code ByProject} in num order; for a
+ * index item for the field (the missing tail): for the grid, Queries on {@code ByProject} in num order; for a
  * grouped index whose group is the source table's partition key, Queries on that partition of the table in its sort
  * key order (the items the index covers only); for any other index there is no missing tail, since only a scan of
  * the table could find the items the index leaves out, and a request for it is refused. A grouped index's
- * partition holds its group's items only, so a page is two calls whatever other groups hold; the issue grid's
+ * partition holds its group's items only, so a page is two calls whatever other groups hold; the grid's
  * partition is shared by the projects that share a field id, which a filter on {@code project} sorts out.
  *
  * <p>A page holds {@code pageSize} items unless the result ends. Its first read asks for a quarter more
@@ -144,7 +144,7 @@ public final class GridQuery {
     }
 
     /**
-     * With the packaged definitions: tables as given, the issue grid's missing tail from GSI {@code ByProject}; cursors
+     * With the packaged definitions: tables as given, the grid's missing tail from GSI {@code ByProject}; cursors
      * sealed under a key of this instance alone ({@link #withCursorSealer} for the deployment's).
      */
     public static GridQuery of(DynamoDbClient dynamoDb, String appTable, String indexTable) {
@@ -152,7 +152,7 @@ public final class GridQuery {
     }
 
     /**
-     * With these definitions: tables as given, the issue grid's missing tail from GSI {@code ByProject}, the grid's layout
+     * With these definitions: tables as given, the grid's missing tail from GSI {@code ByProject}, the grid's layout
      * as the stack records it in the index table (read again after {@link GridLayoutStore#DEFAULT_CACHE}); cursors sealed
      * under a key of this instance alone ({@link #withCursorSealer} for the deployment's).
      */
@@ -186,7 +186,7 @@ public final class GridQuery {
 
     /**
      * @throws QueryException          for an index that is not declared, a group or entry that does not fit the index,
-     *                                 an attribute the project's catalog does not define (issue grid), or a cursor that
+     *                                 an attribute the project's catalog does not define (the grid), or a cursor that
      *                                 does not open for this query (edited, cut, expired, of another query or key)
      * @throws RetryableQueryException when the page could not be read within its time budget
      */
@@ -326,7 +326,7 @@ public final class GridQuery {
     }
 
     /**
-     * A cursor of the issue grid made while the grid was read in its other layout (the stack moved it meanwhile, or
+     * A cursor of the grid made while the grid was read in its other layout (the stack moved it meanwhile, or
      * another function instance had not yet seen the move), as the same position in the layout read now.
      */
     private Cursor carriedOver(Cursor cursor, Target target, PageRequest request) {

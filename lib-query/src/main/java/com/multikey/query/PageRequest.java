@@ -9,12 +9,12 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One page of an index: which index (none: the issue grid, the field-partitioned index of the default
+ * One page of an index: which index (none: the grid, the field-partitioned index of the default
  * definitions), the group it runs within (a project for the grid; the values of a grouped index's group
  * attributes, in their declared order), the map entry (the grid's attribute id; empty for an index of list
  * elements or of one attribute), the order, the page size (1 to {@value #MAX_PAGE_SIZE}), an optional filter
  * on the value, whether the group's items lacking the field follow (not with a filter: an item without the field
- * matches no filter; for the issue grid in num order, for a grouped index whose group is the table's partition key in
+ * matches no filter; for the grid in num order, for a grouped index whose group is the table's partition key in
  * the table's sort key order, for other indexes not available), and the cursor (none for the first page; then the
  * previous page's {@code nextCursor}); and any number of predicates ({@link #where}), on any field, that every listed
  * item satisfies, a read budget ({@link #withReadBudget}) and whether the page explains its plan.
@@ -35,7 +35,7 @@ public final class PageRequest {
     private final int readBudget;
     private final boolean explain;
 
-    /** A page of a project's issue grid. @param filter null for none; @param cursor null for the first page */
+    /** A page of a project in the grid. @param filter null for none; @param cursor null for the first page */
     public PageRequest(String project, String attribId, Order order, int pageSize, Filter filter, boolean includeMissing,
                        String cursor) {
         this(null, List.of(AttributeValue.fromS(Objects.requireNonNull(project, "project"))), attribId, order, pageSize, filter,
@@ -48,7 +48,7 @@ public final class PageRequest {
     /**
      * A page of any declared index.
      *
-     * @param index    the index name; null for the issue grid
+     * @param index    the index name; null for the grid
      * @param group    the group's values, one per group attribute of the index, in order (empty for an index without a group)
      * @param attribId the map entry of a map-entries index; empty for other indexes
      */
@@ -95,7 +95,7 @@ public final class PageRequest {
         return group;
     }
 
-    /** The project of an issue grid request: its one string group value. */
+    /** The project of a grid request: its one string group value. */
     public String project() {
         if (group.size() != 1 || group.get(0).s() == null) {
             throw new IllegalStateException("not a request of one string group");

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A condition a listed item must satisfy, on one field: an entry of the index's map (for the issue grid, a custom
+ * A condition a listed item must satisfy, on one field: an entry of the index's map (for the grid, a custom
  * field: {@code status}), or, written with {@code @} before it, an attribute of the item ({@code @title},
  * {@code @details.team}); for an index of one attribute or of a list's elements a plain name is an attribute too.
  *

@@ -11,9 +11,9 @@ public class QueryException extends IllegalArgumentException {
     public enum Subject {
         /** the index named */
         INDEX,
-        /** the group's values (the issue grid's project) */
+        /** the group's values (the grid's project) */
         GROUP,
-        /** the map entry (the issue grid's field) */
+        /** the map entry (the grid's field) */
         ENTRY,
         /** the request for the items lacking the field */
         MISSING,

@@ -12,7 +12,7 @@ import java.util.Optional;
 
 /**
  * The missing tail of a page: the group's items that have no index item for the sorted field, after the index part —
- * for the issue grid from GSI {@code ByProject} in num order, for an index grouped by the source table's partition key
+ * for the grid from GSI {@code ByProject} in num order, for an index grouped by the source table's partition key
  * from that partition of the table in its sort key order — each tested against the request's predicates.
  */
 final class TailRead {

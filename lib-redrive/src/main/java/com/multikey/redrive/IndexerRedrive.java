@@ -16,7 +16,7 @@ import java.util.Map;
  * (only items a declared index covers, by an image in the range, or any item when the range holds no image) from
  * each item's current state,
  * considering every key the range's old and new images imply ({@link TargetedRepair}). Right even when the
- * records are old and the issues changed since.
+ * records are old and the items changed since.
  */
 final class IndexerRedrive implements MessageAction {
 
@@ -66,10 +66,10 @@ final class IndexerRedrive implements MessageAction {
             }
         }
         if (!changing.isEmpty()) {
-            return new Result.Failed(changing.size() + " issues kept changing while being repaired (" + String.join(", ", changing)
+            return new Result.Failed(changing.size() + " items kept changing while being repaired (" + String.join(", ", changing)
                     + "); run again");
         }
-        return new Result.Done(String.format("%d records, %d issues: %s %d (%d puts, %d deletes), %d already right",
+        return new Result.Done(String.format("%d records, %d items: %s %d (%d puts, %d deletes), %d already right",
                 records.size(), imagesByItem.size(), dryRun ? "would repair" : "repaired", repaired, puts, deletes, right));
     }
 

@@ -12,7 +12,7 @@ public final class SqsFailureQueue implements FailureQueue {
     public static final int MAX_MESSAGES_PER_RECEIVE = 10;
     /**
      * How long a received message stays hidden while redrive works on it: longer than reading a range and
-     * repairing its issues takes, within ReceiveMessage's 0 to 43,200 s (SQS API reference).
+     * repairing its items takes, within ReceiveMessage's 0 to 43,200 s (SQS API reference).
      */
     static final int VISIBILITY_TIMEOUT_SECONDS = 900;
     /**

@@ -29,7 +29,7 @@ import java.util.Map;
 public final class ConditionalIndexWriter {
 
     /** What became of the writes. */
-    public enum Outcome { WRITTEN, ISSUE_CHANGED }
+    public enum Outcome { WRITTEN, ITEM_CHANGED }
 
     static final int MAX_WRITES_PER_TRANSACTION = 99;
     /** A transaction's 4 MB of items, less room for what the request carries besides them. */
@@ -48,8 +48,8 @@ public final class ConditionalIndexWriter {
     }
 
     /**
-     * The issue as it is now, read consistently: the version {@link #write} conditions on. Null when the
-     * issue does not exist.
+     * The item as it is now, read consistently: the version {@link #write} conditions on. Null when the
+     * item does not exist.
      */
     public Map<String, AttributeValue> currentVersion(ItemKey key) {
         Map<String, AttributeValue> item = dynamoDb.getItem(b -> b.tableName(appTable).consistentRead(true)
@@ -78,7 +78,7 @@ public final class ConditionalIndexWriter {
                 dynamoDb.transactWriteItems(b -> b.transactItems(items));
             } catch (TransactionCanceledException e) {
                 if (conditionFailed(e)) {
-                    return Outcome.ISSUE_CHANGED;
+                    return Outcome.ITEM_CHANGED;
                 }
                 throw e;
             }

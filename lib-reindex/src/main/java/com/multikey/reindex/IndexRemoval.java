@@ -26,7 +26,7 @@ import java.util.concurrent.Future;
  * the item still being that index's, so nothing another index owns is ever touched.
  *
  * <p>A grouped index's items name it in {@code index}; the items of the field-partitioned layout (the original
- * issue grid) carry {@code issueId} and no {@code index}, and are removed with the target
+ * grid) carry {@value IndexItem#ITEM_ID} and no {@code index}, and are removed with the target
  * {@value #FIELD_PARTITIONED}.
  */
 public final class IndexRemoval implements SegmentWork {
@@ -128,7 +128,7 @@ public final class IndexRemoval implements SegmentWork {
     private boolean isTarget(Map<String, AttributeValue> item) {
         AttributeValue name = item.get(IndexItem.INDEX);
         if (FIELD_PARTITIONED.equals(index)) {
-            return name == null && item.containsKey(IndexItem.ISSUE_ID);
+            return name == null && item.containsKey(IndexItem.ITEM_ID);
         }
         return name != null && index.equals(name.s());
     }
@@ -141,7 +141,7 @@ public final class IndexRemoval implements SegmentWork {
         Delete.Builder delete = Delete.builder().tableName(indexTable).key(IndexKey.of(item).toKey());
         if (FIELD_PARTITIONED.equals(index)) {
             delete.conditionExpression("attribute_not_exists(#x) AND attribute_exists(#i)")
-                    .expressionAttributeNames(Map.of("#x", IndexItem.INDEX, "#i", IndexItem.ISSUE_ID));
+                    .expressionAttributeNames(Map.of("#x", IndexItem.INDEX, "#i", IndexItem.ITEM_ID));
         } else {
             delete.conditionExpression("#x = :name").expressionAttributeNames(Map.of("#x", IndexItem.INDEX))
                     .expressionAttributeValues(Map.of(":name", AttributeValue.fromS(index)));

@@ -87,7 +87,7 @@ public final class IndexScope {
     /**
      * Whether a stored index item is one of the scope's: any item when the scope is every index (an item of an index
      * no longer declared is then one no item implies); else a grouped index's items name it in {@code index}, and
-     * every item without {@code index} is the field-partitioned index's (one naming no issue too: it is then orphaned).
+     * every item without {@code index} is the field-partitioned index's (one naming no item too: it is then orphaned).
      * The grid layout's control item ({@link GridLayoutStore}) is no index's.
      */
     public boolean owns(Map<String, AttributeValue> stored) {

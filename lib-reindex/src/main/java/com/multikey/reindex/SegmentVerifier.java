@@ -30,8 +30,8 @@ import java.util.stream.Collectors;
  *       differs from the expected one is <b>stale</b>;</li>
  *   <li>index side ({@link SegmentPosition.Phase#INDEX}): each index item of the page has its source item read with
  *       BatchGetItem (each source item once a page): an item whose source item does not exist, or that names no source item
- *       (no {@code itemKey} or {@code issueId}, or one that is no key of the table), is <b>orphaned</b>, an item
- *       its existing source item does not imply (at that key) is <b>stale</b>.</li>
+ *       (no {@value IndexItem#ITEM_KEY} or {@value IndexItem#ITEM_ID}, or one that is no key of the table), is
+ *       <b>orphaned</b>, an item its existing source item does not imply (at that key) is <b>stale</b>.</li>
  * </ul>
  * With repair on, each wrong source item is fixed through {@link ConditionalIndexWriter} from a consistent read,
  * conditioned on that version, so it is safe beside the stream indexer. Each page's outcome lists the wrong entries it
@@ -236,16 +236,16 @@ public final class SegmentVerifier implements SegmentWork {
     }
 
     /**
-     * Deletes an index item that names no source item (no {@code itemKey} or {@code issueId}, or one that is not a key
-     * of the table), unless what names its source has been written since; whether it deleted it. A transaction of one
-     * delete: the calls and permissions the worker already has.
+     * Deletes an index item that names no source item (no {@value IndexItem#ITEM_KEY} or {@value IndexItem#ITEM_ID}, or
+     * one that is not a key of the table), unless what names its source has been written since; whether it deleted it. A
+     * transaction of one delete: the calls and permissions the worker already has.
      */
     private boolean deleteSourceless(Map<String, AttributeValue> item) throws InterruptedException {
         rate.acquire(WriteCost.units(1));
         List<String> terms = new ArrayList<>(List.of("attribute_exists(#a)"));
         Map<String, String> names = new LinkedHashMap<>(Map.of("#a", IndexKey.ATTRIB_ID));
         Map<String, AttributeValue> values = new LinkedHashMap<>();
-        List<String> naming = List.of(IndexItem.ITEM_KEY, IndexItem.ISSUE_ID);
+        List<String> naming = List.of(IndexItem.ITEM_KEY, IndexItem.ITEM_ID);
         for (int i = 0; i < naming.size(); i++) {
             names.put("#n" + i, naming.get(i));
             AttributeValue read = item.get(naming.get(i));

@@ -117,7 +117,7 @@ class ConditionalIndexWriterIntegrationTest {
         ConditionalIndexWriter.Outcome outcome = writer(definitions).write(key, version, puts(definitions, key, version));
 
         // then
-        assertThat(outcome).isEqualTo(ConditionalIndexWriter.Outcome.ISSUE_CHANGED);
+        assertThat(outcome).isEqualTo(ConditionalIndexWriter.Outcome.ITEM_CHANGED);
         assertThat(storedOf(key)).isEmpty();
     }
 
@@ -137,7 +137,7 @@ class ConditionalIndexWriterIntegrationTest {
 
         // then
         assertThat(whileAbsent).isEqualTo(ConditionalIndexWriter.Outcome.WRITTEN);
-        assertThat(onceItExists).isEqualTo(ConditionalIndexWriter.Outcome.ISSUE_CHANGED);
+        assertThat(onceItExists).isEqualTo(ConditionalIndexWriter.Outcome.ITEM_CHANGED);
     }
 
     @ParameterizedTest

@@ -80,7 +80,7 @@ class IndexScopeTest {
         IndexScope grid = IndexScope.of(DEFINITIONS, Optional.of("custom_fields"));
         Map<String, AttributeValue> issueless = new HashMap<>(
                 IndexItem.of("f1", new IndexValue.Text("red"), "issue#1", "project#1", BigDecimal.ONE).toItem());
-        issueless.remove(IndexItem.ISSUE_ID);
+        issueless.remove(IndexItem.ITEM_ID);
 
         assertThat(grid.owns(storedOf("custom_fields"))).isTrue();
         assertThat(grid.owns(issueless)).as("orphaned, so verify of this index must see it").isTrue();

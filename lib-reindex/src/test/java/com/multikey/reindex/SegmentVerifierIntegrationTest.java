@@ -130,7 +130,7 @@ class SegmentVerifierIntegrationTest {
         dynamoDb.putItem(b -> b.tableName("IssueAttribIndexTable").item(ofAProject.toItem()));
         Map<String, AttributeValue> noIssue = new LinkedHashMap<>(
                 IndexItem.of("f1", new IndexValue.Text("y"), "issue#77", "project#9", BigDecimal.TEN).toItem());
-        noIssue.remove(IndexItem.ISSUE_ID);
+        noIssue.remove(IndexItem.ITEM_ID);
         dynamoDb.putItem(b -> b.tableName("IssueAttribIndexTable").item(noIssue));
 
         Run run = verify(true, 1, 10);

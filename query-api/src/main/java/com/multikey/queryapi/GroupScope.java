@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
  *   <li>{@code <index>:<pattern>}, where {@code <index>} is a declared index's name: the groups of that index whose text
  *       is {@code <pattern>}, or starts with what precedes a {@code *} that ends it ({@code layers-by-region:us-*};
  *       {@code <index>:*} every group of the index, and the index without a group);</li>
- *   <li>any other value: that project of the issue grid (the index {@code GET /v1/grid} reads), as tokens said before
+ *   <li>any other value: that project of the grid (the index {@code GET /v1/grid} reads), as tokens said before
  *       indexes were declared.</li>
  * </ul>
  * A group's text is its values as the {@code group} parameters spell them ({@link GroupValue#format}: {@code N:} and the
@@ -61,7 +61,7 @@ final class GroupScope {
     /**
      * Whether the caller may read this group of this index.
      *
-     * @param grid whether the index is the issue grid's, whose projects unqualified values name
+     * @param grid whether the index is the grid's, whose projects unqualified values name
      */
     boolean permits(IndexDefinition index, List<AttributeValue> group, boolean grid) {
         if (all) {

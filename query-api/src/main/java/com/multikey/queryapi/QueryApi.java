@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
  * The HTTP read API over the query library, without HTTP plumbing: a {@link Request} (method, path, query
  * parameters, the groups the caller may read) becomes a {@link Response} (status, headers, JSON body). Routes:
  * <ul>
- *   <li>{@code GET /v1/grid?project=P&field=F}: a page of the issue grid, as {@code operator-cli query --project};</li>
+ *   <li>{@code GET /v1/grid?project=P&field=F}: a page of the grid, as {@code operator-cli query --project};</li>
  *   <li>{@code GET /v1/indexes}: the declared indexes and what a request on each names;</li>
  *   <li>{@code GET /v1/indexes/{index}/items?group=G&entry=E}: a page of any declared index;</li>
  *   <li>{@code GET /openapi.json}: the OpenAPI document of these routes.</li>
@@ -183,14 +183,14 @@ public final class QueryApi {
 
     /**
      * Refuses, before anything is read, a group the caller's token does not name ({@link GroupScope}: {@value #ANY_GROUP},
-     * index-qualified group patterns, or projects of the issue grid).
+     * index-qualified group patterns, or projects of the grid).
      */
     private void authorize(Request request, List<AttributeValue> group, IndexDefinition index) {
         if (request.readableGroups().isEmpty()) {
             return;
         }
         GroupScope scope = GroupScope.of(request.readableGroups().get(), indexNames);
-        // either layout of the issue grid is the grid: a token's unqualified projects read it whichever the stack reads
+        // both of the grid's layouts are the grid: a token's unqualified projects read it whichever the stack reads
         if (!scope.permits(index, group, definitions.isGrid(index))) {
             throw new Problem(403, "Forbidden", group.isEmpty()
                     ? "index '" + index.name() + "' has no group: it is readable by tokens that name " + ANY_GROUP + " or "
@@ -200,7 +200,7 @@ public final class QueryApi {
     }
 
     /**
-     * The issue grid: the index {@code GET /v1/grid} names, whose projects a token names without an index (the query
+     * The grid: the index {@code GET /v1/grid} names, whose projects a token names without an index (the query
      * library reads it in the layout the stack's grid state reads).
      */
     private Optional<IndexDefinition> gridIndex() {

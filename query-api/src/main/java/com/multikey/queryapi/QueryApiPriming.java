@@ -39,12 +39,12 @@ import java.util.Map;
  * closed, never called), then the real handler on sample requests (a grid page and the next one by its cursor, the
  * missing tail, a filter, the index list, the OpenAPI document, a refused parameter): reading the event, the query
  * library's reads, projection and cursors, the JSON response, the log line. The reads go to an in-memory stand-in
- * holding three sample issues, the log line to a sink. No credentials are resolved and nothing unique is kept, so
+ * holding sample items of the grid, the log line to a sink. No credentials are resolved and nothing unique is kept, so
  * {@link #afterRestore} has nothing to renew.
  */
 public final class QueryApiPriming extends SnapStartPriming<List<Integer>> {
 
-    /** The sample issues' project and field. */
+    /** The sample items' project and field. */
     static final String PROJECT = "project#priming";
     static final String FIELD = "priming";
 
@@ -75,7 +75,7 @@ public final class QueryApiPriming extends SnapStartPriming<List<Integer>> {
                 CursorSealer.of(CursorKeys.ephemeral()));
         List<Integer> statuses = new ArrayList<>();
         boolean grid = definitions.indexes().stream().anyMatch(index -> index.layout() == IndexDefinition.Layout.FIELD_PARTITIONED)
-                && SampleDynamoDb.holdsIssues(definitions);
+                && SampleDynamoDb.keyedAsSample(definitions);
         if (grid) {
             String first = "field=" + FIELD + "&pageSize=2&project=project%23priming";
             APIGatewayV2HTTPResponse page = handler.handleRequest(event("/v1/grid", first), null);
@@ -108,42 +108,43 @@ public final class QueryApiPriming extends SnapStartPriming<List<Integer>> {
     }
 
     /**
-     * The reads the query library makes, answered from three sample issues of {@link #PROJECT} (a number, a text and a
-     * list in field {@link #FIELD}, one issue without it) and their index items as the indexer projects them: Query on
+     * The reads the query library makes, answered from sample items of {@link #PROJECT} (a number, a text and a list in
+     * field {@link #FIELD}, one item without it) and their index items as the indexer projects them: Query on
      * the index table by partition, in either order, up to its Limit; BatchGetItem by key; every other Query (the
-     * missing tail's) answers the issues; GetItem (the project's item, the grid layout's control item) answers none; Scan
+     * missing tail's) answers the sample items; GetItem (the project's item, the grid layout's control item) answers none; Scan
      * (the grid layout's look for the original layout) finds nothing.
      */
     static final class SampleDynamoDb implements DynamoDbClient {
 
         private final String indexTable;
-        private final List<Map<String, AttributeValue>> issues = new ArrayList<>();
+        private final List<Map<String, AttributeValue>> sampleItems = new ArrayList<>();
         private final List<Map<String, AttributeValue>> indexItems = new ArrayList<>();
 
         SampleDynamoDb(IndexDefinitions definitions, String indexTable) {
             this.indexTable = indexTable;
-            if (!holdsIssues(definitions)) {
+            if (!keyedAsSample(definitions)) {
                 return;
             }
-            issues.add(issue(1, AttributeValue.fromN("3")));
-            issues.add(issue(2, AttributeValue.fromS("text")));
-            issues.add(issue(3, AttributeValue.fromL(List.of(AttributeValue.fromN("1"), AttributeValue.fromBool(true)))));
-            issues.add(issue(4, null));
-            // the index items of both of the issue grid's layouts, so the grid is primed in whichever layout it reads
+            sampleItems.add(sampleItem(1, AttributeValue.fromN("3")));
+            sampleItems.add(sampleItem(2, AttributeValue.fromS("text")));
+            sampleItems.add(sampleItem(3, AttributeValue.fromL(List.of(AttributeValue.fromN("1"), AttributeValue.fromBool(true)))));
+            sampleItems.add(sampleItem(4, null));
+            // the index items of both of the grid's layouts, so the grid is primed in whichever layout it reads
             IndexProjector projector = new IndexProjector(definitions.withGridState(GridState.MIGRATING));
-            for (Map<String, AttributeValue> issue : issues) {
-                projector.project(ItemKey.ofString("id", issue.get("id").s()), issue).items().stream().map(IndexItem::toItem)
+            for (Map<String, AttributeValue> item : sampleItems) {
+                projector.project(ItemKey.ofString("id", item.get("id").s()), item).items().stream().map(IndexItem::toItem)
                         .forEach(indexItems::add);
             }
         }
 
-        /** Whether the definitions' table is keyed as the issue grid's sample issues are: a string {@code id} alone. */
-        static boolean holdsIssues(IndexDefinitions definitions) {
+        /** Whether the definitions' table is keyed as the grid's sample items are: a string {@code id} alone. */
+        static boolean keyedAsSample(IndexDefinitions definitions) {
             KeySchema table = definitions.table();
             return table.sortKey().isEmpty() && table.partitionKey().name().equals("id") && table.partitionKey().type() == KeySchema.KeyType.S;
         }
 
-        private static Map<String, AttributeValue> issue(int num, AttributeValue value) {
+        /** A sample item of the grid, its key as the packaged definitions cover it. */
+        private static Map<String, AttributeValue> sampleItem(int num, AttributeValue value) {
             return Map.of("id", AttributeValue.fromS("issue#priming" + num), "project", AttributeValue.fromS(PROJECT),
                     "num", AttributeValue.fromN(Integer.toString(num)),
                     "custom_fields", AttributeValue.fromM(value == null ? Map.of() : Map.of(FIELD, value)));
@@ -152,7 +153,7 @@ public final class QueryApiPriming extends SnapStartPriming<List<Integer>> {
         @Override
         public QueryResponse query(QueryRequest request) {
             if (!request.tableName().equals(indexTable) || request.indexName() != null) {
-                return QueryResponse.builder().items(issues).count(issues.size()).scannedCount(issues.size()).build();
+                return QueryResponse.builder().items(sampleItems).count(sampleItems.size()).scannedCount(sampleItems.size()).build();
             }
             String partition = request.expressionAttributeValues().get(":a").s();
             Comparator<Map<String, AttributeValue>> order = Comparator.comparing(item -> item.get(IndexKey.SORT_KEY).s(), KeyOrder.UTF8);
@@ -167,8 +168,8 @@ public final class QueryApiPriming extends SnapStartPriming<List<Integer>> {
         @Override
         public BatchGetItemResponse batchGetItem(BatchGetItemRequest request) {
             Map<String, List<Map<String, AttributeValue>>> responses = new java.util.HashMap<>();
-            request.requestItems().forEach((table, keys) -> responses.put(table, issues.stream()
-                    .filter(issue -> keys.keys().stream().anyMatch(key -> key.get("id").equals(issue.get("id")))).toList()));
+            request.requestItems().forEach((table, keys) -> responses.put(table, sampleItems.stream()
+                    .filter(item -> keys.keys().stream().anyMatch(key -> key.get("id").equals(item.get("id")))).toList()));
             return BatchGetItemResponse.builder().responses(responses).build();
         }
 

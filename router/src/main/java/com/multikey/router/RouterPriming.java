@@ -79,12 +79,12 @@ public final class RouterPriming extends SnapStartPriming<Integer> {
     }
 
     /**
-     * An issue created and updated (one field), a layer record expired by TTL, keyed as the definitions' table is:
+     * An item created and updated (one field), a layer record expired by TTL, keyed as the definitions' table is:
      * a string partition key holds {@code issue#priming} and {@code layer#us-east-1#priming#1}, other key attributes
      * a sample of their type.
      */
     static List<DynamodbStreamRecord> sampleRecords(KeySchema table) {
-        Map<String, AttributeValue> issue = new HashMap<>(Map.of(
+        Map<String, AttributeValue> item = new HashMap<>(Map.of(
                 "project", new AttributeValue().withS("project#priming"),
                 "num", new AttributeValue().withN("1"),
                 "custom_fields", new AttributeValue().withM(Map.of(
@@ -94,9 +94,9 @@ public final class RouterPriming extends SnapStartPriming<Integer> {
                         "priming-tags", new AttributeValue().withSS("a", "b"),
                         "priming-points", new AttributeValue().withNS("1", "2.5"),
                         "priming-list", new AttributeValue().withL(new AttributeValue().withNULL(true))))));
-        Map<String, AttributeValue> issueKeys = keys(table, "issue#priming");
-        issue.putAll(issueKeys);
-        Map<String, AttributeValue> renamed = new HashMap<>(issue);
+        Map<String, AttributeValue> itemKeys = keys(table, "issue#priming");
+        item.putAll(itemKeys);
+        Map<String, AttributeValue> renamed = new HashMap<>(item);
         renamed.put("name", new AttributeValue().withS("renamed"));
         Map<String, AttributeValue> layerKeys = keys(table, "layer#us-east-1#priming#1");
         Map<String, AttributeValue> layer = new HashMap<>(Map.of(
@@ -105,7 +105,7 @@ public final class RouterPriming extends SnapStartPriming<Integer> {
         layer.putAll(layerKeys);
         DynamodbStreamRecord expired = record("REMOVE", "3", layerKeys, layer, null);
         expired.setUserIdentity(new Identity().withType("Service").withPrincipalId("dynamodb.amazonaws.com"));
-        return List.of(record("INSERT", "1", issueKeys, null, issue), record("MODIFY", "2", issueKeys, issue, renamed), expired);
+        return List.of(record("INSERT", "1", itemKeys, null, item), record("MODIFY", "2", itemKeys, item, renamed), expired);
     }
 
     private static Map<String, AttributeValue> keys(KeySchema table, String partitionText) {

@@ -35,10 +35,10 @@ import java.util.Set;
  * <p>A call DynamoDB refuses as invalid ({@code ValidationException}, or a 413 for a request body too
  * large) is split in halves until the offending requests stand alone; they are returned as refused and
  * the rest is written, so one item AWS will never accept costs none of its neighbours. The key of a
- * refused put is then deleted, so it never keeps the item of an older image of the issue.
+ * refused put is then deleted, so it never keeps the index item of an older image of the item.
  *
  * <p>The calls of one write are independent (the plan holds at most one change per key, and keys of different
- * issues never meet), so they are sent concurrently, at most {@link BoundedCalls#maxInFlight()} at a time,
+ * items never meet), so they are sent concurrently, at most {@link BoundedCalls#maxInFlight()} at a time,
  * each with its own retry budget and {@code apiCallTimeout} within the same deadline. What each call left
  * unwritten or refused is gathered per call and merged in call order, so the result, and the records a
  * caller reports as failed, do not depend on which call finished first.

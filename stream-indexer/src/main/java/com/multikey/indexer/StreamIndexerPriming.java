@@ -33,7 +33,7 @@ import java.util.Map;
  * The indexer's SnapStart runtime hook (docs/decisions/0015): before Lambda snapshots the initialised
  * function, it loads and runs what the first batch would otherwise pay for — an SDK client built through
  * {@link ClientFactory}, the stream record reader (events SDK transformer), projection, diff and write
- * planning of a sample issue, the JSON of log and metric lines — without a call to AWS: the sample's
+ * planning of a sample item, the JSON of log and metric lines — without a call to AWS: the sample's
  * changes go to a writer that keeps nothing, its log and metric lines to a sink. No credentials are
  * resolved (the SDK resolves them at a client's first call) and nothing unique is kept, so
  * {@link #afterRestore} has nothing to renew.
@@ -77,7 +77,7 @@ public final class StreamIndexerPriming extends SnapStartPriming<Integer> {
      * For each declared index, an item it covers, inserted with a value of each kind, then one value changed: puts, a
      * delete and a put. Built from the definitions (their key schema, conditions, groups, tie-breakers and value
      * sources), so it primes a table of any shape; one item per index, because the conditions of different indexes
-     * may exclude each other (an issue's sort key prefix, a layer's partition key prefix).
+     * may exclude each other (a sort key prefix of one entity type, a partition key prefix of another).
      */
     static List<DynamodbStreamRecord> sampleBatch(IndexerConfig config) {
         IndexDefinitions definitions = config.definitions();

@@ -191,7 +191,7 @@ class BackfillBesideTheIndexerIntegrationTest {
                 .write(ISSUE_1, v1, new IndexProjector(CONFIG).project(ISSUE_1, v1).items().stream()
                         .<IndexChange>map(IndexChange.Put::new).toList());
 
-        assertThat(outcome).isEqualTo(ConditionalIndexWriter.Outcome.ISSUE_CHANGED);
+        assertThat(outcome).isEqualTo(ConditionalIndexWriter.Outcome.ITEM_CHANGED);
         assertThat(index()).isEqualTo(new IndexProjector(CONFIG).project(ISSUE_1, v2).items().stream()
                 .map(IndexItem::toItem).collect(java.util.stream.Collectors.toSet()));
     }

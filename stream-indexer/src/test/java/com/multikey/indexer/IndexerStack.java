@@ -168,9 +168,10 @@ final class IndexerStack implements AutoCloseable {
     /** An issue grid index item built without the model's checks (a key DynamoDB refuses, say). */
     static IndexItem unchecked(String attribId, String sortKey, String issueId, String project, java.math.BigDecimal num, IndexValue value) {
         Map<String, AttributeValue> item = Map.of(IndexKey.ATTRIB_ID, AttributeValue.fromS(attribId), IndexKey.SORT_KEY, AttributeValue.fromS(sortKey),
-                IndexItem.ISSUE_ID, AttributeValue.fromS(issueId), IndexItem.PROJECT, AttributeValue.fromS(project),
+                IndexItem.ITEM_ID, AttributeValue.fromS(issueId), IndexItem.PROJECT, AttributeValue.fromS(project),
                 IndexItem.NUM, AttributeValue.fromN(num.toString()), IndexItem.VALUE, value.toAttributeValue());
-        return new IndexItem(IndexItem.ISSUE_GRID_INDEX, new IndexKey(attribId, sortKey), ItemKey.ofString("id", issueId), value, item);
+        return new IndexItem(IndexItem.FIELD_PARTITIONED_INDEX, new IndexKey(attribId, sortKey), ItemKey.ofString("id", issueId), value,
+                item);
     }
 
     @Override

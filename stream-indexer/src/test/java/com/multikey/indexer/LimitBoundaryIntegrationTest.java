@@ -74,7 +74,7 @@ class LimitBoundaryIntegrationTest {
         assertThat(response.getBatchItemFailures()).isEmpty();
         assertThat(stack.metrics.last().refusedWrites()).as("writes the DynamoDB engine refused").isZero();
         assertThat(stack.storedIndex()).as("index items").hasSize(2)
-                .anyMatch(item -> item.get(IndexItem.ISSUE_ID).s().equals("issue#edge"));
+                .anyMatch(item -> item.get(IndexItem.ITEM_ID).s().equals("issue#edge"));
     }
 
     /**

@@ -93,11 +93,11 @@ class PoisonMatrixIntegrationTest {
         assertThat(stack.query("n", true)).containsExactly(
                 "issue#bignum", "issue#bignum", "issue#good1", "issue#bignum", "issue#bignum");
         assertThat(stack.storedIndex()).noneMatch(item -> item.get(IndexKey.ATTRIB_ID).s().equals(LONG_FIELD));
-        assertThat(stack.storedIndex()).noneMatch(item -> item.get(IndexItem.ISSUE_ID).s().equals(LONG_ID));
+        assertThat(stack.storedIndex()).noneMatch(item -> item.get(IndexItem.ITEM_ID).s().equals(LONG_ID));
 
         // the huge value is indexed by its key, without the copy, and flagged
         Map<String, AttributeValue> huge = stack.storedIndex().stream()
-                .filter(item -> item.get(IndexItem.ISSUE_ID).s().equals("issue#huge")).findFirst().orElseThrow();
+                .filter(item -> item.get(IndexItem.ITEM_ID).s().equals("issue#huge")).findFirst().orElseThrow();
         assertThat(huge).doesNotContainKey(IndexItem.VALUE).containsEntry(IndexItem.VALUE_OMITTED, AttributeValue.fromBool(true));
 
         // metrics and log lines name each offender, by key and reason, never by value
@@ -162,7 +162,7 @@ class PoisonMatrixIntegrationTest {
         stack.put(IssueImages.issue("issue#refused", "project#1", 2, fields("f1", s("b"), "f2", s("b2"))));
         stack.put(IssueImages.issue("issue#c", "project#1", 3, fields("f1", s("c"))));
         List<Record> batch = stack.newRecords();
-        DynamoDbClient refusing = RefusingDynamoDbClient.refusingPuts(stack.dynamoDb, IndexItem.ISSUE_ID, "issue#refused");
+        DynamoDbClient refusing = RefusingDynamoDbClient.refusingPuts(stack.dynamoDb, IndexItem.ITEM_ID, "issue#refused");
 
         // when
         StreamsEventResponse response = stack.invoke(stack.handler(refusing, Duration.ofMillis(1), Sleeper.SYSTEM, log), batch);

@@ -211,7 +211,7 @@ final class ReadApiBenchmark {
                     .expressionAttributeNames(Map.of("#a", IndexKey.ATTRIB_ID)).expressionAttributeValues(Map.of(":a",
                             AttributeValue.fromS(partition))).limit(pageSize).exclusiveStartKey(position));
             List<Map<String, AttributeValue>> keys = index.items().stream()
-                    .map(item -> Map.of("id", item.get(IndexItem.ISSUE_ID))).toList();
+                    .map(item -> Map.of("id", item.get(IndexItem.ITEM_ID))).toList();
             int read = 0;
             Map<String, KeysAndAttributes> requested = keys.isEmpty() ? Map.of() : Map.of(appTable, KeysAndAttributes.builder().keys(keys).build());
             while (!requested.isEmpty()) {

@@ -14,7 +14,7 @@ import java.time.Duration;
 
 /**
  * Progress of long work on standard error: a bar (me.tongfei:progressbar) when someone watches a terminal, plain
- * lines ({@code backfill: 1200/5000 items (24%), 300 issues indexed}) at most every few seconds otherwise, so a log or a
+ * lines ({@code backfill: 1200/5000 items (24%), 300 items indexed}) at most every few seconds otherwise, so a log or a
  * CI job keeps a readable record. Standard output is left to the result.
  */
 public interface ProgressDisplay extends AutoCloseable {
@@ -25,7 +25,7 @@ public interface ProgressDisplay extends AutoCloseable {
     /**
      * @param done   units done so far
      * @param total  units in all, an estimate (DynamoDB's item counts lag by hours): a {@code done} past it raises it
-     * @param detail what else to show, e.g. issues indexed or drift found
+     * @param detail what else to show, e.g. items indexed or drift found
      */
     void update(long done, long total, String detail);
 

@@ -23,12 +23,12 @@ class ProgressDisplayTest {
         try (ProgressDisplay progress = new ProgressDisplay.Lines("backfill", "items", new PrintStream(err, true, StandardCharsets.UTF_8),
                 Duration.ZERO)) {
             progress.update(0, 200, "");
-            progress.update(50, 200, "10 issues indexed");
-            progress.update(250, 200, "60 issues indexed");
+            progress.update(50, 200, "10 items indexed");
+            progress.update(250, 200, "60 items indexed");
         }
 
-        assertThat(printed().lines()).containsExactly("backfill: 0/200 items (0%)", "backfill: 50/200 items (25%), 10 issues indexed",
-                "backfill: 250/250 items (100%), 60 issues indexed");
+        assertThat(printed().lines()).containsExactly("backfill: 0/200 items (0%)", "backfill: 50/200 items (25%), 10 items indexed",
+                "backfill: 250/250 items (100%), 60 items indexed");
     }
 
     @Test

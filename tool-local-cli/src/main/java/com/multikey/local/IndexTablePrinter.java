@@ -1,6 +1,8 @@
 package com.multikey.local;
 
 import com.multikey.index.GridLayoutStore;
+import com.multikey.index.IndexItem;
+import com.multikey.index.IndexKey;
 import com.multikey.index.KeyOrder;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -13,10 +15,12 @@ import java.util.Map;
 /** Prints the index table as a text table, in key order, with its control characters made visible. */
 final class IndexTablePrinter {
 
-    /** The columns of the issue grid's field-partitioned items. */
-    static final List<String> GRID_COLUMNS = List.of("attribId", "sortKey", "issueId", "project", "num", "value");
+    /** The columns of the field-partitioned grid's items. */
+    static final List<String> GRID_COLUMNS = List.of(IndexKey.ATTRIB_ID, IndexKey.SORT_KEY, IndexItem.ITEM_ID, IndexItem.PROJECT,
+            IndexItem.NUM, IndexItem.VALUE);
     /** The columns of a grouped index's items. */
-    static final List<String> GROUPED_COLUMNS = List.of("attribId", "sortKey", "itemKey", "value", "attrs");
+    static final List<String> GROUPED_COLUMNS = List.of(IndexKey.ATTRIB_ID, IndexKey.SORT_KEY, IndexItem.ITEM_KEY, IndexItem.VALUE,
+            IndexItem.ATTRS);
 
     private IndexTablePrinter() {
     }
@@ -34,7 +38,7 @@ final class IndexTablePrinter {
 
     /** With the columns of the field-partitioned grid's items when there are any, else a grouped index's. */
     static void print(PrintStream out, List<Map<String, AttributeValue>> items) {
-        print(out, items, items.stream().anyMatch(item -> item.containsKey("issueId")) ? GRID_COLUMNS : GROUPED_COLUMNS);
+        print(out, items, items.stream().anyMatch(item -> item.containsKey(IndexItem.ITEM_ID)) ? GRID_COLUMNS : GROUPED_COLUMNS);
     }
 
     static void print(PrintStream out, List<Map<String, AttributeValue>> items, List<String> columns) {

@@ -132,7 +132,7 @@ final class StartCommand implements Callable<Integer> {
                         runtime.dynamoDbLocal().endpoint(), table);
             }
             out.printf("read API: %s  grid page: %s/%n", api.endpoint(), api.endpoint());
-            // on a table of your own there is no issue grid: the example lists the declared indexes, which the page browses
+            // on a table of your own there is no grid: the example lists the declared indexes, which the page browses
             String example = own.isPresent() ? "/v1/indexes" : "/v1/grid?field=f1&project=project%%231";
             if (apiAuth.equals("IAM")) {
                 out.printf("  curl --aws-sigv4 aws:amz:%s:execute-api --user %s:%s '%s" + example + "'%n",

@@ -28,46 +28,41 @@ final class BackfillCommand implements Callable<Integer>, Failures.Located {
     @CommandLine.ParentCommand
     OperatorCli parent;
     @CommandLine.Mixin
-    TableCommands.Tables tables = new TableCommands.Tables();
-    @CommandLine.Mixin
-    Output output = new Output();
-    @Option(names = "--segments", defaultValue = "4", description = "parallel scan segments (default ${DEFAULT-VALUE})")
-    int segments;
+    TableCommands.ScanOptions scan = new TableCommands.ScanOptions();
     @Option(names = "--rate", defaultValue = "1000", description = "index writes per second at most (default ${DEFAULT-VALUE})")
     double rate;
     @Option(names = "--checkpoint", description = "file to resume from and record progress in (default: none, start over)")
     Path checkpoint;
     @Option(names = "--index", description = "only this declared index (default: every one)")
     String index;
-    @CommandLine.ArgGroup(exclusive = false, heading = "On AWS, by the stack's reindex worker function:%n")
-    WorkerJobs.Options aws = new WorkerJobs.Options();
 
     @Override
     public Failures.Context context() {
-        return aws.context(parent.environment, tables);
+        return scan.context(parent.environment);
     }
 
     @Override
     public Integer call() throws InterruptedException {
-        if (aws.onAws) {
-            tables.scope(parent.environment, index);
-            return WorkerJobs.start(aws, JobSpec.Kind.BACKFILL, Optional.ofNullable(index), tables, output, parent);
+        if (scan.aws.onAws) {
+            scan.tables.scope(parent.environment, index);
+            return WorkerJobs.start(scan.aws, JobSpec.Kind.BACKFILL, Optional.ofNullable(index), scan.tables, scan.output, parent);
         }
         // the definitions first: a file that cannot work is named before any endpoint is contacted
-        tables.scope(parent.environment, index);
+        scan.tables.scope(parent.environment, index);
         Backfill.Progress done;
-        try (DynamoDbClient client = tables.client(parent.environment);
+        try (DynamoDbClient client = scan.tables.client(parent.environment);
              ProgressDisplay progress = ProgressDisplay.open("backfill", "items", parent.err, parent.terminal)) {
-            done = new Backfill(client, tables.appTable, tables.indexTable, tables.scope(parent.environment, index, client), rate)
-                    .run(CheckpointStore.open(checkpoint, segments), segments, p -> progress.update(p.itemsScanned(), p.itemsTotal(),
-                            p.itemsIndexed() + " issues indexed, " + p.indexWrites() + " index writes"), Duration.ofSeconds(1));
+            Backfill backfill = new Backfill(client, scan.tables.appTable, scan.tables.indexTable,
+                    scan.tables.scope(parent.environment, index, client), rate);
+            done = backfill.run(CheckpointStore.open(checkpoint, scan.segments), scan.segments, p -> progress.update(p.itemsScanned(),
+                    p.itemsTotal(), p.itemsIndexed() + " items indexed, " + p.indexWrites() + " index writes"), Duration.ofSeconds(1));
         }
-        if (output.json()) {
+        if (scan.output.json()) {
             Output.print(Output.object().put("itemsScanned", done.itemsScanned()).put("itemsIndexed", done.itemsIndexed())
                         .put("issuesIndexed", done.itemsIndexed()) // the old name, kept for one release (docs/commands.md)
                     .put("indexWrites", done.indexWrites()).put("itemsPerSecond", Math.round(done.itemsPerSecond())), parent.out);
         } else {
-            parent.out.printf("backfill done: %d items scanned, %d issues indexed (%d index writes)%n", done.itemsScanned(),
+            parent.out.printf("backfill done: %d items scanned, %d items indexed (%d index writes)%n", done.itemsScanned(),
                     done.itemsIndexed(), done.indexWrites());
         }
         return OperatorCli.DONE;

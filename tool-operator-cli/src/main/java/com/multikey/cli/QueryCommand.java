@@ -40,7 +40,7 @@ import java.util.concurrent.Callable;
 import static com.multikey.cli.TableCommands.BAD_USAGE;
 import static com.multikey.cli.TableCommands.SERVICE_FAILED;
 
-/** {@code query}: a page of the issue grid or of any declared index, with predicates, a read budget and its plan on request. */
+/** {@code query}: a page of the grid or of any declared index, with predicates, a read budget and its plan on request. */
 @Command(name = "query", mixinStandardHelpOptions = true,
         description = "Prints a page of an index: a project's issues sorted (and filtered) by a custom field, "
                 + "or with --index a group of any declared index; --where filters on any fields, --budget bounds what a page "
@@ -77,7 +77,7 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
     @Option(names = "--cursor-keys", paramLabel = "FILE", description = "the keys cursors are sealed under, made on first use "
             + "(default ~/.multikey/cursor-keys.json; the read API's cursors are sealed under the stack's own)")
     java.nio.file.Path cursorKeys;
-    @Option(names = "--missing", description = "after the issues with the field, those without it")
+    @Option(names = "--missing", description = "after the items with the field, those without it")
     boolean missing;
     @Option(names = "--type", defaultValue = "auto", description = "type of filter values: auto (a number when the text is one), "
             + "number, text, bool (default ${DEFAULT-VALUE})")
@@ -130,13 +130,13 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
             Page page = read(client, definitions, budget, request);
             if (output.json()) {
                 ArrayNode items = Output.object().arrayNode();
-                for (Map<String, AttributeValue> issue : page.items()) {
-                    ObjectNode item = items.addObject();
-                    item.put("id", text(issue.get("id")));
-                    item.set("num", issue.get("num") == null ? NullNode.getInstance() : PlainJson.EXACT.of(issue.get("num")));
-                    item.put("name", text(issue.get("name")));
-                    item.set("value", json(fieldValue(issue)));
-                    item.set("item", PlainJson.EXACT.of(issue));
+                for (Map<String, AttributeValue> item : page.items()) {
+                    ObjectNode entry = items.addObject();
+                    entry.put("id", text(item.get("id")));
+                    entry.set("num", item.get("num") == null ? NullNode.getInstance() : PlainJson.EXACT.of(item.get("num")));
+                    entry.put("name", text(item.get("name")));
+                    entry.set("value", json(fieldValue(item)));
+                    entry.set("item", PlainJson.EXACT.of(item));
                 }
                 ObjectNode document = page(page, items).put("project", project).put("attribute", attribute);
                 explained(page, document);
@@ -146,12 +146,12 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
             PrintStream out = parent.out;
             out.printf("%-4s %-14s %-5s %-30s %s%n", "#", "id", "num", "name", attribute);
             int n = 0;
-            for (Map<String, AttributeValue> issue : page.items()) {
-                AttributeValue value = fieldValue(issue);
-                out.printf("%-4d %-14s %-5s %-30s %s%n", ++n, text(issue.get("id")), issue.get("num") == null ? "" : issue.get("num").n(),
-                        text(issue.get("name")), value == null ? "(none)" : PlainJson.EXACT.of(value));
+            for (Map<String, AttributeValue> item : page.items()) {
+                AttributeValue value = fieldValue(item);
+                out.printf("%-4d %-14s %-5s %-30s %s%n", ++n, text(item.get("id")), item.get("num") == null ? "" : item.get("num").n(),
+                        text(item.get("name")), value == null ? "(none)" : PlainJson.EXACT.of(value));
             }
-            out.printf("%d issue(s), %d API call(s)%s%n", page.items().size(), page.apiCalls(), reads(page));
+            out.printf("%d item(s), %d API call(s)%s%n", page.items().size(), page.apiCalls(), reads(page));
             out.println(page.nextCursor().map(c -> "next page: --cursor " + c).orElse("last page"));
             explained(page, parent.err);
             return OperatorCli.DONE;
@@ -166,8 +166,8 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
                 com.multikey.query.CursorSealer.DEFAULT_LIFETIME, java.time.Clock.systemUTC());
     }
 
-    private AttributeValue fieldValue(Map<String, AttributeValue> issue) {
-        AttributeValue fields = issue.get("custom_fields");
+    private AttributeValue fieldValue(Map<String, AttributeValue> item) {
+        AttributeValue fields = item.get("custom_fields");
         return fields != null && fields.hasM() ? fields.m().get(attribute) : null;
     }
 

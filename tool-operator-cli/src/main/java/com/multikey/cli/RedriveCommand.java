@@ -24,7 +24,7 @@ import java.util.concurrent.Callable;
  * ({@code local.jar start}) pass the endpoints.
  */
 @Command(name = "redrive", mixinStandardHelpOptions = true,
-        description = "Acts on a failure queue: repairs the index of the issues a failed indexer batch names, "
+        description = "Acts on a failure queue: repairs the index of the items a failed indexer batch names, "
                 + "re-sends a failed router batch's events, or re-invokes delete-layer with a dead-lettered event; deletes a message only "
                 + "after its work succeeded.",
         exitCodeListHeading = "%nExit codes:%n",

@@ -29,44 +29,38 @@ final class RemoveIndexCommand implements Callable<Integer>, Failures.Located {
     @CommandLine.ParentCommand
     OperatorCli parent;
     @CommandLine.Mixin
-    TableCommands.Tables tables = new TableCommands.Tables();
-    @CommandLine.Mixin
-    Output output = new Output();
+    TableCommands.ScanOptions scan = new TableCommands.ScanOptions();
     @Option(names = "--index", required = true, description = "the removed index's name")
     String index;
-    @Option(names = "--segments", defaultValue = "4", description = "parallel scan segments (default ${DEFAULT-VALUE})")
-    int segments;
     @Option(names = "--rate", defaultValue = "1000", description = "deletes per second at most (default ${DEFAULT-VALUE})")
     double rate;
-    @CommandLine.ArgGroup(exclusive = false, heading = "On AWS, by the stack's reindex worker function:%n")
-    WorkerJobs.Options aws = new WorkerJobs.Options();
 
     @Override
     public Failures.Context context() {
-        return aws.context(parent.environment, tables);
+        return scan.context(parent.environment);
     }
 
     @Override
     public Integer call() throws InterruptedException {
         IndexDefinitions definitions;
-        try (DynamoDbClient client = tables.client(parent.environment)) {
+        try (DynamoDbClient client = scan.tables.client(parent.environment)) {
             // the field-partitioned layout is removable once the stack's grid layout state no longer keeps it
-            definitions = IndexRemoval.FIELD_PARTITIONED.equals(index) ? tables.current(parent.environment, client)
-                    : tables.definitions(parent.environment);
+            definitions = IndexRemoval.FIELD_PARTITIONED.equals(index) ? scan.tables.current(parent.environment, client)
+                    : scan.tables.definitions(parent.environment);
         }
         IndexRemoval.check(definitions, index);
-        if (aws.onAws) {
-            return WorkerJobs.start(aws, JobSpec.Kind.REMOVE, Optional.of(index), tables, output, parent);
+        if (scan.aws.onAws) {
+            return WorkerJobs.start(scan.aws, JobSpec.Kind.REMOVE, Optional.of(index), scan.tables, scan.output, parent);
         }
         long deleted = 0;
-        try (DynamoDbClient client = tables.client(parent.environment);
+        try (DynamoDbClient client = scan.tables.client(parent.environment);
              ProgressDisplay progress = ProgressDisplay.open("remove-index", "index items", parent.err, parent.terminal)) {
-            long total = itemCount(client, tables.indexTable);
+            long total = itemCount(client, scan.tables.indexTable);
             long read = 0;
-            IndexRemoval removal = new IndexRemoval(client, tables.indexTable, definitions, index, rate, 100);
-            for (int segment = 0; segment < segments; segment++) {
+            IndexRemoval removal = new IndexRemoval(client, scan.tables.indexTable, definitions, index, rate, 100);
+            for (int segment = 0; segment < scan.segments; segment++) {
                 for (SegmentPosition at = SegmentPosition.START; !at.done(); ) {
-                    PageOutcome page = removal.page(segment, segments, at);
+                    PageOutcome page = removal.page(segment, scan.segments, at);
                     deleted += page.counts().writes();
                     read += page.counts().items();
                     progress.update(read, total, deleted + " deleted");
@@ -74,7 +68,7 @@ final class RemoveIndexCommand implements Callable<Integer>, Failures.Located {
                 }
             }
         }
-        if (output.json()) {
+        if (scan.output.json()) {
             Output.print(Output.object().put("index", index).put("deleted", deleted), parent.out);
         } else {
             parent.out.printf("removed %d item(s) of index %s%n", deleted, index);

@@ -1,10 +1,13 @@
 package com.multikey.cli;
 
+import com.multikey.clikit.Output;
 import com.multikey.common.ClientFactory;
 import com.multikey.index.GridLayoutStore;
 import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.reindex.IndexScope;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
@@ -17,8 +20,10 @@ import java.util.Optional;
 
 /**
  * What the commands on the tables of a running stack share ({@link QueryCommand}, {@link BackfillCommand},
- * {@link VerifyCommand}, {@link RemoveIndexCommand}): the tables' options and their exit codes. They talk to {@code --endpoint} (a local stack from {@code start}) or, without it, to DynamoDB in the account and
- * region of the usual AWS environment (credentials, {@code AWS_REGION}) — pass the deployed stack's table names then.
+ * {@link VerifyCommand}, {@link RemoveIndexCommand}): the tables' options ({@link Tables}), the options of the commands
+ * that scan them ({@link ScanOptions}) and their exit codes. They talk to {@code --endpoint} (a local stack from
+ * {@code start}) or, without it, to DynamoDB in the account and region of the usual AWS environment (credentials,
+ * {@code AWS_REGION}) — pass the deployed stack's table names then.
  */
 final class TableCommands {
 
@@ -66,7 +71,7 @@ final class TableCommands {
             return IndexScope.of(definitions(environment), Optional.ofNullable(index));
         }
 
-        /** Every index the stack keeps in its recorded grid layout state (the issue grid's layout), or the one named. */
+        /** Every index the stack keeps in its recorded grid layout state (the grid's layout), or the one named. */
         IndexScope scope(Map<String, String> environment, String index, DynamoDbClient client) {
             return IndexScope.of(current(environment, client), Optional.ofNullable(index));
         }
@@ -105,6 +110,30 @@ final class TableCommands {
                 return Optional.empty();
             }
             return Optional.empty();
+        }
+    }
+
+    /**
+     * The options the commands that scan the tables share ({@link BackfillCommand}, {@link VerifyCommand},
+     * {@link RemoveIndexCommand}): where the tables are, {@code --output}, the scan segments in this process, and the
+     * options of a job of the stack's reindex worker function.
+     */
+    static final class ScanOptions {
+        @Mixin
+        Tables tables = new Tables();
+
+        @Mixin
+        Output output = new Output();
+
+        @Option(names = "--segments", defaultValue = "4", description = "parallel scan segments (default ${DEFAULT-VALUE})")
+        int segments;
+
+        @ArgGroup(exclusive = false, heading = "On AWS, by the stack's reindex worker function:%n")
+        WorkerJobs.Options aws = new WorkerJobs.Options();
+
+        /** Where the command talks to: its tables, and on AWS the worker function and its jobs table. */
+        Failures.Context context(Map<String, String> environment) {
+            return aws.context(environment, tables);
         }
     }
 

@@ -34,51 +34,45 @@ final class VerifyCommand implements Callable<Integer>, Failures.Located {
     @CommandLine.ParentCommand
     OperatorCli parent;
     @CommandLine.Mixin
-    TableCommands.Tables tables = new TableCommands.Tables();
-    @CommandLine.Mixin
-    Output output = new Output();
-    @Option(names = "--repair", description = "fix what differs, with writes conditioned on each issue's version")
+    TableCommands.ScanOptions scan = new TableCommands.ScanOptions();
+    @Option(names = "--repair", description = "fix what differs, with writes conditioned on each item's version")
     boolean repair;
-    @Option(names = "--segments", defaultValue = "4", description = "parallel scan segments (default ${DEFAULT-VALUE})")
-    int segments;
     @Option(names = "--rate", defaultValue = "1000", description = "repair write units per second at most (default ${DEFAULT-VALUE})")
     double rate;
     @Option(names = "--index", description = "only this declared index (default: every one)")
     String index;
-    @CommandLine.ArgGroup(exclusive = false, heading = "On AWS, by the stack's reindex worker function:%n")
-    WorkerJobs.Options aws = new WorkerJobs.Options();
 
     @Override
     public Failures.Context context() {
-        return aws.context(parent.environment, tables);
+        return scan.context(parent.environment);
     }
 
     @Override
     public Integer call() throws InterruptedException {
-        if (aws.onAws) {
-            tables.scope(parent.environment, index);
-            return WorkerJobs.start(aws, repair ? JobSpec.Kind.REPAIR : JobSpec.Kind.VERIFY, Optional.ofNullable(index), tables, output,
-                    parent);
+        if (scan.aws.onAws) {
+            scan.tables.scope(parent.environment, index);
+            return WorkerJobs.start(scan.aws, repair ? JobSpec.Kind.REPAIR : JobSpec.Kind.VERIFY, Optional.ofNullable(index), scan.tables,
+                    scan.output, parent);
         }
         // the definitions first: a file that cannot work is named before any endpoint is contacted
-        tables.scope(parent.environment, index);
+        scan.tables.scope(parent.environment, index);
         Verifier.Report report;
-        try (DynamoDbClient client = tables.client(parent.environment);
+        try (DynamoDbClient client = scan.tables.client(parent.environment);
              ProgressDisplay progress = ProgressDisplay.open(repair ? "repair" : "verify", "items", parent.err, parent.terminal)) {
-            IndexScope scope = tables.scope(parent.environment, index, client);
+            IndexScope scope = scan.tables.scope(parent.environment, index, client);
             // the index table's count includes the grid layout's control item, which verify counts as no index item
-            long total = itemCount(client, tables.appTable) + itemCount(client, tables.indexTable)
+            long total = itemCount(client, scan.tables.appTable) + itemCount(client, scan.tables.indexTable)
                     - (scope.definitions().groupedGrid().isPresent() ? 1 : 0);
             AtomicReference<PageCounts> sofar = new AtomicReference<>(PageCounts.NONE);
-            report = new Verifier(client, tables.appTable, tables.indexTable, scope)
-                    .verify(repair, segments, rate, page -> {
+            report = new Verifier(client, scan.tables.appTable, scan.tables.indexTable, scope)
+                    .verify(repair, scan.segments, rate, page -> {
                         PageCounts now = sofar.accumulateAndGet(page, PageCounts::plus);
                         progress.update(now.items(), total, now.missing() + " missing, " + now.stale() + " stale, " + now.orphaned()
                                 + " orphaned");
                     });
         }
         int exit = report.clean() || repair ? OperatorCli.DONE : OperatorCli.FOUND;
-        if (output.json()) {
+        if (scan.output.json()) {
             // issues and repairedIssues: the old names, kept for one release (docs/commands.md)
             ObjectNode document = Output.object().put("items", report.items()).put("issues", report.items())
                     .put("indexItems", report.indexItems()).put("missing", report.missingCount()).put("stale", report.staleCount())
@@ -92,13 +86,13 @@ final class VerifyCommand implements Callable<Integer>, Failures.Located {
             return exit;
         }
         PrintStream out = parent.out;
-        out.printf("%d issues, %d index items: %d missing, %d stale, %d orphaned%n", report.items(), report.indexItems(),
+        out.printf("%d items, %d index items: %d missing, %d stale, %d orphaned%n", report.items(), report.indexItems(),
                 report.missingCount(), report.staleCount(), report.orphanedCount());
         report.missing().forEach(d -> out.printf("  missing  %s %s%n", d.itemKey(), d.key()));
         report.stale().forEach(d -> out.printf("  stale    %s %s%n", d.itemKey(), d.key()));
         report.orphaned().forEach(d -> out.printf("  orphaned %s %s%n", d.itemKey(), d.key()));
         if (repair) {
-            out.printf("repaired %d issue(s)%n", report.repairedItems());
+            out.printf("repaired %d item(s)%n", report.repairedItems());
         }
         return exit;
     }

@@ -247,10 +247,10 @@ final class WorkerJobs {
         out.printf("job %s (%s%s, %d segments, %.0f WCU/s over %d at once): %s, %d segment(s) left%n", spec.jobId(), spec.kind().label(),
                 spec.index().map(name -> " of index " + name).orElse(""), spec.totalSegments(), spec.writeUnitsPerSecond(), spec.concurrency(), status.done() ? "done" : "running",
                 status.segmentsLeft());
-        out.printf("  %d items read, %d issues, %d index writes, %.0f items/s over %.0f s%n", status.totals().items(),
+        out.printf("  %d items read, %d source items, %d index writes, %.0f items/s over %.0f s%n", status.totals().items(),
                 status.totals().sourceItems(), status.totals().writes(), status.totals().items() / seconds, seconds);
         if (spec.kind() == JobSpec.Kind.VERIFY || spec.kind() == JobSpec.Kind.REPAIR) {
-            out.printf("  drift: %d missing, %d stale, %d orphaned; %d issue repair(s)%n", status.totals().missing(),
+            out.printf("  drift: %d missing, %d stale, %d orphaned; %d item repair(s)%n", status.totals().missing(),
                     status.totals().stale(), status.totals().orphaned(), status.totals().repaired());
         }
     }

@@ -75,19 +75,19 @@ class OperatorCliTest {
     @Order(1)
     void verify_beforeAnyIndexing_findsEveryItemMissing_andExitsOne() {
         assertThat(run("verify")).isEqualTo(1);
-        assertThat(printed()).contains("12 issues, 0 index items: 24 missing, 0 stale, 0 orphaned");
+        assertThat(printed()).contains("12 items, 0 index items: 24 missing, 0 stale, 0 orphaned");
     }
 
     @Test
     @Order(2)
     void backfill_indexesTheIssuesWrittenBeforeTheStream_andVerifyThenFindsNothing() throws Exception {
         assertThat(run("backfill", "--segments", "2")).as(err.toString(StandardCharsets.UTF_8)).isZero();
-        assertThat(printed()).contains("backfill done: 12 items scanned, 12 issues indexed (24 index writes)");
+        assertThat(printed()).contains("backfill done: 12 items scanned, 12 items indexed (24 index writes)");
         assertThat(err.toString(StandardCharsets.UTF_8)).as("progress lines on standard error when it is no terminal")
-                .contains("backfill: 12/12 items (100%), 12 issues indexed, 24 index writes");
+                .contains("backfill: 12/12 items (100%), 12 items indexed, 24 index writes");
 
         assertThat(run("verify")).isZero();
-        assertThat(printed()).contains("12 issues, 24 index items: 0 missing, 0 stale, 0 orphaned");
+        assertThat(printed()).contains("12 items, 24 index items: 0 missing, 0 stale, 0 orphaned");
 
         out.reset();
         assertThat(run("backfill", "--output", "json")).as(err.toString(StandardCharsets.UTF_8)).isZero();
@@ -105,7 +105,7 @@ class OperatorCliTest {
         assertThat(printed()).contains("1    issue#3        3     issue 3                        3")
                 .contains("2    issue#8        8     issue 8                        3")
                 .contains("3    issue#4        4     issue 4                        4")
-                .contains("3 issue(s), 2 API call(s)").contains("next page: --cursor ");
+                .contains("3 item(s), 2 API call(s)").contains("next page: --cursor ");
 
         // the cursor opens in the next run: sealed under the key file, not a key of one process
         String cursor = printed().lines().filter(line -> line.startsWith("next page: --cursor ")).findFirst().orElseThrow()
@@ -233,7 +233,7 @@ class OperatorCliTest {
         assertThat(run("job-status", "verify-7", "--jobs-table", "ReindexJobsTable")).as(err.toString()).isZero();
 
         assertThat(printed()).contains("job verify-7 (verify, 3 segments, 600 WCU/s over 3 at once): running, 2 segment(s) left")
-                .contains("40 items read, 30 issues, 0 index writes").contains("drift: 2 missing, 1 stale, 0 orphaned");
+                .contains("40 items read, 30 source items, 0 index writes").contains("drift: 2 missing, 1 stale, 0 orphaned");
         assertThat(run("job-status", "nope", "--jobs-table", "ReindexJobsTable")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("error: no job nope in ReindexJobsTable");
     }

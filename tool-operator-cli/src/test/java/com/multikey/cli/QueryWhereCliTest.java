@@ -257,8 +257,8 @@ class QueryWhereCliTest {
         assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
         String printed = out.toString(StandardCharsets.UTF_8);
         assertThat(printed).contains(openAndSevere().get(0) + " ").doesNotContain("plan: ");
-        assertThat(printed.lines().filter(line -> line.startsWith("1 issue(s), ")).findFirst().orElseThrow()).matches(
-                "1 issue\\(s\\), \\d+ API call\\(s\\), \\d+ item\\(s\\) read");
+        assertThat(printed.lines().filter(line -> line.startsWith("1 item(s), ")).findFirst().orElseThrow()).matches(
+                "1 item\\(s\\), \\d+ API call\\(s\\), \\d+ item\\(s\\) read");
         List<String> explained = err.toString(StandardCharsets.UTF_8).lines().toList();
         assertThat(explained.get(0)).matches("plan: (sort-index\\(rank\\)|drive\\(where\\[[01]\\]: .*\\))");
         assertThat(explained.get(1)).startsWith("  why: ").hasSizeGreaterThan("  why: ".length());

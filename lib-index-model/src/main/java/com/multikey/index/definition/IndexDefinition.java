@@ -13,7 +13,7 @@ import java.util.Objects;
  * @param values     where the indexed values come from
  * @param orderBy    tie-breakers after the value, before the item key
  * @param projection attributes copied into every index item
- * @param replaces   for a grouped index, the field-partitioned index it takes the place of (the issue grid's old layout,
+ * @param replaces   for a grouped index, the field-partitioned index it takes the place of (the grid's old layout,
  *                   indexing the same items): which of the two a stack writes and reads is its {@link GridState}
  */
 public record IndexDefinition(String name, Layout layout, List<Condition> covers, List<AttributePath> group,
@@ -34,7 +34,8 @@ public record IndexDefinition(String name, Layout layout, List<Condition> covers
         GROUPED,
         /**
          * The layout of the index before definitions existed: the partition is the map entry's name alone, the group
-         * and the one numeric tie-breaker are stored as {@code project} and {@code num}, the item as {@code issueId}.
+         * and the one numeric tie-breaker are stored as {@code project} and {@code num}, the item as
+         * {@value com.multikey.index.IndexItem#ITEM_ID}.
          * Kept byte for byte so an existing stack's index stays valid; move to {@link #GROUPED} with a backfill.
          */
         FIELD_PARTITIONED

@@ -16,7 +16,7 @@ import java.util.Optional;
  * instead ({@value #ENVIRONMENT_VARIABLE}, a command line's {@code --definitions}) is YAML or JSON, read by
  * {@link DefinitionsFile} everywhere.
  *
- * <p>A grouped index may {@code replace} the field-partitioned one (the issue grid's two layouts); which of the two are
+ * <p>A grouped index may {@code replace} the field-partitioned one (the grid's two layouts); which of the two are
  * live — written by the indexer, checked by verify — is the stack's {@link GridState}, which the file alone cannot know:
  * definitions as read are in state {@link GridState#FIELD_PARTITIONED} (what the file meant before the grouped grid
  * existed), and a function runs with {@link #withGridState} of the state its stack recorded.
@@ -40,7 +40,7 @@ public final class IndexDefinitions {
      * @param table       the table's key schema
      * @param entityTypes rules tried in order; the first that decides gives the type
      * @param declared    the declared indexes, names unique
-     * @param gridState   which of the issue grid's layouts are live, when a grouped index replaces a field-partitioned one
+     * @param gridState   which of the grid's layouts are live, when a grouped index replaces a field-partitioned one
      */
     public IndexDefinitions(int version, KeySchema table, List<EntityTypeRule> entityTypes, List<IndexDefinition> declared,
                             GridState gridState) {
@@ -92,18 +92,18 @@ public final class IndexDefinitions {
         return state == gridState ? this : new IndexDefinitions(version, table, entityTypes, declared, state);
     }
 
-    /** The grouped index that replaces the field-partitioned issue grid, when one is declared. */
+    /** The grouped index that replaces the field-partitioned grid, when one is declared. */
     public Optional<IndexDefinition> groupedGrid() {
         return declared.stream().filter(i -> i.replaces().isPresent()).findFirst();
     }
 
-    /** The field-partitioned index (the issue grid's original layout), when one is declared. */
+    /** The field-partitioned index (the grid's original layout), when one is declared. */
     public Optional<IndexDefinition> fieldPartitionedGrid() {
         return declared.stream().filter(i -> i.layout() == IndexDefinition.Layout.FIELD_PARTITIONED).findFirst();
     }
 
     /**
-     * The index the issue grid's readers read in this grid state: the grouped grid once the state reads it, else the
+     * The index the grid's readers read in this grid state: the grouped grid once the state reads it, else the
      * field-partitioned index, if any.
      */
     public Optional<IndexDefinition> grid() {
@@ -114,7 +114,7 @@ public final class IndexDefinitions {
         return fieldPartitionedGrid();
     }
 
-    /** Whether this index is one of the issue grid's layouts (read by the grid's readers, with its missing tail). */
+    /** Whether this index is one of the grid's layouts (read by the grid's readers, with its missing tail). */
     public boolean isGrid(IndexDefinition index) {
         return index.layout() == IndexDefinition.Layout.FIELD_PARTITIONED || index.replaces().isPresent();
     }

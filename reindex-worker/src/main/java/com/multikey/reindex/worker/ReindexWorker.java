@@ -159,7 +159,7 @@ final class ReindexWorker {
         fields.put("jobId", status.spec().jobId());
         fields.put("kind", status.spec().kind().label());
         fields.put("items", status.totals().items());
-        fields.put("issues", status.totals().sourceItems());
+        fields.put("sourceItems", status.totals().sourceItems());
         fields.put("writes", status.totals().writes());
         fields.put("missing", status.totals().missing());
         fields.put("stale", status.totals().stale());
