@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
@@ -144,14 +145,34 @@ class GridPageIT {
 
     static void waitFor(String what, Supplier<Boolean> condition, Supplier<String> shown) {
         try {
-            new WebDriverWait(browser, PATIENCE).until(driver -> condition.get());
+            new WebDriverWait(browser, PATIENCE).ignoring(StaleElementReferenceException.class).until(driver -> condition.get());
         } catch (org.openqa.selenium.TimeoutException e) {
             throw new AssertionError("waited " + PATIENCE + " for " + what + "; the page shows: " + shown.get(), e);
         }
     }
 
+    /**
+     * What {@code read} reads from the page, read again when the page redrew an element while it was being read (the
+     * events panel and the grid redraw as events arrive).
+     */
+    static <T> T readStable(Supplier<T> read) {
+        for (int attempt = 1;; attempt++) {
+            try {
+                return read.get();
+            } catch (StaleElementReferenceException redrawn) {
+                if (attempt == 10) {
+                    throw redrawn;
+                }
+            }
+        }
+    }
+
     /** The rows of the grid: the issue's id, with " (missing)" where the row is marked as lacking the sorted field. */
     static List<String> rows() {
+        return readStable(GridPageIT::rowsAsShown);
+    }
+
+    private static List<String> rowsAsShown() {
         return browser.findElements(By.cssSelector("#grid tbody tr")).stream().map(row -> {
             String id = row.findElement(By.cssSelector("td")).getText();
             boolean marked = row.getDomAttribute("class") != null && row.getDomAttribute("class").contains("missing");
@@ -432,8 +453,8 @@ class GridPageIT {
             By latest = By.cssSelector("#events li:first-child");
             waitFor("the event in the panel", () -> browser.findElement(latest).getText().contains("Issue Updated"),
                     () -> browser.findElement(By.id("events")).getText());
-            assertThat(browser.findElement(latest).getText()).contains("Issue Updated issue#2 — changed: state");
-            assertThat(browser.findElement(By.id("events")).getText()).contains("Issue Created issue#5");
+            assertThat(readStable(() -> browser.findElement(latest).getText())).contains("Issue Updated issue#2 — changed: state");
+            assertThat(readStable(() -> browser.findElement(By.id("events")).getText())).contains("Issue Created issue#5");
             assertThat(rows()).as(problem()).containsExactly("issue#1", "issue#4", "issue#2", "issue#3 (missing)");
 
             writeScreenshot();
