@@ -17,7 +17,7 @@ import java.util.List;
 public final class GridKeys {
 
     private static final char SEPARATOR = SortKeyCodec.SEPARATOR;
-    private static final char ESCAPE = SortKeyCodec.ESCAPE;
+    private static final char ESCAPE = TextEncoding.ESCAPE;
     /** Above every character a string value's encoding can hold. */
     private static final String TEXT_CEILING = "\uDBFF\uDFFF";
 
@@ -72,13 +72,13 @@ public final class GridKeys {
         }
         String reencoded = reencode(value, toGrouped ? valueBytes : SortKeyCodec.MAX_VALUE_BYTES);
         return toGrouped
-                ? new Position(partitionTo, reencoded + SEPARATOR + "N" + num + SEPARATOR + escape(id))
+                ? new Position(partitionTo, reencoded + SEPARATOR + "N" + num + SEPARATOR + TextEncoding.escape(id))
                 : new Position(partitionTo, reencoded + SEPARATOR + (num.isEmpty() ? "" : num.substring(1) + SEPARATOR + unescape(id)));
     }
 
     /** An encoded value (never a cut text) encoded for another budget: numbers and booleans are never cut. */
     private static String reencode(String encoded, int valueBytes) {
-        return encoded.startsWith("S") ? SortKeyCodec.encodeValue(new IndexValue.Text(decodeText(encoded).text()), valueBytes) : encoded;
+        return encoded.startsWith("S") ? ValueEncoding.encode(new IndexValue.Text(decodeText(encoded).text()), valueBytes) : encoded;
     }
 
     /**
@@ -91,10 +91,10 @@ public final class GridKeys {
             return null;
         }
         DecodedText decoded = decodeText(encoded);
-        String prefix = SortKeyCodec.textPrefix(decoded.text(), shorterCut);
+        String prefix = TextEncoding.prefix(decoded.text(), shorterCut);
         // a text that reaches past the shorter cut sorts, against the texts cut there, by its next character in one layout
         // and by the cut's mark in the other
-        if (!decoded.cut() && prefix.equals(SortKeyCodec.textPrefix(decoded.text(), Integer.MAX_VALUE / 2))) {
+        if (!decoded.cut() && prefix.equals(TextEncoding.prefix(decoded.text(), Integer.MAX_VALUE / 2))) {
             return null;
         }
         return ascending ? prefix : prefix + TEXT_CEILING;
@@ -119,19 +119,6 @@ public final class GridKeys {
             }
         }
         return new DecodedText(text.toString(), false);
-    }
-
-    private static String escape(String id) {
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i < id.length(); i++) {
-            char c = id.charAt(i);
-            if (c <= ESCAPE) {
-                out.append(ESCAPE).append((char) (c + 2));
-            } else {
-                out.append(c);
-            }
-        }
-        return out.toString();
     }
 
     private static String unescape(String id) {

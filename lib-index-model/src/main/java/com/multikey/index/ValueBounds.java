@@ -1,5 +1,7 @@
 package com.multikey.index;
 
+import java.math.BigDecimal;
+
 /**
  * Key-range bounds over the values of one index, for its queries' key conditions: the encoded value cut at the
  * index's value budget, as its items' sort keys are.
@@ -22,12 +24,13 @@ public record ValueBounds(int valueBytes, boolean grouped) {
 
     /** What every key of items with exactly this value starts with. */
     public String valuePrefix(IndexValue value) {
-        return SortKeyCodec.encodeValue(value, valueBytes) + SortKeyCodec.SEPARATOR;
+        return ValueEncoding.encode(value, valueBytes) + SortKeyCodec.SEPARATOR;
     }
 
     /** The low end of a range over values from {@code value} on (see {@link SortKeyCodec#lowerBound}). */
     public String lowerBound(IndexValue value, boolean inclusive) {
-        return inclusive ? valuePrefix(value) : SortKeyCodec.encodeValue(value, valueBytes) + SortKeyCodec.ESCAPE;
+        // a greater value's encoding extends this one with a character >= U+0002, or differs earlier
+        return inclusive ? valuePrefix(value) : ValueEncoding.encode(value, valueBytes) + TextEncoding.ESCAPE;
     }
 
     /**
@@ -37,14 +40,15 @@ public record ValueBounds(int valueBytes, boolean grouped) {
      */
     public String upperBound(IndexValue value, boolean inclusive) {
         if (!grouped) {
-            return SortKeyCodec.upperBound(value, inclusive);
+            // after the value's separator comes a num, whose encoding starts with n, o or p, all below U+007F
+            return inclusive ? valuePrefix(value) + ValueEncoding.NUM_CEILING : valuePrefix(value);
         }
-        return inclusive ? SortKeyCodec.encodeValue(value, valueBytes) + SortKeyCodec.ESCAPE : valuePrefix(value);
+        return inclusive ? ValueEncoding.encode(value, valueBytes) + TextEncoding.ESCAPE : valuePrefix(value);
     }
 
     /** What every key of a string value starting with {@code text} starts with (see {@link SortKeyCodec#textPrefix}). */
     public String textPrefix(String text) {
-        return SortKeyCodec.textPrefix(text, valueBytes);
+        return TextEncoding.prefix(text, valueBytes);
     }
 
     /**
@@ -52,7 +56,7 @@ public record ValueBounds(int valueBytes, boolean grouped) {
      * whole after the cut. Values that share the kept part sort by their digests, not by what follows the cut.
      */
     public boolean isCut(IndexValue value) {
-        return value instanceof IndexValue.Text text && !SortKeyCodec.encodeValue(value, valueBytes).equals(textPrefix(text.value()));
+        return value instanceof IndexValue.Text text && !ValueEncoding.encode(value, valueBytes).equals(textPrefix(text.value()));
     }
 
     /**
@@ -71,8 +75,12 @@ public record ValueBounds(int valueBytes, boolean grouped) {
         return isCut(value) ? textPrefix(((IndexValue.Text) value).value()) + "\uDBFF\uDFFF" : upperBound(value, inclusive);
     }
 
-    /** A key an item of this value can have: to test a value against a key range. */
+    /**
+     * A key an item of this value can have: to test a value against a key range. In the field-partitioned layout, with
+     * num 1 and an empty issue id.
+     */
     public String sampleKey(IndexValue value) {
-        return grouped ? valuePrefix(value) + SortKeyCodec.SEPARATOR : SortKeyCodec.sampleKey(value);
+        return grouped ? valuePrefix(value) + SortKeyCodec.SEPARATOR
+                : valuePrefix(value) + NumberEncoding.encode(BigDecimal.ONE) + SortKeyCodec.SEPARATOR;
     }
 }

@@ -49,7 +49,7 @@ class GridKeysTest {
                     .collect(Collectors.toMap(item -> item.value().toString(), item -> item));
             for (IndexItem item : projector.project(GROUPED.name(), key, issue).items()) {
                 IndexItem twin = old.get(item.value().toString());
-                boolean longText = item.value() instanceof IndexValue.Text text && SortKeyCodec.utf8Length(text.value()) > VALUE_BYTES - 36;
+                boolean longText = item.value() instanceof IndexValue.Text text && TextEncoding.utf8Length(text.value()) > VALUE_BYTES - 36;
                 entries.add(new Entry(id + "/" + item.value(), twin.key(), item.key(), longText));
             }
         }

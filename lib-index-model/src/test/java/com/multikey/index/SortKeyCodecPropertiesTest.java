@@ -123,7 +123,7 @@ class SortKeyCodecPropertiesTest {
         return Arbitraries.oneOf(
                 Arbitraries.strings().withChars("0123456789abcdef\u0001").ofMinLength(1).ofMaxLength(6).map(s -> "issue#" + s),
                 Arbitraries.strings().withChars("ab\u00e9\u20ac").ofMinLength(1).ofMaxLength(60).map(s -> "issue#" + s)
-                        .filter(s -> SortKeyCodec.utf8Length(s) <= SortKeyCodec.MAX_ISSUE_ID_BYTES));
+                        .filter(s -> TextEncoding.utf8Length(s) <= SortKeyCodec.MAX_ISSUE_ID_BYTES));
     }
 
     @Provide

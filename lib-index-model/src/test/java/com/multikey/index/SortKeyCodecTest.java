@@ -92,14 +92,14 @@ class SortKeyCodecTest {
         String two = SortKeyCodec.encode(new IndexValue.Text(base + "2"), BigDecimal.ONE, "issue#1");
 
         assertThat(one.getBytes(java.nio.charset.StandardCharsets.UTF_8)).hasSizeLessThanOrEqualTo(SortKeyCodec.MAX_KEY_BYTES);
-        assertThat(one).isNotEqualTo(two).startsWith("Sxxxx").contains(SortKeyCodec.TRUNCATION_MARK);
+        assertThat(one).isNotEqualTo(two).startsWith("Sxxxx").contains(TextEncoding.TRUNCATION_MARK);
     }
 
     @Test
     void encode_whenCutFallsInsideASurrogatePair_cutsBeforeIt() {
         String value = "\uD83D\uDE00".repeat(400);
         String key = SortKeyCodec.encode(new IndexValue.Text(value), BigDecimal.ONE, "issue#1");
-        String kept = key.substring(1, key.indexOf(SortKeyCodec.TRUNCATION_MARK));
+        String kept = key.substring(1, key.indexOf(TextEncoding.TRUNCATION_MARK));
 
         assertThat(kept.length() % 2).isZero();
         assertThat(kept.codePoints()).allMatch(c -> c == 0x1F600);
@@ -126,12 +126,12 @@ class SortKeyCodecTest {
 
     /** The encoded value alone, as it starts every key of the value. */
     private static String encodedText(String value) {
-        return SortKeyCodec.encodeValue(new IndexValue.Text(value), SortKeyCodec.MAX_VALUE_BYTES);
+        return ValueEncoding.encode(new IndexValue.Text(value), SortKeyCodec.MAX_VALUE_BYTES);
     }
 
     /** The text bytes a cut value keeps: its budget less the truncation mark and the digest. */
-    private static final int CUT_AT = SortKeyCodec.MAX_VALUE_BYTES - SortKeyCodec.TRUNCATION_MARK.length()
-            - SortKeyCodec.DIGEST_HEX_CHARS;
+    private static final int CUT_AT = SortKeyCodec.MAX_VALUE_BYTES - TextEncoding.TRUNCATION_MARK.length()
+            - TextEncoding.DIGEST_HEX_CHARS;
 
     @Test
     void encode_whenValueFillsItsBudgetExactly_keepsItWhole() {
@@ -152,7 +152,7 @@ class SortKeyCodecTest {
 
         // then: the tag and 688 characters of text, the mark and the digest fill the 723 bytes
         assertThat(encoded).hasSize(SortKeyCodec.MAX_VALUE_BYTES)
-                .isEqualTo("S" + "x".repeat(CUT_AT - 1) + SortKeyCodec.TRUNCATION_MARK + sha256Hex(text).substring(0, 32));
+                .isEqualTo("S" + "x".repeat(CUT_AT - 1) + TextEncoding.TRUNCATION_MARK + sha256Hex(text).substring(0, 32));
     }
 
     @Test
@@ -164,7 +164,7 @@ class SortKeyCodecTest {
         String encoded = encodedText(text);
 
         // then
-        assertThat(encoded).contains(SortKeyCodec.TRUNCATION_MARK);
+        assertThat(encoded).contains(TextEncoding.TRUNCATION_MARK);
         assertThat(encoded.getBytes(StandardCharsets.UTF_8)).hasSize(SortKeyCodec.MAX_VALUE_BYTES);
     }
 
@@ -177,7 +177,7 @@ class SortKeyCodecTest {
 
             // when
             String encoded = encodedText(text);
-            String kept = encoded.substring(0, encoded.indexOf(SortKeyCodec.TRUNCATION_MARK));
+            String kept = encoded.substring(0, encoded.indexOf(TextEncoding.TRUNCATION_MARK));
 
             // then: the kept text is the longest that fits in CUT_AT bytes
             int nextBytes = next.codePointAt(0) <= 2 ? 2 : next.getBytes(StandardCharsets.UTF_8).length;
@@ -198,7 +198,7 @@ class SortKeyCodecTest {
 
                 // then
                 assertThat(SortKeyCodec.textPrefix(text)).as("U+%04X after %d", next.codePointAt(0), fillerLength)
-                        .isEqualTo(key.substring(0, key.indexOf(SortKeyCodec.TRUNCATION_MARK)));
+                        .isEqualTo(key.substring(0, key.indexOf(TextEncoding.TRUNCATION_MARK)));
             }
         }
     }
@@ -216,7 +216,7 @@ class SortKeyCodecTest {
     @Test
     void utf8Length_whenCodePointsAtTheEncodingBoundaries_countsAsUtf8Does() {
         for (String text : List.of("\u007f", "\u0080", "\u07ff", "\u0800", "\uffff", "\uD800\uDC00", "\uDBFF\uDFFF", "a\u00e9\u20ac\uD83D\uDE00")) {
-            assertThat(SortKeyCodec.utf8Length(text)).as("%s", text.codePoints().boxed().toList())
+            assertThat(TextEncoding.utf8Length(text)).as("%s", text.codePoints().boxed().toList())
                     .isEqualTo(text.getBytes(StandardCharsets.UTF_8).length);
         }
     }
