@@ -67,37 +67,39 @@ public final class GridQuery {
     private final DynamoDbClient dynamoDb;
     private final String appTable;
     private final String indexTable;
-    private final String byProjectIndex;
     private final IndexDefinitions definitions;
     /** The definitions in the stack's grid state for each page (which of the grid's layouts the grid reads). */
     private final Function<AwsRequestOverrideConfiguration, IndexDefinitions> current;
     private final IndexProjector projector;
-    private final AttributeCatalog catalog;
     private final Backoff backoff;
     private final Sleeper sleeper;
     private final Duration pageBudget;
     private final LongSupplier nanoClock;
     private final CursorSealer cursors;
     private final ReadBudget readBudget;
+    private final GridSettings grid;
 
     /**
      * With cursors sealed under a key made for this instance alone: they open in this process only.
      *
      * @param pageBudget the time one page may take, retries included
      * @param nanoClock  monotonic clock of the page's deadline ({@code System::nanoTime})
+     * @param grid       the issue grid's settings, {@link GridSettings#NONE} when the definitions declare no grid
      */
-    public GridQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, String byProjectIndex, IndexDefinitions definitions,
-                     AttributeCatalog catalog, Backoff backoff, Sleeper sleeper, Duration pageBudget, LongSupplier nanoClock) {
-        this(dynamoDb, appTable, indexTable, byProjectIndex, definitions, () -> definitions, catalog, backoff, sleeper, pageBudget, nanoClock,
-                CursorSealer.of(CursorKeys.ephemeral()));
+    public GridQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexDefinitions definitions, Backoff backoff,
+                     Sleeper sleeper, Duration pageBudget, LongSupplier nanoClock, GridSettings grid) {
+        this(dynamoDb, appTable, indexTable, definitions, () -> definitions, backoff, sleeper, pageBudget, nanoClock,
+                CursorSealer.of(CursorKeys.ephemeral()), grid);
     }
 
-    /** With the definitions as given (no grid layout state), cursors sealed and opened by {@code cursors}. */
-    public GridQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, String byProjectIndex, IndexDefinitions definitions,
-                     AttributeCatalog catalog, Backoff backoff, Sleeper sleeper, Duration pageBudget, LongSupplier nanoClock,
-                     CursorSealer cursors) {
-        this(dynamoDb, appTable, indexTable, byProjectIndex, definitions, () -> definitions, catalog, backoff, sleeper, pageBudget, nanoClock,
-                cursors);
+    /**
+     * With the definitions as given (no grid layout state), cursors sealed and opened by {@code cursors}.
+     *
+     * @param grid the issue grid's settings, {@link GridSettings#NONE} when the definitions declare no grid
+     */
+    public GridQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexDefinitions definitions, Backoff backoff,
+                     Sleeper sleeper, Duration pageBudget, LongSupplier nanoClock, CursorSealer cursors, GridSettings grid) {
+        this(dynamoDb, appTable, indexTable, definitions, () -> definitions, backoff, sleeper, pageBudget, nanoClock, cursors, grid);
     }
 
     /**
@@ -106,45 +108,45 @@ public final class GridQuery {
      * @param nanoClock  monotonic clock of the page's deadline ({@code System::nanoTime})
      * @param cursors    seals the cursors of the pages and opens those of the requests: the deployment's keys, so that a
      *                   cursor opens in every process that reads the same index
+     * @param grid       the issue grid's settings, {@link GridSettings#NONE} when the definitions declare no grid
      */
-    public GridQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, String byProjectIndex, IndexDefinitions definitions,
-                     Supplier<IndexDefinitions> current, AttributeCatalog catalog, Backoff backoff, Sleeper sleeper, Duration pageBudget,
-                     LongSupplier nanoClock, CursorSealer cursors) {
-        this(timeout -> current.get(), dynamoDb, appTable, indexTable, byProjectIndex, definitions, catalog, backoff, sleeper, pageBudget,
-                nanoClock, cursors, ReadBudget.DEFAULT);
+    public GridQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexDefinitions definitions,
+                     Supplier<IndexDefinitions> current, Backoff backoff, Sleeper sleeper, Duration pageBudget, LongSupplier nanoClock,
+                     CursorSealer cursors, GridSettings grid) {
+        this(timeout -> current.get(), dynamoDb, appTable, indexTable, definitions, backoff, sleeper, pageBudget, nanoClock, cursors,
+                ReadBudget.DEFAULT, grid);
     }
 
     /** @param current the definitions in the stack's grid state, asked once a page with the time left for one call */
-    private GridQuery(Function<AwsRequestOverrideConfiguration, IndexDefinitions> current, DynamoDbClient dynamoDb, String appTable, String indexTable,
-                      String byProjectIndex, IndexDefinitions definitions, AttributeCatalog catalog, Backoff backoff, Sleeper sleeper,
-                      Duration pageBudget, LongSupplier nanoClock, CursorSealer cursors, ReadBudget readBudget) {
+    private GridQuery(Function<AwsRequestOverrideConfiguration, IndexDefinitions> current, DynamoDbClient dynamoDb, String appTable,
+                      String indexTable, IndexDefinitions definitions, Backoff backoff, Sleeper sleeper, Duration pageBudget,
+                      LongSupplier nanoClock, CursorSealer cursors, ReadBudget readBudget, GridSettings grid) {
         if (pageBudget.isNegative() || pageBudget.isZero()) {
             throw new IllegalArgumentException("page budget must be positive, got " + pageBudget);
         }
         this.dynamoDb = dynamoDb;
         this.appTable = appTable;
         this.indexTable = indexTable;
-        this.byProjectIndex = byProjectIndex;
         this.definitions = definitions;
         this.current = current;
         this.projector = new IndexProjector(definitions);
-        this.catalog = catalog;
         this.backoff = backoff;
         this.sleeper = sleeper;
         this.pageBudget = pageBudget;
         this.nanoClock = nanoClock;
         this.cursors = java.util.Objects.requireNonNull(cursors, "cursors");
         this.readBudget = java.util.Objects.requireNonNull(readBudget, "readBudget");
+        this.grid = java.util.Objects.requireNonNull(grid, "grid").requireFor(definitions);
     }
 
     /** This query with another time budget, cursor sealer or read budget. */
     private GridQuery(GridQuery query, Duration pageBudget, CursorSealer cursors, ReadBudget readBudget) {
-        this(query.current, query.dynamoDb, query.appTable, query.indexTable, query.byProjectIndex, query.definitions, query.catalog,
-                query.backoff, query.sleeper, pageBudget, query.nanoClock, cursors, readBudget);
+        this(query.current, query.dynamoDb, query.appTable, query.indexTable, query.definitions, query.backoff, query.sleeper,
+                pageBudget, query.nanoClock, cursors, readBudget, query.grid);
     }
 
     /**
-     * With the packaged definitions: tables as given, the grid's missing tail from GSI {@code ByProject}; cursors
+     * With the packaged definitions: tables as given, the grid's settings the stack's ({@link GridSettings#defaults}); cursors
      * sealed under a key of this instance alone ({@link #withCursorSealer} for the deployment's).
      */
     public static GridQuery of(DynamoDbClient dynamoDb, String appTable, String indexTable) {
@@ -152,7 +154,7 @@ public final class GridQuery {
     }
 
     /**
-     * With these definitions: tables as given, the grid's missing tail from GSI {@code ByProject}, the grid's layout
+     * With these definitions: tables as given, the grid's settings the stack's ({@link GridSettings#defaults}), the grid's layout
      * as the stack records it in the index table (read again after {@link GridLayoutStore#DEFAULT_CACHE}); cursors sealed
      * under a key of this instance alone ({@link #withCursorSealer} for the deployment's).
      */
@@ -164,9 +166,9 @@ public final class GridQuery {
     public static GridQuery of(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexDefinitions definitions, Duration cache) {
         GridLayoutStore layout = new GridLayoutStore(dynamoDb, indexTable, definitions, false, cache, System::nanoTime);
         Function<AwsRequestOverrideConfiguration, IndexDefinitions> current = layout::current;
-        return new GridQuery(current, dynamoDb, appTable, indexTable, "ByProject", definitions,
-                AttributeCatalog.fromProjectItems(dynamoDb, appTable, definitions.table().partitionKey().name()), Backoff.standard(),
-                Sleeper.SYSTEM, DEFAULT_PAGE_BUDGET, System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()), ReadBudget.DEFAULT);
+        return new GridQuery(current, dynamoDb, appTable, indexTable, definitions, Backoff.standard(), Sleeper.SYSTEM,
+                DEFAULT_PAGE_BUDGET, System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()), ReadBudget.DEFAULT,
+                GridSettings.defaults(dynamoDb, appTable, definitions));
     }
 
     /** The same query with another time budget per page. */
@@ -216,7 +218,7 @@ public final class GridQuery {
             }
         }
         boolean planned = !request.predicates().isEmpty();
-        PageReads reads = new PageReads(new PageReads.Tables(dynamoDb, appTable, indexTable, byProjectIndex), projector, budget, pageBudget,
+        PageReads reads = new PageReads(new PageReads.Tables(dynamoDb, appTable, indexTable, grid), projector, budget, pageBudget,
                 planned || request.readBudget() > 0 ? items : Integer.MAX_VALUE,
                 planned ? ReadBudget.maxCalls(items) : MAX_READS_PER_PAGE);
         PageFill fill = new PageFill(request, target, tests, projector, cursor.map(Cursor::knowledge).orElse(Knowledge.NONE));
@@ -319,7 +321,7 @@ public final class GridQuery {
     /** Whether the project's catalog defines the attribute, its read within the page's budget. */
     private boolean definedInCatalog(PageRequest request, String attribId, RetryBudget budget) {
         try {
-            return catalog.defines(request.project(), attribId, budget.callTimeout());
+            return grid.catalog().defines(request.project(), attribId, budget.callTimeout());
         } catch (ApiCallTimeoutException e) {
             throw new RetryableQueryException("GetItem of the project's catalog did not answer within the page's budget of " + pageBudget, e);
         }

@@ -34,8 +34,8 @@ final class PageReads {
     /** Stands for the source of an index item that names none: never read, never listed. */
     static final ItemKey NO_ITEM = ItemKey.ofString("", "");
 
-    /** The tables a page reads and the client it reads them with. */
-    record Tables(DynamoDbClient dynamoDb, String appTable, String indexTable, String byProjectIndex) {
+    /** The tables a page reads, the client it reads them with, and the issue grid's settings (its missing tail's GSI). */
+    record Tables(DynamoDbClient dynamoDb, String appTable, String indexTable, GridSettings grid) {
     }
 
     private final Tables tables;

@@ -85,7 +85,7 @@ final class TailRead {
      */
     private QueryResponse queryByProject(Target.GridNames grid, Map<String, AttributeValue> position, int limit) {
         PageRequest request = fill.request;
-        QueryRequest.Builder query = QueryRequest.builder().tableName(reads.tables().appTable()).indexName(reads.tables().byProjectIndex())
+        QueryRequest.Builder query = QueryRequest.builder().tableName(reads.tables().appTable()).indexName(reads.tables().grid().byProjectIndex())
                 .keyConditionExpression("#p = :p")
                 .filterExpression("NOT (attribute_type(#cf.#f, :s) OR attribute_type(#cf.#f, :n) OR attribute_type(#cf.#f, :bool)"
                         + " OR attribute_type(#cf.#f, :ss) OR attribute_type(#cf.#f, :ns)) OR size(#id) > :idChars")

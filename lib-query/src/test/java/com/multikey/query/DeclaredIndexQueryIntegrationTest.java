@@ -87,9 +87,9 @@ class DeclaredIndexQueryIntegrationTest {
     }
 
     private static GridQuery query() {
-        return new GridQuery(dynamoDb, TABLE, "IssueAttribIndexTable", "ByProject", DEFINITIONS, (project, attribute) -> true,
+        return new GridQuery(dynamoDb, TABLE, "IssueAttribIndexTable", DEFINITIONS,
                 new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, GridQuery.DEFAULT_PAGE_BUDGET,
-                System::nanoTime, SEALER);
+                System::nanoTime, SEALER, new GridSettings("ByProject", (project, attribute) -> true));
     }
 
     /** One key for every query of the class: a cursor of one {@code query()} opens in the next. */

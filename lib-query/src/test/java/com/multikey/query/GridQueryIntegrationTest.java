@@ -154,9 +154,9 @@ class GridQueryIntegrationTest {
     }
 
     private static GridQuery query(DynamoDbClient client, Sleeper sleeper, LongSupplier nanoClock) {
-        return new GridQuery(client, "AppTable", "IssueAttribIndexTable", "ByProject", CONFIG,
-                AttributeCatalog.fromProjectItems(client, "AppTable", "id"), new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)),
-                sleeper, GridQuery.DEFAULT_PAGE_BUDGET, nanoClock, SEALER);
+        return new GridQuery(client, "AppTable", "IssueAttribIndexTable", CONFIG,
+                new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), sleeper, GridQuery.DEFAULT_PAGE_BUDGET, nanoClock,
+                SEALER, new GridSettings("ByProject", GridFieldCatalog.fromProjectItems(client, "AppTable", "id")));
     }
 
     /** The key the tests' cursors are sealed under, so that a test can seal a cursor of its own. */

@@ -186,7 +186,7 @@ class GroupedIndexQueryIntegrationTest {
     }
 
     /** A grouped query never asks the issue grid's catalog. */
-    private static final AttributeCatalog NO_CATALOG = (project, attribute) -> {
+    private static final GridFieldCatalog NO_CATALOG = (project, attribute) -> {
         throw new AssertionError("a grouped index has no catalog to ask");
     };
 
@@ -195,9 +195,9 @@ class GroupedIndexQueryIntegrationTest {
     }
 
     private static GridQuery query(DynamoDbClient client, String table, IndexDefinitions definitions) {
-        return new GridQuery(client, table, INDEX_TABLE, "ByProject", definitions, NO_CATALOG,
+        return new GridQuery(client, table, INDEX_TABLE, definitions,
                 new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, GridQuery.DEFAULT_PAGE_BUDGET,
-                System::nanoTime, SEALER);
+                System::nanoTime, SEALER, new GridSettings("ByProject", NO_CATALOG));
     }
 
     /** The key the tests' cursors are sealed under, so that a test can seal a cursor of its own. */

@@ -114,9 +114,9 @@ class PlannerBudgetProgressTest {
             projector.project(projector.keyOf(item).orElseThrow(), item).items()
                     .forEach(indexItem -> dynamoDb.putItem(b -> b.tableName("IssueAttribIndexTable").item(indexItem.toItem())));
         }
-        return new GridQuery(dynamoDb, "AppTable", "IssueAttribIndexTable", "ByProject", DEFINITIONS, (project, attribute) -> true,
+        return new GridQuery(dynamoDb, "AppTable", "IssueAttribIndexTable", DEFINITIONS,
                 new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, Duration.ofSeconds(60),
-                System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()));
+                System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()), new GridSettings("ByProject", (project, attribute) -> true));
     }
 
     /** The ids of every page, or of the first {@code maxPages} when the result has not ended by then. */

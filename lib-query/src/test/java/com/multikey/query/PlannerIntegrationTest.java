@@ -76,9 +76,9 @@ class PlannerIntegrationTest {
     }
 
     private static GridQuery query() {
-        return new GridQuery(dynamoDb, "AppTable", "IssueAttribIndexTable", "ByProject", CONFIG, (project, field) -> true,
+        return new GridQuery(dynamoDb, "AppTable", "IssueAttribIndexTable", CONFIG,
                 new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, GridQuery.DEFAULT_PAGE_BUDGET,
-                System::nanoTime);
+                System::nanoTime, new GridSettings("ByProject", (project, field) -> true));
     }
 
     private static List<Predicate> where(String... texts) {

@@ -210,9 +210,9 @@ class PlannerPropertiesTest {
         List<String> expected = Model.sequence(items, spec, tail);
 
         RecordingDynamoDbClient client = new RecordingDynamoDbClient(tables.dynamoDb());
-        GridQuery query = new GridQuery(client, table, INDEX_TABLE, "ByProject", definitions, (project, attribute) -> true,
+        GridQuery query = new GridQuery(client, table, INDEX_TABLE, definitions,
                 new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, Duration.ofSeconds(60),
-                System::nanoTime, SEALER);
+                System::nanoTime, SEALER, new GridSettings("ByProject", (project, attribute) -> true));
         List<String> listed = new ArrayList<>();
         for (int n = 0; ; n++) {
             assertThat(n).as("pages of %s: no end after %d pages, %d of %d items listed", spec, MAX_PAGES, listed.size(), expected.size())

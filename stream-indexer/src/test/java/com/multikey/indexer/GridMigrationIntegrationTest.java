@@ -14,6 +14,7 @@ import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.query.CursorKeys;
 import com.multikey.query.CursorSealer;
 import com.multikey.query.GridQuery;
+import com.multikey.query.GridSettings;
 import com.multikey.query.Order;
 import com.multikey.query.Page;
 import com.multikey.query.PageRequest;
@@ -253,8 +254,9 @@ class GridMigrationIntegrationTest {
     }
 
     private GridQuery reader() {
-        return new GridQuery(dynamoDb, APP, INDEX, "ByProject", DEFINITIONS, store(false)::current, (project, attribute) -> true,
-                Backoff.standard(), Sleeper.SYSTEM, Duration.ofSeconds(30), System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()));
+        return new GridQuery(dynamoDb, APP, INDEX, DEFINITIONS, store(false)::current, Backoff.standard(), Sleeper.SYSTEM,
+                Duration.ofSeconds(30), System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()),
+                new GridSettings("ByProject", (project, attribute) -> true));
     }
 
     private StreamIndexer indexer(GridLayoutStore store) {

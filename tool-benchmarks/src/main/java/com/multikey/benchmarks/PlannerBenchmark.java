@@ -13,6 +13,7 @@ import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.query.CursorKeys;
 import com.multikey.query.CursorSealer;
 import com.multikey.query.GridQuery;
+import com.multikey.query.GridSettings;
 import com.multikey.query.Order;
 import com.multikey.query.Page;
 import com.multikey.query.PageRequest;
@@ -100,9 +101,9 @@ final class PlannerBenchmark {
             out.printf("(11) query planner: %,d issues of one project, 20 custom fields, %,d index items of the grouped grid, written"
                     + " in %.1f s; pages of %d sorted by rank (a number every issue has)%n", ISSUES, indexItems,
                     (System.nanoTime() - start) / 1e9, PAGE_SIZE);
-            GridQuery query = new GridQuery(dynamoDb, "AppTable", "IssueAttribIndexTable", "ByProject", definitions,
-                    (project, attribute) -> true, Backoff.standard(), Sleeper.SYSTEM, Duration.ofSeconds(60), System::nanoTime,
-                    CursorSealer.of(CursorKeys.ephemeral()));
+            GridQuery query = new GridQuery(dynamoDb, "AppTable", "IssueAttribIndexTable", definitions, Backoff.standard(),
+                    Sleeper.SYSTEM, Duration.ofSeconds(60), System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()),
+                    new GridSettings("ByProject", (project, attribute) -> true));
             long[] byProject = readProject(dynamoDb);
             out.printf("(a) Query ByProject + filter + sort in the application: every page reads the whole project: %,d items in %d"
                     + " Queries%n%n", byProject[0], byProject[1]);

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The catalog over a table whose key attribute is not {@code id}, on a clock the test moves. */
-class ProjectItemCatalogTest {
+class ProjectItemFieldCatalogTest {
 
     @RegisterExtension
     static final LocalTablesExtension TABLES = LocalTablesExtension.createdOnce();
@@ -47,7 +47,7 @@ class ProjectItemCatalogTest {
         defines("project#a", "f1", "f2");
         AtomicLong now = new AtomicLong();
         RecordingDynamoDbClient client = new RecordingDynamoDbClient(dynamoDb);
-        ProjectItemCatalog catalog = new ProjectItemCatalog(client, "Items", "pk", Duration.ofSeconds(60), now::get);
+        ProjectItemFieldCatalog catalog = new ProjectItemFieldCatalog(client, "Items", "pk", Duration.ofSeconds(60), now::get);
 
         assertThat(catalog.defines("project#a", "f1")).isTrue();
         assertThat(catalog.defines("project#a", "f2")).isTrue();
@@ -70,7 +70,7 @@ class ProjectItemCatalogTest {
     @Test
     void defines_whenTheProjectHasNoItemOrNoAttributesMap_acceptsEveryId() {
         dynamoDb.putItem(b -> b.tableName("Items").item(Map.of("pk", AttributeValue.fromS("project#plain"))));
-        ProjectItemCatalog catalog = new ProjectItemCatalog(dynamoDb, "Items", "pk", Duration.ofSeconds(60), System::nanoTime);
+        ProjectItemFieldCatalog catalog = new ProjectItemFieldCatalog(dynamoDb, "Items", "pk", Duration.ofSeconds(60), System::nanoTime);
 
         assertThat(catalog.defines("project#none", "anything")).isTrue();
         assertThat(catalog.defines("project#plain", "anything")).isTrue();

@@ -3,8 +3,12 @@ package com.multikey.query;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
-/** Which attribute ids a project defines, to tell an unknown attribute from one nobody has set yet. */
-public interface AttributeCatalog {
+/**
+ * The issue grid's fields a project defines (its custom fields, by attribute id), to tell an unknown field from one
+ * no issue has set yet: the grid refuses the first and answers the second with its missing tail. Only the grid asks;
+ * a query of any other declared index has no catalog ({@link GridSettings}).
+ */
+public interface GridFieldCatalog {
 
     /** Whether the project defines the attribute; {@code true} when the catalog cannot tell. */
     boolean defines(String project, String attribId);
@@ -19,9 +23,9 @@ public interface AttributeCatalog {
 
     /**
      * Reads the project's own item in the app table (key attribute = the project id, its {@code attributes}
-     * map keyed by attribute id, as in the design's sample), kept for {@link ProjectItemCatalog#DEFAULT_TTL}.
+     * map keyed by attribute id, as in the design's sample), kept for {@link ProjectItemFieldCatalog#DEFAULT_TTL}.
      */
-    static AttributeCatalog fromProjectItems(DynamoDbClient dynamoDb, String appTable, String keyAttribute) {
-        return new ProjectItemCatalog(dynamoDb, appTable, keyAttribute, ProjectItemCatalog.DEFAULT_TTL, System::nanoTime);
+    static GridFieldCatalog fromProjectItems(DynamoDbClient dynamoDb, String appTable, String keyAttribute) {
+        return new ProjectItemFieldCatalog(dynamoDb, appTable, keyAttribute, ProjectItemFieldCatalog.DEFAULT_TTL, System::nanoTime);
     }
 }

@@ -11,15 +11,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
- * The attribute ids of a project, from its own item in the app table: a string key attribute holding the
- * project id and an {@code attributes} map keyed by attribute id. A project without such an item (or
+ * The issue grid's fields of a project, from the project's own item in the app table: a string key attribute
+ * holding the project id and an {@code attributes} map keyed by attribute id. A project without such an item (or
  * without the map) defines every id.
  *
  * <p>A read is kept for a short time, so a grid's pages do not each read the project; an id the kept copy
  * does not know is looked up again at once before it is refused, so a field added to a project is
  * queryable at once, and a removed one is refused within the time a copy is kept.
  */
-public final class ProjectItemCatalog implements AttributeCatalog {
+public final class ProjectItemFieldCatalog implements GridFieldCatalog {
 
     /** How long a project's attribute ids are kept. */
     public static final Duration DEFAULT_TTL = Duration.ofSeconds(60);
@@ -38,7 +38,7 @@ public final class ProjectItemCatalog implements AttributeCatalog {
     private record Entry(Set<String> attributes, long readAt) {
     }
 
-    public ProjectItemCatalog(DynamoDbClient dynamoDb, String appTable, String keyAttribute, Duration ttl,
+    public ProjectItemFieldCatalog(DynamoDbClient dynamoDb, String appTable, String keyAttribute, Duration ttl,
                               LongSupplier nanoClock) {
         if (ttl.isNegative()) {
             throw new IllegalArgumentException("ttl must not be negative, got " + ttl);
