@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.common.ChangeRecord;
 import com.multikey.index.definition.IndexDefinitions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Identity;
@@ -12,8 +15,12 @@ import software.amazon.awssdk.services.dynamodb.model.Record;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.FutureTask;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.argumentSet;
 
 class ChangeEventFactoryTest {
 
@@ -222,5 +229,110 @@ class ChangeEventFactoryTest {
         assertThat(below.imagesDropped()).isFalse();
         assertThat(at.imagesDropped()).isTrue();
         assertThat(at.size()).isLessThan(limit);
+    }
+
+    static Stream<Arguments> numbers() {
+        AttributeValue outside = AttributeValue.fromN("12345678901234567890");
+        AttributeValue belowInt64 = AttributeValue.fromN("-9223372036854775809");
+        AttributeValue int64Max = AttributeValue.fromN("9223372036854775807");
+        return Stream.of(
+                argumentSet("an integer outside int64", outside, true),
+                argumentSet("one below int64's least", belowInt64, true),
+                argumentSet("int64's greatest", int64Max, false),
+                argumentSet("a number set with one outside int64", AttributeValue.fromNs(List.of("1", "12345678901234567890")), true),
+                argumentSet("a number set within int64", AttributeValue.fromNs(List.of("1", "9223372036854775807")), false),
+                argumentSet("a map holding one outside int64", AttributeValue.fromM(Map.of("a", AttributeValue.fromS("x"), "b", outside)), true),
+                argumentSet("a map within int64", AttributeValue.fromM(Map.of("a", int64Max)), false),
+                argumentSet("a list holding one outside int64", AttributeValue.fromL(List.of(AttributeValue.fromS("x"), outside)), true),
+                argumentSet("a list within int64", AttributeValue.fromL(List.of(int64Max, AttributeValue.fromS("x"))), false),
+                argumentSet("a string of digits", AttributeValue.fromS("12345678901234567890"), false));
+    }
+
+    @ParameterizedTest
+    @MethodSource("numbers")
+    void toEvent_saysItSentIntegersOutsideInt64AsStrings_wheneverTheImageHoldsOne(AttributeValue value, boolean adjusted) {
+        ChangeEvent event = eventOf(Map.of("id", AttributeValue.fromS("issue#1"), "value", value));
+
+        if (adjusted) {
+            assertThat(event.adjustments()).containsExactly("integers outside int64 sent as strings");
+        } else {
+            assertThat(event.adjustments()).isEmpty();
+        }
+    }
+
+    private static AttributeValue nestedLists(int levels) {
+        AttributeValue value = AttributeValue.fromS("leaf");
+        for (int level = 0; level < levels; level++) {
+            value = AttributeValue.fromL(List.of(AttributeValue.fromS("x"), value));
+        }
+        return value;
+    }
+
+    /**
+     * The work on a thread with a large stack: the conversion of lists nested about 1,000 levels recurses deeper than a
+     * default thread stack holds (the router never converts such an image: {@link ImageNesting} drops it before).
+     */
+    private static <T> T withLargeStack(Callable<T> work) throws Exception {
+        FutureTask<T> task = new FutureTask<>(work);
+        Thread thread = new Thread(null, task, "deep-nesting", 256L * 1024 * 1024);
+        thread.start();
+        return task.get();
+    }
+
+    @Test
+    void toEvent_countsTheNestingOfListsAsOfMaps() throws Exception {
+        ChangeEvent deepest = withLargeStack(() -> eventOf(Map.of("id", AttributeValue.fromS("issue#1"), "deep", nestedLists(998))));
+        ChangeEvent tooDeep = withLargeStack(() -> eventOf(Map.of("id", AttributeValue.fromS("issue#1"), "deep", nestedLists(999))));
+
+        assertThat(deepest.imagesDropped()).isFalse();
+        assertThat(tooDeep.imagesDropped()).isTrue();
+        assertThat(JSON.readTree(tooDeep.detail()).get("imagesDroppedReason").asText()).isEqualTo("nesting");
+    }
+
+    @Test
+    void toEvent_withoutImages_dropsTheChangedNamesToo_whenTheyAloneWouldMakeTheEntryReachTheLimit() throws Exception {
+        // given: images switched off; an attribute name as long as makes the entry exactly the limit, and one shorter
+        int limit = 4096;
+        ChangeEventFactory keysOnly = new ChangeEventFactory(new RouterConfig("bus", "src", RouterFixtures.TABLE_ARN, IndexDefinitions.packaged(),
+                false, limit));
+        int probe = keysOnly.toEvent(insertWithAttributeNamed("n")).size();
+        String reachingTheLimit = "n".repeat(1 + limit - probe);
+
+        // when
+        ChangeEvent below = keysOnly.toEvent(insertWithAttributeNamed(reachingTheLimit.substring(1)));
+        ChangeEvent at = keysOnly.toEvent(insertWithAttributeNamed(reachingTheLimit));
+
+        // then
+        assertThat(below.size()).isEqualTo(limit - 1);
+        assertThat(JSON.readTree(below.detail()).get("changedAttributes").toString()).isEqualTo("[\"id\",\"" + reachingTheLimit.substring(1) + "\"]");
+        assertThat(below.adjustments()).isEmpty();
+        JsonNode atDetail = JSON.readTree(at.detail());
+        assertThat(atDetail.has("changedAttributes")).isFalse();
+        assertThat(atDetail.get("changedAttributesDropped").asBoolean()).isTrue();
+        assertThat(at.adjustments()).containsExactly("changed attribute names dropped: entry would reach the size limit");
+        assertThat(at.size()).isLessThan(limit);
+    }
+
+    private static ChangeRecord insertWithAttributeNamed(String name) {
+        return RouterFixtures.changeRecord(Records.change(1, "issue#1", null,
+                Map.of("id", AttributeValue.fromS("issue#1"), name, AttributeValue.fromS("v"))));
+    }
+
+    @Test
+    void toEvent_whenTheRecordCarriesItsKeysAlone_takesTheEntityTypeFromThem() throws Exception {
+        // a KEYS_ONLY stream: a removal without its old image
+        ChangeEvent event = factory.toEvent(new ChangeRecord("e-1", com.multikey.common.ChangeKind.REMOVE, "1",
+                Map.of("id", AttributeValue.fromS("issue#1")), null, null, null, null));
+
+        assertThat(event.detailType()).isEqualTo("Issue Removed");
+        assertThat(JSON.readTree(event.detail()).get("entityType").asText()).isEqualTo("issue");
+    }
+
+    @Test
+    void toString_namesTheEventByKeysAndType_neverByItsImages() {
+        ChangeEvent event = eventOf(Map.of("id", AttributeValue.fromS("issue#1"), "secret", AttributeValue.fromS("IMAGE-CONTENT")));
+
+        assertThat(event.toString()).isEqualTo("ChangeEvent[itemKey={\"id\":\"issue#1\"}, eventId=e-1, sequenceNumber=1, "
+                + "detailType=Issue Created, imagesDropped=false]");
     }
 }

@@ -243,6 +243,39 @@ class OrderedEventSenderTest {
         assertThat(publisher.overrides.get(publisher.overrides.size() - 1).apiCallTimeout().orElseThrow()).isLessThan(Duration.ofSeconds(1));
     }
 
+    @Test
+    void send_whenPutEventsAnswersForFewerEntriesThanItWasSent_resendsTheUnansweredOnes() {
+        // given: the first call is answered for its first entry only
+        publisher.behaviour = (call, entries) -> call == 0 ? List.of(Optional.<String>empty())
+                : entries.stream().map(e -> Optional.<String>empty()).toList();
+
+        // when
+        List<ChangeEvent> sent = inserts(3);
+        OrderedEventSender.Outcome outcome = sender().send(sent, deadline(Duration.ofSeconds(30)));
+
+        // then
+        assertThat(outcome.unsent()).isEmpty();
+        assertThat(outcome.errorCodes()).containsExactly(Map.entry("MissingResultEntry", 2));
+        assertThat(outcome.retriedEntries()).isEqualTo(2);
+        assertThat(publisher.calls).extracting(List::size).containsExactly(3, 2);
+    }
+
+    @Test
+    void send_packsEntriesIntoACallWhileTheirSizesTotalLessThanTheRequestLimit() {
+        // given: two events, and a request limit exactly their total, then one byte more
+        List<ChangeEvent> sent = inserts(2);
+        int total = sent.get(0).size() + sent.get(1).size();
+
+        // when
+        new OrderedEventSender(publisher, "bus", total, new Backoff(Duration.ofMillis(50), Duration.ofSeconds(5),
+                RandomGenerator.of("L64X128MixRandom")), waits::add, RetryBudget.DEFAULT_MAX_FAILED_ATTEMPTS).send(sent, deadline(Duration.ofSeconds(30)));
+        new OrderedEventSender(publisher, "bus", total + 1, new Backoff(Duration.ofMillis(50), Duration.ofSeconds(5),
+                RandomGenerator.of("L64X128MixRandom")), waits::add, RetryBudget.DEFAULT_MAX_FAILED_ATTEMPTS).send(sent, deadline(Duration.ofSeconds(30)));
+
+        // then: at the limit, a call each; below it, one call
+        assertThat(publisher.calls).extracting(List::size).containsExactly(1, 1, 2);
+    }
+
     /** The events at these positions of what was sent. */
     private static List<ChangeEvent> at(List<ChangeEvent> sent, Integer... positions) {
         return java.util.Arrays.stream(positions).map(sent::get).toList();

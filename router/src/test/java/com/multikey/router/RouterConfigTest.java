@@ -30,6 +30,15 @@ class RouterConfigTest {
     }
 
     @Test
+    void fromEnvironment_acceptsEachSettingAtItsBound_andRefusesItOnePast() {
+        assertThat(RouterConfig.fromEnvironment(env("MAX_ENTRY_BYTES", "1024")).maxEntryBytes()).isEqualTo(1024);
+        assertThatThrownBy(() -> RouterConfig.fromEnvironment(env("MAX_ENTRY_BYTES", "1023"))).hasMessageContaining("MAX_ENTRY_BYTES")
+                .hasMessageContaining("1023");
+        assertThat(RouterConfig.fromEnvironment(env("EVENT_BUS_NAME", "b".repeat(1600))).eventBusName()).hasSize(1600);
+        assertThat(RouterConfig.fromEnvironment(env("TABLE_ARN", "a".repeat(2048))).tableArn()).hasSize(2048);
+    }
+
+    @Test
     void fromEnvironment_whenASettingCanNeverBeAccepted_refusesToStart_sayingWhich() {
         assertThatThrownBy(() -> RouterConfig.fromEnvironment(env("EVENT_SOURCE", "s".repeat(257))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("EVENT_SOURCE").hasMessageContaining("257");

@@ -47,7 +47,7 @@ public final class DynamoDbIndexWriter implements IndexWriter {
 
     public static final int MAX_BATCH = DynamoDbLimits.MAX_BATCH_WRITE_REQUESTS;
     /** {"PutRequest":{"Item":...}} around each item, and a comma. */
-    private static final int REQUEST_WRAPPER_BYTES = 32;
+    static final int REQUEST_WRAPPER_BYTES = 32;
     /** What the items of one call may take of the 16 MB: the rest is the request's envelope and table name. */
     static final long MAX_CALL_ITEM_BYTES = DynamoDbLimits.MAX_BATCH_WRITE_BYTES - 64 * 1024;
 

@@ -76,6 +76,12 @@ final class IndexerStack implements AutoCloseable {
         return handler(dynamoDb, Duration.ofMillis(10), Sleeper.SYSTEM);
     }
 
+    /** The handler as Lambda builds it: from the template's environment alone, with the local engine as its endpoint. */
+    StreamIndexerHandler handlerFromEnvironment() {
+        return new StreamIndexerHandler(TemplateEnvironment.forLocalRun(localTables.template(), FUNCTION, localTables.names(),
+                Map.of("DYNAMODB", localTables.local().endpoint())));
+    }
+
     /** Stream records written since the last call. */
     List<Record> newRecords() {
         return tail.poll();

@@ -8,12 +8,14 @@ import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.index.definition.KeySchema;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,6 +58,16 @@ class PrimingSampleBatchTest {
                 orderBy: rank
             """;
 
+    /** A binary sort key in a condition, which the sample's condition value (a string) cannot be. */
+    static final String BINARY_KEY_IN_CONDITIONS = """
+            version: 1
+            table: {partitionKey: {name: tenant, type: S}, sortKey: {name: ver, type: B}}
+            indexes:
+              - name: versions
+                covers: [{attribute: ver, exists: true}]
+                values: {attribute: title}
+            """;
+
     static Stream<Arguments> definitions() throws IOException {
         return Stream.of(
                 Arguments.of("packaged (issue grid)", Files.readString(Path.of("..", "index-definitions.yaml"))),
@@ -63,7 +75,8 @@ class PrimingSampleBatchTest {
                 Arguments.of("number and binary keys", DeclaredIndexesPropertiesTest.NUMBER_AND_BINARY_KEYS_YAML),
                 Arguments.of("grid beside grouped indexes", DeclaredIndexesPropertiesTest.GRID_AND_GROUPED_YAML),
                 Arguments.of("nested paths and equals", NESTED_AND_EQUALS),
-                Arguments.of("key attributes in conditions and group", KEY_IN_CONDITIONS_AND_GROUP));
+                Arguments.of("key attributes in conditions and group", KEY_IN_CONDITIONS_AND_GROUP),
+                Arguments.of("binary key in conditions", BINARY_KEY_IN_CONDITIONS));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -109,5 +122,26 @@ class PrimingSampleBatchTest {
 
         // then: at least a put per index and the delete of a changed value
         assertThat(changes).isGreaterThan(DefinitionsYaml.parse(yaml).indexes().size());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("definitions")
+    void sampleBatch_isAsAStreamDeliversIt_fromDynamoDb_eachRecordItsOwnId_inSequenceOrder(String name, String yaml) {
+        List<DynamodbStreamRecord> sample = StreamIndexerPriming.sampleBatch(new IndexerConfig("index", "", DefinitionsYaml.parse(yaml)));
+
+        assertThat(sample).hasSizeGreaterThan(1).allSatisfy(record -> assertThat(record.getEventSource()).isEqualTo("aws:dynamodb"));
+        assertThat(sample).extracting(DynamodbStreamRecord::getEventID).doesNotContainNull().doesNotHaveDuplicates();
+        List<BigInteger> sequence = sample.stream().map(record -> new BigInteger(record.getDynamodb().getSequenceNumber())).toList();
+        assertThat(sequence).isSorted().doesNotHaveDuplicates().allSatisfy(number -> assertThat(number).isPositive());
+    }
+
+    @Test
+    void register_returnsTheHookItRegistered_whichPrimesWithTheEnvironmentItWasGiven() {
+        Map<String, String> env = Map.of("INDEX_TABLE_NAME", "index", "AWS_REGION", "us-east-1",
+                "AWS_ACCESS_KEY_ID", "priming", "AWS_SECRET_ACCESS_KEY", "priming");
+
+        int changes = StreamIndexerPriming.register(env).prime();
+
+        assertThat(changes).isGreaterThan(IndexDefinitions.packaged().indexes().size());
     }
 }

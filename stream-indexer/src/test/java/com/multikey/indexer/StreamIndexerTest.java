@@ -1,5 +1,6 @@
 package com.multikey.indexer;
 
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -164,6 +165,32 @@ class StreamIndexerTest {
                 .isEqualTo("AppTable");
         assertThat(metrics.last().missingImages()).isEqualTo(1);
         assertThat(index.items()).isEmpty();
+    }
+
+    @Test
+    void process_logsTheBatchsCounts_andAnUnreadableRecordUnderItsItemKey() throws Exception {
+        // given: a change of one value (a put and a delete), and a record of an unknown kind
+        var a1 = issue("issue#a", "p", 1, Map.of("f", s("1")));
+        var a2 = issue("issue#a", "p", 1, Map.of("f", s("2")));
+        List<DynamodbStreamRecord> records = StreamRecords.lambdaRecords(List.of(
+                StreamRecords.change(1, "issue#a", a1, a2), StreamRecords.change(2, "issue#b", null, issue("issue#b", "p", 2, Map.of()))));
+        records.get(1).setEventName("BOGUS");
+
+        // when
+        StreamsEventResponse response = indexer.process(records, Deadline.after(Duration.ofSeconds(30)));
+
+        // then
+        assertThat(response.getBatchItemFailures()).isEmpty();
+        JsonNode skipped = logLine("stream record skipped");
+        assertThat(skipped.get("itemKey").asText()).isEqualTo("issue#b");
+        assertThat(skipped.get("eventId").asText()).isEqualTo("event-2");
+        assertThat(skipped.get("reason").asText()).isEqualTo("unknown eventName 'BOGUS'");
+        JsonNode batch = logLine("batch indexed");
+        assertThat(batch.get("level").asText()).isEqualTo("INFO");
+        assertThat(batch.get("records").asInt()).isEqualTo(2);
+        assertThat(batch.get("puts").asInt()).isEqualTo(1);
+        assertThat(batch.get("deletes").asInt()).isEqualTo(1);
+        assertThat(batch.get("failedRecords").asInt()).isZero();
     }
 
     @Test
