@@ -188,6 +188,8 @@ class DefinitionsReaderTest {
                         "definitions: index 'a': values.attribute: the attribute path is empty; name an attribute, e.g. 'project' or 'details.team'"),
                 arguments("an empty tie-breaker path", ID + "indexes: [{name: a, values: {attribute: x}, orderBy: [{attribute: ''}]}]",
                         "definitions: index 'a': orderBy: the attribute path is empty; name an attribute, e.g. 'project' or 'details.team'"),
+                arguments("a tie-breaker path with an empty name", ID + "indexes: [{name: a, values: {attribute: x}, orderBy: ['p..q']}]",
+                        "definitions: index 'a': orderBy: the attribute path 'p..q' has an empty name between dots; write names joined by single dots, e.g. 'details.team'"),
                 arguments("an unknown value source", ID + "indexes: [{name: a, values: {attributes: x}}]",
                         "definitions: index 'a': values: unknown setting 'attributes'; expected one of entriesOf, elementsOf, attribute"),
                 arguments("an unknown tie-breaker setting", ID + "indexes: [{name: a, values: {attribute: x}, orderBy: [{attribute: p, maxByte: 100}]}]",
