@@ -55,7 +55,7 @@ final class StartCommand implements Callable<Integer> {
     int apiPort;
 
     @Option(names = "--api-auth", defaultValue = "IAM", paramLabel = "IAM|JWT",
-            description = "how the read API authorizes: IAM (SigV4 with the local credentials tool-local-cli/local) or JWT (tokens from 'local.jar token') (default ${DEFAULT-VALUE})")
+            description = "how the read API authorizes: IAM (SigV4 with the local credentials local/local) or JWT (tokens from 'local.jar token') (default ${DEFAULT-VALUE})")
     String apiAuth;
 
     @Option(names = "--token-key", paramLabel = "FILE", description = "with --api-auth JWT, the key that signs local tokens (default ~/.multikey/local-token-key.json, made on first use)")
