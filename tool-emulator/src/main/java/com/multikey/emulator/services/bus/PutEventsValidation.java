@@ -56,10 +56,6 @@ public final class PutEventsValidation {
         this.maxEntryBytes = maxEntryBytes;
     }
 
-    int maxEntryBytes() {
-        return maxEntryBytes;
-    }
-
     /** Whether the whole call is refused ({@code ValidationException}), for a request as sent on the wire. */
     public Optional<Refusal> callRefusal(JsonNode request) {
         JsonNode entries = request.path("Entries");

@@ -135,10 +135,6 @@ public final class LocalHttpApi implements AutoCloseable {
         return URI.create("http://" + host + ":" + connector.getLocalPort());
     }
 
-    HttpApiRoutes routes() {
-        return routes;
-    }
-
     /** The requests answered so far. */
     public List<Call> calls() {
         return List.copyOf(calls);

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.emulator.services.LoopbackServers;
-import com.multikey.emulator.services.dynamodb.LocalDynamoDb;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
@@ -69,10 +68,6 @@ public final class LocalSqs implements AutoCloseable {
 
     String url(String name) {
         return endpoint() + "/" + ACCOUNT + "/" + name;
-    }
-
-    String arn(String name) {
-        return "arn:aws:sqs:" + LocalDynamoDb.REGION.id() + ":" + ACCOUNT + ":" + name;
     }
 
     /** Sends as SendMessage does, from inside the runtime (an on-failure destination). */
