@@ -10,7 +10,8 @@ import com.multikey.common.PlainJson;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
-import com.multikey.query.Explain;
+import com.multikey.query.CursorKeys;
+import com.multikey.query.CursorSealer;
 import com.multikey.query.Filter;
 import com.multikey.query.FilterParameters;
 import com.multikey.query.GridQuery;
@@ -30,6 +31,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.io.PrintStream;
 import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,7 +79,7 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
     BigDecimal pageTimeout;
     @Option(names = "--cursor-keys", paramLabel = "FILE", description = "the keys cursors are sealed under, made on first use "
             + "(default ~/.multikey/cursor-keys.json; the read API's cursors are sealed under the stack's own)")
-    java.nio.file.Path cursorKeys;
+    Path cursorKeys;
     @Option(names = "--missing", description = "after the items with the field, those without it")
     boolean missing;
     @Option(names = "--type", defaultValue = "auto", description = "type of filter values: auto (a number when the text is one), "
@@ -138,8 +141,8 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
                     entry.set("value", json(fieldValue(item)));
                     entry.set("item", PlainJson.EXACT.of(item));
                 }
-                ObjectNode document = page(page, items).put("project", project).put("attribute", attribute);
-                explained(page, document);
+                ObjectNode document = PageOutput.document(page, items).put("project", project).put("attribute", attribute);
+                PageOutput.explain(page, document);
                 Output.print(document, parent.out);
                 return OperatorCli.DONE;
             }
@@ -151,19 +154,15 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
                 out.printf("%-4d %-14s %-5s %-30s %s%n", ++n, text(item.get("id")), item.get("num") == null ? "" : item.get("num").n(),
                         text(item.get("name")), value == null ? "(none)" : PlainJson.EXACT.of(value));
             }
-            out.printf("%d item(s), %d API call(s)%s%n", page.items().size(), page.apiCalls(), reads(page));
-            out.println(page.nextCursor().map(c -> "next page: --cursor " + c).orElse("last page"));
-            explained(page, parent.err);
+            PageOutput.summary(page, out, parent.err);
             return OperatorCli.DONE;
         }
     }
 
     /** Cursors that open in the next run: sealed under a key file, read (or made) at the first cursor. */
-    private com.multikey.query.CursorSealer cursorSealer() {
-        java.nio.file.Path file = cursorKeys != null ? cursorKeys
-                : java.nio.file.Path.of(System.getProperty("user.home"), ".multikey", "cursor-keys.json");
-        return com.multikey.query.CursorSealer.reloading(() -> com.multikey.query.CursorKeys.loadOrCreate(file),
-                com.multikey.query.CursorSealer.DEFAULT_LIFETIME, java.time.Clock.systemUTC());
+    private CursorSealer cursorSealer() {
+        Path file = cursorKeys != null ? cursorKeys : Path.of(System.getProperty("user.home"), ".multikey", "cursor-keys.json");
+        return CursorSealer.reloading(() -> CursorKeys.loadOrCreate(file), CursorSealer.DEFAULT_LIFETIME, Clock.systemUTC());
     }
 
     private AttributeValue fieldValue(Map<String, AttributeValue> item) {
@@ -208,18 +207,16 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
                 }
             }
             if (output.json()) {
-                ObjectNode document = page(page, items).put("index", index);
+                ObjectNode document = PageOutput.document(page, items).put("index", index);
                 document.set("group", Output.object().arrayNode().addAll(values.stream().map(PlainJson.EXACT::of).toList()));
                 if (attribute != null) {
                     document.put("attribute", attribute);
                 }
-                explained(page, document);
+                PageOutput.explain(page, document);
                 Output.print(document, out);
                 return OperatorCli.DONE;
             }
-            out.printf("%d item(s), %d API call(s)%s%n", page.items().size(), page.apiCalls(), reads(page));
-            out.println(page.nextCursor().map(c -> "next page: --cursor " + c).orElse("last page"));
-            explained(page, parent.err);
+            PageOutput.summary(page, out, parent.err);
             return OperatorCli.DONE;
         }
     }
@@ -235,19 +232,6 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
         return Duration.ofMillis(millis.compareTo(BigDecimal.ONE) <= 0 ? 1 : millis.setScale(0, java.math.RoundingMode.CEILING).longValueExact());
     }
 
-    private static ObjectNode page(Page page, ArrayNode items) {
-        ObjectNode document = Output.object();
-        document.put("count", page.items().size()).put("apiCalls", page.apiCalls()).put("nextCursor", page.nextCursor().orElse(null));
-        if (page.examined() >= 0) {
-            document.put("examined", page.examined());
-        } else {
-            document.putNull("examined");
-        }
-        document.put("budgetSpent", page.budgetSpent());
-        document.set("items", items);
-        return document;
-    }
-
     /**
      * The request with {@code --where}, {@code --budget} and {@code --explain}: each predicate parsed and checked
      * before any endpoint is contacted, a refusal naming the {@code --where} at fault.
@@ -260,7 +244,7 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
             }
             request = request.where(predicates);
         } catch (InvalidPredicateException e) {
-            throw whereFailure(e);
+            throw QueryRefusals.where(e, where);
         }
         if (budget != null) {
             if (budget > ReadBudget.DEFAULT.max()) {
@@ -269,7 +253,7 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
             try {
                 request = request.withReadBudget(budget);
             } catch (FilterParameters.InvalidParameterException e) {
-                throw optionFailure(e);
+                throw QueryRefusals.option(e);
             }
         }
         return explain ? request.withExplain() : request;
@@ -281,86 +265,10 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
             return GridQuery.of(client, tables.appTable, tables.indexTable, definitions).withPageBudget(timeout)
                     .withCursorSealer(cursorSealer()).page(request);
         } catch (InvalidPredicateException e) {
-            throw whereFailure(e);
+            throw QueryRefusals.where(e, where);
         } catch (FilterParameters.InvalidParameterException e) {
-            throw optionFailure(e);
+            throw QueryRefusals.option(e);
         }
-    }
-
-    /**
-     * A predicate's refusal as {@code --where[i] 'text': what is wrong}, the {@code --where} options counted from 0 as
-     * the plan names them ({@code drive(where[0]: ...)}); the other predicate of an inverted range named the same way.
-     */
-    private Failure whereFailure(InvalidPredicateException e) {
-        String message = e.getMessage();
-        String prefix = "predicate " + e.position() + " ";
-        String what = message.startsWith(prefix) ? message.substring(prefix.length()) : message;
-        java.util.regex.Matcher other = java.util.regex.Pattern.compile("^with predicate (\\d+) ").matcher(what);
-        if (other.find()) {
-            what = "with " + whereOption(Integer.parseInt(other.group(1))) + " " + what.substring(other.end());
-        }
-        return Failure.usage(whereOption(e.position()) + ": " + what);
-    }
-
-    private String whereOption(int position) {
-        return "--where[" + position + "]" + (position < where.size() ? " '" + where.get(position) + "'" : "");
-    }
-
-    private static Failure optionFailure(FilterParameters.InvalidParameterException e) {
-        String option = "--" + e.parameter().replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
-        return Failure.usage(option + e.getMessage().substring(e.parameter().length()));
-    }
-
-    /** The items the page read, for the summary line; nothing when not counted. */
-    private static String reads(Page page) {
-        if (page.examined() < 0) {
-            return "";
-        }
-        return ", " + page.examined() + " item(s) read" + (page.budgetSpent() ? " (the read budget: the page is short, "
-                + "the next continues)" : "");
-    }
-
-    /** The page's explanation as the document's {@code explain}, when asked for. */
-    private static void explained(Page page, ObjectNode document) {
-        page.explain().ifPresent(explain -> {
-            ObjectNode node = document.putObject("explain");
-            node.put("plan", explain.plan()).put("reason", explain.reason());
-            ArrayNode alternatives = node.putArray("alternatives");
-            for (Explain.Alternative alternative : explain.alternatives()) {
-                ObjectNode entry = alternatives.addObject().put("plan", alternative.plan());
-                if (alternative.estimatedItems() >= 0) {
-                    entry.put("estimatedItems", alternative.estimatedItems());
-                } else {
-                    entry.putNull("estimatedItems");
-                }
-                entry.put("basis", alternative.basis());
-            }
-            Explain.Reads read = explain.read();
-            node.putObject("read").put("queries", read.queries()).put("batchGets", read.batchGets())
-                    .put("indexItems", read.indexItems()).put("tableItems", read.tableItems()).put("examined", read.examined());
-            node.put("suggestion", explain.suggestion().orElse(null));
-        });
-    }
-
-    /** The page's explanation for people, on standard error, when asked for. */
-    private static void explained(Page page, PrintStream err) {
-        page.explain().ifPresent(explain -> {
-            err.println("plan: " + explain.plan());
-            err.println("  why: " + explain.reason());
-            err.println("  weighed (estimated items read for this page):");
-            int width = explain.alternatives().stream().mapToInt(a -> a.plan().length()).max().orElse(0);
-            for (Explain.Alternative alternative : explain.alternatives()) {
-                err.printf("    %-" + width + "s  %6s items  %s%n", alternative.plan(),
-                        alternative.estimatedItems() >= 0 ? Long.toString(alternative.estimatedItems()) : "?", alternative.basis());
-            }
-            Explain.Reads read = explain.read();
-            err.printf("  read: %d Query, %d BatchGetItem; %d index items, %d items of the table (%d examined)%n", read.queries(),
-                    read.batchGets(), read.indexItems(), read.tableItems(), read.examined());
-            explain.suggestion().ifPresent(yaml -> {
-                err.println("  suggested index (add it under indexes: in the definitions file, deploy, then backfill --index it):");
-                yaml.lines().forEach(line -> err.println("    " + line));
-            });
-        });
     }
 
     private static AttributeValue groupValue(String text) {
@@ -384,7 +292,7 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
         try {
             return new FilterParameters(type, equals, beginsWith, lessThan, atMost, greaterThan, atLeast).filter();
         } catch (FilterParameters.InvalidParameterException e) {
-            throw optionFailure(e);
+            throw QueryRefusals.option(e);
         }
     }
 }
