@@ -6,8 +6,8 @@ import java.math.BigDecimal;
 import java.util.regex.Pattern;
 
 /**
- * DynamoDB's numbers: at most 38 significant digits, magnitude 1E-130 to 9.99...E+125 (or zero), held
- * normalized (no trailing zeros) and written canonically, as DynamoDB returns them.
+ * DynamoDB's numbers: at most 38 significant digits, magnitude 1E-130 to 9.99...E+125 (or zero, whatever exponent
+ * it is written with), held normalized (no trailing zeros) and written canonically, as DynamoDB returns them.
  */
 public final class Numbers {
 
@@ -51,23 +51,30 @@ public final class Numbers {
         return check(number);
     }
 
+    /** Whether the digits before the exponent are all zeros ("0", "-00.000", ".0"): the number is zero. */
+    private static boolean zeroMantissa(String text) {
+        int end = text.toLowerCase().indexOf('e');
+        String mantissa = end < 0 ? text : text.substring(0, end);
+        return mantissa.chars().noneMatch(c -> c >= '1' && c <= '9');
+    }
+
     /**
      * Normalizes a computed number (a sum, a difference) and checks it against DynamoDB's precision and range,
      * with the same messages as {@link #parse}.
      */
     public static BigDecimal check(BigDecimal number) {
+        if (number.signum() == 0) {
+            // "-0", "0.000", "0E+500", "0E-200" are all zero: zero has no magnitude to be out of range.
+            return BigDecimal.ZERO;
+        }
         // The range first, on the exponent of the leading digit (the same before and after stripping zeros;
-        // stripping an out-of-range number could overflow BigDecimal's scale). Zero too: DynamoDB refuses
-        // "0E+126" and "0E-131" by the exponent they are written with.
+        // stripping an out-of-range number could overflow BigDecimal's scale).
         long exponent = (long) number.precision() - number.scale() - 1;
         if (exponent > MAX_EXPONENT) {
             throw EngineException.validation(OVERFLOW);
         }
         if (exponent < MIN_EXPONENT) {
             throw EngineException.validation(UNDERFLOW);
-        }
-        if (number.signum() == 0) {
-            return BigDecimal.ZERO; // "-0", "0.000", "0E+10" are all zero
         }
         BigDecimal normalized = number.stripTrailingZeros();
         if (normalized.precision() > MAX_DIGITS) {
@@ -90,8 +97,8 @@ public final class Numbers {
 
     /**
      * A number whose exponent does not fit BigDecimal's scale: DynamoDB reads an exponent that fits 64 bits and
-     * refuses the number as out of range by its sign (zero too, which is range-checked by its written exponent);
-     * a longer exponent cannot be converted at all.
+     * refuses the number as out of range by its sign, unless it is zero, which is zero whatever its exponent; a
+     * longer exponent cannot be converted at all.
      */
     private static BigDecimal hugeExponent(String text) {
         String exponent = text.substring(text.toLowerCase().indexOf('e') + 1);
@@ -99,6 +106,9 @@ public final class Numbers {
             Long.parseLong(exponent);
         } catch (NumberFormatException e) {
             throw notNumeric(text);
+        }
+        if (zeroMantissa(text)) {
+            return BigDecimal.ZERO;
         }
         throw EngineException.validation(exponent.startsWith("-") ? UNDERFLOW : OVERFLOW);
     }

@@ -11,6 +11,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Properties of numbers, from AWS "Supported data types and naming rules in Amazon DynamoDB" (Number) and
@@ -37,6 +38,39 @@ class NumbersPropertiesTest {
         int expected = Integer.signum(a.compareTo(b));
         assertThat(Integer.signum(Values.compareKeys(new Value.N(Numbers.parse(a.toString())),
                 new Value.N(Numbers.parse(b.toString()))))).isEqualTo(expected);
+    }
+
+    @Property
+    void parse_whenZeroWrittenWithAnyExponent_zero(@ForAll("zeros") String zero) {
+        assertThat(Numbers.format(Numbers.parse(zero))).isEqualTo("0");
+        assertThat(new Value.N(Numbers.parse(zero))).isEqualTo(new Value.N(BigDecimal.ZERO));
+    }
+
+    @Property
+    void parse_whenNonZeroLeadingDigitPastTheRange_overflowOrUnderflowBySide(
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 1, max = 9) int digit,
+            @ForAll @net.jqwik.api.constraints.IntRange(min = -100_000, max = 100_000) int exponent,
+            @ForAll boolean negative) {
+        String text = (negative ? "-" : "") + digit + "E" + exponent;
+        if (exponent > 125) {
+            assertThatThrownBy(() -> Numbers.parse(text)).hasMessageStartingWith("Number overflow.");
+        } else if (exponent < -130) {
+            assertThatThrownBy(() -> Numbers.parse(text)).hasMessageStartingWith("Number underflow.");
+        } else {
+            assertThat(Numbers.parse(text)).isEqualByComparingTo(new BigDecimal(text));
+        }
+    }
+
+    /** Zero as DynamoDB's syntax allows it: a sign, zeros on either side of a point, an exponent of any size in 64 bits. */
+    @Provide
+    Arbitrary<String> zeros() {
+        Arbitrary<String> sign = Arbitraries.of("", "+", "-");
+        Arbitrary<String> mantissa = Arbitraries.of("0", "00", "0.", ".0", "0.000", "000.0");
+        Arbitrary<String> exponent = Arbitraries.oneOf(Arbitraries.longs().between(-1_000, 1_000),
+                        Arbitraries.longs().between(Long.MIN_VALUE, Long.MAX_VALUE))
+                .map(e -> (e >= 0 ? "e+" : "e") + e);
+        return Combinators.combine(sign, mantissa, exponent.injectNull(0.2))
+                .as((s, m, e) -> s + m + (e == null ? "" : e));
     }
 
     /** Numbers inside DynamoDB's range: up to 38 digits, leading digit exponents -130..125, and zero. */

@@ -84,18 +84,19 @@ class NumbersTest {
         assertThatThrownBy(() -> Numbers.parse(text)).hasMessage(UNDERFLOW);
     }
 
-    // Exponents and zero: DynamoDB reads an exponent that fits 64 bits and range-checks zero by the exponent
-    // it is written with (captured against DynamoDB by the dynamodb-conformance suite, numberExponent).
+    // Exponents: DynamoDB reads an exponent that fits 64 bits and refuses a number past the range by its sign.
+    // Zero has no magnitude: whatever exponent it is written with, it is zero, stored as 0 (the documented
+    // range is that of positive and negative numbers; "0E+500" and "0e1000" are accepted as 0).
 
     @ParameterizedTest
-    @ValueSource(strings = {"0e126", "0E+999999999999", "1e2147483647", "1e2147483648", "-1e99999999999"})
-    void parse_whenExponentPastTheRange_overflowEvenForZero(String text) {
+    @ValueSource(strings = {"1e126", "1e2147483647", "1e2147483648", "-1e99999999999"})
+    void parse_whenExponentPastTheRange_overflow(String text) {
         assertThatThrownBy(() -> Numbers.parse(text)).hasMessage(OVERFLOW);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"0e-131", "1e-2147483648", "1e-99999999999"})
-    void parse_whenExponentBelowTheRange_underflowEvenForZero(String text) {
+    @ValueSource(strings = {"1e-131", "1e-2147483648", "1e-99999999999"})
+    void parse_whenExponentBelowTheRange_underflow(String text) {
         assertThatThrownBy(() -> Numbers.parse(text)).hasMessage(UNDERFLOW);
     }
 
@@ -103,6 +104,22 @@ class NumbersTest {
     void parse_whenZeroWithExponentInRange_zero() {
         assertThat(Numbers.format(Numbers.parse("0e125"))).isEqualTo("0");
         assertThat(Numbers.format(Numbers.parse("0e-130"))).isEqualTo("0");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0E+500", "0E-200", "0e126", "0e-131", "-0", "0.000E-999", "00E+130", "-0.0e+2147483647",
+            "0e-2147483648", "0E+999999999999", "+0e-99999999999", ".0e9223372036854775807", "0.e-9223372036854775808"})
+    void parse_whenZeroWithAnyExponent_zeroNeverOutOfRange(String text) {
+        BigDecimal zero = Numbers.parse(text);
+        assertThat(zero.signum()).isZero();
+        assertThat(new Value.N(zero)).isEqualTo(new Value.N(Numbers.parse("0")));
+        assertThat(Numbers.format(zero)).isEqualTo("0");
+    }
+
+    @Test
+    void check_whenZeroOfAnyScale_zero() {
+        assertThat(Numbers.check(new BigDecimal(java.math.BigInteger.ZERO, -500))).isEqualTo(BigDecimal.ZERO);
+        assertThat(Numbers.check(new BigDecimal(java.math.BigInteger.ZERO, 200))).isEqualTo(BigDecimal.ZERO);
     }
 
     @Test
