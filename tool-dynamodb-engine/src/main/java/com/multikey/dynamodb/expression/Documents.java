@@ -54,6 +54,16 @@ final class Documents {
         }
     }
 
+    /** Whether the path's parent is a map or list, as its last element needs, that has nothing there. */
+    static boolean absentInItsContainer(Map<String, Value> item, Path path) {
+        if (path.size() == 1) {
+            return !item.containsKey(path.first());
+        }
+        Value parent = get(item, path.parent());
+        boolean fits = path.last() instanceof Path.Name ? parent instanceof Value.M : parent instanceof Value.L;
+        return fits && get(item, path) == null;
+    }
+
     /**
      * Writes the value at the path in the (mutable) item. Every parent must exist with the right type; a list
      * index past the end appends. Else DynamoDB's "invalid for update" ValidationException.

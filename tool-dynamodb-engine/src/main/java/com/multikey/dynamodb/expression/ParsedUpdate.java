@@ -7,7 +7,6 @@ import com.multikey.dynamodb.value.Value;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -16,8 +15,11 @@ import java.util.Set;
 
 /**
  * An update expression parsed and checked. Applying it computes every new value from the item as it was
- * before the update (so {@code SET a = b, b = a} swaps), then writes the SET/ADD/DELETE results in order and
- * the removals last, higher list indexes first, so that each index names an element of the original list.
+ * before the update (so {@code SET a = b, b = a} swaps), then writes the SET/ADD/DELETE results and the removals
+ * last, so that each list index names an element of the original list: the writes in ascending path order (an
+ * index in range replaces its element; those past the end are appended in the order of their numbers, as AWS
+ * "Using update expressions in DynamoDB" documents for several elements added by one SET), the removals in
+ * descending path order (a higher index first, so that the lower ones have not moved).
  */
 record ParsedUpdate(List<UpdateAction> actions, Set<String> usedNames, Set<String> usedValues, Set<String> nestedAccessNames,
                     Set<String> topLevelNames)
@@ -63,14 +65,14 @@ record ParsedUpdate(List<UpdateAction> actions, Set<String> usedNames, Set<Strin
             }
         }
         Map<String, Value> result = new LinkedHashMap<>(item);
+        // Paths never overlap (the parser refuses it), so writes commute but for appends to one list.
+        writes.sort(Map.Entry.comparingByKey(Path.ORDER));
         writes.forEach(w -> Documents.set(result, w.getKey(), w.getValue()));
-        removals.sort(Comparator.comparingInt(ParsedUpdate::lastIndex).reversed());
+        // An element the item did not have is not removed, even where an append has put one since.
+        removals.removeIf(p -> Documents.absentInItsContainer(original, p));
+        removals.sort(Path.ORDER.reversed());
         removals.forEach(p -> Documents.remove(result, p));
         return result;
-    }
-
-    private static int lastIndex(Path path) {
-        return path.last() instanceof Path.Index(int index) ? index : -1;
     }
 
     private static Value evaluate(Operand operand, Map<String, Value> item) {

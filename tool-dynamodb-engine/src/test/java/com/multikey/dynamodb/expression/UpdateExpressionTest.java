@@ -184,6 +184,15 @@ class UpdateExpressionTest {
     }
 
     @Test
+    void apply_whenSeveralIndexesPastTheEnd_appendedInTheOrderOfTheirNumbers() {
+        assertThat(apply("SET lst[9] = :x, lst[5] = :y")).containsEntry("lst", list(s("a"), s("b"), s("c"), s("d"), s("y"), s("x")));
+        assertThat(apply("SET lst[5] = :y, lst[9] = :x")).containsEntry("lst", list(s("a"), s("b"), s("c"), s("d"), s("y"), s("x")));
+        assertThat(apply("SET lst[6] = :x, lst[4] = :y, lst[0] = :one"))
+                .containsEntry("lst", list(n("1"), s("b"), s("c"), s("d"), s("y"), s("x")));
+        assertThat(apply("SET lst[10] = :x, lst[2] = :y")).containsEntry("lst", list(s("a"), s("b"), s("y"), s("d"), s("x")));
+    }
+
+    @Test
     void apply_whenParentMissingOrNotContainer_invalidForUpdate() {
         String invalid = "The document path provided in the update expression is invalid for update";
         assertThat(applyError("SET absent.child = :one", base())).isEqualTo(invalid);
@@ -226,6 +235,9 @@ class UpdateExpressionTest {
         assertThat(apply("REMOVE lst[3], lst[1]")).containsEntry("lst", list(s("a"), s("c")));
         assertThat(apply("REMOVE lst[7]")).containsEntry("lst", list(s("a"), s("b"), s("c"), s("d")));
         assertThat(apply("SET lst[2] = :x REMOVE lst[0]")).containsEntry("lst", list(s("b"), s("x"), s("d")));
+        // an index past the original end removes nothing, not even an element another action appends
+        assertThat(apply("SET lst[8] = :x, lst[9] = :y REMOVE lst[5], lst[4], lst[0]"))
+                .containsEntry("lst", list(s("b"), s("c"), s("d"), s("x"), s("y")));
     }
 
     // ADD and DELETE
