@@ -145,19 +145,24 @@ public final class ReadOperations {
         }
     }
 
+    /**
+     * The key condition's values have the key attributes' types and are not empty: a String or Binary key value
+     * has a length greater than zero (API reference, Query and PutItem), so DynamoDB refuses an empty one whatever
+     * the operator ({@code sk = :e}, {@code sk > :e}, {@code begins_with(sk, :e)}), naming the key.
+     */
     private static void checkTypes(ReadSource source, KeyCondition condition) {
-        checkType(source.keySchema().partition(), condition.partitionValue());
+        checkKeyValue(source, source.keySchema().partition(), condition.partitionValue());
         condition.sortCondition().ifPresent(sort -> {
             KeyElement element = source.keySchema().sort().orElseThrow();
             switch (sort) {
-                case SortCondition.Equal c -> checkType(element, c.value());
-                case SortCondition.LessThan c -> checkType(element, c.value());
-                case SortCondition.LessOrEqual c -> checkType(element, c.value());
-                case SortCondition.GreaterThan c -> checkType(element, c.value());
-                case SortCondition.GreaterOrEqual c -> checkType(element, c.value());
+                case SortCondition.Equal c -> checkKeyValue(source, element, c.value());
+                case SortCondition.LessThan c -> checkKeyValue(source, element, c.value());
+                case SortCondition.LessOrEqual c -> checkKeyValue(source, element, c.value());
+                case SortCondition.GreaterThan c -> checkKeyValue(source, element, c.value());
+                case SortCondition.GreaterOrEqual c -> checkKeyValue(source, element, c.value());
                 case SortCondition.Between c -> {
-                    checkType(element, c.low());
-                    checkType(element, c.high());
+                    checkKeyValue(source, element, c.low());
+                    checkKeyValue(source, element, c.high());
                     if (Values.compareKeys(c.low(), c.high()) > 0) {
                         throw EngineException.validation("Invalid KeyConditionExpression: The BETWEEN operator requires upper bound "
                                 + "to be greater than or equal to lower bound");
@@ -168,15 +173,38 @@ public final class ReadOperations {
                     if (element.type().equals("N")) {
                         throw EngineException.validation("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N");
                     }
+                    checkNotEmpty(source, element, c.prefix());
                 }
             }
         });
+    }
+
+    private static void checkKeyValue(ReadSource source, KeyElement element, Value value) {
+        checkType(element, value);
+        checkNotEmpty(source, element, value);
     }
 
     private static void checkType(KeyElement element, Value value) {
         if (!value.type().equals(element.type())) {
             throw EngineException.validation("One or more parameter values were invalid: Condition parameter type does not match schema type");
         }
+    }
+
+    /** As DynamoDB words it: by the key's name on the table, by the index and its key on an index. */
+    private static void checkNotEmpty(ReadSource source, KeyElement element, Value value) {
+        String empty = switch (value) {
+            case Value.S s when s.value().isEmpty() -> "string";
+            case Value.B b when b.value().length() == 0 -> "binary";
+            default -> null;
+        };
+        if (empty == null) {
+            return;
+        }
+        String cannot = "The AttributeValue for a key attribute cannot contain an empty " + empty + " value. ";
+        throw EngineException.validation("One or more parameter values are not valid. " + source.index()
+                .map(index -> "A value specified for a secondary index key is not supported. " + cannot
+                        + "IndexName: " + index.definition().name() + ", IndexKey: " + element.name())
+                .orElse(cannot + "Key: " + element.name()));
     }
 
     /** The entries of a partition that the sort key condition selects, as a sub-map (positions: see KeyOrder). */

@@ -1,10 +1,13 @@
 package com.multikey.dynamodb.conformance;
 
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.Select;
 
@@ -15,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 
 import static com.multikey.dynamodb.conformance.Errors.expect;
+import static com.multikey.dynamodb.conformance.Errors.expectValidation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -162,6 +166,85 @@ class QueryAndScanTest extends EngineTestSupport {
                 .projectionExpression("sk").expressionAttributeValues(Map.of(":five", n("5"), ":p", s("p"))));
         assertThat(response.items()).hasSize(6).allSatisfy(i -> assertThat(i).containsOnlyKeys("sk"));
         assertThat(response.scannedCount()).isEqualTo(11);
+    }
+
+    // Key attribute values of type String and Binary have a length greater than zero (AWS API reference, PutItem
+    // and Query: "Attribute values of type String and Binary must have a length greater than zero if the attribute
+    // is used as a key attribute for a table or index"): a key condition that compares a key with an empty value
+    // is refused, naming the key (and the index when the Query reads one), whatever its operator.
+
+    private static final String EMPTY_STRING_KEY =
+            "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: ";
+    private static final String EMPTY_BINARY_KEY =
+            "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty binary value. Key: ";
+
+    /** A table keyed pk (S) and sk (S) holding sk "a" and "ab", with a GSI ByName on name (S). */
+    private String stringSortKeyTable() {
+        String table = uniqueName("strings");
+        dynamoDb.createTable(b -> b.tableName(table).billingMode("PAY_PER_REQUEST")
+                .attributeDefinitions(attribute("pk", ScalarAttributeType.S), attribute("sk", ScalarAttributeType.S),
+                        attribute("name", ScalarAttributeType.S))
+                .keySchema(key("pk", KeyType.HASH), key("sk", KeyType.RANGE))
+                .globalSecondaryIndexes(g -> g.indexName("ByName").keySchema(key("name", KeyType.HASH))
+                        .projection(pr -> pr.projectionType("ALL"))));
+        dynamoDb.putItem(b -> b.tableName(table).item(Map.of("pk", s("p"), "sk", s("a"), "name", s("n"))));
+        dynamoDb.putItem(b -> b.tableName(table).item(Map.of("pk", s("p"), "sk", s("ab"))));
+        return table;
+    }
+
+    @Test
+    void query_emptyStringSortKeyValue_refusedForEveryOperator() {
+        String table = stringSortKeyTable();
+        Map<String, AttributeValue> values = Map.of(":p", s("p"), ":e", s(""), ":z", s("z"));
+        for (String condition : List.of("pk = :p AND begins_with(sk, :e)", "pk = :p AND sk > :e", "pk = :p AND sk = :e",
+                "pk = :p AND sk >= :e", "pk = :p AND sk < :e", "pk = :p AND sk <= :e", "pk = :p AND :e < sk",
+                "pk = :p AND sk BETWEEN :e AND :z", "begins_with(sk, :e) AND pk = :p")) {
+            Map<String, AttributeValue> used = new java.util.HashMap<>(values);
+            if (!condition.contains(":z")) {
+                used.remove(":z");
+            }
+            expectValidation(() -> dynamoDb.query(b -> b.tableName(table).keyConditionExpression(condition)
+                    .expressionAttributeValues(used)), EMPTY_STRING_KEY + "sk");
+        }
+        // at the limit: a value of one character
+        QueryResponse one = dynamoDb.query(b -> b.tableName(table).keyConditionExpression("pk = :p AND begins_with(sk, :a)")
+                .expressionAttributeValues(Map.of(":p", s("p"), ":a", s("a"))));
+        assertThat(one.items()).extracting(i -> i.get("sk").s()).containsExactly("a", "ab");
+    }
+
+    @Test
+    void query_emptyStringPartitionKeyValue_refused_onTheTableAndOnAnIndex() {
+        String table = stringSortKeyTable();
+        expectValidation(() -> dynamoDb.query(b -> b.tableName(table).keyConditionExpression("pk = :e")
+                .expressionAttributeValues(Map.of(":e", s("")))), EMPTY_STRING_KEY + "pk");
+        expectValidation(() -> dynamoDb.query(b -> b.tableName(table).keyConditionExpression("pk = :e AND sk = :a")
+                .expressionAttributeValues(Map.of(":e", s(""), ":a", s("a")))), EMPTY_STRING_KEY + "pk");
+        expectValidation(() -> dynamoDb.query(b -> b.tableName(table).indexName("ByName").keyConditionExpression("#n = :e")
+                        .expressionAttributeNames(Map.of("#n", "name")).expressionAttributeValues(Map.of(":e", s("")))),
+                "One or more parameter values are not valid. A value specified for a secondary index key is not supported. "
+                        + "The AttributeValue for a key attribute cannot contain an empty string value. IndexName: ByName, IndexKey: name");
+        assertThat(dynamoDb.query(b -> b.tableName(table).indexName("ByName").keyConditionExpression("#n = :n")
+                .expressionAttributeNames(Map.of("#n", "name")).expressionAttributeValues(Map.of(":n", s("n")))).count()).isEqualTo(1);
+    }
+
+    @Test
+    void query_emptyBinaryKeyValue_refused() {
+        String table = uniqueName("binary");
+        dynamoDb.createTable(b -> b.tableName(table).billingMode("PAY_PER_REQUEST")
+                .attributeDefinitions(attribute("pk", ScalarAttributeType.B), attribute("sk", ScalarAttributeType.B))
+                .keySchema(key("pk", KeyType.HASH), key("sk", KeyType.RANGE)));
+        AttributeValue empty = AttributeValue.fromB(SdkBytes.fromByteArray(new byte[0]));
+        AttributeValue one = AttributeValue.fromB(SdkBytes.fromByteArray(new byte[] {1}));
+        dynamoDb.putItem(b -> b.tableName(table).item(Map.of("pk", one, "sk", one)));
+
+        expectValidation(() -> dynamoDb.query(b -> b.tableName(table).keyConditionExpression("pk = :p AND sk > :e")
+                .expressionAttributeValues(Map.of(":p", one, ":e", empty))), EMPTY_BINARY_KEY + "sk");
+        expectValidation(() -> dynamoDb.query(b -> b.tableName(table).keyConditionExpression("pk = :p AND begins_with(sk, :e)")
+                .expressionAttributeValues(Map.of(":p", one, ":e", empty))), EMPTY_BINARY_KEY + "sk");
+        expectValidation(() -> dynamoDb.query(b -> b.tableName(table).keyConditionExpression("pk = :e")
+                .expressionAttributeValues(Map.of(":e", empty))), EMPTY_BINARY_KEY + "pk");
+        assertThat(dynamoDb.query(b -> b.tableName(table).keyConditionExpression("pk = :p AND sk >= :p")
+                .expressionAttributeValues(Map.of(":p", one))).count()).isEqualTo(1);
     }
 
     private static QueryRequest q(String table, String condition, Map<String, AttributeValue> values) {
