@@ -51,6 +51,13 @@ final class ExpressionInputs {
             throw EngineException.validation("ExpressionAttributeValues must not be empty");
         }
         this.names = request.stringMap("ExpressionAttributeNames");
+        names.forEach((placeholder, name) -> {
+            if (name.isEmpty()) {
+                // attribute names are at least one character long
+                throw EngineException.validation("ExpressionAttributeNames contains invalid value: Empty attribute name for key "
+                        + placeholder);
+            }
+        });
         this.values = request.values("ExpressionAttributeValues");
     }
 

@@ -229,7 +229,14 @@ public final class Request {
 
     /** A map member of attribute values (ExpressionAttributeValues). */
     public Map<String, Value> values(String member) {
-        return item(member).orElseGet(LinkedHashMap::new);
+        JsonNode node = node(member);
+        if (node == null) {
+            return new LinkedHashMap<>();
+        }
+        if (!node.isObject()) {
+            throw serialization("Unexpected value type in payload for " + member);
+        }
+        return ValueJson.readPlaceholderValues(node, member);
     }
 
     public static EngineException serialization(String message) {

@@ -21,8 +21,8 @@ import java.util.function.Function;
 /**
  * Values and items in the wire protocol's JSON ({@code {"S": "x"}}, {@code {"N": "1"}}, binary as base64):
  * read with DynamoDB's validation messages (a ValidationException for an empty set, duplicates in a set, a
- * bad number, a value with no or several types), written canonically (numbers in plain notation, sets
- * sorted as DynamoDB returns them).
+ * bad number, a value with no or several types, an attribute name or map key of no characters), written
+ * canonically (numbers in plain notation, sets sorted as DynamoDB returns them).
  */
 public final class ValueJson {
 
@@ -31,6 +31,8 @@ public final class ValueJson {
     /** The deepest nesting level of a value: 32 (AWS "Service, account, and table quotas", Attributes). */
     static final int MAX_NESTING = 32;
     private static final String INVALID = "One or more parameter values were invalid: ";
+    /** Attribute names, the keys of maps too, are at least one character long (AWS naming rules). */
+    private static final String EMPTY_NAME = "Empty attribute name";
 
     private ValueJson() {
     }
@@ -100,6 +102,26 @@ public final class ValueJson {
         return readMap(json, 1);
     }
 
+    /**
+     * ExpressionAttributeValues (or another map of placeholders to values): DynamoDB refuses an empty attribute
+     * name inside one of them as an invalid value of the map, for its key.
+     */
+    public static Map<String, Value> readPlaceholderValues(JsonNode json, String member) {
+        if (json == null || !json.isObject()) {
+            throw wrongKind("M", "a map");
+        }
+        Map<String, Value> values = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = json.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = it.next();
+            try {
+                values.put(field.getKey(), read(field.getValue(), 1));
+            } catch (EmptyName e) {
+                throw EngineException.validation(member + " contains invalid value: " + EMPTY_NAME + " for key " + field.getKey());
+            }
+        }
+        return values;
+    }
+
     private static Map<String, Value> readMap(JsonNode json, int level) {
         if (json == null || !json.isObject()) {
             throw wrongKind("M", "a map");
@@ -107,9 +129,19 @@ public final class ValueJson {
         Map<String, Value> item = new LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = json.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> field = it.next();
+            if (field.getKey().isEmpty()) {
+                throw new EmptyName();
+            }
             item.put(field.getKey(), read(field.getValue(), level));
         }
         return item;
+    }
+
+    /** An attribute name or map key of no characters; a placeholder map words it for its key. */
+    private static final class EmptyName extends EngineException {
+        EmptyName() {
+            super("ValidationException", 400, EMPTY_NAME);
+        }
     }
 
     public static ObjectNode write(Value value) {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 import static com.multikey.dynamodb.conformance.Errors.expect;
+import static com.multikey.dynamodb.conformance.Errors.expectValidation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -51,6 +52,26 @@ class BatchOperationsTest extends EngineTestSupport {
         expect(() -> dynamoDb.batchWriteItem(b -> b.requestItems(Map.of(table, writes))),
                 DynamoDbException.class, "Provided list of item keys contains duplicates");
         assertThat(dynamoDb.scan(b -> b.tableName(table)).count()).isZero();
+    }
+
+    @Test
+    void batchWriteItem_attributeNamedEmpty_refusedAndNothingWritten() {
+        // given: attribute names are at least one character long, map keys too (AWS "Supported data types and
+        // naming rules in Amazon DynamoDB")
+        String table = hashTable();
+        List<WriteRequest> topLevel = new ArrayList<>(puts(2, "t"));
+        topLevel.add(WriteRequest.builder().putRequest(p -> p.item(Map.of("id", s("bad"), "", s("x")))).build());
+        List<WriteRequest> nested = new ArrayList<>(puts(2, "n"));
+        nested.add(WriteRequest.builder().putRequest(p -> p.item(Map.of("id", s("bad"),
+                "m", AttributeValue.fromM(Map.of("ok", AttributeValue.fromM(Map.of("", s("x")))))))).build());
+        // when, then
+        expectValidation(() -> dynamoDb.batchWriteItem(b -> b.requestItems(Map.of(table, topLevel))), "Empty attribute name");
+        expectValidation(() -> dynamoDb.batchWriteItem(b -> b.requestItems(Map.of(table, nested))), "Empty attribute name");
+        assertThat(dynamoDb.scan(b -> b.tableName(table)).count()).isZero();
+        // at the limit: one character
+        dynamoDb.batchWriteItem(b -> b.requestItems(Map.of(table, List.of(WriteRequest.builder()
+                .putRequest(p -> p.item(Map.of("id", s("ok"), "x", AttributeValue.fromM(Map.of("y", s("z")))))).build()))));
+        assertThat(dynamoDb.scan(b -> b.tableName(table)).count()).isEqualTo(1);
     }
 
     @Test

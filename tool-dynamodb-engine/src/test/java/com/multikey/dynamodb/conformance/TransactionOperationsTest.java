@@ -1,6 +1,7 @@
 package com.multikey.dynamodb.conformance;
 
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactGetItem;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 import static com.multikey.dynamodb.conformance.Errors.expect;
+import static com.multikey.dynamodb.conformance.Errors.expectValidation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -62,6 +64,31 @@ class TransactionOperationsTest extends EngineTestSupport {
         assertThat(got.responses().get(0).item()).isEqualTo(Map.of("id", s("added")));
         assertThat(got.responses().get(1).item()).isEqualTo(Map.of("id", s("count"), "n", n("2")));
         assertThat(got.responses().get(2).hasItem()).isFalse();
+    }
+
+    @Test
+    void transactWriteItems_attributeNamedEmpty_refusedAndNothingWritten() {
+        // given: attribute names are at least one character long, map keys too (AWS "Supported data types and
+        // naming rules in Amazon DynamoDB")
+        String table = hashTable();
+        dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("kept"), "v", n("1"))));
+        TransactWriteItem emptyNamedPut = TransactWriteItem.builder().put(p -> p.tableName(table)
+                .item(Map.of("id", s("bad"), "", s("x")))).build();
+        TransactWriteItem emptyKeyInMap = TransactWriteItem.builder().put(p -> p.tableName(table)
+                .item(Map.of("id", s("bad"), "m", AttributeValue.fromM(Map.of("", s("x")))))).build();
+        TransactWriteItem emptyPlaceholder = TransactWriteItem.builder().update(u -> u.tableName(table).key(Map.of("id", s("kept")))
+                .updateExpression("SET #e = :v").expressionAttributeNames(Map.of("#e", ""))
+                .expressionAttributeValues(Map.of(":v", s("x")))).build();
+        TransactWriteItem emptyKeyInValue = TransactWriteItem.builder().update(u -> u.tableName(table).key(Map.of("id", s("kept")))
+                .updateExpression("SET v = :v").expressionAttributeValues(Map.of(":v", AttributeValue.fromM(Map.of("", s("x")))))).build();
+        // when, then
+        expectValidation(() -> dynamoDb.transactWriteItems(b -> b.transactItems(put(table, "a"), emptyNamedPut)), "Empty attribute name");
+        expectValidation(() -> dynamoDb.transactWriteItems(b -> b.transactItems(put(table, "a"), emptyKeyInMap)), "Empty attribute name");
+        expectValidation(() -> dynamoDb.transactWriteItems(b -> b.transactItems(put(table, "a"), emptyPlaceholder)),
+                "ExpressionAttributeNames contains invalid value: Empty attribute name for key #e");
+        expectValidation(() -> dynamoDb.transactWriteItems(b -> b.transactItems(put(table, "a"), emptyKeyInValue)),
+                "ExpressionAttributeValues contains invalid value: Empty attribute name for key :v");
+        assertThat(dynamoDb.scan(b -> b.tableName(table)).items()).containsExactly(Map.of("id", s("kept"), "v", n("1")));
     }
 
     @Test

@@ -51,6 +51,24 @@ class ValueJsonTest {
     }
 
     @Test
+    void read_whenAttributeNameOrMapKeyEmpty_validationException() {
+        for (String item : List.of("{'':{'S':'x'}}", "{'a':{'M':{'':{'S':'x'}}}}", "{'a':{'L':[{'M':{'b':{'M':{'':{'N':'1'}}}}}]}}")) {
+            assertThatThrownBy(() -> ValueJson.readItem(json(item)))
+                    .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.type()).isEqualTo("ValidationException"))
+                    .hasMessage("Empty attribute name");
+        }
+        assertThat(ValueJson.readItem(json("{'a':{'M':{'b':{'S':''}}}}"))).containsOnlyKeys("a");
+    }
+
+    @Test
+    void readPlaceholderValues_whenMapKeyEmpty_invalidValueForItsKey() {
+        assertThatThrownBy(() -> ValueJson.readPlaceholderValues(json("{':ok':{'S':'x'},':v':{'M':{'':{'S':'x'}}}}"), "ExpressionAttributeValues"))
+                .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.type()).isEqualTo("ValidationException"))
+                .hasMessage("ExpressionAttributeValues contains invalid value: Empty attribute name for key :v");
+        assertThat(ValueJson.readPlaceholderValues(json("{':v':{'M':{'k':{'S':''}}}}"), "ExpressionAttributeValues")).containsOnlyKeys(":v");
+    }
+
+    @Test
     void read_whenEmptyStringBinaryOrInSet_allowed() {
         assertThat(read("{'S':''}")).isEqualTo(new Value.S(""));
         assertThat(read("{'B':''}")).isEqualTo(new Value.B(Bytes.of(new byte[0])));
