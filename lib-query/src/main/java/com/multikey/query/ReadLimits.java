@@ -13,10 +13,9 @@ import java.util.Optional;
  * the part's yield so far (items evaluated per item placed) says the page still needs, half again, at least twice the last
  * Limit (after reads that placed nothing, eight times), keeping a page's calls few; with predicates, where every
  * candidate costs a read of its item too, what the yield says and a quarter more (after reads that placed nothing, four
- * times the last). A further read of the missing tail, which costs no read of items after it, asks for what a cautious
- * estimate of its yield so far says the page needs (the matches found less their square root, or a third of them while
- * they are few; a quarter more; after reads that found none, the most a read asks for), so that the page that crosses
- * into it reads it in two.
+ * times the last). A further read of the missing tail, which costs no read of items after it, asks for the most a read
+ * asks for: the yield of a first read of a few items is too rough a guide to a sparse tail, and so the page that crosses
+ * into the tail reads it in at most two Queries (a group of up to about a thousand items; 1 MB a Query).
  * Never more than {@value #MAX_READ_LIMIT}, nor than the items the page may still read (half of them when the items of
  * the index items read are read next, so that a page always moves on).
  */
@@ -91,9 +90,8 @@ final class ReadLimits {
         placed += placedByRead;
         long next;
         if (!itemsFollow) {
-            // the matches found so far, less their square root (a third of them while they are few): a low estimate of the yield
-            double cautious = Math.max(placed - Math.sqrt(placed), placed / 3.0);
-            next = placed == 0 ? MAX_READ_LIMIT : Math.max(2L * limit, (long) Math.ceil(1.25 * fill.need() * scanned / cautious));
+            // a read of the tail costs no read of items after it, and its yield so far is a small sample of a sparse part
+            next = MAX_READ_LIMIT;
         } else if (fill.tests.isEmpty()) {
             next = placed == 0 ? 8L * limit : Math.max(2L * limit, (long) Math.ceil(1.5 * fill.need() * scanned / placed));
         } else {

@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 
@@ -143,7 +144,6 @@ final class SortedRead {
                 // exactly the items the page needs first; when some of them list nothing, as many as one call takes
                 int chunk = Math.min(reads.budgetLeft(), tests.isEmpty()
                         ? (reads.itemsRead() == 0 ? firstChunk() : PageReads.MAX_BATCH_GET_KEYS) : candidates());
-                if (Boolean.getBoolean("dbg")) System.out.println("DBG chunk=" + chunk + " at " + i + "/" + entries.size() + " need=" + fill.need() + " last=" + fill.learned.last());
                 reads.read(entries.subList(i, entries.size()).stream().map(IndexEntry::source)
                         .filter(id -> !reads.isRead(id)).distinct().limit(chunk).toList());
             }
@@ -164,19 +164,32 @@ final class SortedRead {
 
     /**
      * How many items to read first without predicates: exactly the page's need when each item read lists (a field with
-     * one value per item; the first page, where each item's first index item is the one it is listed under), else what
-     * the last page read per item listed, with room beyond that ({@link ReadLimits#beyond}), up to a BatchGetItem.
+     * one value per item; the first page, where each item's first index item is the one it is listed under), else every
+     * item the read's index items name, up to a BatchGetItem ({@link #windowOrNeed}).
      */
     private int firstChunk() {
-        return (int) Math.min(PageReads.MAX_BATCH_GET_KEYS,
-                fill.need() + ReadLimits.beyond(fill.need(), fill.learned.keysPerListed().orElse(1.0), fill.learned.multiValued()));
+        return windowOrNeed().orElse(fill.need());
     }
 
     /**
-     * How many candidates to read next with predicates: what the page still needs over the share of candidates listed so
-     * far (on this page, else on earlier ones), a quarter more, up to a BatchGetItem.
+     * When earlier pages found that the page reads more items than it lists (later values of a multi-valued field, items
+     * that fail a predicate): every item the first read's index items name, up to a BatchGetItem. That read asked for as
+     * many index items as such a page needs and some room ({@link ReadLimits}), so one BatchGetItem decides the page.
+     */
+    private OptionalInt windowOrNeed() {
+        boolean more = fill.learned.multiValued() || fill.learned.keysPerListed().map(perListed -> perListed > 1).orElse(false);
+        return reads.itemsRead() == 0 && more ? OptionalInt.of(PageReads.MAX_BATCH_GET_KEYS) : OptionalInt.empty();
+    }
+
+    /**
+     * How many candidates to read next with predicates: on a page's first read when earlier pages told how many list, every
+     * item its index items name ({@link #windowOrNeed}); else what the page still needs over the share of candidates
+     * listed so far (on this page, else on earlier ones), a quarter more, up to a BatchGetItem.
      */
     private int candidates() {
+        if (windowOrNeed().isPresent()) {
+            return windowOrNeed().getAsInt();
+        }
         double yield = reads.itemsRead() > 0 ? (fill.items.size() + 1.0) / (reads.itemsRead() + 2.0)
                 : fill.learned.sortYield().orElse(1.0);
         return (int) Math.max(1, Math.min(PageReads.MAX_BATCH_GET_KEYS, Math.ceil(1.25 * fill.need() / Math.min(1.0, yield))));
