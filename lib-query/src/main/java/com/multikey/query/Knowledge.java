@@ -104,6 +104,15 @@ record Knowledge(Map<Integer, Long> exact, Map<Integer, Long> atLeast, long sort
     }
 
     /**
+     * Index items of the sorted field's index read per item listed over every earlier page, for a page with predicates,
+     * whose candidates pass them at a rate that does not drift along the order as a multi-valued field's later values do:
+     * the more pages, the steadier. Empty when nothing is known; at least 1.
+     */
+    Optional<Double> indexItemsPerListedSoFar() {
+        return sortRead == 0 ? Optional.empty() : Optional.of(Math.max(1.0, (sortRead + 2.0) / (sortListed + 1.0)));
+    }
+
+    /**
      * Items read by key per item listed from the sorted field's index (each candidate, and each later value of an item
      * listed earlier, is read to be decided): as the last page found, else no more than its index items; empty when
      * nothing is known. At least 1.

@@ -41,8 +41,14 @@ final class ReadLimits {
         this.fill = fill;
         this.reads = reads;
         this.itemsFollow = itemsFollow;
-        Optional<Double> perListed = itemsFollow ? fill.learned.indexItemsPerListed() : fill.learned.tailReadPerListed();
-        this.limit = first(fill.need(), perListed.orElse(1.0), itemsFollow && fill.learned.multiValued());
+        if (!itemsFollow) {
+            this.limit = first(fill.need(), fill.learned.tailReadPerListed().orElse(1.0), false);
+        } else if (fill.tests.isEmpty()) {
+            this.limit = first(fill.need(), fill.learned.indexItemsPerListed().orElse(1.0), fill.learned.multiValued());
+        } else {
+            this.limit = fill.learned.indexItemsPerListedSoFar().map(perListed -> withPredicates(fill.need(), perListed))
+                    .orElse(first(fill.need(), 1.0, false));
+        }
     }
 
     /**
@@ -51,6 +57,16 @@ final class ReadLimits {
      */
     static int first(int need, double perListed, boolean multiValued) {
         return (int) Math.min(MAX_READ_LIMIT, Math.max(MIN_LIMIT, need + need / 4 + 1 + beyond(need, perListed, multiValued)));
+    }
+
+    /**
+     * The first Limit with predicates, when earlier pages read {@code perListed} index items per item listed: that many
+     * per item needed and twice the square root of that (each candidate is read too, and counts against the page's
+     * budget, so the room is smaller than without predicates).
+     */
+    static int withPredicates(int need, double perListed) {
+        double expected = need * perListed;
+        return (int) Math.min(MAX_READ_LIMIT, Math.max(MIN_LIMIT, Math.ceil(expected + 2 * Math.sqrt(expected)) + 1));
     }
 
     /**
