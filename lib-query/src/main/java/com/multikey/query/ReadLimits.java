@@ -9,7 +9,9 @@ import java.util.Optional;
  * cursor carries it: {@link Knowledge#indexItemsPerListed()}, {@link Knowledge#tailReadPerListed()}) — a multi-valued
  * field, whose later values of items listed earlier list nothing; predicates that some candidates fail; a missing tail
  * among the group's other items — it asks for that many per item needed, a quarter more, and room for how much that
- * varies from page to page ({@link #beyond}), so that one read fills the page. Without predicates a further read of the index asks for what
+ * varies from page to page ({@link #beyond}), so that one read fills the page; with predicates, where each candidate is
+ * read too against the page's budget, what every earlier page read per item listed and twice its square root
+ * ({@link #withPredicates}). Without predicates a further read of the index asks for what
  * the part's yield so far (items evaluated per item placed) says the page still needs, half again, at least twice the last
  * Limit (after reads that placed nothing, eight times), keeping a page's calls few; with predicates, where every
  * candidate costs a read of its item too, what the yield says and a quarter more (after reads that placed nothing, four
