@@ -39,9 +39,11 @@ import java.util.function.Supplier;
  * partition is shared by the projects that share a field id, which a filter on {@code project} sorts out.
  *
  * <p>A page holds {@code pageSize} items unless the result ends. Its first read asks for a quarter more
- * index items than the page needs, so a field with one value per item takes two calls a page; when index items
- * of other groups, further values of multi-valued items or stale index items leave the page short, further
- * reads ask for more ({@link ReadLimits}), and a page makes at most {@value #MAX_READS_PER_PAGE} reads
+ * index items than the page needs, and more as earlier pages (their cursors) tell how many index items and items a
+ * page reads per item it lists — later values of multi-valued items, candidates that fail a predicate, items lacking
+ * the field among a group's others ({@link ReadLimits}) — so that a page takes two calls while its items fit one
+ * BatchGetItem; when index items of other groups or stale index items leave the page short, further
+ * reads ask for more, and a page makes at most {@value #MAX_READS_PER_PAGE} reads
  * (Queries and BatchGetItems; re-sent unprocessed keys are counted in {@link Page#apiCalls()} but not here).
  * The cursor holds the key of the last item the page consumed, so the next page resumes right after it.
  *

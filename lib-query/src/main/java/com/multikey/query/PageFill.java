@@ -96,12 +96,23 @@ final class PageFill {
      */
     Optional<IndexItem> listing(ItemKey key, Map<String, AttributeValue> item) {
         Comparator<IndexItem> order = Comparator.comparing(IndexItem::sortKey, keyOrder());
-        return projector.projectEntry(target.index().name(), key, item, request.attribId()).items().stream()
-                .filter(indexItem -> indexItem.attribId().equals(target.partition()) && target.project()
-                        .map(project -> project.equals(indexItem.toItem().get(IndexItem.PROJECT).s())).orElse(true))
+        return inPartition(key, item).stream()
                 .filter(indexItem -> request.filter().map(f -> f.matches(indexItem.value(), target.bounds())).orElse(true))
                 .filter(indexItem -> tests.sortValueMatches(indexItem.value()))
                 .min(order);
+    }
+
+    /** The item's index items in the request's partition (of the request's project, in the field-partitioned grid). */
+    private List<IndexItem> inPartition(ItemKey key, Map<String, AttributeValue> item) {
+        return projector.projectEntry(target.index().name(), key, item, request.attribId()).items().stream()
+                .filter(indexItem -> indexItem.attribId().equals(target.partition()) && target.project()
+                        .map(project -> project.equals(indexItem.toItem().get(IndexItem.PROJECT).s())).orElse(true))
+                .toList();
+    }
+
+    /** How many index items the item has in the request's partition: its distinct values of the sorted field. */
+    int values(ItemKey key, Map<String, AttributeValue> item) {
+        return inPartition(key, item).size();
     }
 
     /** Counts, for each driver, whether a candidate read from the sorted field's index satisfies its predicate. */

@@ -3,13 +3,17 @@ package com.multikey.query;
 import com.multikey.index.IndexEntry;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;
+import com.multikey.index.ItemKey;
 import com.multikey.index.definition.KeySchema;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -26,6 +30,8 @@ final class SortedRead {
     private final Filter.KeyRange range;
     /** Asked after each read that left the page short: true stops the read (another plan took over). */
     private final BooleanSupplier afterRead;
+    /** The values (index items in the partition) of the items this read listed: the field's multiplicity. */
+    private long listedValues;
 
     SortedRead(PageFill fill, PageReads reads, KeySchema table, Filter.KeyRange range, BooleanSupplier afterRead) {
         this.fill = fill;
@@ -40,6 +46,9 @@ final class SortedRead {
         ReadLimits limits = new ReadLimits(fill, reads, true);
         long read = 0;
         long listed = 0;
+        // the items the consumed index items named and the page read to decide them: what listing them needed
+        Set<ItemKey> decided = new HashSet<>();
+        boolean first = true;
         try {
             while (!fill.isFull() && reads.mayRead()) {
                 QueryResponse response = reads.index(fill.target.partition(), fill.target.project(), range, position, limits.limit(),
@@ -47,8 +56,16 @@ final class SortedRead {
                 List<IndexEntry> entries = response.items().stream()
                         .map(item -> IndexEntry.of(item, table).orElse(new IndexEntry(IndexKey.of(item), PageReads.NO_ITEM)))
                         .toList();
+                if (first) {
+                    first = false;
+                    if (widened(entries, response, limits)) {
+                        // the same index items and more, from the same position, before any item is read for them
+                        continue;
+                    }
+                }
                 int before = fill.items.size();
                 int consumed = consume(entries, response.items());
+                entries.subList(0, consumed).stream().map(IndexEntry::source).filter(reads::isRead).forEach(decided::add);
                 read += consumed == entries.size() ? response.scannedCount() : consumed;
                 listed += fill.items.size() - before;
                 fill.sortRead += consumed == entries.size() ? response.scannedCount() : consumed;
@@ -73,7 +90,37 @@ final class SortedRead {
             return Optional.of(new Cursor(Cursor.Part.INDEX, position));
         } finally {
             fill.learned = fill.learned.withSortRead(read, listed);
+            if (read > 0) {
+                fill.learned = fill.learned.withLastSortRead(read, decided.size(), listed, listedValues);
+            }
         }
+    }
+
+    /**
+     * Whether to ask the first read again, wider, because its index items cannot fill the page: they go on past it, and the
+     * items they name that the page has not read, as many per listed item as earlier pages read (one each on a first page:
+     * there, an item's first index item in page order is the one it is listed under), list fewer than the page needs.
+     * Reading them first would cost a BatchGetItem and then a Query and another BatchGetItem for the rest; asking again,
+     * wider, costs one Query. Not when the read can fill the page, cannot be asked wider, or nothing tells how many of
+     * its items list (a page with predicates before any candidate was tested).
+     */
+    private boolean widened(List<IndexEntry> entries, QueryResponse response, ReadLimits limits) {
+        if (!response.hasLastEvaluatedKey() || response.lastEvaluatedKey().isEmpty() || reads.readsLeft() < 2) {
+            return false;
+        }
+        Optional<Double> keysPerListed = fill.learned.keysPerListed();
+        if (keysPerListed.isEmpty() && !fill.tests.isEmpty()) {
+            return false;
+        }
+        long unread = entries.stream().map(IndexEntry::source).filter(source -> source != PageReads.NO_ITEM && !reads.isRead(source))
+                .distinct().count();
+        double lists = unread / keysPerListed.orElse(1.0);
+        // a read that named no item to read says nothing of the next (the further reads' own growth serves it better)
+        if (unread == 0 || lists >= fill.need()) {
+            return false;
+        }
+        long wider = (long) Math.ceil(1.25 * response.scannedCount() * fill.need() / lists);
+        return limits.widen((int) Math.min(ReadLimits.MAX_READ_LIMIT, wider));
     }
 
     /**
@@ -96,7 +143,7 @@ final class SortedRead {
                 }
                 // exactly the items the page needs first; when some of them list nothing, as many as one call takes
                 int chunk = Math.min(reads.budgetLeft(), tests.isEmpty()
-                        ? (reads.itemsRead() == 0 ? fill.need() : PageReads.MAX_BATCH_GET_KEYS) : candidates());
+                        ? (reads.itemsRead() == 0 ? firstChunk() : PageReads.MAX_BATCH_GET_KEYS) : candidates());
                 reads.read(entries.subList(i, entries.size()).stream().map(IndexEntry::source)
                         .filter(id -> !reads.isRead(id)).distinct().limit(chunk).toList());
             }
@@ -109,16 +156,40 @@ final class SortedRead {
                     return i;
                 }
                 fill.add(item.get(), listed.get().value().toAttributeValue());
+                listedValues += fill.values(entry.source(), item.get());
             }
         }
         return entries.size();
     }
 
     /**
-     * How many candidates to read next with predicates: what the page still needs over the share of candidates listed so
-     * far (on this page, else on earlier ones), a quarter more, up to a BatchGetItem.
+     * How many items to read first without predicates: exactly the page's need when each item read lists (a field with
+     * one value per item; the first page, where each item's first index item is the one it is listed under), else every
+     * item the read's index items name, up to a BatchGetItem ({@link #windowOrNeed}).
+     */
+    private int firstChunk() {
+        return windowOrNeed().orElse(fill.need());
+    }
+
+    /**
+     * When earlier pages found that the page reads more items than it lists (later values of a multi-valued field, items
+     * that fail a predicate): every item the first read's index items name, up to a BatchGetItem. That read asked for as
+     * many index items as such a page needs and some room ({@link ReadLimits}), so one BatchGetItem decides the page.
+     */
+    private OptionalInt windowOrNeed() {
+        boolean more = fill.learned.multiValued() || fill.learned.keysPerListed().map(perListed -> perListed > 1).orElse(false);
+        return reads.itemsRead() == 0 && more ? OptionalInt.of(PageReads.MAX_BATCH_GET_KEYS) : OptionalInt.empty();
+    }
+
+    /**
+     * How many candidates to read next with predicates: on a page's first read when earlier pages told how many list, every
+     * item its index items name ({@link #windowOrNeed}); else what the page still needs over the share of candidates
+     * listed so far (on this page, else on earlier ones), a quarter more, up to a BatchGetItem.
      */
     private int candidates() {
+        if (windowOrNeed().isPresent()) {
+            return windowOrNeed().getAsInt();
+        }
         double yield = reads.itemsRead() > 0 ? (fill.items.size() + 1.0) / (reads.itemsRead() + 2.0)
                 : fill.learned.sortYield().orElse(1.0);
         return (int) Math.max(1, Math.min(PageReads.MAX_BATCH_GET_KEYS, Math.ceil(1.25 * fill.need() / Math.min(1.0, yield))));

@@ -19,6 +19,8 @@ final class TailRead {
 
     private final PageFill fill;
     private final PageReads reads;
+    /** Items of the tail the page evaluated: those its reads evaluated, up to the last one it consumed. */
+    private long evaluated;
 
     TailRead(PageFill fill, PageReads reads) {
         this.fill = fill;
@@ -27,6 +29,17 @@ final class TailRead {
 
     /** From {@code position}: empty when the tail ended, else where the next page resumes. */
     Optional<Cursor> from(Map<String, AttributeValue> position) {
+        int listedBefore = fill.items.size();
+        try {
+            return read(position);
+        } finally {
+            if (evaluated > 0) {
+                fill.learned = fill.learned.withLastTailRead(evaluated, fill.items.size() - listedBefore);
+            }
+        }
+    }
+
+    private Optional<Cursor> read(Map<String, AttributeValue> position) {
         ReadLimits limits = new ReadLimits(fill, reads, false);
         while (!fill.isFull() && reads.mayRead()) {
             QueryResponse response = switch (fill.target.missing()) {
@@ -41,11 +54,14 @@ final class TailRead {
                 if (lacksField(item) && (fill.tests.isEmpty()
                         || fill.projector.keyOf(item).map(key -> fill.tests.allMatch(key, item)).orElse(false))) {
                     if (fill.isFull()) {
+                        // of what the read evaluated, about the share before this item
+                        evaluated += (long) Math.ceil((double) response.scannedCount() * i / items.size());
                         return Optional.of(new Cursor(Cursor.Part.MISSING, i == 0 ? position : missingKey(items.get(i - 1))));
                     }
                     fill.addLacking(item);
                 }
             }
+            evaluated += response.scannedCount();
             if (!response.hasLastEvaluatedKey() || response.lastEvaluatedKey().isEmpty()) {
                 return Optional.empty();
             }
