@@ -119,6 +119,48 @@ class PlannerEdgeCasesTest {
     }
 
     /**
+     * Several predicates on a sorted field of long texts (past the part a sort key keeps, whose keys sort by digest): their
+     * key ranges intersect as covering ranges, so every value that satisfies them all is read, and decided on the whole
+     * value; texts no value satisfies with a prefix of another type's range are read with no call.
+     */
+    @Test
+    void severalPredicatesOnALongTextSortedField_intersect_andDecideOnWholeValues(LocalTables tables) {
+        // given: issue#i has title P + i (P of 800 characters), i = 1..3
+        DynamoDbClient dynamoDb = tables.dynamoDb();
+        String p = "x".repeat(800);
+        for (int i = 1; i <= 3; i++) {
+            put(dynamoDb, Map.of("id", AttributeValue.fromS("issue#" + i), "project", AttributeValue.fromS("project#p"),
+                    "num", AttributeValue.fromN(Integer.toString(i)), "custom_fields", AttributeValue.fromM(Map.of(
+                            "title", AttributeValue.fromS(p + i)))));
+        }
+        GridQuery query = query(dynamoDb);
+        Map<List<Predicate>, List<String>> cases = new java.util.LinkedHashMap<>();
+        cases.put(List.of(new Predicate.In("title", List.of(text(p + 1), text(p + 3))), new Predicate.Range("title", text(p + 2), true, null, false)),
+                List.of("issue#3"));
+        cases.put(List.of(new Predicate.BeginsWith("title", p), new Predicate.Range("title", null, false, text(p + 3), false)),
+                List.of("issue#1", "issue#2"));
+        cases.put(List.of(new Predicate.Range("title", text(p + 1), false, null, false), new Predicate.Range("title", null, false, text(p + 3), true),
+                new Predicate.In("title", List.of(text(p + 2), text(p + 3), text("q")))), List.of("issue#2", "issue#3"));
+        cases.put(List.of(new Predicate.Equals("title", text(p + 2)), new Predicate.BeginsWith("title", p + "2")), List.of("issue#2"));
+        cases.put(List.of(new Predicate.In("title", List.of(text(p + 1), text(p + 2))), new Predicate.BeginsWith("title", p + "3")), List.of());
+
+        // when / then, both orders, pages of 1 and 10
+        org.assertj.core.api.SoftAssertions soft = new org.assertj.core.api.SoftAssertions();
+        cases.forEach((predicates, expected) -> {
+            for (Order order : Order.values()) {
+                for (int size : List.of(1, 10)) {
+                    soft.assertThat(readAll(query, PageRequest.first("project#p", "title", order, size).where(predicates), 20))
+                            .as("%s %s, pages of %d", predicates.stream().map(PredicateText::format).toList(), order, size)
+                            .containsExactlyInAnyOrderElementsOf(expected);
+                }
+            }
+        });
+        soft.assertThat(query.page(PageRequest.first("project#p", "title", Order.ASC, 10).where(List.of(new Predicate.BeginsWith("title", p),
+                new Predicate.Range("title", num(1), true, null, false)))).apiCalls()).as("a text prefix and a number range").isZero();
+        soft.assertAll();
+    }
+
+    /**
      * Numbers of 38 significant digits that differ in their last digit: every predicate form decides on the whole number,
      * sorted by the field or filtering another.
      */
