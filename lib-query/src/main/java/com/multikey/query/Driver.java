@@ -1,6 +1,5 @@
 package com.multikey.query;
 
-import com.multikey.index.IndexValue;
 import com.multikey.index.ValueBounds;
 import com.multikey.index.definition.IndexDefinition;
 
@@ -53,52 +52,5 @@ record Driver(int position, Predicate predicate, IndexDefinition index, String p
             default -> throw new IllegalArgumentException("no index lists the items of " + PredicateText.format(predicate));
         }
         return new Driver(position, predicate, index, partition, project, Collections.unmodifiableList(ranges), rank);
-    }
-}
-
-/** The key range of the sorted field's index that its predicates allow: the narrowest one predicate gives, or none. */
-final class SortRange {
-
-    private SortRange() {
-    }
-
-    /** @return null when no predicate narrows the sorted field's index */
-    static Filter.KeyRange of(List<Predicate> onSortField, ValueBounds bounds) {
-        Filter best = null;
-        int bestRank = Integer.MAX_VALUE;
-        for (Predicate predicate : onSortField) {
-            Filter filter = null;
-            int rank = Integer.MAX_VALUE;
-            switch (predicate) {
-                case Predicate.Equals p -> {
-                    filter = new Filter.Equals(p.value());
-                    rank = 0;
-                }
-                case Predicate.BeginsWith p -> {
-                    filter = new Filter.BeginsWith(p.prefix());
-                    rank = 2;
-                }
-                case Predicate.Range p -> {
-                    filter = new Filter.Range(p.low(), p.lowInclusive(), p.high(), p.highInclusive());
-                    rank = p.low() != null && p.high() != null ? 3 : 5;
-                }
-                case Predicate.In p -> {
-                    IndexValue first = p.values().get(0);
-                    if (p.values().stream().allMatch(v -> v.getClass() == first.getClass())) {
-                        IndexValue min = p.values().stream().min(Predicate.Values::compare).orElseThrow();
-                        IndexValue max = p.values().stream().max(Predicate.Values::compare).orElseThrow();
-                        filter = min.equals(max) ? new Filter.Equals(min) : Filter.Range.between(min, max);
-                        rank = min.equals(max) ? 0 : 4;
-                    }
-                }
-                default -> {
-                }
-            }
-            if (filter != null && rank < bestRank) {
-                best = filter;
-                bestRank = rank;
-            }
-        }
-        return best == null ? null : best.keyRange(bounds);
     }
 }

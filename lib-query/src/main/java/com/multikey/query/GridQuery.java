@@ -200,22 +200,23 @@ public final class GridQuery {
         int items = readBudget.of(request);
         ItemTests tests = new ItemTests(projector, target.index(), request.group(), request.attribId(), target.project(), request.predicates());
         checkFields(request, tests);
-        Filter.KeyRange range = request.filter().map(f -> f.keyRange(target.bounds()))
-                .orElseGet(() -> SortRange.of(tests.onSortField(), target.bounds()));
+        // two spellings of one field are one field: their ranges must leave a value too
+        PredicateText.validate(request.predicates(), tests::identity);
+        SortRanges ranges = SortRanges.of(request.filter(), tests.onSortField(), target.bounds());
         // items lacking the sorted field fail every predicate on it but "missing", which only they satisfy
         boolean tailOnly = tests.sortFieldMissing();
         boolean tail = tailOnly || request.includeMissing() && tests.onSortField().isEmpty();
         Optional<Cursor> cursor = request.cursor().map(text -> carriedOver(Cursor.decode(text, request, cursors), target, request)
-                .requireValid(target, range, tail));
+                .requireValid(target, ranges.hull(), tail));
         if (cursor.isEmpty() && target.missing() instanceof Target.MissingSource.ByProject) {
             if (!definedInCatalog(request, request.attribId(), budget)) {
                 throw new QueryException(QueryException.Subject.ENTRY, "project " + request.project() + " has no attribute '" + request.attribId() + "'");
             }
             for (int i = 0; i < request.predicates().size(); i++) {
                 String field = request.predicates().get(i).field();
-                if (tests.isEntry(field) && !field.equals(request.attribId()) && !definedInCatalog(request, field, budget)) {
-                    throw new InvalidPredicateException(i, "names field '" + field + "', which project " + request.project()
-                            + " does not define");
+                if (tests.isEntry(field) && !tests.isSortField(field) && !definedInCatalog(request, tests.entryName(field), budget)) {
+                    throw new InvalidPredicateException(i, "names field '" + tests.entryName(field) + "', which project "
+                            + request.project() + " does not define");
                 }
             }
         }
@@ -231,13 +232,13 @@ public final class GridQuery {
             next = new TailRead(fill, reads).from(cursor.get().startKey());
         } else {
             Map<String, AttributeValue> start = cursor.map(Cursor::startKey).orElse(Map.of());
-            if (tailOnly || range != null && range.isEmpty()) {
+            if (tailOnly || ranges.isEmpty()) {
                 fill.explainTail();
                 next = Optional.empty();
             } else if (planned) {
-                next = new PlannedRead(fill, reads, definitions.table(), range, drivers(request, target, tests)).from(start);
+                next = new PlannedRead(fill, reads, definitions.table(), ranges, drivers(request, target, tests)).from(start);
             } else {
-                next = new SortedRead(fill, reads, definitions.table(), range, () -> false).from(start);
+                next = new SortedRead(fill, reads, definitions.table(), ranges, () -> false).from(start);
             }
             indexed = fill.items.size();
             if (next.isEmpty() && tail) {
@@ -260,7 +261,7 @@ public final class GridQuery {
                     throw new InvalidPredicateException(i, "names no attribute: " + e.getMessage());
                 }
             }
-            if (tests.isEntry(field) && DynamoDbLimits.utf8Bytes(field) > DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
+            if (tests.isEntry(field) && DynamoDbLimits.utf8Bytes(tests.entryName(field)) > DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
                 throw new InvalidPredicateException(i, "names an entry longer than " + DynamoDbLimits.MAX_PARTITION_KEY_BYTES
                         + " bytes, which no index item has");
             }
@@ -282,7 +283,8 @@ public final class GridQuery {
                 continue;
             }
             if (tests.isEntry(field)) {
-                String partition = target.project().isPresent() ? field : IndexProjector.partition(target.index(), request.group(), field);
+                String entry = tests.entryName(field);
+                String partition = target.project().isPresent() ? entry : IndexProjector.partition(target.index(), request.group(), entry);
                 if (DynamoDbLimits.utf8Bytes(partition) <= DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
                     drivers.add(Driver.of(i, predicate, target.index(), partition, target.project(), target.bounds()));
                 }

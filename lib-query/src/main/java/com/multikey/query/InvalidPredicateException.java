@@ -2,8 +2,9 @@ package com.multikey.query;
 
 /**
  * A predicate that cannot be evaluated: it does not parse, names a field the index cannot have, holds a value not of
- * its type, makes an inverted range with another, or is one too many. Names the predicate by its place in the request
- * (from 0), so that a command line or an HTTP problem response can point at it.
+ * its type, makes with another range on its field a range no value is in (inverted, or bounds of two types), or is one
+ * too many. Names the predicate by its place in the request (from 0), so that a command line or an HTTP problem response
+ * can point at it.
  */
 public final class InvalidPredicateException extends QueryException {
 

@@ -44,8 +44,33 @@ final class ItemTests {
         this.sortEntry = sortEntry;
         this.project = project;
         for (Predicate predicate : predicates) {
-            byField.computeIfAbsent(predicate.field(), f -> new ArrayList<>()).add(predicate);
+            byField.computeIfAbsent(identity(predicate.field()), f -> new ArrayList<>()).add(predicate);
         }
+    }
+
+    /**
+     * The one name of the field a predicate names, however it is spelled: an entry of the index's map by its name, whether
+     * written plainly ({@code status}) or as an attribute path into the map ({@code @custom_fields.status}); any other
+     * attribute as {@code @} and its path, whether written with {@code @} or plainly (an index of one attribute or of a
+     * list's elements has no entries). So {@code @labels} on an index of the elements of {@code labels} is the sorted field
+     * itself, and two spellings of one field are one field: one value must satisfy every predicate on it. A field that names
+     * no attribute path stays as written ({@link GridQuery} refuses it).
+     */
+    String identity(String field) {
+        if (entries() && !field.startsWith("@")) {
+            return field;
+        }
+        AttributePath path;
+        try {
+            path = attributePath(field);
+        } catch (com.multikey.index.definition.DefinitionException e) {
+            return field;
+        }
+        List<String> map = index.values().path().names();
+        if (entries() && path.names().size() == map.size() + 1 && path.names().subList(0, map.size()).equals(map)) {
+            return path.names().get(map.size());
+        }
+        return "@" + path;
     }
 
     boolean isEmpty() {
@@ -56,17 +81,20 @@ final class ItemTests {
         return index.values() instanceof ValueSource.MapEntries;
     }
 
-    /** Whether a field (as written) is the one the request sorts by. */
+    /** Whether a field (in any spelling) is the one the request sorts by. */
     boolean isSortField(String field) {
-        if (field.startsWith("@")) {
-            return false;
-        }
-        return entries() ? field.equals(sortEntry) : field.equals(index.values().path().toString());
+        String identity = identity(field);
+        return entries() ? identity.equals(sortEntry) : identity.equals("@" + index.values().path());
     }
 
-    /** Whether a field names an entry of the index's map (else an attribute of the item). */
+    /** Whether a field (in any spelling) names an entry of the index's map (else an attribute of the item). */
     boolean isEntry(String field) {
-        return entries() && !field.startsWith("@");
+        return entries() && !identity(field).startsWith("@");
+    }
+
+    /** The entry of the index's map a field names ({@link #isEntry}), by its name. */
+    String entryName(String field) {
+        return identity(field);
     }
 
     /** The attribute path a field names when it is not an entry. */
@@ -116,7 +144,7 @@ final class ItemTests {
 
     /** Whether the item satisfies one predicate alone (a sample of a predicate's selectivity). */
     boolean matches(Predicate predicate, ItemKey key, Map<String, AttributeValue> item) {
-        return fieldMatches(values(predicate.field(), key, item), List.of(predicate));
+        return fieldMatches(values(identity(predicate.field()), key, item), List.of(predicate));
     }
 
     /**
@@ -146,8 +174,9 @@ final class ItemTests {
         return Optional.of(decided);
     }
 
-    /** The values an item holds in a field. */
-    List<IndexValue> values(String field, ItemKey key, Map<String, AttributeValue> item) {
+    /** The values an item holds in a field (in any spelling). */
+    List<IndexValue> values(String spelled, ItemKey key, Map<String, AttributeValue> item) {
+        String field = identity(spelled);
         if (isEntry(field) || isSortField(field)) {
             String entry = entries() ? field : null;
             String partition = project.isPresent() ? entry : IndexProjector.partition(index, group, entry);

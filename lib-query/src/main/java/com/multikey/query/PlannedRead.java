@@ -37,17 +37,17 @@ final class PlannedRead {
     private final PageFill fill;
     private final PageReads reads;
     private final KeySchema table;
-    private final Filter.KeyRange range;
+    private final SortRanges sortRanges;
     private final List<Driver> drivers;
     private final Map<Integer, RangeRead> ranges = new HashMap<>();
     /** The range that ended while the sorted field's index was being read: the page is made from it. */
     private RangeRead taken;
 
-    PlannedRead(PageFill fill, PageReads reads, KeySchema table, Filter.KeyRange range, List<Driver> drivers) {
+    PlannedRead(PageFill fill, PageReads reads, KeySchema table, SortRanges sortRanges, List<Driver> drivers) {
         this.fill = fill;
         this.reads = reads;
         this.table = table;
-        this.range = range;
+        this.sortRanges = sortRanges;
         this.drivers = drivers;
     }
 
@@ -128,7 +128,7 @@ final class PlannedRead {
     private Optional<Cursor> sorted(Map<String, AttributeValue> position, boolean mayTakeARange) {
         reads.onItem((key, item) -> fill.sample(drivers, key, item));
         try {
-            return new SortedRead(fill, reads, table, range, mayTakeARange ? this::rangeInstead : () -> false).from(position);
+            return new SortedRead(fill, reads, table, sortRanges, mayTakeARange ? this::rangeInstead : () -> false).from(position);
         } finally {
             reads.onItem((key, item) -> { });
         }

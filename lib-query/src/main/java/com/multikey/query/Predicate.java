@@ -8,7 +8,9 @@ import java.util.Objects;
 /**
  * A condition a listed item must satisfy, on one field: an entry of the index's map (for the grid, a custom
  * field: {@code status}), or, written with {@code @} before it, an attribute of the item ({@code @title},
- * {@code @details.team}); for an index of one attribute or of a list's elements a plain name is an attribute too.
+ * {@code @details.team}); for an index of one attribute or of a list's elements a plain name is an attribute too. A
+ * field and its {@code @} spelling are one field: {@code @custom_fields.status} is the grid's entry {@code status}, and
+ * {@code @labels} on an index of the elements of {@code labels} is the field it sorts by.
  *
  * <p>A field holds no value, one, or several (a list or set gives its elements). Every predicate but {@link Missing}
  * is tested on one value: an item matches the predicates on a field when one of its values satisfies them all (so

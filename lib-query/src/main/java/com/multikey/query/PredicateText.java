@@ -112,11 +112,21 @@ public final class PredicateText {
 
     /**
      * Checks a request's predicates together: at most {@value #MAX_PREDICATES}, and no field whose range bounds leave no
-     * value (an inverted range, e.g. {@code severity >= 5} with {@code severity < 3}).
+     * value: an inverted range (e.g. {@code severity >= 5} with {@code severity < 3}), or bounds of two types
+     * ({@code severity >= 3} with {@code severity < "m"}: a range stays within its bound's type, and no value is of both).
+     * Fields are compared as written.
      *
      * @throws InvalidPredicateException naming the first predicate at fault
      */
     public static void validate(List<Predicate> predicates) {
+        validate(predicates, java.util.function.Function.identity());
+    }
+
+    /**
+     * As {@link #validate(List)}, two predicates on one field when {@code field} gives their fields one name (a field and its
+     * {@code @} spelling, as the index read knows them).
+     */
+    static void validate(List<Predicate> predicates, java.util.function.Function<String, String> field) {
         if (predicates.size() > MAX_PREDICATES) {
             throw new InvalidPredicateException(MAX_PREDICATES, "too many predicates: at most " + MAX_PREDICATES + " in one request, got "
                     + predicates.size());
@@ -127,10 +137,17 @@ public final class PredicateText {
                     throw new InvalidPredicateException(i, "is an inverted range: its lower bound is above its upper bound");
                 }
                 for (int j = 0; j < i; j++) {
-                    if (predicates.get(j) instanceof Predicate.Range earlier && earlier.field().equals(range.field())
-                            && inverted(earlier, range)) {
-                        throw new InvalidPredicateException(i, "with predicate " + j + " on " + range.field()
-                                + " is an inverted range: no value is within both");
+                    if (predicates.get(j) instanceof Predicate.Range earlier
+                            && field.apply(earlier.field()).equals(field.apply(range.field()))) {
+                        if (type(earlier) != type(range)) {
+                            throw new InvalidPredicateException(i, "with predicate " + j + " on " + range.field()
+                                    + " makes a range of two types (" + typeName(earlier) + " and " + typeName(range)
+                                    + "): a range stays within its bound's type, so no value is within both");
+                        }
+                        if (inverted(earlier, range)) {
+                            throw new InvalidPredicateException(i, "with predicate " + j + " on " + range.field()
+                                    + " is an inverted range: no value is within both");
+                        }
                     }
                 }
             }
@@ -155,6 +172,14 @@ public final class PredicateText {
 
     private static Class<?> type(Predicate.Range range) {
         return (range.low() != null ? range.low() : range.high()).getClass();
+    }
+
+    private static String typeName(Predicate.Range range) {
+        return switch (range.low() != null ? range.low() : range.high()) {
+            case IndexValue.Num n -> "a number";
+            case IndexValue.Text t -> "a text";
+            case IndexValue.Bool b -> "a boolean";
+        };
     }
 
     /** Of two ranges, the one whose lower (or upper) bound admits fewer values; null when neither has that bound. */

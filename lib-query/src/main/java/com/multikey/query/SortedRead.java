@@ -17,7 +17,8 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
- * The index part of a page read in page order from the sorted field's index partition, narrowed to a key range: each
+ * The index part of a page read in page order from the sorted field's index partition, narrowed to its key ranges
+ * ({@link SortRanges}, read one after the other): each
  * index item's item is read (a hundred a call at most, as the page needs them) and listed when the index item is the
  * one it is listed under ({@link PageFill#listing}) and it satisfies the other predicates. An item whose index item's
  * projection already fails a predicate is not read. The cursor holds the key of the last index item consumed.
@@ -27,23 +28,44 @@ final class SortedRead {
     private final PageFill fill;
     private final PageReads reads;
     private final KeySchema table;
-    private final Filter.KeyRange range;
+    private final SortRanges ranges;
     /** Asked after each read that left the page short: true stops the read (another plan took over). */
     private final BooleanSupplier afterRead;
     /** The values (index items in the partition) of the items this read listed: the field's multiplicity. */
     private long listedValues;
 
-    SortedRead(PageFill fill, PageReads reads, KeySchema table, Filter.KeyRange range, BooleanSupplier afterRead) {
+    SortedRead(PageFill fill, PageReads reads, KeySchema table, SortRanges ranges, BooleanSupplier afterRead) {
         this.fill = fill;
         this.reads = reads;
         this.table = table;
-        this.range = range;
+        this.ranges = ranges;
         this.afterRead = afterRead;
     }
 
-    /** From {@code position}: empty when the part ended, else where the next page resumes. */
-    Optional<Cursor> from(Map<String, AttributeValue> position) {
+    /**
+     * From {@code start}: empty when the part ended, else where the next page resumes. The ranges are read one after the
+     * other in page order: those the start is past are skipped, the one it is inside is read on after it.
+     */
+    Optional<Cursor> from(Map<String, AttributeValue> start) {
         ReadLimits limits = new ReadLimits(fill, reads, true);
+        boolean ascending = fill.ascending();
+        List<Filter.KeyRange> order = ranges.inOrder(ascending);
+        AttributeValue at = start.get(IndexKey.SORT_KEY);
+        int r = 0;
+        Map<String, AttributeValue> position = start;
+        if (at != null && at.s() != null) {
+            while (r < order.size() && SortRanges.place(order.get(r), at.s(), ascending) == SortRanges.Place.AFTER) {
+                r++;
+            }
+            if (r < order.size() && SortRanges.place(order.get(r), at.s(), ascending) == SortRanges.Place.BEFORE) {
+                position = Map.of();
+            }
+        }
+        if (r == order.size()) {
+            return Optional.empty();
+        }
+        // where the next page resumes if this one stops before it reads on
+        Map<String, AttributeValue> resume = start;
         long read = 0;
         long listed = 0;
         // the items the consumed index items named and the page read to decide them: what listing them needed
@@ -51,8 +73,8 @@ final class SortedRead {
         boolean first = true;
         try {
             while (!fill.isFull() && reads.mayRead()) {
-                QueryResponse response = reads.index(fill.target.partition(), fill.target.project(), range, position, limits.limit(),
-                        fill.ascending());
+                QueryResponse response = reads.index(fill.target.partition(), fill.target.project(), order.get(r), position,
+                        limits.limit(), ascending);
                 List<IndexEntry> entries = response.items().stream()
                         .map(item -> IndexEntry.of(item, table).orElse(new IndexEntry(IndexKey.of(item), PageReads.NO_ITEM)))
                         .toList();
@@ -71,23 +93,37 @@ final class SortedRead {
                 fill.sortRead += consumed == entries.size() ? response.scannedCount() : consumed;
                 fill.sortListed += fill.items.size() - before;
                 if (consumed < entries.size()) {
-                    return Optional.of(new Cursor(Cursor.Part.INDEX, consumed == 0 ? position : entries.get(consumed - 1).key().toKey()));
+                    return Optional.of(new Cursor(Cursor.Part.INDEX, consumed == 0 ? resume : entries.get(consumed - 1).key().toKey()));
                 }
                 if (!response.hasLastEvaluatedKey() || response.lastEvaluatedKey().isEmpty()) {
-                    return Optional.empty();
+                    if (r + 1 == order.size()) {
+                        return Optional.empty();
+                    }
+                    // this range read whole: the next one from its start
+                    resume = SortRanges.boundaryAfter(order.get(r), fill.target.partition(), ascending);
+                    r++;
+                    position = Map.of();
+                    if (fill.isFull()) {
+                        return Optional.of(new Cursor(Cursor.Part.INDEX, resume));
+                    }
+                } else {
+                    if (fill.isFull() && consumed > 0) {
+                        // resume after the page's own last item, not after the last item DynamoDB evaluated: in a field
+                        // partition shared by projects, that one may be another project's, dropped by the filter
+                        return Optional.of(new Cursor(Cursor.Part.INDEX, entries.get(consumed - 1).key().toKey()));
+                    }
+                    position = response.lastEvaluatedKey();
+                    resume = position;
                 }
-                if (fill.isFull() && consumed > 0) {
-                    // resume after the page's own last item, not after the last item DynamoDB evaluated: in a field
-                    // partition shared by projects, that one may be another project's, dropped by the filter
-                    return Optional.of(new Cursor(Cursor.Part.INDEX, entries.get(consumed - 1).key().toKey()));
+                if (response.scannedCount() > 0) {
+                    // a range that held nothing says nothing of the next one's yield
+                    limits.record(response.scannedCount(), fill.items.size() - before);
                 }
-                position = response.lastEvaluatedKey();
-                limits.record(response.scannedCount(), fill.items.size() - before);
                 if (afterRead.getAsBoolean()) {
                     break;
                 }
             }
-            return Optional.of(new Cursor(Cursor.Part.INDEX, position));
+            return Optional.of(new Cursor(Cursor.Part.INDEX, resume));
         } finally {
             fill.learned = fill.learned.withSortRead(read, listed);
             if (read > 0) {

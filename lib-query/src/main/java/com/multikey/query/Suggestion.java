@@ -32,7 +32,7 @@ final class Suggestion {
         for (Predicate predicate : request.predicates()) {
             if (predicate instanceof Predicate.Equals && !tests.isSortField(predicate.field())) {
                 AttributePath path = tests.isEntry(predicate.field())
-                        ? new AttributePath(concat(index.values().path().names(), predicate.field()))
+                        ? new AttributePath(concat(index.values().path().names(), tests.entryName(predicate.field())))
                         : tests.attributePath(predicate.field());
                 if (!groupBy.contains(path) && !index.group().contains(path)) {
                     groupBy.add(path);

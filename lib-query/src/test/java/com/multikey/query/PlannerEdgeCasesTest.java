@@ -22,6 +22,7 @@ import java.util.Random;
 import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The planner at its edges, each test a documented promise and an input chosen to break it (the first two broke it
@@ -118,6 +119,48 @@ class PlannerEdgeCasesTest {
     }
 
     /**
+     * Several predicates on a sorted field of long texts (past the part a sort key keeps, whose keys sort by digest): their
+     * key ranges intersect as covering ranges, so every value that satisfies them all is read, and decided on the whole
+     * value; texts no value satisfies with a prefix of another type's range are read with no call.
+     */
+    @Test
+    void severalPredicatesOnALongTextSortedField_intersect_andDecideOnWholeValues(LocalTables tables) {
+        // given: issue#i has title P + i (P of 800 characters), i = 1..3
+        DynamoDbClient dynamoDb = tables.dynamoDb();
+        String p = "x".repeat(800);
+        for (int i = 1; i <= 3; i++) {
+            put(dynamoDb, Map.of("id", AttributeValue.fromS("issue#" + i), "project", AttributeValue.fromS("project#p"),
+                    "num", AttributeValue.fromN(Integer.toString(i)), "custom_fields", AttributeValue.fromM(Map.of(
+                            "title", AttributeValue.fromS(p + i)))));
+        }
+        GridQuery query = query(dynamoDb);
+        Map<List<Predicate>, List<String>> cases = new java.util.LinkedHashMap<>();
+        cases.put(List.of(new Predicate.In("title", List.of(text(p + 1), text(p + 3))), new Predicate.Range("title", text(p + 2), true, null, false)),
+                List.of("issue#3"));
+        cases.put(List.of(new Predicate.BeginsWith("title", p), new Predicate.Range("title", null, false, text(p + 3), false)),
+                List.of("issue#1", "issue#2"));
+        cases.put(List.of(new Predicate.Range("title", text(p + 1), false, null, false), new Predicate.Range("title", null, false, text(p + 3), true),
+                new Predicate.In("title", List.of(text(p + 2), text(p + 3), text("q")))), List.of("issue#2", "issue#3"));
+        cases.put(List.of(new Predicate.Equals("title", text(p + 2)), new Predicate.BeginsWith("title", p + "2")), List.of("issue#2"));
+        cases.put(List.of(new Predicate.In("title", List.of(text(p + 1), text(p + 2))), new Predicate.BeginsWith("title", p + "3")), List.of());
+
+        // when / then, both orders, pages of 1 and 10
+        org.assertj.core.api.SoftAssertions soft = new org.assertj.core.api.SoftAssertions();
+        cases.forEach((predicates, expected) -> {
+            for (Order order : Order.values()) {
+                for (int size : List.of(1, 10)) {
+                    soft.assertThat(readAll(query, PageRequest.first("project#p", "title", order, size).where(predicates), 20))
+                            .as("%s %s, pages of %d", predicates.stream().map(PredicateText::format).toList(), order, size)
+                            .containsExactlyInAnyOrderElementsOf(expected);
+                }
+            }
+        });
+        soft.assertThat(query.page(PageRequest.first("project#p", "title", Order.ASC, 10).where(List.of(new Predicate.BeginsWith("title", p),
+                new Predicate.Range("title", num(1), true, null, false)))).apiCalls()).as("a text prefix and a number range").isZero();
+        soft.assertAll();
+    }
+
+    /**
      * Numbers of 38 significant digits that differ in their last digit: every predicate form decides on the whole number,
      * sorted by the field or filtering another.
      */
@@ -185,6 +228,114 @@ class PlannerEdgeCasesTest {
         cases.forEach((name, predicate) -> soft.assertThat(readAll(query, PageRequest.first("project#p", "sev", Order.ASC, 2)
                 .where(List.of(predicate)), 20)).as(name).containsExactlyElementsOf(expected.get(name)));
         soft.assertAll();
+    }
+
+    /**
+     * docs/query.md: an item "is listed once, under its first value of the sorted field (in page order) that satisfies the
+     * sorted field's predicates"; docs/read-api.md: "On a list or set field one element must satisfy every predicate on the
+     * field". On the single-table example's {@code issue-labels} index (values: the elements of {@code labels}),
+     * {@code @labels} is the sorted field: item {labels: [a, b, e]} with {@code @labels = b} and {@code @labels <= "b"} is
+     * listed under b (it was listed under a, which satisfies neither), with {@code @labels >= d} under e, and
+     * {@code labels = a} with {@code @labels = e} matches nothing (no one element is both).
+     */
+    @Test
+    void theSortedAttributesAtSpelling_onAListElementsIndex_isTheSortedField(LocalTables tables) {
+        // given: the example's definitions on a pk/sk table; issues 7 [a, b, e], 8 [c, d], 9 [f]
+        DynamoDbClient dynamoDb = tables.dynamoDb();
+        GridQuery query = singleTable(dynamoDb, List.of(labelled(7, "a", "b", "e"), labelled(8, "c", "d"), labelled(9, "f")));
+        Function<List<String>, PageRequest> request = texts -> PageRequest.onIndex("issue-labels",
+                List.of(AttributeValue.fromS("PROJECT#r7")), "", Order.ASC, 10).where(parse(texts));
+
+        // when
+        Page equalsB = query.page(request.apply(List.of("@labels = b", "@labels <= \"b\"")));
+        Page fromD = query.page(request.apply(List.of("@labels >= d")));
+        Page fromDDescending = query.page(PageRequest.onIndex("issue-labels", List.of(AttributeValue.fromS("PROJECT#r7")), "",
+                Order.DESC, 10).where(parse(List.of("@labels >= d"))));
+        Page mixed = query.page(request.apply(List.of("labels = a", "@labels = e")));
+        Page mixedOtherWay = query.page(request.apply(List.of("@labels = a", "labels = e")));
+
+        // then
+        assertThat(equalsB.items()).extracting(item -> item.get("sk").s()).containsExactly("ISSUE#7");
+        assertThat(equalsB.listedValue(0)).contains(AttributeValue.fromS("b"));
+        assertThat(fromD.items()).extracting(item -> item.get("sk").s()).containsExactly("ISSUE#8", "ISSUE#7", "ISSUE#9");
+        assertThat(List.of(fromD.listedValue(0), fromD.listedValue(1), fromD.listedValue(2)))
+                .extracting(value -> value.orElseThrow().s()).containsExactly("d", "e", "f");
+        assertThat(fromDDescending.items()).extracting(item -> item.get("sk").s()).containsExactly("ISSUE#9", "ISSUE#7", "ISSUE#8");
+        assertThat(mixed.items()).isEmpty();
+        assertThat(mixedOtherWay.items()).isEmpty();
+    }
+
+    /**
+     * The same on a map-entries index (the grid: {@code @custom_fields.tags} is the entry {@code tags}, sorted or not), and
+     * two range bounds of two types on one field, in either spelling, are refused naming the second, as an inverted range is.
+     */
+    @Test
+    void theAtSpellingOfAMapEntry_isTheEntry_andBoundsOfTwoTypesAreRefused(LocalTables tables) {
+        // given: issue#1 tags [a, b, e], sev 1; issue#2 tags [c], sev 2
+        DynamoDbClient dynamoDb = tables.dynamoDb();
+        put(dynamoDb, Map.of("id", AttributeValue.fromS("issue#1"), "project", AttributeValue.fromS("project#p"), "num", AttributeValue.fromN("1"),
+                "custom_fields", AttributeValue.fromM(Map.of("sev", AttributeValue.fromN("1"),
+                        "tags", AttributeValue.fromSs(List.of("a", "b", "e"))))));
+        put(dynamoDb, Map.of("id", AttributeValue.fromS("issue#2"), "project", AttributeValue.fromS("project#p"), "num", AttributeValue.fromN("2"),
+                "custom_fields", AttributeValue.fromM(Map.of("sev", AttributeValue.fromN("2"), "tags", AttributeValue.fromSs(List.of("c"))))));
+        GridQuery query = query(dynamoDb);
+
+        // when
+        Page sortedUnderB = query.page(PageRequest.first("project#p", "tags", Order.ASC, 10)
+                .where(parse(List.of("@custom_fields.tags >= b", "@custom_fields.tags < c"))));
+        Page oneElementBoth = query.page(PageRequest.first("project#p", "sev", Order.ASC, 10)
+                .where(parse(List.of("tags = a", "@custom_fields.tags = e"))));
+
+        // then
+        assertThat(sortedUnderB.items()).extracting(item -> item.get("id").s()).containsExactly("issue#1");
+        assertThat(sortedUnderB.listedValue(0)).contains(AttributeValue.fromS("b"));
+        assertThat(oneElementBoth.items()).isEmpty();
+        org.assertj.core.api.ThrowableAssert.ThrowingCallable twoTypes = () -> PageRequest.first("project#p", "sev", Order.ASC, 10)
+                .where(parse(List.of("sev >= 3", "sev < \"m\"")));
+        assertThatThrownBy(twoTypes).isInstanceOfSatisfying(InvalidPredicateException.class, e -> assertThat(e.position()).isEqualTo(1))
+                .hasMessageContaining("two types");
+        assertThatThrownBy(() -> query.page(PageRequest.first("project#p", "sev", Order.ASC, 10)
+                .where(parse(List.of("status = open", "tags >= N:3", "@custom_fields.tags <= z")))))
+                .isInstanceOfSatisfying(InvalidPredicateException.class, e -> assertThat(e.position()).isEqualTo(2));
+        assertThatThrownBy(() -> query.page(PageRequest.first("project#p", "sev", Order.ASC, 10)
+                .where(parse(List.of("tags >= m", "@custom_fields.tags < c")))))
+                .isInstanceOfSatisfying(InvalidPredicateException.class, e -> assertThat(e.position()).isEqualTo(1))
+                .hasMessageContaining("inverted");
+    }
+
+    private static List<Predicate> parse(List<String> texts) {
+        List<Predicate> predicates = new ArrayList<>();
+        for (int i = 0; i < texts.size(); i++) {
+            predicates.add(PredicateText.parse(texts.get(i), i));
+        }
+        return predicates;
+    }
+
+    /** An issue of the single-table example in project r7, with these labels. */
+    private static Map<String, AttributeValue> labelled(int num, String... labels) {
+        return Map.of("pk", AttributeValue.fromS("PROJECT#r7"), "sk", AttributeValue.fromS("ISSUE#" + num),
+                "num", AttributeValue.fromN(Integer.toString(num)), "title", AttributeValue.fromS("issue " + num),
+                "labels", AttributeValue.fromSs(List.of(labels)));
+    }
+
+    /** The single-table example's definitions on a pk/sk table {@code Tracker} holding these items and their index items. */
+    static GridQuery singleTable(DynamoDbClient dynamoDb, List<Map<String, AttributeValue>> items) {
+        IndexDefinitions example = com.multikey.index.definition.DefinitionsYaml.read(
+                java.nio.file.Path.of("..", "examples", "single-table", "index-definitions.yaml"));
+        dynamoDb.createTable(b -> b.tableName("Tracker").billingMode(software.amazon.awssdk.services.dynamodb.model.BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(a -> a.attributeName("pk").attributeType(software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType.S),
+                        a -> a.attributeName("sk").attributeType(software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType.S))
+                .keySchema(k -> k.attributeName("pk").keyType(software.amazon.awssdk.services.dynamodb.model.KeyType.HASH),
+                        k -> k.attributeName("sk").keyType(software.amazon.awssdk.services.dynamodb.model.KeyType.RANGE)));
+        IndexProjector projector = new IndexProjector(example);
+        for (Map<String, AttributeValue> item : items) {
+            dynamoDb.putItem(b -> b.tableName("Tracker").item(item));
+            projector.project(projector.keyOf(item).orElseThrow(), item).items()
+                    .forEach(indexItem -> dynamoDb.putItem(b -> b.tableName("IssueAttribIndexTable").item(indexItem.toItem())));
+        }
+        return new GridQuery(dynamoDb, "Tracker", "IssueAttribIndexTable", example,
+                new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, Duration.ofSeconds(60),
+                System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()), GridSettings.NONE);
     }
 
     static IndexValue text(String value) {

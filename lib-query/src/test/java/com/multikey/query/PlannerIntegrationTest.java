@@ -227,6 +227,86 @@ class PlannerIntegrationTest {
         assertThat(query.page(byPriority(Order.ASC, 5, "status = open").after(cursor)).items()).hasSize(5);
     }
 
+    /** The ids the request lists sorted by status (a text every issue has), then num, of the issues that match. */
+    private static List<String> byStatus(java.util.function.Predicate<Map<String, AttributeValue>> matches, Order order) {
+        Comparator<Map<String, AttributeValue>> byStatus = Comparator.comparing((Map<String, AttributeValue> issue) -> field(issue, "status"))
+                .thenComparing(issue -> new BigDecimal(issue.get("num").n()));
+        return ALL.stream().filter(matches).sorted(order == Order.ASC ? byStatus : byStatus.reversed())
+                .map(issue -> issue.get("id").s()).toList();
+    }
+
+    /**
+     * docs/query.md: the sorted field's predicates narrow the sorted read, all of them: an {@code in} list is one key range
+     * per value, read in page order. {@code status in (triage, blocked)} sorted by status once read every closed and open
+     * issue (a range from blocked to triage) before the first triage one; now a first page of 25 reads about its 25 index
+     * items and their items. Paged to the end in both orders, the pages go from one value's range into the next.
+     */
+    @Test
+    void anInListOnTheSortedField_readsAboutWhatItsRangesHold_andPagesAcrossTheRangesInOrder() {
+        // when
+        Page first = query().page(PageRequest.first(PROJECT, "status", Order.ASC, 25).where(where("status in (triage, blocked)")));
+
+        // then: 25 of the ~750 triage issues; their index items (a quarter more, and the empty blocked range) and items
+        assertThat(first.items()).hasSize(25).allSatisfy(issue -> assertThat(field(issue, "status")).isEqualTo("triage"));
+        assertThat(first.examined()).as("items read for a first page of 25").isLessThanOrEqualTo(2 * 25 + 25);
+        for (Order order : Order.values()) {
+            Read read = readAll(query(), PageRequest.first(PROJECT, "status", order, 100)
+                    .where(where("status in (triage, closed)", "severity >= 4")));
+            assertThat(read.ids()).as("order %s", order).isEqualTo(byStatus(issue -> !"open".equals(field(issue, "status"))
+                    && new BigDecimal(field(issue, "severity")).intValue() >= 4, order));
+        }
+    }
+
+    /** Two range predicates on the sorted field narrow its read to both, whichever comes first. */
+    @Test
+    void twoRangePredicatesOnTheSortedField_costTheSame_inEitherOrder() {
+        // when
+        Page lowFirst = query().page(byPriority(Order.ASC, 25, "priority >= 10", "priority < 12"));
+        Page highFirst = query().page(byPriority(Order.ASC, 25, "priority < 12", "priority >= 10"));
+        Page descending = query().page(byPriority(Order.DESC, 25, "priority >= 10", "priority < 12"));
+
+        // then: about 48 issues have priority 10 or 11; a page of 25 reads about 25 index items and their items
+        List<String> expected = expected(issue -> { int p = new BigDecimal(field(issue, "priority")).intValue(); return p >= 10 && p < 12; },
+                Order.ASC);
+        assertThat(lowFirst.items()).extracting(issue -> issue.get("id").s()).isEqualTo(expected.subList(0, 25));
+        assertThat(highFirst.items()).extracting(issue -> issue.get("id").s()).isEqualTo(expected.subList(0, 25));
+        assertThat(highFirst.examined()).isEqualTo(lowFirst.examined());
+        assertThat(lowFirst.examined()).isLessThanOrEqualTo(2 * 25 + 25);
+        assertThat(descending.examined()).isLessThanOrEqualTo(2 * 25 + 25);
+    }
+
+    /** Predicates on the sorted field that no value satisfies together: an empty last page, read with no call. */
+    @Test
+    void predicatesOnTheSortedFieldThatNoValueSatisfies_readNothing() {
+        List<String[]> cases = List.of(new String[] {"status in (a, b)", "status in (c, d)"},
+                new String[] {"status = open", "status beginsWith \"x\""},
+                new String[] {"status in (open, closed)", "status > \"p\""},
+                new String[] {"status >= open", "status = 3"},
+                new String[] {"priority > 50", "priority = 3"},
+                new String[] {"priority in (1, 2)", "priority beginsWith \"1\""});
+        for (String[] predicates : cases) {
+            String sorted = predicates[0].substring(0, predicates[0].indexOf(' '));
+            for (Order order : Order.values()) {
+                Page page = query().page(PageRequest.first(PROJECT, sorted, order, 25).where(where(predicates)).withMissing());
+
+                assertThat(page.items()).as("%s %s", List.of(predicates), order).isEmpty();
+                assertThat(page.nextCursor()).as("%s %s", List.of(predicates), order).isEmpty();
+                assertThat(page.apiCalls()).as("%s %s", List.of(predicates), order).isZero();
+                assertThat(page.examined()).as("%s %s", List.of(predicates), order).isZero();
+            }
+        }
+    }
+
+    /** Range bounds of two types on one field leave no value: refused, naming the second, as an inverted range is. */
+    @Test
+    void rangeBoundsOfTwoTypesOnOneField_areRefused_namingTheSecond() {
+        assertThatThrownBy(() -> byPriority(Order.ASC, 5, "status = open", "priority >= 3", "priority < \"m\""))
+                .isInstanceOfSatisfying(InvalidPredicateException.class, e -> assertThat(e.position()).isEqualTo(2))
+                .hasMessageContaining("two types");
+        assertThatThrownBy(() -> byPriority(Order.ASC, 5, "severity > BOOL:false", "severity <= 3"))
+                .isInstanceOfSatisfying(InvalidPredicateException.class, e -> assertThat(e.position()).isEqualTo(1));
+    }
+
     @Test
     void anExpensiveQuery_explainsWhichIndexToDeclare() {
         Page page = query().page(byPriority(Order.ASC, 20, "status = open", "severity = 5").withReadBudget(100));

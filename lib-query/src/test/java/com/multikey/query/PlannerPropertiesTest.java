@@ -140,6 +140,17 @@ class PlannerPropertiesTest {
         checkDeclared(items, requests);
     }
 
+    /**
+     * The declared indexes of an attribute ({@code states}: {@code state}) and of a list's elements ({@code labels}:
+     * {@code labels}) read themselves: their sorted field in both spellings ({@code labels}, {@code @labels}), other
+     * attributes plainly or with {@code @}, an attribute the other index lists (a drive), bounds of two types.
+     */
+    @Property(tries = 20)
+    void declaredIndexOfAnAttributeOrOfElements_withBothSpellingsOfItsField_pagesListExactlyTheModel(
+            @ForAll("items") List<ItemSpec> items, @ForAll("valueIndexRequests") List<RequestSpec> requests) {
+        checkDeclared(items, requests);
+    }
+
     /** One try at a time: a shrink that ran out of time may still be running beside the next property. */
     private static synchronized void checkDeclared(List<ItemSpec> items, List<RequestSpec> requests) {
         tables.reset();
@@ -161,8 +172,16 @@ class PlannerPropertiesTest {
         List<Model.Item> model = written.stream().map(item -> new Model.Item(item.get("pk").s() + " " + item.get("sk").s(),
                 new BigDecimal(item.get("num").n()), item.get("sk").s(), item)).toList();
         for (RequestSpec spec : requests) {
-            PageRequest first = PageRequest.onIndex("fields", List.of(s(PROJECT)), spec.sortField(), spec.order(), spec.pageSize());
-            check(DECLARED, TRACKER, spec, first, model, Model.Tail.TABLE_SORT_KEY,
+            PageRequest first = switch (spec.sortField()) {
+                case "labels" -> PageRequest.onIndex("labels", List.of(s(PROJECT)), "", spec.order(), spec.pageSize());
+                case "state" -> PageRequest.onIndex("states", List.of(s(PROJECT)), "", spec.order(), spec.pageSize());
+                default -> PageRequest.onIndex("fields", List.of(s(PROJECT)), spec.sortField(), spec.order(), spec.pageSize());
+            };
+            Model.Fields fields = switch (spec.sortField()) {
+                case "labels", "state" -> Model.Fields.ofValues(spec.sortField());
+                default -> Model.Fields.ofEntries("cf", spec.sortField());
+            };
+            check(DECLARED, TRACKER, spec, fields, first, model, Model.Tail.TABLE_SORT_KEY,
                     item -> item.get("pk").s() + " " + item.get("sk").s());
         }
     }
@@ -182,20 +201,30 @@ class PlannerPropertiesTest {
         List<Model.Item> model = written.stream().map(item -> new Model.Item(item.get("id").s(), new BigDecimal(item.get("num").n()),
                 item.get("id").s(), item)).toList();
         for (RequestSpec spec : requests) {
-            check(definitions, "AppTable", spec, PageRequest.first(PROJECT, spec.sortField(), spec.order(), spec.pageSize()), model,
+            check(definitions, "AppTable", spec, Model.Fields.ofEntries("custom_fields", spec.sortField()),
+                    PageRequest.first(PROJECT, spec.sortField(), spec.order(), spec.pageSize()), model,
                     Model.Tail.NUM, item -> item.get("id").s());
         }
     }
 
     /** Reads every page of the request and checks it against the model. */
-    private static void check(IndexDefinitions definitions, String table, RequestSpec spec, PageRequest plain, List<Model.Item> items,
-                              Model.Tail tail, java.util.function.Function<Map<String, AttributeValue>, String> keyOf) {
-        PageRequest request;
-        try {
-            request = plain.where(spec.predicates().stream().map(PredicateSpec::toPredicate).toList());
-        } catch (InvalidPredicateException e) {
-            return;   // two ranges on a field that leave no value: refused, nothing to list
+    private static void check(IndexDefinitions definitions, String table, RequestSpec spec, Model.Fields fields, PageRequest plain,
+                              List<Model.Item> items, Model.Tail tail,
+                              java.util.function.Function<Map<String, AttributeValue>, String> keyOf) {
+        RecordingDynamoDbClient client = new RecordingDynamoDbClient(tables.dynamoDb());
+        GridQuery query = new GridQuery(client, table, INDEX_TABLE, definitions,
+                new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, Duration.ofSeconds(60),
+                System::nanoTime, SEALER, new GridSettings("ByProject", (project, attribute) -> true));
+        // ranges on one field (in any spelling) that leave no value, inverted or of two types: refused, naming one of them
+        java.util.Set<Integer> refused = Model.refused(spec, fields);
+        if (!refused.isEmpty()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> query.page(plain.where(spec.predicates().stream()
+                            .map(PredicateSpec::toPredicate).toList())))
+                    .as("refused: %s", spec)
+                    .isInstanceOfSatisfying(InvalidPredicateException.class, e -> assertThat(refused).as("%s", spec).contains(e.position()));
+            return;
         }
+        PageRequest request = plain.where(spec.predicates().stream().map(PredicateSpec::toPredicate).toList());
         if (spec.missing()) {
             request = request.withMissing();
         }
@@ -207,12 +236,8 @@ class PlannerPropertiesTest {
         }
         int budget = spec.budget() > 0 ? spec.budget() : ReadBudget.DEFAULT.standard();
         int maxCalls = ReadBudget.maxCalls(budget) + (budget + 99) / 100;
-        List<String> expected = Model.sequence(items, spec, tail);
+        List<String> expected = Model.sequence(items, spec, fields, tail);
 
-        RecordingDynamoDbClient client = new RecordingDynamoDbClient(tables.dynamoDb());
-        GridQuery query = new GridQuery(client, table, INDEX_TABLE, definitions,
-                new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, Duration.ofSeconds(60),
-                System::nanoTime, SEALER, new GridSettings("ByProject", (project, attribute) -> true));
         List<String> listed = new ArrayList<>();
         for (int n = 0; ; n++) {
             assertThat(n).as("pages of %s: no end after %d pages, %d of %d items listed", spec, MAX_PAGES, listed.size(), expected.size())
@@ -423,18 +448,34 @@ class PlannerPropertiesTest {
 
     @Provide
     Arbitrary<List<RequestSpec>> gridRequests() {
-        return requests(List.of("@title", "@state", "@labels", "@custom_fields.status", "@custom_fields.sev"));
+        // an entry's @ spelling is the entry: @custom_fields.tags is tags
+        return requests(Arbitraries.of(ENTRIES), Arbitraries.frequencyOf(Tuple.of(6, Arbitraries.of(ENTRIES)), Tuple.of(3, Arbitraries.of(
+                "@title", "@state", "@labels", "@custom_fields.status", "@custom_fields.sev", "@custom_fields.tags", "@custom_fields.flag"))),
+                sorted -> Arbitraries.of(sorted, sorted, "@custom_fields." + sorted));
     }
 
     @Provide
     Arbitrary<List<RequestSpec>> declaredRequests() {
-        // @state and @labels are listed by the indexes states and labels; @title by none
-        return requests(List.of("@state", "@labels", "@labels", "@state", "@title", "@cf.tags"));
+        // @state and @labels are listed by the indexes states and labels; @title by none; @cf.<entry> is the entry
+        return requests(Arbitraries.of(ENTRIES), Arbitraries.frequencyOf(Tuple.of(6, Arbitraries.of(ENTRIES)), Tuple.of(3, Arbitraries.of(
+                "@state", "@labels", "@labels", "@state", "@title", "@cf.tags", "@cf.status", "@cf.sev"))),
+                sorted -> Arbitraries.of(sorted, sorted, "@cf." + sorted));
     }
 
-    private static Arbitrary<List<RequestSpec>> requests(List<String> attributes) {
-        Arbitrary<String> sortField = Arbitraries.of("status", "sev", "tags", "flag", "rare");
-        Arbitrary<String> field = Arbitraries.frequencyOf(Tuple.of(6, Arbitraries.of(ENTRIES)), Tuple.of(3, Arbitraries.of(attributes)));
+    @Provide
+    Arbitrary<List<RequestSpec>> valueIndexRequests() {
+        // on an index of an attribute or of a list's elements a plain name is an attribute: state and @state are one field;
+        // @state is listed by the index states, @labels by the index labels, @title and @cf.status by none
+        return requests(Arbitraries.of("labels", "state"), Arbitraries.of("@state", "state", "@labels", "labels", "@title", "title",
+                        "@cf.status", "@cf.sev"), sorted -> Arbitraries.of(sorted, "@" + sorted));
+    }
+
+    /**
+     * Requests sorted by one of {@code sortFields}, with 1 to 4 predicates on {@code fields}, now and then one or two more on
+     * the sorted field (spelled as {@code sortedSpellings} gives it), or two ranges on one field (often of two types).
+     */
+    private static Arbitrary<List<RequestSpec>> requests(Arbitrary<String> sortField, Arbitrary<String> field,
+                                                         java.util.function.Function<String, Arbitrary<String>> sortedSpellings) {
         Arbitrary<Integer> pageSize = Arbitraries.frequencyOf(Tuple.of(4, Arbitraries.integers().between(1, 10)),
                 Tuple.of(3, Arbitraries.integers().between(11, 40)), Tuple.of(2, Arbitraries.integers().between(41, 100)));
         // -1: the default budget; else a budget from the smallest there is (an index item and its item) up
@@ -445,25 +486,48 @@ class PlannerPropertiesTest {
                 Arbitraries.integers().between(0, 2).map(i -> i == 0), field.flatMap(PlannerPropertiesTest::predicate).list().ofMinSize(1).ofMaxSize(4),
                 budget, Arbitraries.of(true, false)).as((sort, order, size, missing, predicates, extra, explain) -> new RequestSpec(sort,
                         order, size, missing, predicates, extra < 0 ? 0 : extra, explain));
-        // a predicate on the sorted field now and then
-        Arbitrary<RequestSpec> onSorted = request.flatMap(spec -> predicate(spec.sortField()).map(p -> {
+        // a predicate on the sorted field now and then, an in list often
+        Arbitrary<RequestSpec> onSorted = request.flatMap(spec -> sortedSpellings.apply(spec.sortField())
+                .flatMap(spelled -> Arbitraries.frequencyOf(Tuple.of(3, predicate(spelled)), Tuple.of(2, in(spelled)))).map(p -> {
             List<PredicateSpec> predicates = new ArrayList<>(spec.predicates().subList(0, Math.min(3, spec.predicates().size())));
             predicates.add(0, p);
             return new RequestSpec(spec.sortField(), spec.order(), spec.pageSize(), spec.missing(), predicates, spec.budget(), spec.explain());
         }));
-        return Arbitraries.frequencyOf(Tuple.of(3, request), Tuple.of(2, onSorted)).list().ofMinSize(1).ofMaxSize(3);
+        // two on the sorted field, in any spelling: their intersection narrows the read (or leaves nothing)
+        Arbitrary<RequestSpec> twoOnSorted = request.flatMap(spec -> Combinators.combine(
+                sortedSpellings.apply(spec.sortField()).flatMap(spelled -> Arbitraries.frequencyOf(Tuple.of(2, predicate(spelled)),
+                        Tuple.of(2, in(spelled)))),
+                sortedSpellings.apply(spec.sortField()).flatMap(spelled -> Arbitraries.frequencyOf(Tuple.of(2, predicate(spelled)),
+                        Tuple.of(1, in(spelled)), Tuple.of(2, range(spelled))))).as((a, b) -> {
+            List<PredicateSpec> predicates = new ArrayList<>(spec.predicates().subList(0, Math.min(2, spec.predicates().size())));
+            predicates.add(0, b);
+            predicates.add(0, a);
+            return new RequestSpec(spec.sortField(), spec.order(), spec.pageSize(), spec.missing(), predicates, spec.budget(), spec.explain());
+        }));
+        // two ranges on one field (the sorted one or another, in any spelling), their bounds of any types
+        Arbitrary<RequestSpec> twoRanges = request.flatMap(spec -> Arbitraries.oneOf(sortedSpellings.apply(spec.sortField()), field)
+                .flatMap(PlannerPropertiesTest::range).flatMap(a -> Arbitraries.frequencyOf(Tuple.of(2, Arbitraries.just(a.field())),
+                        Tuple.of(1, sortedSpellings.apply(spec.sortField())), Tuple.of(1, field)).flatMap(PlannerPropertiesTest::range).map(b -> {
+                    List<PredicateSpec> predicates = new ArrayList<>(spec.predicates().subList(0, Math.min(2, spec.predicates().size())));
+                    predicates.add(a);
+                    predicates.add(b);
+                    return new RequestSpec(spec.sortField(), spec.order(), spec.pageSize(), spec.missing(), predicates, spec.budget(),
+                            spec.explain());
+                })));
+        return Arbitraries.frequencyOf(Tuple.of(3, request), Tuple.of(2, onSorted), Tuple.of(2, twoOnSorted), Tuple.of(1, twoRanges))
+                .list().ofMinSize(1).ofMaxSize(3);
     }
 
-    private static Arbitrary<PredicateSpec> predicate(String field) {
-        Arbitrary<Value> value = values();
-        Arbitrary<PredicateSpec> equals = value.map(v -> new PredicateSpec(field, Op.EQUALS, List.of(v), false, false));
-        Arbitrary<PredicateSpec> in = Arbitraries.frequencyOf(Tuple.of(5, value.list().ofMinSize(1).ofMaxSize(4)),
-                        Tuple.of(1, value.list().ofMinSize(11).ofMaxSize(14)))
+    /** An in list: mostly a few values, now and then more than an index lists (10). */
+    private static Arbitrary<PredicateSpec> in(String field) {
+        return Arbitraries.frequencyOf(Tuple.of(5, values().list().ofMinSize(1).ofMaxSize(4)),
+                        Tuple.of(1, values().list().ofMinSize(11).ofMaxSize(14)))
                 .map(vs -> new PredicateSpec(field, Op.IN, vs, false, false));
-        Arbitrary<PredicateSpec> notEquals = value.map(v -> new PredicateSpec(field, Op.NOT_EQUALS, List.of(v), false, false));
-        Arbitrary<PredicateSpec> beginsWith = Arbitraries.of("o", "op", "", "Op", "gr", "re", "c", "\u00e9", "\uD83D", "zz")
-                .map(prefix -> new PredicateSpec(field, Op.BEGINS_WITH, List.of(Value.text(prefix)), false, false));
-        Arbitrary<PredicateSpec> range = Arbitraries.of(0, 1, 2).flatMap(type -> {
+    }
+
+    /** A range of one type, one bound or two. */
+    private static Arbitrary<PredicateSpec> range(String field) {
+        return Arbitraries.of(0, 1, 2).flatMap(type -> {
             Arbitrary<Value> bound = switch (type) {
                 case 0 -> numbers();
                 case 1 -> texts();
@@ -474,6 +538,16 @@ class PlannerPropertiesTest {
                     .filter((low, high, li, hi) -> low != null || high != null)
                     .as((low, high, li, hi) -> new PredicateSpec(field, Op.RANGE, Arrays.asList(low, high), li, hi));
         });
+    }
+
+    private static Arbitrary<PredicateSpec> predicate(String field) {
+        Arbitrary<Value> value = values();
+        Arbitrary<PredicateSpec> equals = value.map(v -> new PredicateSpec(field, Op.EQUALS, List.of(v), false, false));
+        Arbitrary<PredicateSpec> in = in(field);
+        Arbitrary<PredicateSpec> notEquals = value.map(v -> new PredicateSpec(field, Op.NOT_EQUALS, List.of(v), false, false));
+        Arbitrary<PredicateSpec> beginsWith = Arbitraries.of("o", "op", "", "Op", "gr", "re", "c", "\u00e9", "\uD83D", "zz")
+                .map(prefix -> new PredicateSpec(field, Op.BEGINS_WITH, List.of(Value.text(prefix)), false, false));
+        Arbitrary<PredicateSpec> range = range(field);
         Arbitrary<PredicateSpec> present = Arbitraries.just(new PredicateSpec(field, Op.PRESENT, List.of(), false, false));
         Arbitrary<PredicateSpec> missing = Arbitraries.just(new PredicateSpec(field, Op.MISSING, List.of(), false, false));
         return Arbitraries.frequencyOf(Tuple.of(4, equals), Tuple.of(2, in), Tuple.of(2, notEquals), Tuple.of(2, beginsWith),
@@ -557,10 +631,98 @@ class PlannerPropertiesTest {
         }
 
         /** The items the request lists, in page order. */
-        static List<String> sequence(List<Item> items, RequestSpec request, Tail tail) {
-            String sorted = request.sortField();
-            List<PredicateSpec> onSorted = request.predicates().stream().filter(p -> p.field().equals(sorted)).toList();
-            List<PredicateSpec> others = request.predicates().stream().filter(p -> !p.field().equals(sorted)).toList();
+        /**
+         * What a field names on the index read (docs/read-api.md, docs/query.md): an entry of the index's map, or {@code @} and
+         * an attribute path; on an index of one attribute or of a list's elements a plain name is an attribute too. A field
+         * and its {@code @} spelling are one field: {@code @<map>.<entry>} is the entry, {@code @<values attribute>} the
+         * sorted field itself.
+         *
+         * @param map    the index's map (entries), or null for an index of an attribute or of a list's elements
+         * @param sorted the sorted field's one name: the entry, or {@code @} and the values attribute
+         */
+        record Fields(String map, String sorted) {
+
+            static Fields ofEntries(String map, String entry) {
+                return new Fields(map, entry);
+            }
+
+            static Fields ofValues(String attribute) {
+                return new Fields(null, "@" + attribute);
+            }
+
+            String identity(String field) {
+                if (map == null) {
+                    return field.startsWith("@") ? field : "@" + field;
+                }
+                String entryOf = "@" + map + ".";
+                if (field.startsWith(entryOf) && !field.substring(entryOf.length()).contains(".")) {
+                    return field.substring(entryOf.length());
+                }
+                return field;
+            }
+        }
+
+        /**
+         * The predicates refused as leaving no value with an earlier one on the same field (docs: "an inverted range with
+         * another"; a range stays within its bound's type, so bounds of two types leave none either), or alone (an inverted
+         * range): the positions a refusal may name; empty when the request is read.
+         */
+        static java.util.Set<Integer> refused(RequestSpec request, Fields fields) {
+            java.util.Set<Integer> refused = new java.util.TreeSet<>();
+            List<PredicateSpec> predicates = request.predicates();
+            for (int i = 0; i < predicates.size(); i++) {
+                PredicateSpec later = predicates.get(i);
+                if (later.op() != Op.RANGE) {
+                    continue;
+                }
+                if (noValueWithin(later, later)) {
+                    refused.add(i);
+                }
+                for (int j = 0; j < i; j++) {
+                    PredicateSpec earlier = predicates.get(j);
+                    if (earlier.op() == Op.RANGE && fields.identity(earlier.field()).equals(fields.identity(later.field()))
+                            && noValueWithin(earlier, later)) {
+                        refused.add(i);
+                    }
+                }
+            }
+            return refused;
+        }
+
+        /** Two ranges' bounds of two types, or the higher low bound above the lower high one (equal: unless both include it). */
+        private static boolean noValueWithin(PredicateSpec a, PredicateSpec b) {
+            if (type(a) != type(b)) {
+                return true;
+            }
+            Value low = null;
+            boolean lowInclusive = true;
+            Value high = null;
+            boolean highInclusive = true;
+            for (PredicateSpec p : List.of(a, b)) {
+                Value l = p.values().get(0);
+                if (l != null && (low == null || l.compareTo(low) > 0 || l.compareTo(low) == 0 && !p.lowInclusive())) {
+                    low = l;
+                    lowInclusive = p.lowInclusive();
+                }
+                Value h = p.values().get(1);
+                if (h != null && (high == null || h.compareTo(high) < 0 || h.compareTo(high) == 0 && !p.highInclusive())) {
+                    high = h;
+                    highInclusive = p.highInclusive();
+                }
+            }
+            return low != null && high != null && (low.compareTo(high) > 0 || low.compareTo(high) == 0 && !(lowInclusive && highInclusive));
+        }
+
+        private static int type(PredicateSpec range) {
+            return (range.values().get(0) != null ? range.values().get(0) : range.values().get(1)).type();
+        }
+
+        static List<String> sequence(List<Item> items, RequestSpec request, Fields fields, Tail tail) {
+            String sorted = fields.sorted();
+            List<PredicateSpec> named = request.predicates().stream()
+                    .map(p -> new PredicateSpec(fields.identity(p.field()), p.op(), p.values(), p.lowInclusive(), p.highInclusive())).toList();
+            List<PredicateSpec> onSorted = named.stream().filter(p -> p.field().equals(sorted)).toList();
+            List<PredicateSpec> others = named.stream().filter(p -> !p.field().equals(sorted)).toList();
             boolean descending = request.order() == Order.DESC;
             record Listed(Value value, Item item) {
             }

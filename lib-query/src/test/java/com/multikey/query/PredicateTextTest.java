@@ -67,8 +67,11 @@ class PredicateTextTest {
                 .hasMessageContaining("inverted range");
         assertThatThrownBy(() -> PredicateText.validate(List.of(parse("s > 5"), parse("s <= 5"))))
                 .hasMessageContaining("inverted range");
-        // bounds of two types never meet: numbers and texts are compared within their type only
-        PredicateText.validate(List.of(parse("s >= 5"), parse("s < a")));
+        // bounds of two types never meet (numbers and texts are compared within their type only): no value is within both
+        assertThatThrownBy(() -> PredicateText.validate(List.of(parse("s >= 5"), parse("s < a"))))
+                .isInstanceOfSatisfying(InvalidPredicateException.class, e -> assertThat(e.position()).isEqualTo(1))
+                .hasMessageContaining("two types");
+        PredicateText.validate(List.of(parse("s >= 5"), parse("t < a")));
         PredicateText.validate(List.of(parse("s >= 5"), parse("s <= 5")));
         assertThatThrownBy(() -> PredicateText.validate(java.util.Collections.nCopies(9, parse("s = 1"))))
                 .hasMessageContaining("too many predicates: at most 8");

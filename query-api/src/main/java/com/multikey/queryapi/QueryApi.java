@@ -241,7 +241,7 @@ public final class QueryApi {
         }
         Optional<Integer> budget = parameters.optional("budget").map(text -> {
             if (!text.matches("[0-9]{1,9}")) {
-                throw Problem.badRequest("budget", "must be a whole number of items, from 1 to the deployment's maximum");
+                throw Problem.badRequest("budget", "must be a whole number of items, from 2 (an index item and its item) to the deployment's maximum");
             }
             return Integer.parseInt(text);
         });

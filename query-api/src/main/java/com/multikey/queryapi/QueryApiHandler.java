@@ -92,7 +92,8 @@ public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEve
 
     /**
      * {@code READ_BUDGET}, the items a page reads when its request names no budget, and {@code MAX_READ_BUDGET}, the
-     * most a request may name: whole numbers from 1 to {@value #MAX_READ_BUDGET_LIMIT}, the first at most the second;
+     * most a request may name: whole numbers from 2 (an index item and its item, the least a page moves on with) to
+     * {@value #MAX_READ_BUDGET_LIMIT}, the first at most the second;
      * unset, {@link ReadBudget#DEFAULT}'s.
      */
     static ReadBudget readBudget(Map<String, String> env) {
@@ -112,8 +113,8 @@ public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEve
         if (text == null || text.isBlank()) {
             return unset;
         }
-        if (!text.strip().matches("[0-9]{1,6}") || Integer.parseInt(text.strip()) < 1 || Integer.parseInt(text.strip()) > MAX_READ_BUDGET_LIMIT) {
-            throw new IllegalArgumentException(name + " must be a whole number from 1 to " + MAX_READ_BUDGET_LIMIT + ", got " + text);
+        if (!text.strip().matches("[0-9]{1,6}") || Integer.parseInt(text.strip()) < 2 || Integer.parseInt(text.strip()) > MAX_READ_BUDGET_LIMIT) {
+            throw new IllegalArgumentException(name + " must be a whole number from 2 to " + MAX_READ_BUDGET_LIMIT + ", got " + text);
         }
         return Integer.parseInt(text.strip());
     }

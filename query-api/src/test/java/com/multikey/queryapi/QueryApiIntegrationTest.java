@@ -819,6 +819,51 @@ class QueryApiIntegrationTest {
         assertThat(get("/v1/grid", "project=project%23plan&field=severity&budget=7").status()).isEqualTo(200);
     }
 
+    /**
+     * docs/read-api.md, the OpenAPI document and the library agree on the least budget: 2, an index item and its item (a
+     * page of budget 1 could read an index item but never its item, so it could not move on). The document's minimum is
+     * accepted, and pages of it go on to the end; one less is a 400 naming budget that says the least.
+     */
+    @Test
+    void budget_theOpenApiDocumentsMinimumIsAccepted_andPagesOfItMoveOn_whileOneLessIsA400() throws Exception {
+        // given
+        int minimum = JSON.readTree(QueryApi.openApiDocument()).at("/components/parameters/budget/schema/minimum").asInt();
+        String query = "project=project%23plan&field=severity&pageSize=5" + where("team = core");
+
+        // when
+        Answer below = get("/v1/grid", query + "&budget=" + (minimum - 1));
+        List<String> ids = new ArrayList<>();
+        String cursor = null;
+        for (int n = 0; n < 200; n++) {
+            Answer page = get("/v1/grid", query + "&budget=" + minimum + (cursor == null ? "" : "&cursor=" + cursor));
+            assertThat(page.status()).as(page.body().toString()).isEqualTo(200);
+            assertThat(page.body().get("examined").asInt()).isLessThanOrEqualTo(minimum);
+            ids.addAll(ids(page.body()));
+            cursor = page.body().get("nextCursor").isNull() ? null : page.body().get("nextCursor").asText();
+            if (cursor == null) {
+                break;
+            }
+        }
+
+        // then
+        assertThat(minimum).isEqualTo(2);
+        assertThat(below.status()).isEqualTo(400);
+        assertThat(below.body().get("parameter").asText()).isEqualTo("budget");
+        assertThat(below.body().get("detail").asText()).contains("at least 2");
+        assertThat(cursor).as("pages of budget %d reach the end", minimum).isNull();
+        assertThat(ids).isEqualTo(ids(get("/v1/grid", "project=project%23plan&field=severity&pageSize=100" + where("team = core")).body()));
+    }
+
+    /** The budget variables (template parameters QueryApiReadBudget, QueryApiMaxReadBudget) start at 2 too, named when below. */
+    @Test
+    void readBudgetVariables_below2_areRefusedNamingTheVariable() {
+        for (Map<String, String> variables : List.of(Map.of("READ_BUDGET", "1"), Map.of("MAX_READ_BUDGET", "1"))) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> QueryApiHandler.readBudget(variables)).as(variables.toString())
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(variables.keySet().iterator().next())
+                    .hasMessageContaining("from 2");
+        }
+    }
+
     @Test
     void readBudget_isTheTemplatesUnlessSet_andAHandlerWithALowerMaximumRefusesMore() {
         // given

@@ -104,8 +104,8 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
             + "'@details.team = core'")
     List<String> where = new ArrayList<>();
     @Option(names = "--budget", paramLabel = "ITEMS", description = "items the page may read, index items and items of the "
-            + "table together: a page that reads them comes back short, with its cursor (default: 2000 with --where, else "
-            + "as many as the page needs; up to 20000)")
+            + "table together, 2 (an index item and its item) to 20000: a page that reads them comes back short, with its cursor "
+            + "(default: 2000 with --where, else as many as the page needs)")
     Integer budget;
     @Option(names = "--explain", description = "print how the page was read: the plan and why, each plan weighed with its "
             + "estimated items, what was read, and the definitions entry of an index that would answer the query in two calls "
