@@ -315,6 +315,35 @@ class LocalMainIT {
     }
 
     @Test
+    void start_thenStopped_leavesNoFunctionLogInTheTemporaryDirectory_butKeepsItWhereAsked(@TempDir Path state) throws IOException {
+        Path temporary = Path.of(System.getProperty("java.io.tmpdir"));
+        java.util.Set<String> before = functionLogsIn(temporary);
+        Path asked = state.resolve("my logs");
+
+        // as local.jar's main runs it, with the function logs it makes itself
+        int status = LocalMain.run(new String[] {"start", "--port", "0", "--eventbridge-port", "0", "--lambda-port", "0", "--sqs-port", "0",
+                        "--api-port", "0", "--secrets-dir", state.resolve("secrets").toString(), "--log-dir", asked.toString(), "--seconds", "0"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        assertThat(status).as(errors()).isZero();
+        assertThat(functionLogsIn(temporary)).as("function logs in java.io.tmpdir").isSubsetOf(before);
+        List<Path> kept;
+        try (java.util.stream.Stream<Path> files = Files.list(asked)) {
+            kept = files.toList();
+        }
+        assertThat(kept).singleElement().satisfies(log -> assertThat(errors()).isEqualTo("(function logs: " + log + ")" + System.lineSeparator()));
+    }
+
+    /** What a stack's function logs were called in the temporary directory (other JVMs' tests may write there too). */
+    private static java.util.Set<String> functionLogsIn(Path directory) throws IOException {
+        try (java.util.stream.Stream<Path> files = Files.list(directory)) {
+            return files.map(file -> file.getFileName().toString())
+                    .filter(name -> name.startsWith("multikey-functions-") || name.startsWith("functions-"))
+                    .collect(java.util.stream.Collectors.toSet());
+        }
+    }
+
+    @Test
     void unknownCommand_printsUsage() {
         assertThat(run("deploy")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("Unmatched argument at index 0: 'deploy'");
