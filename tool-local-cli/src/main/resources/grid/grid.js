@@ -1,6 +1,6 @@
 // The issue grid and any declared index, read through the HTTP API:
-//   GET /v1/indexes                  the declared indexes, for the picker;
-//   GET /v1/grid?project&field&...   the issue grid (the field-partitioned index), the default;
+//   GET /v1/indexes                  the indexes the stack's grid layout state reads, for the picker;
+//   GET /v1/grid?project&field&...   the issue grid (the index listed with grid: true, in either layout), the default;
 //   GET /v1/indexes/{index}/items?group&entry&...   any other declared index;
 // each with order, pageSize, cursor, missing, one filter on the sorted field, and any number of where conditions on
 // any column (one where parameter each, in PredicateText's syntax: "f1 = open", "f2 >= 3"), a read budget and
@@ -12,7 +12,7 @@ const $ = (id) => document.getElementById(id);
 
 // The issue grid as the page knows it until GET /v1/indexes answers (in the JWT mode it needs a token too)
 const GRID = { name: "", layout: "field-partitioned", group: ["project"], values: "entriesOf", path: "custom_fields", orderBy: [],
-  projection: [] };
+  projection: [], grid: true };
 
 const state = {
   config: null,
@@ -32,7 +32,8 @@ const state = {
   loaded: 0, // loads answered and shown (document.body.dataset.loads)
 };
 
-const isGrid = (index) => index.layout === "field-partitioned";
+// the API marks the issue grid (grouped on a new stack, field-partitioned on one that had it before); an older API did not
+const isGrid = (index) => index.grid === true || index.layout === "field-partitioned";
 const overEntries = (index) => index.values === "entriesOf";
 // the grid's field is kept under "", its name being unknown until the indexes are listed
 const entryKey = (index) => (isGrid(index) ? "" : index.name);

@@ -44,9 +44,8 @@ import java.util.TreeMap;
  * delete-layer, query-api and reindex-worker also carry. redrive's jar leaves Jackson out (a shade filter in its pom):
  * with it the jar would pass its 10 MB budget. So redrive never loads this class; it writes the stream's DynamoDB JSON
  * with {@link DynamoDbJson} and the rest of its JSON on json-utils too ({@code RedriveJarIT} proves no Jackson class is
- * inside). The budgets, each held by the function's {@code *JarIT}: 10 MB for router, stream-indexer, redrive and
- * query-api, 10.5 MB for delete-layer and reindex-worker (two SDK clients each); docs/configuration.md lists the sizes
- * as built. JSON that redrive writes, or that a function must write without growing its jar, goes on json-utils,
+ * inside). The budgets, each held by the function's {@code *JarIT}: 10 MB for router, stream-indexer, delete-layer,
+ * redrive and query-api, 10.5 MB for reindex-worker (two SDK clients); docs/configuration.md lists the sizes as built. JSON that redrive writes, or that a function must write without growing its jar, goes on json-utils,
  * never on a second JSON library.
  */
 public enum PlainJson {

@@ -247,7 +247,18 @@ public final class GridQuery {
         }
         Knowledge learned = fill.learned;
         return new Page(fill.items, fill.values, indexed, next.map(c -> c.with(learned).encode(request, cursors)).orElse(null),
-                reads.calls(), reads.examined(), next.isPresent() && !fill.isFull(), request.explain() ? fill.explain(reads) : null);
+                reads.calls(), reads.examined(), next.isPresent() && !fill.isFull(), request.explain() ? fill.explain(reads) : null)
+                .readFrom(target.index().name());
+    }
+
+    /**
+     * The definitions in the stack's grid state, as a page reads them (which of the grid's layouts is read, which are
+     * kept), read within one page's time budget.
+     *
+     * @throws RetryableQueryException when the grid layout's state could not be read within the budget
+     */
+    public IndexDefinitions currentDefinitions() {
+        return currentDefinitions(new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock)));
     }
 
     /** Every predicate names a field this index can have: an attribute path that parses; an entry only of a map's index. */

@@ -24,6 +24,8 @@ public final class Page {
     private final int examined;
     private final boolean budgetSpent;
     private final Explain explain;
+    /** The name of the index read; null when the page was made without it. */
+    private final String index;
 
     /** A page of items that all have the field. @param nextCursor null when the result ends here */
     public Page(List<Map<String, AttributeValue>> items, String nextCursor, int apiCalls) {
@@ -71,6 +73,32 @@ public final class Page {
         this.examined = examined;
         this.budgetSpent = budgetSpent;
         this.explain = explain;
+        this.index = null;
+    }
+
+    private Page(Page page, String index) {
+        this.items = page.items;
+        this.values = page.values;
+        this.indexed = page.indexed;
+        this.nextCursor = page.nextCursor;
+        this.apiCalls = page.apiCalls;
+        this.examined = page.examined;
+        this.budgetSpent = page.budgetSpent;
+        this.explain = page.explain;
+        this.index = java.util.Objects.requireNonNull(index, "index");
+    }
+
+    /** This page, read from the index of this name. */
+    public Page readFrom(String index) {
+        return new Page(this, index);
+    }
+
+    /**
+     * The name of the index the page was read from: for the issue grid, the layout the stack's grid state reads, whichever
+     * of the grid's names the request gave; empty when the page was made without it.
+     */
+    public Optional<String> index() {
+        return Optional.ofNullable(index);
     }
 
     /** The items the page read: index items and items of the table; -1 when not counted. */

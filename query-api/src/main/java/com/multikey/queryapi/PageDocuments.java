@@ -15,6 +15,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The JSON documents the read API answers with: a page (with its explanation) and the list of declared indexes. Values
@@ -25,18 +26,17 @@ final class PageDocuments {
     /** The node factory of the API's documents (problems too): a BigDecimal keeps its scale, as in plain JSON. */
     static final JsonNodeFactory NODES = JsonNodeFactory.withExactBigDecimals(true);
 
-    private final IndexDefinitions definitions;
     private final IndexProjector projector;
 
     PageDocuments(IndexDefinitions definitions) {
-        this.definitions = definitions;
         this.projector = new IndexProjector(definitions);
     }
 
     /** A page: the index, group, entry and order it was read with, each item with its key and the value it was listed under. */
     ObjectNode page(IndexDefinition index, List<AttributeValue> group, String entry, Order order, Page page) {
         ObjectNode body = NODES.objectNode();
-        body.put("index", index.name());
+        // the index read: for the issue grid, the layout the stack's grid state reads, whichever name the request gave
+        body.put("index", page.index().orElse(index.name()));
         ArrayNode groupNode = body.putArray("group");
         group.forEach(value -> groupNode.add(PlainJson.DOUBLE_SAFE.of(value)));
         if (!entry.isEmpty()) {
@@ -100,11 +100,22 @@ final class PageDocuments {
         return value;
     }
 
-    /** The declared indexes and what a request on each names. */
-    ObjectNode indexes() {
+    /**
+     * The indexes a client can read in the stack's grid layout state ({@code current}) and what a request on each names:
+     * every index kept in that state, the issue grid once, as the layout its readers read (a request naming the grid's
+     * other layout reads it too: its {@code aliases}).
+     */
+    static ObjectNode indexes(IndexDefinitions current) {
         ObjectNode body = NODES.objectNode();
+        if (current.groupedGrid().isPresent() && current.fieldPartitionedGrid().isPresent()) {
+            body.put("gridLayoutState", current.gridState().label());
+        }
+        Optional<IndexDefinition> grid = current.grid();
         ArrayNode list = body.putArray("indexes");
-        for (IndexDefinition index : definitions.indexes()) {
+        for (IndexDefinition index : current.indexes()) {
+            if (current.isGrid(index) && !grid.map(index::equals).orElse(false)) {
+                continue;
+            }
             ObjectNode node = list.addObject();
             node.put("name", index.name());
             node.put("layout", index.layout() == IndexDefinition.Layout.FIELD_PARTITIONED ? "field-partitioned" : "grouped");
@@ -120,6 +131,12 @@ final class PageDocuments {
             index.orderBy().forEach(tieBreaker -> orderBy.add(tieBreaker.path().toString()));
             ArrayNode projection = node.putArray("projection");
             index.projection().forEach(path -> projection.add(path.toString()));
+            if (current.isGrid(index)) {
+                node.put("grid", true);
+                ArrayNode aliases = node.putArray("aliases");
+                current.declared().stream().filter(other -> current.isGrid(other) && !other.equals(index))
+                        .forEach(other -> aliases.add(other.name()));
+            }
         }
         return body;
     }

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -35,7 +36,8 @@ import java.util.regex.Pattern;
  * parameters, the groups the caller may read) becomes a {@link Response} (status, headers, JSON body). Routes:
  * <ul>
  *   <li>{@code GET /v1/grid?project=P&field=F}: a page of the grid, as {@code operator-cli query --project};</li>
- *   <li>{@code GET /v1/indexes}: the declared indexes and what a request on each names;</li>
+ *   <li>{@code GET /v1/indexes}: the indexes a client can read in the stack's grid layout state, and what a request on each
+ *   names;</li>
  *   <li>{@code GET /v1/indexes/{index}/items?group=G&entry=E}: a page of any declared index;</li>
  *   <li>{@code GET /openapi.json}: the OpenAPI document of these routes.</li>
  * </ul>
@@ -88,15 +90,27 @@ public final class QueryApi {
 
     private final Pages pages;
     private final IndexDefinitions definitions;
+    private final Supplier<IndexDefinitions> current;
     private final PageDocuments documents;
     private final Set<String> indexNames;
     private final String openApi;
 
+    /** Over definitions that are read as they are (no grid layout state). */
     public QueryApi(Pages pages, IndexDefinitions definitions) {
+        this(pages, definitions, () -> definitions);
+    }
+
+    /**
+     * @param current the definitions in the stack's grid layout state, asked for each list of the indexes (the query
+     *                library's {@code GridQuery::currentDefinitions}): which of the grid's layouts a page reads
+     */
+    public QueryApi(Pages pages, IndexDefinitions definitions, Supplier<IndexDefinitions> current) {
         this.pages = pages;
         this.definitions = definitions;
+        this.current = current;
         this.documents = new PageDocuments(definitions);
-        this.indexNames = definitions.indexes().stream().map(IndexDefinition::name).collect(java.util.stream.Collectors.toUnmodifiableSet());
+        // every declared name a token may qualify a group with: both of the grid's, whichever layout the stack's state keeps
+        this.indexNames = definitions.declared().stream().map(IndexDefinition::name).collect(java.util.stream.Collectors.toUnmodifiableSet());
         this.openApi = openApiDocument();
     }
 
@@ -144,7 +158,7 @@ public final class QueryApi {
         }
         if (path.equals("/v1/indexes")) {
             parameters(request, Set.of());
-            return json(documents.indexes());
+            return json(PageDocuments.indexes(current.get()));
         }
         if (path.equals("/v1/grid")) {
             Parameters parameters = parameters(request, union(PAGE_PARAMETERS, Set.of("project", "field")));

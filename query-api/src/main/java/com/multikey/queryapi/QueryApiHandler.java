@@ -70,7 +70,7 @@ public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEve
         IndexDefinitions definitions = IndexDefinitions.fromEnvironment(env);
         GridQuery query = GridQuery.of(dynamoDb, Environment.required(env, "APP_TABLE_NAME"),
                 Environment.required(env, "INDEX_TABLE_NAME"), definitions).withCursorSealer(cursors).withReadBudget(readBudget(env));
-        this.api = new QueryApi(query::page, definitions);
+        this.api = new QueryApi(query::page, definitions, query::currentDefinitions);
         String mode = env.getOrDefault("AUTH_MODE", "IAM");
         if (!mode.equals("IAM") && !mode.equals("JWT")) {
             throw new IllegalArgumentException("AUTH_MODE must be IAM or JWT, got " + mode);

@@ -109,6 +109,21 @@ class GroupScopeTest {
     }
 
     @Test
+    void anIndexQualifiedGroup_ofTheGroupedGridThatReplacesTheOldLayout_isReadAsThatIndexsGroup() {
+        // the repository's definitions: issue-grid replaces custom_fields, and a file read alone is in the old layout's state
+        QueryApi packaged = new QueryApi(request -> new Page(List.of(), 0, null, 2), IndexDefinitions.packaged());
+        Map<String, List<String>> parameters = Map.of("group", List.of("project#1"), "entry", List.of("f1"));
+
+        QueryApi.Response named = packaged.handle(new QueryApi.Request("GET", "/v1/indexes/issue-grid/items", parameters,
+                Optional.of(Set.of("issue-grid:project#1"))));
+        QueryApi.Response other = packaged.handle(new QueryApi.Request("GET", "/v1/indexes/issue-grid/items",
+                Map.of("group", List.of("project#2"), "entry", List.of("f1")), Optional.of(Set.of("issue-grid:project#1"))));
+
+        assertThat(named.status()).as(named.body()).isEqualTo(200);
+        assertThat(other.status()).isEqualTo(403);
+    }
+
+    @Test
     void aPatternEndingInAStar_readsTheGroupsThatStartWithWhatPrecedesIt() {
         String token = "layers:us-*";
         assertThat(status("/v1/indexes/layers/items", "group=us-east-1", token)).isEqualTo(200);

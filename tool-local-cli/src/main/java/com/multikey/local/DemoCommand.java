@@ -78,7 +78,7 @@ final class DemoCommand implements Callable<Integer> {
                 }
             } else {
                 IndexDefinitions definitions = DefinitionsYaml.read(exampleDirectory.resolve("index-definitions.yaml"));
-                Path json = SingleTableDemo.definitionsJson(exampleDirectory);
+                Path json = parent.deletedAtTheEnd(SingleTableDemo.definitionsJson(exampleDirectory));
                 try (TemplateRuntime runtime = new TemplateRuntime(template.withParameterOverrides(SingleTableDemo.parameters()),
                         new TemplateRuntime.Ports("127.0.0.1", 0, 0, 0), line -> out.println("  . " + line), SingleTableDemo.existingTable(),
                         Map.of("INDEX_DEFINITIONS", json.toString()))) {
@@ -96,6 +96,7 @@ final class DemoCommand implements Callable<Integer> {
             throw Failure.usage("--definitions takes --load ITEMS.json (your items, DynamoDB JSON) and no --example");
         }
         OwnTable own = OwnTable.of(definitions, tableName);
+        parent.deletedAtTheEnd(own.json());
         List<Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue>> items = ItemFile.read(load);
         parent.logs.name(parent.err);
         boolean bar = parent.terminal && !output.json();

@@ -63,6 +63,13 @@ public final class LocalMain implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    @Option(names = "--log-dir", scope = ScopeType.INHERIT, paramLabel = "DIR",
+            description = "the folder the functions' logs are written to, made when needed; a log is kept when its path is printed, "
+                    + "deleted otherwise (default: " + FunctionLogs.DEFAULT_DIRECTORY + " in the working directory)")
+    void logDirectory(Path directory) {
+        logs.directory(directory);
+    }
+
     final PrintStream out;
     final PrintStream err;
     final FunctionLogs logs;
@@ -70,6 +77,8 @@ public final class LocalMain implements Callable<Integer> {
     final boolean terminal;
     /** The program's environment: what of it the functions are given ({@link #functionEnvironment()}). */
     final Map<String, String> environment;
+    /** Temporary files the command made for its stack (the definitions as JSON), deleted when it ends. */
+    private final java.util.List<Path> temporaryFiles = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     LocalMain(PrintStream out, PrintStream err, FunctionLogs logs, boolean terminal, Map<String, String> environment) {
         this.out = out;
@@ -84,7 +93,7 @@ public final class LocalMain implements Callable<Integer> {
         PrintStream consoleErrors = System.err;
         // the functions log JSON lines and metrics to standard output (and their libraries' warnings to
         // standard error), as on Lambda; keep them out of the way
-        FunctionLogs logs = FunctionLogs.create();
+        FunctionLogs logs = FunctionLogs.under(Path.of("").toAbsolutePath());
         System.setOut(logs.stream());
         System.setErr(logs.stream());
         int status = run(args, console, consoleErrors, logs, System.console() != null, System.getenv());
@@ -94,13 +103,9 @@ public final class LocalMain implements Callable<Integer> {
         System.exit(status);
     }
 
-    /** As {@code main}, with function logs in a temporary file of their own (deleted unless named). */
+    /** As {@code main}, with function logs in a file of their own under the working directory or --log-dir (deleted unless named). */
     static int run(String[] args, PrintStream out, PrintStream err) {
-        try {
-            return run(args, out, err, FunctionLogs.create(), false, System.getenv());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return run(args, out, err, FunctionLogs.under(Path.of("").toAbsolutePath()), false, System.getenv());
     }
 
     static int run(String[] args, PrintStream out, PrintStream err, FunctionLogs logs, boolean terminal) {
@@ -115,8 +120,25 @@ public final class LocalMain implements Callable<Integer> {
             Failure failure = Failures.of(e);
             return new Failure(failure.exitCode(), Failure.firstLine(failure.getMessage()), failure.getCause());
         });
+        main.deleteTemporaryFiles();
         logs.finish(status, main.verbose, err);
         return status;
+    }
+
+    /** A temporary file the stack reads while it runs, deleted when the command ends. */
+    Path deletedAtTheEnd(Path file) {
+        temporaryFiles.add(file);
+        return file;
+    }
+
+    private void deleteTemporaryFiles() {
+        for (Path file : temporaryFiles) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                err.println("warning: cannot delete " + file + ": " + e.getMessage());
+            }
+        }
     }
 
     static CommandLine commandLine(LocalMain main) {

@@ -38,6 +38,7 @@ record OwnTable(String name, IndexDefinitions definitions, Path json) {
         }
         IndexDefinitions definitions = DefinitionsYaml.read(definitionsFile);
         try {
+            // deleted when the command ends (LocalMain#deletedAtTheEnd), or the JVM
             Path json = Files.createTempFile("multikey-definitions-", ".json");
             json.toFile().deleteOnExit();
             Files.writeString(json, DefinitionsYaml.toJson(definitionsFile));

@@ -94,6 +94,7 @@ final class SingleTableDemo {
     /** The example's definitions as the JSON file every function reads through {@code INDEX_DEFINITIONS}. */
     static Path definitionsJson(Path example) {
         try {
+            // deleted when the command ends (LocalMain#deletedAtTheEnd), or the JVM
             Path json = Files.createTempFile("multikey-" + example.getFileName() + "-", ".json");
             json.toFile().deleteOnExit();
             return Files.writeString(json, DefinitionsYaml.toJson(example.resolve("index-definitions.yaml")));

@@ -91,6 +91,7 @@ final class StartCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         PrintStream out = parent.out;
         Optional<OwnTable> own = Optional.ofNullable(definitions).map(file -> OwnTable.of(file, tableName));
+        own.ifPresent(table -> parent.deletedAtTheEnd(table.json()));
         SamTemplate stack = parent.loadTemplate().withParameterOverrides(LocalReadApi.parameters(apiAuth));
         // a table of the user's own goes through the template's existing-table path, as a deployment on it does
         SamTemplate template = own.map(table -> stack.withParameterOverrides(table.parameters())).orElse(stack);

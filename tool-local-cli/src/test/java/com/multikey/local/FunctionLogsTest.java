@@ -68,6 +68,56 @@ class FunctionLogsTest {
     }
 
     @Test
+    void under_whenNamed_makesTheLogInTheWorkingDirectorysLogFolder_andKeepsIt() {
+        FunctionLogs logs = FunctionLogs.under(dir);
+
+        logs.name(errors);
+        logs.stream().println("{\"level\":\"INFO\"}");
+        logs.finish(0, false, errors);
+
+        assertThat(logs.path()).hasParent(dir.resolve(".multikey").resolve("logs")).hasContent("{\"level\":\"INFO\"}");
+        assertThat(logs.path().getFileName().toString()).startsWith("functions-").endsWith(".log");
+        assertThat(printed()).isEqualTo("(function logs: " + logs.path() + ")" + System.lineSeparator());
+    }
+
+    @Test
+    void directory_whenAQuietRunLogged_deletesTheLog_andTheFoldersItMade_butNotOneThatWasThere() throws Exception {
+        Path asked = dir.resolve("a").resolve("b");
+        FunctionLogs logs = FunctionLogs.under(dir.resolve("unused"));
+        logs.directory(asked);
+
+        logs.stream().println("{\"level\":\"INFO\"}");
+        assertThat(logs.path()).hasParent(asked);
+        logs.finish(0, false, errors);
+
+        assertThat(dir.resolve("a")).doesNotExist();
+        assertThat(dir.resolve("unused")).doesNotExist();
+        assertThat(dir).exists();
+        assertThat(printed()).isEmpty();
+    }
+
+    @Test
+    void under_whenNothingIsLoggedOrNamed_makesNothing() {
+        FunctionLogs logs = FunctionLogs.under(dir);
+
+        logs.finish(0, false, errors);
+
+        assertThat(logs.path()).isNull();
+        assertThat(dir).isEmptyDirectory();
+    }
+
+    @Test
+    void name_whenTheFolderCannotBeMade_saysToPassAnotherLogDir() throws Exception {
+        Path file = java.nio.file.Files.writeString(dir.resolve("a file"), "");
+        FunctionLogs logs = FunctionLogs.under(dir);
+        logs.directory(file.resolve("logs"));
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> logs.name(errors))
+                .hasMessageStartingWith("cannot write the function logs in " + file.resolve("logs"))
+                .hasMessageEndingWith("pass --log-dir with a folder you can write");
+    }
+
+    @Test
     void aFailureThatLoggedNothing_orBadUsage_namesNothing_andDeletesTheLog() {
         FunctionLogs empty = new FunctionLogs(dir.resolve("empty.log"));
         empty.finish(1, false, errors);

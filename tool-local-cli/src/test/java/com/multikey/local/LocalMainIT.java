@@ -290,13 +290,14 @@ class LocalMainIT {
     @Test
     void start_saysReady_onlyOnceTheTablesExist_andStopsQuietly(@org.junit.jupiter.api.io.TempDir java.nio.file.Path state)
             throws java.io.IOException {
-        int port;
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-            port = socket.getLocalPort();
+        int status;
+        try (DefaultPortsTaken taken = DefaultPortsTaken.take()) {
+            assertThat(taken.ports()).as("start's default ports").hasSize(5);
+            // every port 0: free ones the stack picks, whatever else the machine runs
+            status = run("start", "--port", "0", "--eventbridge-port", "0", "--lambda-port", "0", "--sqs-port", "0", "--api-port", "0",
+                    "--secrets-dir", state.resolve("secrets").toString(), "--seconds", "0");
         }
-
-        int status = run("start", "--port", Integer.toString(port), "--eventbridge-port", "0", "--lambda-port", "0",
-                "--secrets-dir", state.resolve("secrets").toString(), "--seconds", "0");
+        assertThat(status).as(errors()).isZero();
 
         // the read API's cursor keys: made on first use, readable by their owner only, kept after the stack stops
         java.nio.file.Path keys = state.resolve("secrets").resolve("CursorKeySecret.json");
@@ -311,6 +312,35 @@ class LocalMainIT {
         assertThat(lines).noneMatch(line -> line.contains("failed"));
         assertThat(errors()).as("start names the function log as it starts").isEqualTo("(function logs: " + logs.resolve("functions.log") + ")"
                 + System.lineSeparator());
+    }
+
+    @Test
+    void start_thenStopped_leavesNoFunctionLogInTheTemporaryDirectory_butKeepsItWhereAsked(@TempDir Path state) throws IOException {
+        Path temporary = Path.of(System.getProperty("java.io.tmpdir"));
+        java.util.Set<String> before = functionLogsIn(temporary);
+        Path asked = state.resolve("my logs");
+
+        // as local.jar's main runs it, with the function logs it makes itself
+        int status = LocalMain.run(new String[] {"start", "--port", "0", "--eventbridge-port", "0", "--lambda-port", "0", "--sqs-port", "0",
+                        "--api-port", "0", "--secrets-dir", state.resolve("secrets").toString(), "--log-dir", asked.toString(), "--seconds", "0"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        assertThat(status).as(errors()).isZero();
+        assertThat(functionLogsIn(temporary)).as("function logs in java.io.tmpdir").isSubsetOf(before);
+        List<Path> kept;
+        try (java.util.stream.Stream<Path> files = Files.list(asked)) {
+            kept = files.toList();
+        }
+        assertThat(kept).singleElement().satisfies(log -> assertThat(errors()).isEqualTo("(function logs: " + log + ")" + System.lineSeparator()));
+    }
+
+    /** What a stack's function logs were called in the temporary directory (other JVMs' tests may write there too). */
+    private static java.util.Set<String> functionLogsIn(Path directory) throws IOException {
+        try (java.util.stream.Stream<Path> files = Files.list(directory)) {
+            return files.map(file -> file.getFileName().toString())
+                    .filter(name -> name.startsWith("multikey-functions-") || name.startsWith("functions-"))
+                    .collect(java.util.stream.Collectors.toSet());
+        }
     }
 
     @Test

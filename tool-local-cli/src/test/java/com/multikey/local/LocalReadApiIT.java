@@ -204,11 +204,17 @@ class LocalReadApiIT {
             Answer list = get(indexes, sdkSigned(indexes, "local", "local", Instant.now()));
             assertThat(list.status()).isEqualTo(200);
             String index = list.json().path("indexes").get(0).path("name").asText();
+            // a new stack's grid is grouped: listed as the index it is read from, the only grid, the old name an alias
+            assertThat(index).isEqualTo("issue-grid");
+            assertThat(list.json().path("gridLayoutState").asText()).isEqualTo("grouped");
+            assertThat(list.json().path("indexes").get(0).path("grid").asBoolean()).isTrue();
+            assertThat(list.json().path("indexes").findValuesAsText("name")).doesNotContain("custom_fields");
             URI items = URI.create(api.endpoint() + "/v1/indexes/" + index + "/items?group=project%231&entry=f1&pageSize=2");
             Answer page = get(items, sdkSigned(items, "local", "local", Instant.now()));
             assertThat(page.status()).as(page.body()).isEqualTo(200);
             assertThat(page.ids()).containsExactly("issue#2", "issue#4");
             assertThat(page.json().path("nextCursor").isTextual()).isTrue();
+            assertThat(answer.json().path("index").asText()).as("the grid's page names the index read").isEqualTo("issue-grid");
         }
 
         /** The parameters in canonical order: curl before 8.x signs the query as written, where AWS sorts it. */

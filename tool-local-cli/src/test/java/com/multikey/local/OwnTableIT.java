@@ -197,8 +197,12 @@ class OwnTableIT {
     void start_withALoadFileThatIsNotDynamoDbJson_isBadUsage_beforeAnythingStarts() throws Exception {
         Path bad = Files.writeString(dir.resolve("bad.json"), "{\"pk\": \"not typed\"}\nnot json\n");
 
-        int exit = LocalMain.run(new String[] {"start", "--load", bad.toString(), "--port", "0"}, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), new FunctionLogs(dir.resolve("functions.log")), false);
+        int exit;
+        try (DefaultPortsTaken taken = DefaultPortsTaken.take()) {
+            exit = LocalMain.run(new String[] {"start", "--load", bad.toString(), "--port", "0", "--eventbridge-port", "0", "--lambda-port", "0",
+                            "--sqs-port", "0", "--api-port", "0"}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                    new PrintStream(err, true, StandardCharsets.UTF_8), new FunctionLogs(dir.resolve("functions.log")), false);
+        }
 
         assertThat(exit).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("error: " + bad + " line 2 is not JSON");

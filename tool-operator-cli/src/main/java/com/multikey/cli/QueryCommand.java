@@ -141,7 +141,9 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
                     entry.set("value", json(fieldValue(item)));
                     entry.set("item", PlainJson.EXACT.of(item));
                 }
-                ObjectNode document = PageOutput.document(page, items).put("project", project).put("attribute", attribute);
+                // the index read: the layout the stack's grid state reads
+                ObjectNode document = PageOutput.document(page, items).put("index", page.index().orElse(null)).put("project", project)
+                        .put("attribute", attribute);
                 PageOutput.explain(page, document);
                 Output.print(document, parent.out);
                 return OperatorCli.DONE;
@@ -174,7 +176,7 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
     private int callIndex(PrintStream out) {
         IndexDefinitions definitions = tables.definitions(parent.environment);
         IndexDefinition definition = definitions.index(index).orElseThrow(() -> Failure.usage(
-                "--index: no index named '" + index + "' is declared; declared: " + definitions.indexes().stream().map(IndexDefinition::name).toList()));
+                "--index: no index named '" + index + "' is declared; declared: " + definitions.declared().stream().map(IndexDefinition::name).toList()));
         Duration budget = pageBudget();
         List<AttributeValue> values = new ArrayList<>();
         if (project != null) {
@@ -207,7 +209,8 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
                 }
             }
             if (output.json()) {
-                ObjectNode document = PageOutput.document(page, items).put("index", index);
+                // the index read, which for the issue grid is the layout the stack's grid state reads, whichever name was given
+                ObjectNode document = PageOutput.document(page, items).put("index", page.index().orElse(index));
                 document.set("group", Output.object().arrayNode().addAll(values.stream().map(PlainJson.EXACT::of).toList()));
                 if (attribute != null) {
                     document.put("attribute", attribute);

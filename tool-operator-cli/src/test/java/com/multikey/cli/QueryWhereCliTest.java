@@ -191,6 +191,30 @@ class QueryWhereCliTest {
     }
 
     @Test
+    void query_onAGroupedStack_namesTheIndexThePageWasReadFrom_whicheverNameOfTheGridWasGiven() throws IOException {
+        // given: a stack backfilled from an empty index table, so grouped
+
+        // when
+        assertThat(run("query", "--index", "custom_fields", "--project", PROJECT, "--attribute", "rank", "--output", "json"))
+                .as(err.toString(StandardCharsets.UTF_8)).isZero();
+        JsonNode byOldName = document();
+        assertThat(run("query", "--project", PROJECT, "--attribute", "rank", "--output", "json")).as(err.toString(StandardCharsets.UTF_8)).isZero();
+        JsonNode grid = document();
+
+        // then
+        assertThat(byOldName.path("items")).isNotEmpty();
+        assertThat(byOldName.path("index").asText()).isEqualTo("issue-grid");
+        assertThat(grid.path("index").asText()).isEqualTo("issue-grid");
+    }
+
+    @Test
+    void query_ofAnUndeclaredIndex_listsEveryDeclaredIndex() {
+        assertThat(run("query", "--index", "nope", "--project", PROJECT, "--attribute", "rank")).isEqualTo(2);
+
+        assertThat(errorLine()).isEqualTo("error: --index: no index named 'nope' is declared; declared: [issue-grid, custom_fields]");
+    }
+
+    @Test
     void query_aSmallBudget_givesShortPagesThatSayTheBudgetWasSpent_andTheSameIssuesInOrder() throws IOException {
         // when
         List<JsonNode> pages = pages("query", "--project", PROJECT, "--attribute", "rank", "--where", "status = open", "--where",

@@ -35,12 +35,31 @@ final class DefinitionNodes {
             }
         }
     }
-    static String text(Tree node, String field, String where) {
+    /** A setting that takes text and must be given. */
+    String text(Tree node, String field, String where) {
         Tree value = node.get(field);
         if (value.isMissing() || !value.isValueNode() || value.isNull()) {
-            throw new DefinitionException(where + ": '" + field + "' is missing");
+            throw error(where, "'" + field + "' is missing");
         }
-        return value.asText();
+        return text(node, field, where, "");
+    }
+
+    /**
+     * A setting that takes text, {@code otherwise} when it is absent, null or not a scalar (what the caller refuses, or
+     * its default). A number or a boolean is refused, not turned into text: YAML reads an unquoted {@code 012} as the
+     * number 12 and {@code yes} as true, so the name it gives would not be the one written.
+     */
+    String text(Tree node, String field, String where, String otherwise) {
+        Tree value = node.get(field);
+        if (value.isNumber() || value.isBoolean()) {
+            String written = value.written();
+            String read = value.asText();
+            String as = value.isNumber() ? "number" : "boolean";
+            throw error(where, "'" + field + "' must be text, and " + written + " is read as "
+                    + (written.equals(read) ? "a " + as : "the " + as + " " + read)
+                    + "; quote it to keep it as written: " + field + ": '" + written.replace("'", "''") + "'");
+        }
+        return value.isTextual() ? value.asText() : otherwise;
     }
     List<Condition> conditions(Tree node, String where, KeySchema table) {
         if (node.isMissing() || node.isNull()) {
@@ -54,7 +73,7 @@ final class DefinitionNodes {
         for (Tree condition : node) {
             String at = where + "[" + n++ + "]";
             allowOnly(condition, at, "attribute", "beginsWith", "equals", "exists");
-            AttributePath path = AttributePath.parse(condition.path("attribute").asText(""), file + ": " + at + ".attribute");
+            AttributePath path = AttributePath.parse(text(condition, "attribute", at, ""), file + ": " + at + ".attribute");
             int tests = (condition.has("beginsWith") ? 1 : 0) + (condition.has("equals") ? 1 : 0) + (condition.has("exists") ? 1 : 0);
             if (tests != 1) {
                 throw error(at + " (" + path + ")", "needs exactly one of beginsWith, equals or exists");

@@ -28,7 +28,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -38,7 +40,9 @@ import java.util.regex.Pattern;
  * first (what the build packages); any other, or one JSON does not read (a YAML flow mapping), as YAML with SnakeYAML's
  * parser, which every function jar carries (its reading half only) without a second JSON library. YAML scalars are read as a JSON document would hold
  * them: {@code true}/{@code false} (and YAML 1.1's {@code yes}/{@code no}/{@code on}/{@code off}) booleans, numbers
- * with their exact digits, {@code null}/{@code ~}/nothing null, everything else (dates included) text.
+ * with their exact digits, {@code null}/{@code ~}/nothing null, everything else (dates included) text. How each plain
+ * scalar read as a number, a boolean or null was written is kept beside the JSON ({@link Document#written}), so a
+ * setting that takes text can refuse one naming it as the file spells it ({@code name: 012} is the number 12).
  */
 public final class DefinitionsFile {
 
@@ -57,6 +61,16 @@ public final class DefinitionsFile {
     private DefinitionsFile() {
     }
 
+    /**
+     * A definitions document as JSON text, and how the file wrote each value YAML read as a number, a boolean or null:
+     * its plain scalar's text by the value's JSON pointer ({@code /indexes/0/name} → {@code 012}); empty for JSON.
+     */
+    record Document(String json, Map<String, String> written) {
+        Document {
+            written = Map.copyOf(written);
+        }
+    }
+
     /** Reads and checks a definitions file. */
     public static IndexDefinitions read(Path file) {
         return read(text(file), file.toString());
@@ -68,15 +82,15 @@ public final class DefinitionsFile {
      * @param source what to call the file in errors
      */
     public static IndexDefinitions read(String text, String source) {
-        return DefinitionsReader.read(tree(text, source), source);
+        Document document = document(text, source);
+        return DefinitionsReader.read(JSON.parse(document.json()), source, document.written());
     }
 
     /** The document as JSON text, after checking that it is one definitions file that can work. */
     static String toJson(Path file) {
-        String text = text(file);
-        String json = json(text, file.toString());
-        DefinitionsReader.read(JsonNode.parser().parse(json), file.toString());
-        return json;
+        Document document = document(text(file), file.toString());
+        DefinitionsReader.read(JsonNode.parser().parse(document.json()), file.toString(), document.written());
+        return document.json();
     }
 
     private static String text(Path file) {
@@ -91,18 +105,14 @@ public final class DefinitionsFile {
         }
     }
 
-    private static JsonNode tree(String text, String source) {
-        return JSON.parse(json(text, source));
-    }
-
     /** The document as JSON text: itself when it is JSON, else its YAML made JSON. */
-    private static String json(String text, String source) {
+    private static Document document(String text, String source) {
         String document = text.startsWith("\uFEFF") ? text.substring(1) : text;
         String jsonRefusal = null;
         if (document.stripLeading().startsWith("{")) {
             try {
                 JSON.parse(document);
-                return document;
+                return new Document(document, Map.of());
             } catch (RuntimeException e) {
                 jsonRefusal = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse(""));
             }
@@ -119,15 +129,17 @@ public final class DefinitionsFile {
             throw new DefinitionException(source + ": not valid YAML or JSON: " + e.getMessage());
         }
         StringBuilder json = new StringBuilder();
+        Map<String, String> written = new HashMap<>();
         if (root == null) {
             json.append("null");
         } else {
-            write(root, json, source, 0, new int[1]);
+            write(root, "", json, written, source, 0, new int[1]);
         }
-        return json.toString();
+        return new Document(json.toString(), written);
     }
 
-    private static void write(Node node, StringBuilder json, String source, int depth, int[] values) {
+    private static void write(Node node, String pointer, StringBuilder json, Map<String, String> written, String source, int depth,
+                              int[] values) {
         if (++values[0] > MAX_VALUES) {
             throw new DefinitionException(source + ": more than " + MAX_VALUES + " values once its aliases are expanded (line "
                     + line(node.getStartMark()) + ")");
@@ -151,27 +163,31 @@ public final class DefinitionsFile {
                     json.append(first ? "" : ",");
                     string(key.getValue(), json);
                     json.append(':');
-                    write(entry.getValueNode(), json, source, depth + 1, values);
+                    write(entry.getValueNode(), pointer + "/" + pointerToken(key.getValue()), json, written, source, depth + 1, values);
                     first = false;
                 }
                 json.append('}');
             }
             case SequenceNode sequence -> {
                 json.append('[');
-                boolean first = true;
+                int index = 0;
                 for (Node element : sequence.getValue()) {
-                    json.append(first ? "" : ",");
-                    write(element, json, source, depth + 1, values);
-                    first = false;
+                    json.append(index == 0 ? "" : ",");
+                    write(element, pointer + "/" + index++, json, written, source, depth + 1, values);
                 }
                 json.append(']');
             }
-            case ScalarNode scalar -> scalar(scalar, json);
+            case ScalarNode scalar -> {
+                if (!scalar(scalar, json)) {
+                    written.put(pointer, scalar.getValue());
+                }
+            }
             default -> throw new DefinitionException(source + ": unexpected YAML node (line " + line(node.getStartMark()) + ")");
         }
     }
 
-    private static void scalar(ScalarNode scalar, StringBuilder json) {
+    /** Writes a scalar as JSON; whether it is text. */
+    private static boolean scalar(ScalarNode scalar, StringBuilder json) {
         String value = scalar.getValue();
         Tag tag = scalar.getTag();
         if (Tag.NULL.equals(tag)) {
@@ -185,7 +201,14 @@ public final class DefinitionsFile {
             json.append(number(value));
         } else {
             string(value, json);
+            return true;
         }
+        return false;
+    }
+
+    /** A mapping key as a JSON pointer's reference token (RFC 6901). */
+    static String pointerToken(String name) {
+        return name.replace("~", "~0").replace("/", "~1");
     }
 
     /** A YAML number as JSON: its own text when JSON's grammar allows it, else its exact value; null when it has none (.inf, 0x1F). */

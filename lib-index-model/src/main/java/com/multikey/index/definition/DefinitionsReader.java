@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -51,7 +52,15 @@ public final class DefinitionsReader {
 
     /** Checks and reads definitions parsed into a tree of the AWS SDK's JSON nodes. */
     public static IndexDefinitions read(JsonNode root, String source) {
-        return new DefinitionsReader(source).definitions(Tree.of(root));
+        return read(root, source, Map.of());
+    }
+
+    /**
+     * Checks and reads definitions parsed into a tree of the AWS SDK's JSON nodes, with how the file wrote the values
+     * YAML read as numbers, booleans or null (by JSON pointer), to name them as written when refused.
+     */
+    static IndexDefinitions read(JsonNode root, String source, Map<String, String> written) {
+        return new DefinitionsReader(source).definitions(Tree.of(root, written));
     }
 
     private DefinitionException error(String where, String what) {
@@ -145,7 +154,7 @@ public final class DefinitionsReader {
             throw error(where, "expected {name: <attribute>, type: S|N|B}");
         }
         nodes.allowOnly(node, where, "name", "type");
-        String name = DefinitionNodes.text(node, "name", where);
+        String name = nodes.text(node, "name", where);
         if (name.isEmpty() || name.contains(".")) {
             throw error(where, "the key attribute's name must be a top-level attribute name, found '" + name + "'");
         }
@@ -174,8 +183,9 @@ public final class DefinitionsReader {
                 nodes.allowOnly(rule, where, "keyPrefix");
                 Tree prefix = rule.get("keyPrefix");
                 nodes.allowOnly(prefix, where + ".keyPrefix", "attribute", "separator");
-                AttributePath attribute = AttributePath.parse(prefix.path("attribute").asText(""), file + ": " + where + ".keyPrefix.attribute");
-                String separator = prefix.path("separator").asText("#");
+                AttributePath attribute = AttributePath.parse(nodes.text(prefix, "attribute", where + ".keyPrefix", ""),
+                        file + ": " + where + ".keyPrefix.attribute");
+                String separator = nodes.text(prefix, "separator", where + ".keyPrefix", "#");
                 if (separator.isEmpty()) {
                     throw error(where + ".keyPrefix.separator", "must not be empty");
                 }

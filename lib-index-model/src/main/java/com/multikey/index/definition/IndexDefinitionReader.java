@@ -26,8 +26,8 @@ final class IndexDefinitionReader {
         if (!node.isObject()) {
             throw nodes.error("indexes", "each index is a mapping with at least 'name' and 'values'");
         }
-        String name = node.path("name").asText("");
-        String where = "index '" + name + "'";
+        String where = "index '" + node.path("name").written() + "'";
+        String name = nodes.text(node, "name", where, "");
         if (!INDEX_NAME.matcher(name).matches()) {
             throw nodes.error(where, "the name must be 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit; it becomes part of the index keys, so choose it once");
         }
@@ -73,7 +73,7 @@ final class IndexDefinitionReader {
         }
         nodes.allowOnly(node, where + ": values", "entriesOf", "elementsOf", "attribute");
         String kind = node.fieldNames().next();
-        AttributePath path = AttributePath.parse(node.get(kind).isTextual() ? node.get(kind).asText() : "", nodes.file() + ": " + where + ": values." + kind);
+        AttributePath path = AttributePath.parse(nodes.text(node, kind, where + ": values", ""), nodes.file() + ": " + where + ": values." + kind);
         String at = where + ": values." + kind + " (" + path + ")";
         switch (kind) {
             case "entriesOf" -> nodes.keyOfType(table, path, at, "entriesOf takes a map");
@@ -101,7 +101,7 @@ final class IndexDefinitionReader {
                 continue;
             }
             nodes.allowOnly(entry, where, "attribute", "maxBytes");
-            AttributePath path = AttributePath.parse(entry.path("attribute").asText(""), nodes.file() + ": " + where);
+            AttributePath path = AttributePath.parse(nodes.text(entry, "attribute", where, ""), nodes.file() + ": " + where);
             boolean given = entry.has("maxBytes");
             int maxBytes = entry.path("maxBytes").asInt(TieBreaker.DEFAULT_MAX_BYTES);
             if (given && !entry.get("maxBytes").isInt() || maxBytes < TieBreaker.MIN_MAX_BYTES || maxBytes > DynamoDbLimits.MAX_SORT_KEY_BYTES / 2) {

@@ -6,6 +6,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A parsed definitions document, read through the AWS SDK's own JSON nodes (which every function jar carries already),
@@ -13,16 +14,36 @@ import java.util.List;
  */
 final class Tree implements Iterable<Tree> {
 
-    static final Tree MISSING = new Tree(null);
+    static final Tree MISSING = new Tree(null, "", Map.of());
 
     private final JsonNode node;
+    /** This node's JSON pointer in the document ("" for the root). */
+    private final String pointer;
+    /** How the file wrote values YAML read as numbers, booleans or null, by JSON pointer; empty for a JSON file. */
+    private final Map<String, String> written;
 
-    private Tree(JsonNode node) {
+    private Tree(JsonNode node, String pointer, Map<String, String> written) {
         this.node = node;
+        this.pointer = pointer;
+        this.written = written;
     }
 
     static Tree of(JsonNode node) {
-        return node == null ? MISSING : new Tree(node);
+        return of(node, Map.of());
+    }
+
+    /** @param written how the file wrote values YAML read as numbers, booleans or null, by JSON pointer */
+    static Tree of(JsonNode node, Map<String, String> written) {
+        return of(node, "", written);
+    }
+
+    private static Tree of(JsonNode node, String pointer, Map<String, String> written) {
+        return node == null ? MISSING : new Tree(node, pointer, written);
+    }
+
+    /** A scalar as the file wrote it ({@code 012} for the number YAML read from it), else its text ({@link #asText()}). */
+    String written() {
+        return written.getOrDefault(pointer, asText());
     }
 
     /** A one-element list holding this node: a setting that takes a list or a single value. */
@@ -116,7 +137,7 @@ final class Tree implements Iterable<Tree> {
     }
 
     Tree get(String name) {
-        return isObject() ? of(node.asObject().get(name)) : MISSING;
+        return isObject() ? of(node.asObject().get(name), pointer + "/" + DefinitionsFile.pointerToken(name), written) : MISSING;
     }
 
     Tree path(String name) {
@@ -147,7 +168,7 @@ final class Tree implements Iterable<Tree> {
     public Iterator<Tree> iterator() {
         List<Tree> elements = new ArrayList<>();
         if (isArray()) {
-            node.asArray().forEach(element -> elements.add(of(element)));
+            node.asArray().forEach(element -> elements.add(of(element, pointer + "/" + elements.size(), written)));
         }
         return elements.iterator();
     }

@@ -51,6 +51,28 @@ class DefinitionsFileTest {
     }
 
     @Test
+    void read_whenAnIndexNameIsAYamlNumber_refusesItAsWritten_andQuotedKeepsIt(@TempDir Path dir) throws Exception {
+        // given
+        String number = ID + "indexes: [{name: 012, values: {attribute: x}}]\n";
+        Path file = Files.writeString(dir.resolve("definitions.yaml"), number);
+
+        // then: the build's check too, which packages the JSON
+        assertThatThrownBy(() -> DefinitionsYaml.toJson(file)).isInstanceOf(DefinitionException.class)
+                .hasMessage(file + ": index '012': 'name' must be text, and 012 is read as the number 12; quote it to keep it as written: name: '012'");
+        assertThat(DefinitionsYaml.parse(number.replace("012", "'012'")).index("012")).as("quoted").isPresent();
+    }
+
+    @Test
+    void read_whenAJsonIndexNameIsANumber_refusesIt() {
+        // given
+        String json = "{\"version\": 1, \"table\": {\"partitionKey\": {\"name\": \"id\"}}, \"indexes\": [{\"name\": 12, \"values\": {\"attribute\": \"x\"}}]}";
+
+        // then
+        assertThatThrownBy(() -> DefinitionsFile.read(json, "definitions.json")).isInstanceOf(DefinitionException.class)
+                .hasMessage("definitions.json: index '12': 'name' must be text, and 12 is read as a number; quote it to keep it as written: name: '12'");
+    }
+
+    @Test
     void read_whenJsonWithComments_readsItAsJson() {
         // given: comments YAML cannot read
         String json = """
