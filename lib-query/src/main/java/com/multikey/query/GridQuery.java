@@ -278,15 +278,14 @@ public final class GridQuery {
         for (int i = 0; i < request.predicates().size(); i++) {
             Predicate predicate = request.predicates().get(i);
             String field = predicate.field();
-            if (tests.isSortField(field) || predicate instanceof Predicate.Missing || predicate instanceof Predicate.NotEquals
-                    || predicate instanceof Predicate.In in && in.values().size() > Driver.MAX_IN_RANGES) {
+            if (tests.isSortField(field) || Driver.rankOf(predicate).isEmpty()) {
                 continue;
             }
             if (tests.isEntry(field)) {
                 String entry = tests.entryName(field);
                 String partition = target.project().isPresent() ? entry : IndexProjector.partition(target.index(), request.group(), entry);
                 if (DynamoDbLimits.utf8Bytes(partition) <= DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
-                    drivers.add(Driver.of(i, predicate, target.index(), partition, target.project(), target.bounds()));
+                    Driver.of(i, predicate, target.index(), partition, target.project(), target.bounds()).ifPresent(drivers::add);
                 }
                 continue;
             }
@@ -302,8 +301,8 @@ public final class GridQuery {
                         try {
                             String partition = IndexProjector.partition(other, request.group(), null);
                             if (DynamoDbLimits.utf8Bytes(partition) <= DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
-                                drivers.add(Driver.of(position, predicate, other, partition, Optional.empty(),
-                                        projector.bounds(other.name())));
+                                Driver.of(position, predicate, other, partition, Optional.empty(),
+                                        projector.bounds(other.name())).ifPresent(drivers::add);
                             }
                         } catch (UnindexableValueException e) {
                             // a group value that index cannot hold: no driver

@@ -148,6 +148,33 @@ final class ItemTests {
     }
 
     /**
+     * Whether the item satisfies an expression: a predicate on its field's values; {@code and}, its operands (its predicates on
+     * one field by one value of the field, as a request's are); {@code or}, one of them; {@code not}, not its operand.
+     */
+    boolean matches(Expression expression, ItemKey key, Map<String, AttributeValue> item) {
+        return switch (expression) {
+            case Predicate predicate -> matches(predicate, key, item);
+            case Expression.And and -> {
+                Map<String, List<Predicate>> onField = new LinkedHashMap<>();
+                boolean all = true;
+                for (Expression operand : and.operands()) {
+                    if (operand instanceof Predicate predicate) {
+                        onField.computeIfAbsent(identity(predicate.field()), f -> new ArrayList<>()).add(predicate);
+                    } else {
+                        all = all && matches(operand, key, item);
+                    }
+                }
+                for (Map.Entry<String, List<Predicate>> field : onField.entrySet()) {
+                    all = all && fieldMatches(values(field.getKey(), key, item), field.getValue());
+                }
+                yield all;
+            }
+            case Expression.Or or -> or.operands().stream().anyMatch(operand -> matches(operand, key, item));
+            case Expression.Not not -> !matches(not.operand(), key, item);
+        };
+    }
+
+    /**
      * Whether the attributes an index item carries (its projection) decide the other fields' predicates, and how: empty
      * when some predicate needs the whole item.
      */
