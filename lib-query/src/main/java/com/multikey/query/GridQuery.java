@@ -54,10 +54,13 @@ import java.util.function.Supplier;
  *
  * <p>A request with predicates on other fields ({@link PageRequest#where}) is planned: read within its budget
  * ({@link ReadBudget}) from the sorted field's index or from a selective predicate's index range, and explained
- * (decision 0021). The parts, one job each: {@link Target} (what a request reads), {@link PlannedRead} (which way to
- * read it), {@link SortedRead} (a page from the sorted field's index), {@link TailRead} (the items lacking the field),
- * {@link ItemTests} (how a predicate is tested), {@link PageFill} (the page, and how an item is listed),
- * {@link PageReads} (the calls and what they cost).
+ * (decision 0021). A page is read as a pipeline, each part with one job: {@link Target} (what a request reads),
+ * {@link Expression} (the one predicate model) and {@link KeyRanges} (its one mapping to key ranges), {@link Planner}
+ * (a {@link Plan}, the tree of reads, chosen before any read), {@link PlanReader} (walks the plan, giving each node its
+ * reader: {@link SortedRead}, {@link PlannedRead}, {@link TailRead}, each returning what it listed as a {@link Part}),
+ * {@link Listing} (how an item is listed), {@link ItemTests} (how a predicate is tested), {@link PageReads} (the calls and
+ * what they cost: the one state the readers of a page share), and {@link Explain}, built from the plan that made the page
+ * (decision 0027).
  */
 public final class GridQuery {
 
@@ -203,9 +206,7 @@ public final class GridQuery {
         // two spellings of one field are one field: their ranges must leave a value too
         PredicateText.validate(request.predicates(), tests::identity);
         SortRanges ranges = SortRanges.of(request.filter(), tests.onSortField(), target.bounds());
-        // items lacking the sorted field fail every predicate on it but "missing", which only they satisfy
-        boolean tailOnly = tests.sortFieldMissing();
-        boolean tail = tailOnly || request.includeMissing() && tests.onSortField().isEmpty();
+        boolean tail = Planner.hasTail(request, tests);
         Optional<Cursor> cursor = request.cursor().map(text -> carriedOver(Cursor.decode(text, request, cursors), target, request)
                 .requireValid(target, ranges.hull(), tail));
         if (cursor.isEmpty() && target.missing() instanceof Target.MissingSource.ByProject) {
@@ -224,30 +225,18 @@ public final class GridQuery {
         PageReads reads = new PageReads(new PageReads.Tables(dynamoDb, appTable, indexTable, grid), projector, budget, pageBudget,
                 planned || request.readBudget() > 0 ? items : Integer.MAX_VALUE,
                 planned ? ReadBudget.maxCalls(items) : MAX_READS_PER_PAGE);
-        PageFill fill = new PageFill(request, target, tests, projector, cursor.map(Cursor::knowledge).orElse(Knowledge.NONE));
-        Optional<Cursor> next;
-        int indexed = 0;
-        if (cursor.isPresent() && cursor.get().part() == Cursor.Part.MISSING) {
-            fill.explainTail();
-            next = new TailRead(fill, reads).from(cursor.get().startKey());
-        } else {
-            Map<String, AttributeValue> start = cursor.map(Cursor::startKey).orElse(Map.of());
-            if (tailOnly || ranges.isEmpty()) {
-                fill.explainTail();
-                next = Optional.empty();
-            } else if (planned) {
-                next = new PlannedRead(fill, reads, definitions.table(), ranges, drivers(request, target, tests)).from(start);
-            } else {
-                next = new SortedRead(fill, reads, definitions.table(), ranges, () -> false).from(start);
-            }
-            indexed = fill.items.size();
-            if (next.isEmpty() && tail) {
-                next = fill.isFull() ? Optional.of(new Cursor(Cursor.Part.MISSING, Map.of())) : new TailRead(fill, reads).from(Map.of());
-            }
-        }
-        Knowledge learned = fill.learned;
-        return new Page(fill.items, fill.values, indexed, next.map(c -> c.with(learned).encode(request, cursors)).orElse(null),
-                reads.calls(), reads.examined(), next.isPresent() && !fill.isFull(), request.explain() ? fill.explain(reads) : null);
+        Listing listing = new Listing(request, target, tests, projector);
+        Plan plan = Planner.plan(listing, ranges, () -> drivers(request, target, tests),
+                cursor.map(c -> c.part() == Cursor.Part.MISSING).orElse(false));
+        Part part = new PlanReader(listing, reads, definitions.table()).read(plan, cursor.map(Cursor::startKey).orElse(Map.of()),
+                cursor.map(Cursor::knowledge).orElse(Knowledge.NONE), request.pageSize());
+        List<Map<String, AttributeValue>> listed = part.listed().stream().map(Part.Listed::item).toList();
+        List<AttributeValue> values = part.listed().stream().map(Part.Listed::value).filter(java.util.Objects::nonNull).toList();
+        boolean full = listed.size() >= request.pageSize();
+        return new Page(listed, values, values.size(), part.next().map(c -> c.with(part.learned()).encode(request, cursors)).orElse(null),
+                reads.calls(), reads.examined(), part.next().isPresent() && !full, request.explain()
+                ? Explain.of(part.explained(), reads.counts(), Suggestion.of(request, target.index(), tests, reads.examined(), full))
+                : null);
     }
 
     /** Every predicate names a field this index can have: an attribute path that parses; an entry only of a map's index. */
