@@ -54,7 +54,7 @@ final class ItemTests {
      * attribute as {@code @} and its path, whether written with {@code @} or plainly (an index of one attribute or of a
      * list's elements has no entries). So {@code @labels} on an index of the elements of {@code labels} is the sorted field
      * itself, and two spellings of one field are one field: one value must satisfy every predicate on it. A field that names
-     * no attribute path stays as written ({@link GridQuery} refuses it).
+     * no attribute path stays as written ({@link IndexQuery} refuses it).
      */
     String identity(String field) {
         if (entries() && !field.startsWith("@")) {

@@ -48,7 +48,7 @@ import java.util.regex.Pattern;
  */
 public final class QueryApi {
 
-    /** Reads one page: the query library's {@code GridQuery::page}. */
+    /** Reads one page: the query library's {@code IndexQuery::page}. */
     @FunctionalInterface
     public interface Pages {
         Page page(PageRequest request);

@@ -14,7 +14,7 @@ import com.multikey.query.CursorKeys;
 import com.multikey.query.CursorSealer;
 import com.multikey.query.Filter;
 import com.multikey.query.FilterParameters;
-import com.multikey.query.GridQuery;
+import com.multikey.query.IndexQuery;
 import com.multikey.query.GroupValue;
 import com.multikey.query.InvalidPredicateException;
 import com.multikey.query.Order;
@@ -262,7 +262,7 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
     /** A page through the query library, a predicate or budget it refuses named by its option. */
     private Page read(DynamoDbClient client, IndexDefinitions definitions, Duration timeout, PageRequest request) {
         try {
-            return GridQuery.of(client, tables.appTable, tables.indexTable, definitions).withPageBudget(timeout)
+            return IndexQuery.of(client, tables.appTable, tables.indexTable, definitions).withPageBudget(timeout)
                     .withCursorSealer(cursorSealer()).page(request);
         } catch (InvalidPredicateException e) {
             throw QueryRefusals.where(e, where);
