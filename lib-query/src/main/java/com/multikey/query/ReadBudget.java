@@ -28,7 +28,7 @@ public record ReadBudget(int standard, int max) {
      */
     int of(PageRequest request) {
         if (request.readBudget() > max) {
-            throw new FilterParameters.InvalidParameterException("budget", "at most " + max + " items a page, got " + request.readBudget());
+            throw new FilterParameters.InvalidParameterException(PageParameters.Parameter.BUDGET, "at most " + max + " items a page, got " + request.readBudget());
         }
         return request.readBudget() > 0 ? request.readBudget() : standard;
     }
