@@ -1,6 +1,5 @@
 package com.multikey.query;
 
-import java.util.Optional;
 
 /**
  * The Limit of each read of one part of a page. The first asks for what the page still needs and a quarter more (at
