@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * A predicate whose matching items an index partition lists, in key ranges: what a plan that drives from the predicate
@@ -24,33 +25,43 @@ record Driver(int position, Predicate predicate, IndexDefinition index, String p
     /** The most values of an {@code in} list a plan drives from: one Query each. */
     static final int MAX_IN_RANGES = 10;
 
-    static Driver of(int position, Predicate predicate, IndexDefinition index, String partition, Optional<String> project,
-                     ValueBounds bounds) {
-        List<Filter.KeyRange> ranges = new ArrayList<>();
-        int rank;
-        switch (predicate) {
-            case Predicate.Equals p -> {
-                ranges.add(new Filter.Equals(p.value()).keyRange(bounds));
-                rank = 0;
-            }
-            case Predicate.In p -> {
-                p.values().stream().distinct().forEach(v -> ranges.add(new Filter.Equals(v).keyRange(bounds)));
-                rank = 1;
-            }
-            case Predicate.BeginsWith p -> {
-                ranges.add(new Filter.BeginsWith(p.prefix()).keyRange(bounds));
-                rank = 2;
-            }
-            case Predicate.Range p -> {
-                ranges.add(new Filter.Range(p.low(), p.lowInclusive(), p.high(), p.highInclusive()).keyRange(bounds));
-                rank = p.low() != null && p.high() != null ? 3 : 4;
-            }
-            case Predicate.Present p -> {
-                ranges.add(null);
-                rank = 5;
-            }
-            default -> throw new IllegalArgumentException("no index lists the items of " + PredicateText.format(predicate));
+    /**
+     * The driver of a predicate on the field of {@code index} (the entry's partition, or another index's values), when a
+     * plan may drive from it: its items are listed in key ranges ({@link KeyRanges}, the one mapping) of at most
+     * {@value #MAX_IN_RANGES} Queries, and it is worth reading ({@link #rankOf}).
+     */
+    static Optional<Driver> of(int position, Predicate predicate, IndexDefinition index, String partition, Optional<String> project,
+                               ValueBounds bounds) {
+        OptionalInt rank = rankOf(predicate);
+        if (rank.isEmpty()) {
+            return Optional.empty();
         }
-        return new Driver(position, predicate, index, partition, project, Collections.unmodifiableList(ranges), rank);
+        List<Filter.KeyRange> ranges = switch (KeyRanges.of(predicate, field -> true, bounds)) {
+            case KeyRanges.Within within -> within.ranges();
+            case KeyRanges.Partition whole -> Collections.singletonList(null);
+            case KeyRanges.Unlisted unlisted -> List.of();
+        };
+        if (ranges.isEmpty() || ranges.size() > MAX_IN_RANGES) {
+            return Optional.empty();
+        }
+        return Optional.of(new Driver(position, predicate, index, partition, project, Collections.unmodifiableList(new ArrayList<>(ranges)),
+                rank.getAsInt()));
+    }
+
+    /**
+     * How selective a predicate is taken to be before anything is read: an equality first, then an {@code in} list, a prefix,
+     * a range with two bounds, with one, and {@code present} last; none for {@code !=} (its range is the field's whole
+     * partition, less one value) and {@code missing} (no index lists its items): a plan never drives from them.
+     */
+    static OptionalInt rankOf(Predicate predicate) {
+        return switch (predicate) {
+            case Predicate.Equals p -> OptionalInt.of(0);
+            case Predicate.In p -> OptionalInt.of(1);
+            case Predicate.BeginsWith p -> OptionalInt.of(2);
+            case Predicate.Range p -> OptionalInt.of(p.low() != null && p.high() != null ? 3 : 4);
+            case Predicate.Present p -> OptionalInt.of(5);
+            case Predicate.NotEquals p -> OptionalInt.empty();
+            case Predicate.Missing p -> OptionalInt.empty();
+        };
     }
 }

@@ -8,7 +8,7 @@ import java.util.Optional;
  * weighed with their estimated cost, what was read, and, when the query cannot be answered within the read budget at a
  * reasonable cost, the index to declare that would answer it in two calls.
  *
- * @param plan         the plan that produced the page ({@link Plan#describe()})
+ * @param plan         the plan that produced the page ({@code sort-index(field)} or {@code drive(where[i]: text)})
  * @param reason       why it was chosen
  * @param alternatives every plan weighed, the chosen one included, with its estimated cost for this page
  * @param read         what the page read
@@ -47,24 +47,11 @@ public record Explain(String plan, String reason, List<Alternative> alternatives
         }
     }
 
-    /** The ways a page may be read. */
-    public sealed interface Plan {
-        String describe();
-
-        /** The sorted field's index in page order, each candidate's other predicates tested on it. */
-        record SortIndex(String field) implements Plan {
-            @Override
-            public String describe() {
-                return "sort-index(" + field + ")";
-            }
-        }
-
-        /** A predicate's index read whole, its items tested and ordered by the sorted field. */
-        record Drive(int predicate, String text) implements Plan {
-            @Override
-            public String describe() {
-                return "drive(where[" + predicate + "]: " + text + ")";
-            }
-        }
+    /** The explanation of a page: how it was read ({@link Part.Explained}), what it read, the index that would serve it. */
+    static Explain of(Part.Explained explained, Reads read, Optional<String> suggestion) {
+        String plan = explained.plan().describe();
+        List<Alternative> weighed = explained.alternatives().isEmpty()
+                ? List.of(new Alternative(plan, read.examined(), "read")) : explained.alternatives();
+        return new Explain(plan, explained.reason(), weighed, read, suggestion);
     }
 }

@@ -22,17 +22,33 @@ import java.util.Optional;
  */
 public record FilterParameters(String type, String equals, String beginsWith, String lt, String le, String gt, String ge) {
 
-    /** A parameter that cannot be used as given, by its name. */
+    /**
+     * A page parameter that cannot be used as given ({@link PageParameters}, the filter's here, the budget's in
+     * {@link PageRequest} and {@link ReadBudget}), typed by the {@link PageParameters.Parameter} at fault.
+     */
     public static final class InvalidParameterException extends QueryException {
-        private final String parameter;
+        private final PageParameters.Parameter kind;
+        private final String detail;
 
-        public InvalidParameterException(String parameter, String message) {
-            super(parameter + ": " + message);
-            this.parameter = parameter;
+        public InvalidParameterException(PageParameters.Parameter kind, String detail) {
+            super(kind.apiName() + ": " + detail);
+            this.kind = java.util.Objects.requireNonNull(kind, "kind");
+            this.detail = detail;
         }
 
+        /** The parameter at fault, by the read API's name of it ({@code beginsWith}, {@code budget}). */
         public String parameter() {
-            return parameter;
+            return kind.apiName();
+        }
+
+        /** The parameter at fault. */
+        public PageParameters.Parameter kind() {
+            return kind;
+        }
+
+        /** What is wrong, without the parameter's name. */
+        public String detail() {
+            return detail;
         }
     }
 
@@ -46,50 +62,50 @@ public record FilterParameters(String type, String equals, String beginsWith, St
     public Optional<Filter> filter() {
         String kind = type == null ? "auto" : type;
         if (!kind.matches("auto|number|text|bool")) {
-            throw new InvalidParameterException("type", "must be auto, number, text or bool, got '" + kind + "'");
+            throw new InvalidParameterException(PageParameters.Parameter.TYPE, "must be auto, number, text or bool, got '" + kind + "'");
         }
         boolean range = lt != null || le != null || gt != null || ge != null;
         if (equals != null && (beginsWith != null || range)) {
-            throw new InvalidParameterException("equals", "give one of equals, beginsWith, or range bounds (lt/le/gt/ge)");
+            throw new InvalidParameterException(PageParameters.Parameter.EQUALS, "give one of equals, beginsWith, or range bounds (lt/le/gt/ge)");
         }
         if (beginsWith != null && range) {
-            throw new InvalidParameterException("beginsWith", "give one of equals, beginsWith, or range bounds (lt/le/gt/ge)");
+            throw new InvalidParameterException(PageParameters.Parameter.BEGINS_WITH, "give one of equals, beginsWith, or range bounds (lt/le/gt/ge)");
         }
         if (equals != null) {
-            return Optional.of(new Filter.Equals(value("equals", equals, kind)));
+            return Optional.of(new Filter.Equals(value(PageParameters.Parameter.EQUALS, equals, kind)));
         }
         if (beginsWith != null) {
             if (!kind.equals("auto") && !kind.equals("text")) {
-                throw new InvalidParameterException("type", "beginsWith matches text values: the type must be text or auto");
+                throw new InvalidParameterException(PageParameters.Parameter.TYPE, "beginsWith matches text values: the type must be text or auto");
             }
             return Optional.of(new Filter.BeginsWith(beginsWith));
         }
         if (lt != null && le != null) {
-            throw new InvalidParameterException("le", "give at most one upper bound (lt or le)");
+            throw new InvalidParameterException(PageParameters.Parameter.LE, "give at most one upper bound (lt or le)");
         }
         if (gt != null && ge != null) {
-            throw new InvalidParameterException("ge", "give at most one lower bound (gt or ge)");
+            throw new InvalidParameterException(PageParameters.Parameter.GE, "give at most one lower bound (gt or ge)");
         }
         if (!range) {
             return Optional.empty();
         }
-        String lowName = gt != null ? "gt" : "ge";
-        String highName = lt != null ? "lt" : "le";
-        IndexValue low = gt != null ? value("gt", gt, kind) : ge != null ? value("ge", ge, kind) : null;
-        IndexValue high = lt != null ? value("lt", lt, kind) : le != null ? value("le", le, kind) : null;
+        PageParameters.Parameter lowName = gt != null ? PageParameters.Parameter.GT : PageParameters.Parameter.GE;
+        PageParameters.Parameter highName = lt != null ? PageParameters.Parameter.LT : PageParameters.Parameter.LE;
+        IndexValue low = gt != null ? value(PageParameters.Parameter.GT, gt, kind) : ge != null ? value(PageParameters.Parameter.GE, ge, kind) : null;
+        IndexValue high = lt != null ? value(PageParameters.Parameter.LT, lt, kind) : le != null ? value(PageParameters.Parameter.LE, le, kind) : null;
         if (low != null && high != null) {
             if (low.getClass() != high.getClass()) {
-                throw new InvalidParameterException(highName, "the bounds must be of one type (" + lowName + " is "
+                throw new InvalidParameterException(highName, "the bounds must be of one type (" + lowName.apiName() + " is "
                         + typeName(low) + ", " + highName + " is " + typeName(high) + "): set type");
             }
             if (compare(low, high) > 0) {
-                throw new InvalidParameterException(lowName, "the lower bound is above the upper bound (" + highName + ")");
+                throw new InvalidParameterException(lowName, "the lower bound is above the upper bound (" + highName.apiName() + ")");
             }
         }
         return Optional.of(new Filter.Range(low, ge != null, high, le != null));
     }
 
-    private static IndexValue value(String parameter, String text, String kind) {
+    private static IndexValue value(PageParameters.Parameter parameter, String text, String kind) {
         return switch (kind) {
             case "number" -> number(parameter, text).orElseThrow(() ->
                     new InvalidParameterException(parameter, "not a number a DynamoDB number can hold"));
@@ -103,7 +119,7 @@ public record FilterParameters(String type, String equals, String beginsWith, St
         };
     }
 
-    private static Optional<IndexValue.Num> number(String parameter, String text) {
+    private static Optional<IndexValue.Num> number(PageParameters.Parameter parameter, String text) {
         if (!text.matches("[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)([eE][+-]?[0-9]+)?")) {
             return Optional.empty();
         }

@@ -54,7 +54,7 @@ final class ItemTests {
      * attribute as {@code @} and its path, whether written with {@code @} or plainly (an index of one attribute or of a
      * list's elements has no entries). So {@code @labels} on an index of the elements of {@code labels} is the sorted field
      * itself, and two spellings of one field are one field: one value must satisfy every predicate on it. A field that names
-     * no attribute path stays as written ({@link GridQuery} refuses it).
+     * no attribute path stays as written ({@link IndexQuery} refuses it).
      */
     String identity(String field) {
         if (entries() && !field.startsWith("@")) {
@@ -145,6 +145,33 @@ final class ItemTests {
     /** Whether the item satisfies one predicate alone (a sample of a predicate's selectivity). */
     boolean matches(Predicate predicate, ItemKey key, Map<String, AttributeValue> item) {
         return fieldMatches(values(identity(predicate.field()), key, item), List.of(predicate));
+    }
+
+    /**
+     * Whether the item satisfies an expression: a predicate on its field's values; {@code and}, its operands (its predicates on
+     * one field by one value of the field, as a request's are); {@code or}, one of them; {@code not}, not its operand.
+     */
+    boolean matches(Expression expression, ItemKey key, Map<String, AttributeValue> item) {
+        return switch (expression) {
+            case Predicate predicate -> matches(predicate, key, item);
+            case Expression.And and -> {
+                Map<String, List<Predicate>> onField = new LinkedHashMap<>();
+                boolean all = true;
+                for (Expression operand : and.operands()) {
+                    if (operand instanceof Predicate predicate) {
+                        onField.computeIfAbsent(identity(predicate.field()), f -> new ArrayList<>()).add(predicate);
+                    } else {
+                        all = all && matches(operand, key, item);
+                    }
+                }
+                for (Map.Entry<String, List<Predicate>> field : onField.entrySet()) {
+                    all = all && fieldMatches(values(field.getKey(), key, item), field.getValue());
+                }
+                yield all;
+            }
+            case Expression.Or or -> or.operands().stream().anyMatch(operand -> matches(operand, key, item));
+            case Expression.Not not -> !matches(not.operand(), key, item);
+        };
     }
 
     /**

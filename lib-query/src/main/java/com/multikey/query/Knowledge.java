@@ -69,6 +69,11 @@ record Knowledge(Map<Integer, Long> exact, Map<Integer, Long> atLeast, long sort
         return new Knowledge(e, a, sortRead, sortListed, last);
     }
 
+    /** With the predicates' range counts of {@code other} in place of these (what another read learned of them meanwhile). */
+    Knowledge withCountsOf(Knowledge other) {
+        return new Knowledge(other.exact, other.atLeast, sortRead, sortListed, last);
+    }
+
     Knowledge withSortRead(long read, long listed) {
         return new Knowledge(exact, atLeast, sortRead + read, sortListed + listed, last);
     }

@@ -11,7 +11,7 @@ import java.util.Optional;
  * took: in the common case two (a Query on the index and a BatchGetItem on the table), more when the
  * page needed further reads to fill itself or unprocessed keys were re-sent, one Query or more for items
  * lacking the field. A page holds the page size unless the result ends (an empty {@code nextCursor}) or it
- * reached {@link GridQuery#MAX_READS_PER_PAGE}; the last page may be empty. The catalog's occasional read
+ * reached {@link IndexQuery#MAX_READS_PER_PAGE}; the last page may be empty. The catalog's occasional read
  * of the project item, on first pages, is not counted.
  */
 public final class Page {

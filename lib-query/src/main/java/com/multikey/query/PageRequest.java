@@ -62,7 +62,7 @@ public final class PageRequest {
         this.predicates = List.copyOf(predicates);
         PredicateText.validate(this.predicates);
         if (readBudget < 0) {
-            throw new FilterParameters.InvalidParameterException("budget", "at least 2 items a page (an index item and its item), got " + readBudget);
+            throw new FilterParameters.InvalidParameterException(PageParameters.Parameter.BUDGET, "at least 2 items a page (an index item and its item), got " + readBudget);
         }
         this.readBudget = readBudget;
         this.explain = explain;
@@ -173,7 +173,7 @@ public final class PageRequest {
     /** The same request with at most this many items read for the page (index items and items of the table). */
     public PageRequest withReadBudget(int items) {
         if (items < 2) {
-            throw new FilterParameters.InvalidParameterException("budget", "at least 2 items a page (an index item and its item), got "
+            throw new FilterParameters.InvalidParameterException(PageParameters.Parameter.BUDGET, "at least 2 items a page (an index item and its item), got "
                     + items);
         }
         return new PageRequest(index, group, attribId, order, pageSize, filter, includeMissing, cursor, predicates, items, explain);

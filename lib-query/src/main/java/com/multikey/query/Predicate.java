@@ -18,7 +18,7 @@ import java.util.Objects;
  * {@link Missing} matches an item whose field holds no indexable value. A value of another type than the predicate's
  * never matches ({@code > 5} matches numbers only), as in the index's own order, where types do not mix.
  */
-public sealed interface Predicate {
+public sealed interface Predicate extends Expression {
 
     /** The field as written: an entry name, or {@code @} and an attribute path. */
     String field();

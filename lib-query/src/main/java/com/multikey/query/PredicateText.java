@@ -92,21 +92,25 @@ public final class PredicateText {
 
     /**
      * The text {@link #parse} reads back as this predicate; a range with both bounds (which a text writes as two
-     * predicates) as {@code severity >= 3 and < 5}.
+     * predicates) as {@code severity >= 3 and < 5}; {@code and} and {@code or} of expressions in parentheses, {@code not}
+     * before its operand (which the parser does not read yet).
      */
-    public static String format(Predicate predicate) {
-        String field = formatField(predicate.field());
-        return switch (predicate) {
-            case Predicate.Equals p -> field + " = " + formatValue(p.value());
-            case Predicate.NotEquals p -> field + " != " + formatValue(p.value());
-            case Predicate.In p -> field + " in (" + String.join(", ", p.values().stream().map(PredicateText::formatValue).toList()) + ")";
-            case Predicate.BeginsWith p -> field + " beginsWith " + quote(p.prefix());
-            case Predicate.Present p -> field + " present";
-            case Predicate.Missing p -> field + " missing";
-            case Predicate.Range p when p.low() != null && p.high() != null -> field + (p.lowInclusive() ? " >= " : " > ")
+    public static String format(Expression expression) {
+        return switch (expression) {
+            case Predicate.Equals p -> formatField(p.field()) + " = " + formatValue(p.value());
+            case Predicate.NotEquals p -> formatField(p.field()) + " != " + formatValue(p.value());
+            case Predicate.In p -> formatField(p.field()) + " in ("
+                    + String.join(", ", p.values().stream().map(PredicateText::formatValue).toList()) + ")";
+            case Predicate.BeginsWith p -> formatField(p.field()) + " beginsWith " + quote(p.prefix());
+            case Predicate.Present p -> formatField(p.field()) + " present";
+            case Predicate.Missing p -> formatField(p.field()) + " missing";
+            case Predicate.Range p when p.low() != null && p.high() != null -> formatField(p.field()) + (p.lowInclusive() ? " >= " : " > ")
                     + formatValue(p.low()) + " and " + (p.highInclusive() ? "<= " : "< ") + formatValue(p.high());
-            case Predicate.Range p when p.low() != null -> field + (p.lowInclusive() ? " >= " : " > ") + formatValue(p.low());
-            case Predicate.Range p -> field + (p.highInclusive() ? " <= " : " < ") + formatValue(p.high());
+            case Predicate.Range p when p.low() != null -> formatField(p.field()) + (p.lowInclusive() ? " >= " : " > ") + formatValue(p.low());
+            case Predicate.Range p -> formatField(p.field()) + (p.highInclusive() ? " <= " : " < ") + formatValue(p.high());
+            case Expression.And and -> "(" + String.join(" and ", and.operands().stream().map(PredicateText::format).toList()) + ")";
+            case Expression.Or or -> "(" + String.join(" or ", or.operands().stream().map(PredicateText::format).toList()) + ")";
+            case Expression.Not not -> "not " + format(not.operand());
         };
     }
 

@@ -4,7 +4,7 @@ package com.multikey.query;
  * The items a page may read, index items and items of the table together: a request's own budget
  * ({@link PageRequest#withReadBudget}) up to {@code max}, else {@code standard}. A page with predicates stops reading when
  * it has read its budget, or made {@link #maxCalls} calls, and comes back short with a cursor; a page without
- * predicates reads as it always has (at most {@value GridQuery#MAX_READS_PER_PAGE} reads) unless its request names a
+ * predicates reads as it always has (at most {@value IndexQuery#MAX_READS_PER_PAGE} reads) unless its request names a
  * budget.
  *
  * @param standard the budget of a request that names none
@@ -28,13 +28,13 @@ public record ReadBudget(int standard, int max) {
      */
     int of(PageRequest request) {
         if (request.readBudget() > max) {
-            throw new FilterParameters.InvalidParameterException("budget", "at most " + max + " items a page, got " + request.readBudget());
+            throw new FilterParameters.InvalidParameterException(PageParameters.Parameter.BUDGET, "at most " + max + " items a page, got " + request.readBudget());
         }
         return request.readBudget() > 0 ? request.readBudget() : standard;
     }
 
     /** The most calls (Queries and BatchGetItems) a page of this budget makes, re-sent unprocessed keys aside. */
     static int maxCalls(int budget) {
-        return GridQuery.MAX_READS_PER_PAGE + budget / 50;
+        return IndexQuery.MAX_READS_PER_PAGE + budget / 50;
     }
 }

@@ -1,6 +1,5 @@
 package com.multikey.query;
 
-import java.util.Optional;
 
 /**
  * The Limit of each read of one part of a page. The first asks for what the page still needs and a quarter more (at
@@ -28,7 +27,10 @@ final class ReadLimits {
     /** The smallest Limit of a first read. */
     static final int MIN_LIMIT = 10;
 
-    private final PageFill fill;
+    /** The items the page still needs, as the part goes on. */
+    private final java.util.function.IntSupplier need;
+    /** Whether the page has predicates: each candidate is read and tested. */
+    private final boolean predicates;
     private final PageReads reads;
     /** Whether each item read is an index item whose item is read next: then a read leaves the budget room for it. */
     private final boolean itemsFollow;
@@ -37,19 +39,24 @@ final class ReadLimits {
     private int placed;
 
     /**
+     * @param known       what earlier pages learned of the part
+     * @param predicates  whether the page has predicates (each candidate is read and tested)
+     * @param need        the items the page still needs, asked as the part goes on
      * @param itemsFollow true for the sorted field's index (its items are read next), false for the missing tail
      */
-    ReadLimits(PageFill fill, PageReads reads, boolean itemsFollow) {
-        this.fill = fill;
+    ReadLimits(Knowledge known, boolean predicates, java.util.function.IntSupplier need, PageReads reads, boolean itemsFollow) {
+        this.need = need;
+        this.predicates = predicates;
         this.reads = reads;
         this.itemsFollow = itemsFollow;
+        int now = need.getAsInt();
         if (!itemsFollow) {
-            this.limit = first(fill.need(), fill.learned.tailReadPerListed().orElse(1.0), false);
-        } else if (fill.tests.isEmpty()) {
-            this.limit = first(fill.need(), fill.learned.indexItemsPerListed().orElse(1.0), fill.learned.multiValued());
+            this.limit = first(now, known.tailReadPerListed().orElse(1.0), false);
+        } else if (!predicates) {
+            this.limit = first(now, known.indexItemsPerListed().orElse(1.0), known.multiValued());
         } else {
-            this.limit = fill.learned.indexItemsPerListedSoFar().map(perListed -> withPredicates(fill.need(), perListed))
-                    .orElse(first(fill.need(), 1.0, false));
+            this.limit = known.indexItemsPerListedSoFar().map(perListed -> withPredicates(now, perListed))
+                    .orElse(first(now, 1.0, false));
         }
     }
 
@@ -110,10 +117,10 @@ final class ReadLimits {
         if (!itemsFollow) {
             // a read of the tail costs no read of items after it, and its yield so far is a small sample of a sparse part
             next = MAX_READ_LIMIT;
-        } else if (fill.tests.isEmpty()) {
-            next = placed == 0 ? 8L * limit : Math.max(2L * limit, (long) Math.ceil(1.5 * fill.need() * scanned / placed));
+        } else if (!predicates) {
+            next = placed == 0 ? 8L * limit : Math.max(2L * limit, (long) Math.ceil(1.5 * need.getAsInt() * scanned / placed));
         } else {
-            next = placed == 0 ? 4L * limit : Math.max(MIN_LIMIT, (long) Math.ceil(1.25 * fill.need() * scanned / placed));
+            next = placed == 0 ? 4L * limit : Math.max(MIN_LIMIT, (long) Math.ceil(1.25 * need.getAsInt() * scanned / placed));
         }
         limit = (int) Math.min(MAX_READ_LIMIT, next);
     }

@@ -7,14 +7,13 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * The key ranges of the sorted field's index a page reads: the intersection of what the filter and each of the sorted
- * field's predicates allow. {@code =} and {@code beginsWith} allow a prefix, a range its bounds, {@code in} one prefix per
+ * field's predicates allow, as {@link KeyRanges} maps them. {@code =} and {@code beginsWith} allow a prefix, a range its bounds, {@code in} one prefix per
  * value (several ranges, read one after the other in page order); {@code !=}, {@code present} and {@code missing} allow
  * every key. Each predicate's keys cover every value that satisfies it (a text longer than a sort key keeps is asked by its
  * kept part: the test on whole values decides), so their intersection covers every value that satisfies them all; none
@@ -37,27 +36,15 @@ final class SortRanges {
         this.ranges = ranges == null ? null : List.copyOf(ranges);
     }
 
-    /** The ranges the filter (if any) and the sorted field's predicates allow together. */
+    /** The ranges the filter (if any) and the sorted field's predicates allow together ({@link KeyRanges}, the one mapping). */
     static SortRanges of(Optional<Filter> filter, List<Predicate> onSortField, ValueBounds bounds) {
-        List<Filter.KeyRange> allowed = null;
-        if (filter.isPresent()) {
-            allowed = intersect(allowed, List.of(filter.get().keyRange(bounds)));
-        }
-        for (Predicate predicate : onSortField) {
-            List<Filter.KeyRange> own = switch (predicate) {
-                case Predicate.Equals p -> List.of(new Filter.Equals(p.value()).keyRange(bounds));
-                case Predicate.In p -> p.values().stream().map(v -> new Filter.Equals(v).keyRange(bounds)).toList();
-                case Predicate.BeginsWith p -> List.of(new Filter.BeginsWith(p.prefix()).keyRange(bounds));
-                case Predicate.Range p -> List.of(new Filter.Range(p.low(), p.lowInclusive(), p.high(), p.highInclusive()).keyRange(bounds));
-                case Predicate.NotEquals p -> null;
-                case Predicate.Present p -> null;
-                case Predicate.Missing p -> null;
-            };
-            if (own != null) {
-                allowed = intersect(allowed, own);
-            }
-        }
-        return new SortRanges(allowed);
+        KeyRanges allowed = filter.map(f -> KeyRanges.of(f, bounds)).orElse(KeyRanges.UNLISTED);
+        allowed = KeyRanges.and(allowed, KeyRanges.of(Expression.allOf(onSortField), field -> true, bounds));
+        return switch (allowed) {
+            case KeyRanges.Within within -> new SortRanges(within.ranges());
+            case KeyRanges.Partition partition -> WHOLE;
+            case KeyRanges.Unlisted unlisted -> WHOLE;
+        };
     }
 
     /** Whether no key is within them: the page reads nothing. */
@@ -117,74 +104,13 @@ final class SortRanges {
                 IndexKey.SORT_KEY, AttributeValue.fromS(ascending ? high(range) : low(range)));
     }
 
-    /** Every range of {@code a} cut by every range of {@code b}, ascending; {@code a} null: {@code b} alone. */
-    private static List<Filter.KeyRange> intersect(List<Filter.KeyRange> a, List<Filter.KeyRange> b) {
-        List<Filter.KeyRange> out = new ArrayList<>();
-        for (Filter.KeyRange x : a == null ? List.of(WHOLE_RANGE) : a) {
-            for (Filter.KeyRange y : b) {
-                Filter.KeyRange both = x == WHOLE_RANGE ? y : intersect(x, y);
-                if (both != null && !both.isEmpty() && out.stream().noneMatch(both::equals)) {
-                    out.add(both);
-                }
-            }
-        }
-        out.sort(Comparator.comparing(SortRanges::low, KeyOrder.UTF8));
-        return out;
-    }
-
-    /** Stands for "no range yet" in {@link #intersect(List, List)}. */
-    private static final Filter.KeyRange WHOLE_RANGE = Filter.KeyRange.between("", "");
-
-    /** The keys within both ranges: one of them when it lies within the other (a prefix stays a prefix), else null when none. */
-    private static Filter.KeyRange intersect(Filter.KeyRange x, Filter.KeyRange y) {
-        if (within(x, y)) {
-            return x;
-        }
-        if (within(y, x)) {
-            return y;
-        }
-        String low = KeyOrder.compare(low(x), low(y)) >= 0 ? low(x) : low(y);
-        String high = KeyOrder.compare(high(x), high(y)) <= 0 ? high(x) : high(y);
-        Filter.KeyRange both = Filter.KeyRange.between(low, high);
-        return both.isEmpty() ? null : both;
-    }
-
-    /** Whether every key of {@code inner} is a key of {@code outer}. */
-    private static boolean within(Filter.KeyRange inner, Filter.KeyRange outer) {
-        if (outer.prefix() != null) {
-            return inner.prefix() != null ? inner.prefix().startsWith(outer.prefix())
-                    : inner.low().startsWith(outer.prefix()) && inner.high().startsWith(outer.prefix());
-        }
-        return KeyOrder.compare(low(inner), outer.low()) >= 0 && KeyOrder.compare(high(inner), outer.high()) <= 0;
-    }
-
     /** The lowest key of a range, or a string below it that is no stored key. */
     static String low(Filter.KeyRange range) {
-        return range.prefix() != null ? range.prefix() : range.low();
+        return KeyRanges.low(range);
     }
 
     /** A string above every key of a range and no stored key: a prefix's successor, a range's high bound. */
     static String high(Filter.KeyRange range) {
-        return range.prefix() != null ? successor(range.prefix()) : range.high();
-    }
-
-    /**
-     * The least string above every string that starts with {@code prefix}, in UTF-8 byte order (which is code point order):
-     * its last code point below U+10FFFF one higher, surrogates skipped. A prefix of a sort key starts with a type's tag, so
-     * there is always one.
-     */
-    static String successor(String prefix) {
-        int[] codePoints = prefix.codePoints().toArray();
-        for (int i = codePoints.length - 1; i >= 0; i--) {
-            if (codePoints[i] < Character.MAX_CODE_POINT) {
-                int next = codePoints[i] + 1 == Character.MIN_SURROGATE ? Character.MAX_SURROGATE + 1 : codePoints[i] + 1;
-                StringBuilder out = new StringBuilder();
-                for (int j = 0; j < i; j++) {
-                    out.appendCodePoint(codePoints[j]);
-                }
-                return out.appendCodePoint(next).toString();
-            }
-        }
-        throw new IllegalArgumentException("no string follows every extension of a prefix of U+10FFFF alone");
+        return KeyRanges.high(range);
     }
 }

@@ -8,47 +8,92 @@ import com.multikey.index.definition.KeySchema;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
 
 /**
  * The index part of a page read in page order from the sorted field's index partition, narrowed to its key ranges
  * ({@link SortRanges}, read one after the other): each
  * index item's item is read (a hundred a call at most, as the page needs them) and listed when the index item is the
- * one it is listed under ({@link PageFill#listing}) and it satisfies the other predicates. An item whose index item's
+ * one it is listed under ({@link Listing#listing}) and it satisfies the other predicates. An item whose index item's
  * projection already fails a predicate is not read. The cursor holds the key of the last index item consumed.
  */
 final class SortedRead {
 
-    private final PageFill fill;
+    /**
+     * How far the read is, told after each read that left the page short.
+     *
+     * @param need   the items the page still needs
+     * @param read   index items consumed so far
+     * @param listed items listed from them
+     */
+    record Progress(int need, long read, long listed) {
+    }
+
+    private final Listing listing;
     private final PageReads reads;
     private final KeySchema table;
     private final SortRanges ranges;
+    /** What earlier pages learned: sizes the reads. */
+    private final Knowledge known;
+    /** The items the page needs. */
+    private final int need;
     /** Asked after each read that left the page short: true stops the read (another plan took over). */
-    private final BooleanSupplier afterRead;
+    private final java.util.function.Predicate<Progress> afterRead;
+    /** The items this read listed, in page order. */
+    private final List<Part.Listed> listed = new ArrayList<>();
     /** The values (index items in the partition) of the items this read listed: the field's multiplicity. */
     private long listedValues;
 
-    SortedRead(PageFill fill, PageReads reads, KeySchema table, SortRanges ranges, BooleanSupplier afterRead) {
-        this.fill = fill;
+    SortedRead(Listing listing, PageReads reads, KeySchema table, SortRanges ranges, Knowledge known, int need,
+               java.util.function.Predicate<Progress> afterRead) {
+        this.listing = listing;
         this.reads = reads;
         this.table = table;
         this.ranges = ranges;
+        this.known = known;
+        this.need = need;
         this.afterRead = afterRead;
     }
 
+    private boolean isFull() {
+        return listed.size() >= need;
+    }
+
+    private int need() {
+        return need - listed.size();
+    }
+
     /**
-     * From {@code start}: empty when the part ended, else where the next page resumes. The ranges are read one after the
-     * other in page order: those the start is past are skipped, the one it is inside is read on after it.
+     * From {@code start}: the items listed, and where the next page resumes (empty when the part ended). The ranges are read
+     * one after the other in page order: those the start is past are skipped, the one it is inside is read on after it.
+     * This reader is used once.
      */
-    Optional<Cursor> from(Map<String, AttributeValue> start) {
-        ReadLimits limits = new ReadLimits(fill, reads, true);
-        boolean ascending = fill.ascending();
+    Part read(Map<String, AttributeValue> start, Part.Explained explained) {
+        Counts counts = new Counts();
+        Optional<Cursor> next = from(start, counts);
+        Knowledge learned = known.withSortRead(counts.read, counts.listed);
+        if (counts.read > 0) {
+            learned = learned.withLastSortRead(counts.read, counts.decided, counts.listed, listedValues);
+        }
+        return new Part(listed, next, learned, explained);
+    }
+
+    /** What the read consumed: index items, items listed from them, items read to decide them. */
+    private static final class Counts {
+        long read;
+        long listed;
+        long decided;
+    }
+
+    private Optional<Cursor> from(Map<String, AttributeValue> start, Counts counts) {
+        ReadLimits limits = new ReadLimits(known, !listing.tests().isEmpty(), this::need, reads, true);
+        boolean ascending = listing.ascending();
         List<Filter.KeyRange> order = ranges.inOrder(ascending);
         AttributeValue at = start.get(IndexKey.SORT_KEY);
         int r = 0;
@@ -66,14 +111,13 @@ final class SortedRead {
         }
         // where the next page resumes if this one stops before it reads on
         Map<String, AttributeValue> resume = start;
-        long read = 0;
-        long listed = 0;
         // the items the consumed index items named and the page read to decide them: what listing them needed
         Set<ItemKey> decided = new HashSet<>();
         boolean first = true;
+        Target target = listing.target();
         try {
-            while (!fill.isFull() && reads.mayRead()) {
-                QueryResponse response = reads.index(fill.target.partition(), fill.target.project(), order.get(r), position,
+            while (!isFull() && reads.mayRead()) {
+                QueryResponse response = reads.index(target.partition(), target.project(), order.get(r), position,
                         limits.limit(), ascending);
                 List<IndexEntry> entries = response.items().stream()
                         .map(item -> IndexEntry.of(item, table).orElse(new IndexEntry(IndexKey.of(item), PageReads.NO_ITEM)))
@@ -85,13 +129,11 @@ final class SortedRead {
                         continue;
                     }
                 }
-                int before = fill.items.size();
+                int before = listed.size();
                 int consumed = consume(entries, response.items());
                 entries.subList(0, consumed).stream().map(IndexEntry::source).filter(reads::isRead).forEach(decided::add);
-                read += consumed == entries.size() ? response.scannedCount() : consumed;
-                listed += fill.items.size() - before;
-                fill.sortRead += consumed == entries.size() ? response.scannedCount() : consumed;
-                fill.sortListed += fill.items.size() - before;
+                counts.read += consumed == entries.size() ? response.scannedCount() : consumed;
+                counts.listed += listed.size() - before;
                 if (consumed < entries.size()) {
                     return Optional.of(new Cursor(Cursor.Part.INDEX, consumed == 0 ? resume : entries.get(consumed - 1).key().toKey()));
                 }
@@ -100,14 +142,14 @@ final class SortedRead {
                         return Optional.empty();
                     }
                     // this range read whole: the next one from its start
-                    resume = SortRanges.boundaryAfter(order.get(r), fill.target.partition(), ascending);
+                    resume = SortRanges.boundaryAfter(order.get(r), target.partition(), ascending);
                     r++;
                     position = Map.of();
-                    if (fill.isFull()) {
+                    if (isFull()) {
                         return Optional.of(new Cursor(Cursor.Part.INDEX, resume));
                     }
                 } else {
-                    if (fill.isFull() && consumed > 0) {
+                    if (isFull() && consumed > 0) {
                         // resume after the page's own last item, not after the last item DynamoDB evaluated: in a field
                         // partition shared by projects, that one may be another project's, dropped by the filter
                         return Optional.of(new Cursor(Cursor.Part.INDEX, entries.get(consumed - 1).key().toKey()));
@@ -117,18 +159,15 @@ final class SortedRead {
                 }
                 if (response.scannedCount() > 0) {
                     // a range that held nothing says nothing of the next one's yield
-                    limits.record(response.scannedCount(), fill.items.size() - before);
+                    limits.record(response.scannedCount(), listed.size() - before);
                 }
-                if (afterRead.getAsBoolean()) {
+                if (afterRead.test(new Progress(need(), counts.read, counts.listed))) {
                     break;
                 }
             }
             return Optional.of(new Cursor(Cursor.Part.INDEX, resume));
         } finally {
-            fill.learned = fill.learned.withSortRead(read, listed);
-            if (read > 0) {
-                fill.learned = fill.learned.withLastSortRead(read, decided.size(), listed, listedValues);
-            }
+            counts.decided = decided.size();
         }
     }
 
@@ -144,18 +183,18 @@ final class SortedRead {
         if (!response.hasLastEvaluatedKey() || response.lastEvaluatedKey().isEmpty() || reads.readsLeft() < 2) {
             return false;
         }
-        Optional<Double> keysPerListed = fill.learned.keysPerListed();
-        if (keysPerListed.isEmpty() && !fill.tests.isEmpty()) {
+        Optional<Double> keysPerListed = known.keysPerListed();
+        if (keysPerListed.isEmpty() && !listing.tests().isEmpty()) {
             return false;
         }
         long unread = entries.stream().map(IndexEntry::source).filter(source -> source != PageReads.NO_ITEM && !reads.isRead(source))
                 .distinct().count();
         double lists = unread / keysPerListed.orElse(1.0);
         // a read that named no item to read says nothing of the next (the further reads' own growth serves it better)
-        if (unread == 0 || lists >= fill.need()) {
+        if (unread == 0 || lists >= need()) {
             return false;
         }
-        long wider = (long) Math.ceil(1.25 * response.scannedCount() * fill.need() / lists);
+        long wider = (long) Math.ceil(1.25 * response.scannedCount() * need() / lists);
         return limits.widen((int) Math.min(ReadLimits.MAX_READ_LIMIT, wider));
     }
 
@@ -166,7 +205,7 @@ final class SortedRead {
      * @return how many index items were consumed: the cursor goes after the last of them
      */
     private int consume(List<IndexEntry> entries, List<Map<String, AttributeValue>> stored) {
-        ItemTests tests = fill.tests;
+        ItemTests tests = listing.tests();
         for (int i = 0; i < entries.size(); i++) {
             IndexEntry entry = entries.get(i);
             if (!tests.isEmpty() && !reads.isRead(entry.source())
@@ -174,7 +213,7 @@ final class SortedRead {
                 continue;   // its projection says it fails a predicate: not read
             }
             if (!reads.isRead(entry.source())) {
-                if (fill.isFull() || !reads.mayRead()) {
+                if (isFull() || !reads.mayRead()) {
                     return i;
                 }
                 // exactly the items the page needs first; when some of them list nothing, as many as one call takes
@@ -184,15 +223,15 @@ final class SortedRead {
                         .filter(id -> !reads.isRead(id)).distinct().limit(chunk).toList());
             }
             Optional<Map<String, AttributeValue>> item = reads.item(entry.source());
-            Optional<IndexItem> listed = item.flatMap(found -> fill.listing(entry.source(), found)
+            Optional<IndexItem> listedUnder = item.flatMap(found -> listing.listing(entry.source(), found)
                     .filter(first -> first.sortKey().equals(entry.sortKey()))
                     .filter(first -> tests.othersMatch(entry.source(), found)));
-            if (listed.isPresent()) {
-                if (fill.isFull()) {
+            if (listedUnder.isPresent()) {
+                if (isFull()) {
                     return i;
                 }
-                fill.add(item.get(), listed.get().value().toAttributeValue());
-                listedValues += fill.values(entry.source(), item.get());
+                listed.add(new Part.Listed(item.get(), listedUnder.get().value().toAttributeValue()));
+                listedValues += listing.values(entry.source(), item.get());
             }
         }
         return entries.size();
@@ -204,7 +243,7 @@ final class SortedRead {
      * item the read's index items name, up to a BatchGetItem ({@link #windowOrNeed}).
      */
     private int firstChunk() {
-        return windowOrNeed().orElse(fill.need());
+        return windowOrNeed().orElse(need());
     }
 
     /**
@@ -213,7 +252,7 @@ final class SortedRead {
      * many index items as such a page needs and some room ({@link ReadLimits}), so one BatchGetItem decides the page.
      */
     private OptionalInt windowOrNeed() {
-        boolean more = fill.learned.multiValued() || fill.learned.keysPerListed().map(perListed -> perListed > 1).orElse(false);
+        boolean more = known.multiValued() || known.keysPerListed().map(perListed -> perListed > 1).orElse(false);
         return reads.itemsRead() == 0 && more ? OptionalInt.of(PageReads.MAX_BATCH_GET_KEYS) : OptionalInt.empty();
     }
 
@@ -226,8 +265,8 @@ final class SortedRead {
         if (windowOrNeed().isPresent()) {
             return windowOrNeed().getAsInt();
         }
-        double yield = reads.itemsRead() > 0 ? (fill.items.size() + 1.0) / (reads.itemsRead() + 2.0)
-                : fill.learned.sortYield().orElse(1.0);
-        return (int) Math.max(1, Math.min(PageReads.MAX_BATCH_GET_KEYS, Math.ceil(1.25 * fill.need() / Math.min(1.0, yield))));
+        double yield = reads.itemsRead() > 0 ? (listed.size() + 1.0) / (reads.itemsRead() + 2.0)
+                : known.sortYield().orElse(1.0);
+        return (int) Math.max(1, Math.min(PageReads.MAX_BATCH_GET_KEYS, Math.ceil(1.25 * need() / Math.min(1.0, yield))));
     }
 }

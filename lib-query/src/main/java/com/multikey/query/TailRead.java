@@ -5,6 +5,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,48 +18,55 @@ import java.util.Optional;
  */
 final class TailRead {
 
-    private final PageFill fill;
+    private final Listing listing;
     private final PageReads reads;
+    /** What earlier pages (and this one's index part) learned: sizes the reads. */
+    private final Knowledge known;
+    /** The items the page still needs. */
+    private final int need;
+    /** The items this read listed, in page order. */
+    private final List<Part.Listed> listed = new ArrayList<>();
     /** Items of the tail the page evaluated: those its reads evaluated, up to the last one it consumed. */
     private long evaluated;
 
-    TailRead(PageFill fill, PageReads reads) {
-        this.fill = fill;
+    TailRead(Listing listing, PageReads reads, Knowledge known, int need) {
+        this.listing = listing;
         this.reads = reads;
+        this.known = known;
+        this.need = need;
     }
 
-    /** From {@code position}: empty when the tail ended, else where the next page resumes. */
-    Optional<Cursor> from(Map<String, AttributeValue> position) {
-        int listedBefore = fill.items.size();
-        try {
-            return read(position);
-        } finally {
-            if (evaluated > 0) {
-                fill.learned = fill.learned.withLastTailRead(evaluated, fill.items.size() - listedBefore);
-            }
-        }
+    private boolean isFull() {
+        return listed.size() >= need;
     }
 
-    private Optional<Cursor> read(Map<String, AttributeValue> position) {
-        ReadLimits limits = new ReadLimits(fill, reads, false);
-        while (!fill.isFull() && reads.mayRead()) {
-            QueryResponse response = switch (fill.target.missing()) {
+    /** From {@code position}: the items listed, and where the next page resumes (empty when the tail ended). Used once. */
+    Part read(Map<String, AttributeValue> position, Part.Explained explained) {
+        Optional<Cursor> next = from(position);
+        Knowledge learned = evaluated > 0 ? known.withLastTailRead(evaluated, listed.size()) : known;
+        return new Part(listed, next, learned, explained);
+    }
+
+    private Optional<Cursor> from(Map<String, AttributeValue> position) {
+        ReadLimits limits = new ReadLimits(known, !listing.tests().isEmpty(), () -> need - listed.size(), reads, false);
+        while (!isFull() && reads.mayRead()) {
+            QueryResponse response = switch (listing.target().missing()) {
                 case Target.MissingSource.ByProject grid -> queryByProject(grid.names(), position, limits.limit());
                 case Target.MissingSource.TablePartition table -> queryTablePartition(table, position, limits.limit());
                 case Target.MissingSource.Unavailable unavailable -> throw new QueryException(QueryException.Subject.MISSING, unavailable.reason());
             };
             List<Map<String, AttributeValue>> items = response.items();
-            int before = fill.items.size();
+            int before = listed.size();
             for (int i = 0; i < items.size(); i++) {
                 Map<String, AttributeValue> item = items.get(i);
-                if (lacksField(item) && (fill.tests.isEmpty()
-                        || fill.projector.keyOf(item).map(key -> fill.tests.allMatch(key, item)).orElse(false))) {
-                    if (fill.isFull()) {
+                if (lacksField(item) && (listing.tests().isEmpty()
+                        || listing.projector().keyOf(item).map(key -> listing.tests().allMatch(key, item)).orElse(false))) {
+                    if (isFull()) {
                         // of what the read evaluated, about the share before this item
                         evaluated += (long) Math.ceil((double) response.scannedCount() * i / items.size());
                         return Optional.of(new Cursor(Cursor.Part.MISSING, i == 0 ? position : missingKey(items.get(i - 1))));
                     }
-                    fill.addLacking(item);
+                    listed.add(new Part.Listed(item, null));
                 }
             }
             evaluated += response.scannedCount();
@@ -66,7 +74,7 @@ final class TailRead {
                 return Optional.empty();
             }
             position = response.lastEvaluatedKey();
-            limits.record(response.scannedCount(), fill.items.size() - before);
+            limits.record(response.scannedCount(), listed.size() - before);
         }
         return Optional.of(new Cursor(Cursor.Part.MISSING, position));
     }
@@ -76,22 +84,23 @@ final class TailRead {
      * index item in the request's partition (the field's, or the group's and entry's).
      */
     private boolean lacksField(Map<String, AttributeValue> item) {
-        Target target = fill.target;
+        Target target = listing.target();
         if (target.missing() instanceof Target.MissingSource.TablePartition && !target.index().covers(item)) {
             return false;
         }
-        return fill.projector.keyOf(item).map(key -> fill.projector.projectEntry(target.index().name(), key, item, fill.request.attribId())
+        return listing.projector().keyOf(item).map(key -> listing.projector().projectEntry(target.index().name(), key, item,
+                        listing.request().attribId())
                 .items().stream().noneMatch(indexItem -> indexItem.attribId().equals(target.partition()))).orElse(false);
     }
 
     /** The key a missing part's Query resumes after this item: its GSI key and table key, or its table key. */
     private Map<String, AttributeValue> missingKey(Map<String, AttributeValue> item) {
-        if (fill.target.missing() instanceof Target.MissingSource.ByProject grid) {
+        if (listing.target().missing() instanceof Target.MissingSource.ByProject grid) {
             Target.GridNames names = grid.names();
             return Map.of(names.key(), item.get(names.key()), names.project(), item.get(names.project()),
                     names.num(), item.get(names.num()));
         }
-        return fill.projector.keyOf(item).orElseThrow().toKey();
+        return listing.projector().keyOf(item).orElseThrow().toKey();
     }
 
     /**
@@ -100,7 +109,7 @@ final class TailRead {
      * unless the issue's id may be too long for a sort key; {@link #lacksField} decides.
      */
     private QueryResponse queryByProject(Target.GridNames grid, Map<String, AttributeValue> position, int limit) {
-        PageRequest request = fill.request;
+        PageRequest request = listing.request();
         QueryRequest.Builder query = QueryRequest.builder().tableName(reads.tables().appTable()).indexName(reads.tables().grid().byProjectIndex())
                 .keyConditionExpression("#p = :p")
                 .filterExpression("NOT (attribute_type(#cf.#f, :s) OR attribute_type(#cf.#f, :n) OR attribute_type(#cf.#f, :bool)"
@@ -112,7 +121,7 @@ final class TailRead {
                         ":ss", AttributeValue.fromS("SS"), ":ns", AttributeValue.fromS("NS"),
                         // a character is at most four UTF-8 bytes, whether size() counts characters or bytes
                         ":idChars", AttributeValue.fromN(Integer.toString(SortKeyCodec.MAX_ISSUE_ID_BYTES / 4))))
-                .scanIndexForward(fill.ascending()).limit(limit);
+                .scanIndexForward(listing.ascending()).limit(limit);
         return reads.table(query, position);
     }
 
@@ -131,6 +140,6 @@ final class TailRead {
         }
         return reads.table(QueryRequest.builder().tableName(reads.tables().appTable()).keyConditionExpression(keyCondition)
                 .expressionAttributeNames(names).expressionAttributeValues(values)
-                .scanIndexForward(fill.ascending()).limit(limit), position);
+                .scanIndexForward(listing.ascending()).limit(limit), position);
     }
 }

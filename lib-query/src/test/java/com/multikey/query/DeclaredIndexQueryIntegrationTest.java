@@ -86,9 +86,9 @@ class DeclaredIndexQueryIntegrationTest {
         ITEMS.put(item.get("pk").s() + " " + item.get("sk").s(), item);
     }
 
-    private static GridQuery query() {
-        return new GridQuery(dynamoDb, TABLE, "IssueAttribIndexTable", DEFINITIONS,
-                new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, GridQuery.DEFAULT_PAGE_BUDGET,
+    private static IndexQuery query() {
+        return new IndexQuery(dynamoDb, TABLE, "IssueAttribIndexTable", DEFINITIONS,
+                new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, IndexQuery.DEFAULT_PAGE_BUDGET,
                 System::nanoTime, SEALER, new GridSettings("ByProject", (project, attribute) -> true));
     }
 

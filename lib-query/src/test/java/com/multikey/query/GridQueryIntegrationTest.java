@@ -149,13 +149,13 @@ class GridQueryIntegrationTest {
         }
     }
 
-    private static GridQuery query(DynamoDbClient client) {
+    private static IndexQuery query(DynamoDbClient client) {
         return query(client, Sleeper.SYSTEM, System::nanoTime);
     }
 
-    private static GridQuery query(DynamoDbClient client, Sleeper sleeper, LongSupplier nanoClock) {
-        return new GridQuery(client, "AppTable", "IssueAttribIndexTable", CONFIG,
-                new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), sleeper, GridQuery.DEFAULT_PAGE_BUDGET, nanoClock,
+    private static IndexQuery query(DynamoDbClient client, Sleeper sleeper, LongSupplier nanoClock) {
+        return new IndexQuery(client, "AppTable", "IssueAttribIndexTable", CONFIG,
+                new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), sleeper, IndexQuery.DEFAULT_PAGE_BUDGET, nanoClock,
                 SEALER, new GridSettings("ByProject", GridFieldCatalog.fromProjectItems(client, "AppTable", "id")));
     }
 
@@ -167,7 +167,7 @@ class GridQueryIntegrationTest {
     }
 
     /** Reads every page, checking that each page but the last is full. */
-    private static Pages all(GridQuery query, PageRequest first) {
+    private static Pages all(IndexQuery query, PageRequest first) {
         Pages pages = new Pages(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         PageRequest request = first;
         for (int n = 0; n < 1000; n++) {
@@ -175,7 +175,7 @@ class GridQueryIntegrationTest {
             page.items().forEach(issue -> pages.ids().add(issue.get("id").s()));
             pages.sizes().add(page.items().size());
             pages.calls().add(page.apiCalls());
-            assertThat(page.apiCalls()).isLessThanOrEqualTo(GridQuery.MAX_READS_PER_PAGE);
+            assertThat(page.apiCalls()).isLessThanOrEqualTo(IndexQuery.MAX_READS_PER_PAGE);
             if (page.nextCursor().isEmpty()) {
                 return pages;
             }
@@ -220,7 +220,7 @@ class GridQueryIntegrationTest {
 
     @Test
     void gridSample_pagesInTheExpectedOrder_thenTheIssuesLackingTheField() {
-        GridQuery query = query(dynamoDb);
+        IndexQuery query = query(dynamoDb);
 
         assertThat(all(query, PageRequest.first("project#35e9", "3812", Order.ASC, 1)).ids()).containsExactly("issue#020e", "issue#67d1");
         assertThat(all(query, PageRequest.first("project#35e9", "3812", Order.DESC, 1)).ids()).containsExactly("issue#67d1", "issue#020e");
@@ -238,7 +238,7 @@ class GridQueryIntegrationTest {
 
     @Test
     void singleValuedField_fillsEveryPageInTwoCalls() {
-        GridQuery query = query(dynamoDb);
+        IndexQuery query = query(dynamoDb);
         List<String> byValue = new ArrayList<>();
         for (int i = 65; i >= 1; i--) {
             byValue.add(String.format("issue#s%02d", i));
@@ -256,7 +256,7 @@ class GridQueryIntegrationTest {
 
     @Test
     void randomData_everyFilterOrderAndPageSize_givesEachMatchingIssueOnceInOrder_inFullPages() {
-        GridQuery query = query(dynamoDb);
+        IndexQuery query = query(dynamoDb);
         List<Optional<Filter>> filters = List.of(Optional.empty(),
                 Optional.of(new Filter.Equals(new IndexValue.Num(BigDecimal.valueOf(3)))),
                 Optional.of(Filter.Range.between(new IndexValue.Num(BigDecimal.valueOf(-5)), new IndexValue.Num(BigDecimal.valueOf(5)))),
@@ -310,7 +310,7 @@ class GridQueryIntegrationTest {
     void multiValuedIssues_listedValue_isTheElementThePageSortedEachBy() {
         for (Order order : Order.values()) {
             // given
-            GridQuery query = query(dynamoDb);
+            IndexQuery query = query(dynamoDb);
             PageRequest request = PageRequest.first("project#multi", "many", order, 5);
             List<String> listed = new ArrayList<>();
             while (true) {
@@ -362,8 +362,8 @@ class GridQueryIntegrationTest {
         Page second = query(client).page(request.after(first.nextCursor().orElseThrow()));
 
         assertThat(first.items()).isEmpty();
-        assertThat(first.apiCalls()).isEqualTo(GridQuery.MAX_READS_PER_PAGE);
-        assertThat(client.requestsOf(QueryRequest.class).subList(0, GridQuery.MAX_READS_PER_PAGE))
+        assertThat(first.apiCalls()).isEqualTo(IndexQuery.MAX_READS_PER_PAGE);
+        assertThat(client.requestsOf(QueryRequest.class).subList(0, IndexQuery.MAX_READS_PER_PAGE))
                 .extracting(QueryRequest::limit).containsExactly(10, 80, 640, 1000, 1000, 1000, 1000, 1000);
         assertThat(ids(second)).containsExactly("issue#tiny1", "issue#tiny2", "issue#tiny3");
         assertThat(second.nextCursor()).isEmpty();
@@ -391,7 +391,7 @@ class GridQueryIntegrationTest {
 
     @Test
     void anIndexItemWithoutACopyOfItsValue_isListedInOrder_andFilteredOnTheIssuesValue() {
-        GridQuery query = query(dynamoDb);
+        IndexQuery query = query(dynamoDb);
 
         assertThat(all(query, PageRequest.first("project#huge", "text", Order.ASC, 10)).ids())
                 .containsExactly("issue#huge2", "issue#huge1");
@@ -403,7 +403,7 @@ class GridQueryIntegrationTest {
 
     @Test
     void beginsWith_longerThanTheIndexedPrefix_isDecidedOnTheWholeValue() {
-        GridQuery query = query(dynamoDb);
+        IndexQuery query = query(dynamoDb);
 
         assertThat(all(query, PageRequest.first("project#long", "text", Order.ASC, 1).withFilter(new Filter.BeginsWith(LONG_TEXT + "a"))).ids())
                 .containsExactlyInAnyOrder("issue#long1", "issue#long3");
@@ -415,7 +415,7 @@ class GridQueryIntegrationTest {
 
     @Test
     void editedCursor_isRefusedAsAQueryException_neverReachesDynamoDb() {
-        GridQuery query = query(dynamoDb);
+        IndexQuery query = query(dynamoDb);
         PageRequest request = PageRequest.first("project#0", "n", Order.ASC, 5)
                 .withFilter(Filter.Range.between(new IndexValue.Num(BigDecimal.valueOf(-5)), new IndexValue.Num(BigDecimal.valueOf(5))));
         PageRequest missing = PageRequest.first("project#0", "n", Order.ASC, 5).withMissing();
@@ -471,7 +471,7 @@ class GridQueryIntegrationTest {
         assertThat(ids(page)).isEqualTo(ids(query(dynamoDb).page(PageRequest.first("project#solo", "solo", Order.ASC, 20))));
         assertThat(ids(page)).hasSize(20).startsWith("issue#s65", "issue#s64");
         assertThat(pageCalls(halfProcessing)).hasSize(7).allSatisfy(request -> assertThat(request.overrideConfiguration().orElseThrow()
-                .apiCallTimeout().orElseThrow()).isPositive().isLessThanOrEqualTo(GridQuery.DEFAULT_PAGE_BUDGET));
+                .apiCallTimeout().orElseThrow()).isPositive().isLessThanOrEqualTo(IndexQuery.DEFAULT_PAGE_BUDGET));
     }
 
     @Test
@@ -511,7 +511,7 @@ class GridQueryIntegrationTest {
                 "attributes", AttributeValue.fromM(Map.of("old", AttributeValue.fromM(Map.of("name", s("Old")))))));
         put(project);
         putIssue(issue("issue#g1", "project#grows", 1, Map.of("old", s("x"), "new", s("y"))));
-        GridQuery query = query(dynamoDb);
+        IndexQuery query = query(dynamoDb);
         assertThat(ids(query.page(PageRequest.first("project#grows", "old", Order.ASC, 5)))).containsExactly("issue#g1");
         assertThatThrownBy(() -> query.page(PageRequest.first("project#grows", "new", Order.ASC, 5)))
                 .isInstanceOf(QueryException.class).hasMessage("project project#grows has no attribute 'new'");
@@ -525,7 +525,7 @@ class GridQueryIntegrationTest {
 
     @Test
     void badInput_isRefusedClearly() {
-        GridQuery query = query(dynamoDb);
+        IndexQuery query = query(dynamoDb);
         PageRequest request = PageRequest.first("project#35e9", "3812", Order.ASC, 1);
         String cursor = query.page(request).nextCursor().orElseThrow();
 

@@ -190,13 +190,13 @@ class GroupedIndexQueryIntegrationTest {
         throw new AssertionError("a grouped index has no catalog to ask");
     };
 
-    private static GridQuery query(DynamoDbClient client) {
+    private static IndexQuery query(DynamoDbClient client) {
         return query(client, TABLE, DEFINITIONS);
     }
 
-    private static GridQuery query(DynamoDbClient client, String table, IndexDefinitions definitions) {
-        return new GridQuery(client, table, INDEX_TABLE, definitions,
-                new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, GridQuery.DEFAULT_PAGE_BUDGET,
+    private static IndexQuery query(DynamoDbClient client, String table, IndexDefinitions definitions) {
+        return new IndexQuery(client, table, INDEX_TABLE, definitions,
+                new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, IndexQuery.DEFAULT_PAGE_BUDGET,
                 System::nanoTime, SEALER, new GridSettings("ByProject", NO_CATALOG));
     }
 
@@ -216,7 +216,7 @@ class GroupedIndexQueryIntegrationTest {
     }
 
     /** Reads every page of the query, each but the last full. */
-    private static Pages all(GridQuery query, PageRequest first) {
+    private static Pages all(IndexQuery query, PageRequest first) {
         Pages pages = new Pages(new ArrayList<>(), new ArrayList<>());
         PageRequest request = first;
         for (int n = 0; n < 1000; n++) {
@@ -489,7 +489,7 @@ class GroupedIndexQueryIntegrationTest {
     @Test
     void aCursor_ofAnotherGroupEntryIndexOrderOrFilter_isRefused_andTheSameQueryOfAnotherPageSizeTakesIt() {
         // given
-        GridQuery query = query(dynamoDb);
+        IndexQuery query = query(dynamoDb);
         PageRequest request = PageRequest.onIndex("fields", List.of(s(SMALL)), "prio", Order.ASC, 3);
         String cursor = query.page(request).nextCursor().orElseThrow();
         List<PageRequest> others = List.of(
@@ -513,7 +513,7 @@ class GroupedIndexQueryIntegrationTest {
     @Test
     void editedCursor_ofAnotherGroupOrOutsideTheIndex_isRefusedAsAQueryException() {
         // given
-        GridQuery query = query(dynamoDb);
+        IndexQuery query = query(dynamoDb);
         PageRequest request = PageRequest.onIndex("fields", List.of(s(SMALL)), "prio", Order.ASC, 3);
         String sortKey = Cursor.decode(query.page(request).nextCursor().orElseThrow(), request, SEALER).startKey().get("sortKey").s();
         PageRequest missing = PageRequest.onIndex("fields", List.of(s(SMALL)), "due", Order.ASC, 3).withMissing();
@@ -541,7 +541,7 @@ class GroupedIndexQueryIntegrationTest {
         // given: a cursor sealed (by a reader holding the key) to point at the missing part,
         // on a filtered request (which has no missing part: an item without the field matches no filter) and on a
         // request that did not ask for the missing part
-        GridQuery query = query(dynamoDb);
+        IndexQuery query = query(dynamoDb);
         PageRequest filtered = PageRequest.onIndex("fields", List.of(s(SMALL)), "due", Order.ASC, 100)
                 .withFilter(new Filter.Equals(num(3)));
         PageRequest plain = PageRequest.onIndex("fields", List.of(s(SMALL)), "due", Order.ASC, 100);
@@ -556,7 +556,7 @@ class GroupedIndexQueryIntegrationTest {
 
     @Test
     void aRequest_whoseGroupCannotBeInTheIndex_isRefusedSayingWhatToGive() {
-        GridQuery query = query(dynamoDb);
+        IndexQuery query = query(dynamoDb);
 
         assertThatThrownBy(() -> query.page(PageRequest.onIndex("fields", List.of(n(1)), "prio", Order.ASC, 3)))
                 .isInstanceOf(QueryException.class)
@@ -603,7 +603,7 @@ class GroupedIndexQueryIntegrationTest {
                 writeIndexItems(projector, doc);
             }
         }
-        GridQuery query = query(dynamoDb, "Docs", definitions);
+        IndexQuery query = query(dynamoDb, "Docs", definitions);
 
         for (Order order : Order.values()) {
             // when

@@ -113,8 +113,8 @@ class PageCostIntegrationTest {
         }
     }
 
-    private static GridQuery query() {
-        return new GridQuery(dynamoDb, "AppTable", "IssueAttribIndexTable", DEFINITIONS,
+    private static IndexQuery query() {
+        return new IndexQuery(dynamoDb, "AppTable", "IssueAttribIndexTable", DEFINITIONS,
                 new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, Duration.ofSeconds(60),
                 System::nanoTime, SEALER, new GridSettings("ByProject", (project, attribute) -> true));
     }

@@ -26,7 +26,7 @@ class PageIndexTest {
         DynamoDbClient dynamoDb = tables.dynamoDb();
         PlannerEdgeCasesTest.put(dynamoDb, Map.of("id", AttributeValue.fromS("issue#1"), "project", AttributeValue.fromS("project#p"),
                 "num", AttributeValue.fromN("1"), "custom_fields", AttributeValue.fromM(Map.of("sev", AttributeValue.fromN("3")))));
-        GridQuery query = PlannerEdgeCasesTest.query(dynamoDb);
+        IndexQuery query = PlannerEdgeCasesTest.query(dynamoDb);
         List<AttributeValue> project = List.of(AttributeValue.fromS("project#p"));
 
         // when

@@ -39,7 +39,7 @@ class PlannerBudgetProgressTest {
     @Test
     void pages_whenTheFirstIndexReadSpendsTheBudget_stillMoveOn(LocalTables tables) {
         // given: two issues; a page of one, sorted by sev with a predicate on sev, a budget of two items
-        GridQuery query = grid(tables, 2);
+        IndexQuery query = grid(tables, 2);
         PageRequest request = PageRequest.first("project#p", "sev", Order.ASC, 1)
                 .where(List.of(new Predicate.Range("sev", num(1), true, null, false))).withReadBudget(2);
 
@@ -54,7 +54,7 @@ class PlannerBudgetProgressTest {
     @Test
     void pagesOf100_withABudgetOf126_stillMoveOn(LocalTables tables) {
         // given
-        GridQuery query = grid(tables, 200);
+        IndexQuery query = grid(tables, 200);
         PageRequest request = PageRequest.first("project#p", "sev", Order.ASC, 100)
                 .where(List.of(new Predicate.Range("sev", num(1), true, null, false))).withReadBudget(126);
 
@@ -73,7 +73,7 @@ class PlannerBudgetProgressTest {
     @Test
     void pages_whenTheDriveProbeSpendsTheBudget_stillMoveOn(LocalTables tables) {
         // given: 30 open issues; pages of 10 sorted by sev, where status = open, a budget of 19 items
-        GridQuery query = grid(tables, 30);
+        IndexQuery query = grid(tables, 30);
         PageRequest request = PageRequest.first("project#p", "sev", Order.ASC, 10)
                 .where(List.of(new Predicate.Equals("status", new IndexValue.Text("open")))).withReadBudget(19);
 
@@ -91,7 +91,7 @@ class PlannerBudgetProgressTest {
     @Test
     void notEquals_ofAnotherTypeThanTheFieldsValue_matchesNothing(LocalTables tables) {
         // given
-        GridQuery query = grid(tables, 2);
+        IndexQuery query = grid(tables, 2);
         PageRequest request = PageRequest.first("project#p", "sev", Order.ASC, 10)
                 .where(List.of(new Predicate.NotEquals("status", new IndexValue.Bool(false))));
 
@@ -103,7 +103,7 @@ class PlannerBudgetProgressTest {
     }
 
     /** {@code count} issues of project#p: sev 1, 2, ... and status "open". */
-    private static GridQuery grid(LocalTables tables, int count) {
+    private static IndexQuery grid(LocalTables tables, int count) {
         DynamoDbClient dynamoDb = tables.dynamoDb();
         IndexProjector projector = new IndexProjector(DEFINITIONS);
         for (int i = 1; i <= count; i++) {
@@ -114,13 +114,13 @@ class PlannerBudgetProgressTest {
             projector.project(projector.keyOf(item).orElseThrow(), item).items()
                     .forEach(indexItem -> dynamoDb.putItem(b -> b.tableName("IssueAttribIndexTable").item(indexItem.toItem())));
         }
-        return new GridQuery(dynamoDb, "AppTable", "IssueAttribIndexTable", DEFINITIONS,
+        return new IndexQuery(dynamoDb, "AppTable", "IssueAttribIndexTable", DEFINITIONS,
                 new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, Duration.ofSeconds(60),
                 System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()), new GridSettings("ByProject", (project, attribute) -> true));
     }
 
     /** The ids of every page, or of the first {@code maxPages} when the result has not ended by then. */
-    private static List<String> readAll(GridQuery query, PageRequest first, int maxPages) {
+    private static List<String> readAll(IndexQuery query, PageRequest first, int maxPages) {
         List<String> ids = new ArrayList<>();
         PageRequest request = first;
         for (int n = 0; n < maxPages; n++) {

@@ -43,7 +43,7 @@ class PlannerEdgeCasesTest {
     @Test
     void inOfTenValues_withABudgetOf10_pagesMoveOn(LocalTables tables) {
         // given: 30 open issues; sev 1..30; status in (a, b, c, d, e, f, g, h, i, open); budget 10
-        GridQuery query = grid(tables, 30, i -> "open");
+        IndexQuery query = grid(tables, 30, i -> "open");
         List<IndexValue> values = new ArrayList<>();
         for (String v : List.of("a", "b", "c", "d", "e", "f", "g", "h", "i", "open")) {
             values.add(new IndexValue.Text(v));
@@ -74,7 +74,7 @@ class PlannerEdgeCasesTest {
                     "num", AttributeValue.fromN(Integer.toString(i)), "custom_fields", AttributeValue.fromM(Map.of(
                             "sev", AttributeValue.fromN(Integer.toString(i)), "title", AttributeValue.fromS(p + i)))));
         }
-        GridQuery query = query(dynamoDb);
+        IndexQuery query = query(dynamoDb);
         Map<String, List<Predicate>> cases = new java.util.LinkedHashMap<>();
         cases.put("= P2", List.of(new Predicate.Equals("title", text(p + 2))));
         cases.put("in (P1, P3)", List.of(new Predicate.In("title", List.of(text(p + 1), text(p + 3)))));
@@ -133,7 +133,7 @@ class PlannerEdgeCasesTest {
                     "num", AttributeValue.fromN(Integer.toString(i)), "custom_fields", AttributeValue.fromM(Map.of(
                             "title", AttributeValue.fromS(p + i)))));
         }
-        GridQuery query = query(dynamoDb);
+        IndexQuery query = query(dynamoDb);
         Map<List<Predicate>, List<String>> cases = new java.util.LinkedHashMap<>();
         cases.put(List.of(new Predicate.In("title", List.of(text(p + 1), text(p + 3))), new Predicate.Range("title", text(p + 2), true, null, false)),
                 List.of("issue#3"));
@@ -174,7 +174,7 @@ class PlannerEdgeCasesTest {
                     "num", AttributeValue.fromN(Integer.toString(i)), "custom_fields", AttributeValue.fromM(Map.of(
                             "sev", AttributeValue.fromN(Integer.toString(i)), "big", AttributeValue.fromN(b.add(BigDecimal.valueOf(i)).toPlainString())))));
         }
-        GridQuery query = query(dynamoDb);
+        IndexQuery query = query(dynamoDb);
         IndexValue b1 = new IndexValue.Num(b.add(BigDecimal.ONE));
         IndexValue b2 = new IndexValue.Num(b.add(BigDecimal.valueOf(2)));
         Map<String, List<Predicate>> cases = new java.util.LinkedHashMap<>();
@@ -212,7 +212,7 @@ class PlannerEdgeCasesTest {
                             "sev", AttributeValue.fromN(Integer.toString(i))))));
             put(dynamoDb, item);
         }
-        GridQuery query = query(dynamoDb);
+        IndexQuery query = query(dynamoDb);
         Map<String, Predicate> cases = new java.util.LinkedHashMap<>();
         cases.put("@details.team = core", PredicateText.parse("@details.team = core", 0));
         cases.put("@details.team missing", PredicateText.parse("@details.team missing", 0));
@@ -242,7 +242,7 @@ class PlannerEdgeCasesTest {
     void theSortedAttributesAtSpelling_onAListElementsIndex_isTheSortedField(LocalTables tables) {
         // given: the example's definitions on a pk/sk table; issues 7 [a, b, e], 8 [c, d], 9 [f]
         DynamoDbClient dynamoDb = tables.dynamoDb();
-        GridQuery query = singleTable(dynamoDb, List.of(labelled(7, "a", "b", "e"), labelled(8, "c", "d"), labelled(9, "f")));
+        IndexQuery query = singleTable(dynamoDb, List.of(labelled(7, "a", "b", "e"), labelled(8, "c", "d"), labelled(9, "f")));
         Function<List<String>, PageRequest> request = texts -> PageRequest.onIndex("issue-labels",
                 List.of(AttributeValue.fromS("PROJECT#r7")), "", Order.ASC, 10).where(parse(texts));
 
@@ -278,7 +278,7 @@ class PlannerEdgeCasesTest {
                         "tags", AttributeValue.fromSs(List.of("a", "b", "e"))))));
         put(dynamoDb, Map.of("id", AttributeValue.fromS("issue#2"), "project", AttributeValue.fromS("project#p"), "num", AttributeValue.fromN("2"),
                 "custom_fields", AttributeValue.fromM(Map.of("sev", AttributeValue.fromN("2"), "tags", AttributeValue.fromSs(List.of("c"))))));
-        GridQuery query = query(dynamoDb);
+        IndexQuery query = query(dynamoDb);
 
         // when
         Page sortedUnderB = query.page(PageRequest.first("project#p", "tags", Order.ASC, 10)
@@ -319,7 +319,7 @@ class PlannerEdgeCasesTest {
     }
 
     /** The single-table example's definitions on a pk/sk table {@code Tracker} holding these items and their index items. */
-    static GridQuery singleTable(DynamoDbClient dynamoDb, List<Map<String, AttributeValue>> items) {
+    static IndexQuery singleTable(DynamoDbClient dynamoDb, List<Map<String, AttributeValue>> items) {
         IndexDefinitions example = com.multikey.index.definition.DefinitionsYaml.read(
                 java.nio.file.Path.of("..", "examples", "single-table", "index-definitions.yaml"));
         dynamoDb.createTable(b -> b.tableName("Tracker").billingMode(software.amazon.awssdk.services.dynamodb.model.BillingMode.PAY_PER_REQUEST)
@@ -333,7 +333,7 @@ class PlannerEdgeCasesTest {
             projector.project(projector.keyOf(item).orElseThrow(), item).items()
                     .forEach(indexItem -> dynamoDb.putItem(b -> b.tableName("IssueAttribIndexTable").item(indexItem.toItem())));
         }
-        return new GridQuery(dynamoDb, "Tracker", "IssueAttribIndexTable", example,
+        return new IndexQuery(dynamoDb, "Tracker", "IssueAttribIndexTable", example,
                 new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, Duration.ofSeconds(60),
                 System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()), GridSettings.NONE);
     }
@@ -343,7 +343,7 @@ class PlannerEdgeCasesTest {
     }
 
     /** {@code count} issues of project#p: sev i, status status(i). */
-    static GridQuery grid(LocalTables tables, int count, Function<Integer, String> status) {
+    static IndexQuery grid(LocalTables tables, int count, Function<Integer, String> status) {
         DynamoDbClient dynamoDb = tables.dynamoDb();
         for (int i = 1; i <= count; i++) {
             put(dynamoDb, Map.of("id", AttributeValue.fromS("issue#" + i), "project", AttributeValue.fromS("project#p"),
@@ -360,14 +360,14 @@ class PlannerEdgeCasesTest {
                 .forEach(indexItem -> dynamoDb.putItem(b -> b.tableName("IssueAttribIndexTable").item(indexItem.toItem())));
     }
 
-    static GridQuery query(DynamoDbClient dynamoDb) {
-        return new GridQuery(dynamoDb, "AppTable", "IssueAttribIndexTable", DEFINITIONS,
+    static IndexQuery query(DynamoDbClient dynamoDb) {
+        return new IndexQuery(dynamoDb, "AppTable", "IssueAttribIndexTable", DEFINITIONS,
                 new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, Duration.ofSeconds(60),
                 System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()), new GridSettings("ByProject", (project, attribute) -> true));
     }
 
     /** The ids of every page, or of the first {@code maxPages} when the result has not ended by then. */
-    static List<String> readAll(GridQuery query, PageRequest first, int maxPages) {
+    static List<String> readAll(IndexQuery query, PageRequest first, int maxPages) {
         List<String> ids = new ArrayList<>();
         PageRequest request = first;
         for (int n = 0; n < maxPages; n++) {

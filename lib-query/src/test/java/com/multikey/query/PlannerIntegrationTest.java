@@ -75,9 +75,9 @@ class PlannerIntegrationTest {
         }
     }
 
-    private static GridQuery query() {
-        return new GridQuery(dynamoDb, "AppTable", "IssueAttribIndexTable", CONFIG,
-                new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, GridQuery.DEFAULT_PAGE_BUDGET,
+    private static IndexQuery query() {
+        return new IndexQuery(dynamoDb, "AppTable", "IssueAttribIndexTable", CONFIG,
+                new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, IndexQuery.DEFAULT_PAGE_BUDGET,
                 System::nanoTime, new GridSettings("ByProject", (project, field) -> true));
     }
 
@@ -107,7 +107,7 @@ class PlannerIntegrationTest {
     private record Read(List<String> ids, List<Page> pages) {
     }
 
-    private static Read readAll(GridQuery query, PageRequest first) {
+    private static Read readAll(IndexQuery query, PageRequest first) {
         List<String> ids = new ArrayList<>();
         List<Page> pages = new ArrayList<>();
         PageRequest request = first;
@@ -216,7 +216,7 @@ class PlannerIntegrationTest {
 
     @Test
     void aCursor_bindsEveryPredicate() {
-        GridQuery query = query();
+        IndexQuery query = query();
         Page first = query.page(byPriority(Order.ASC, 5, "status = open"));
         String cursor = first.nextCursor().orElseThrow();
 

@@ -212,7 +212,7 @@ class PlannerPropertiesTest {
                               List<Model.Item> items, Model.Tail tail,
                               java.util.function.Function<Map<String, AttributeValue>, String> keyOf) {
         RecordingDynamoDbClient client = new RecordingDynamoDbClient(tables.dynamoDb());
-        GridQuery query = new GridQuery(client, table, INDEX_TABLE, definitions,
+        IndexQuery query = new IndexQuery(client, table, INDEX_TABLE, definitions,
                 new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, Duration.ofSeconds(60),
                 System::nanoTime, SEALER, new GridSettings("ByProject", (project, attribute) -> true));
         // ranges on one field (in any spelling) that leave no value, inverted or of two types: refused, naming one of them

@@ -7,10 +7,9 @@ import com.multikey.index.definition.ValueSource;
 import com.multikey.query.FilterParameters;
 import com.multikey.query.GroupValue;
 import com.multikey.query.InvalidPredicateException;
-import com.multikey.query.Order;
 import com.multikey.query.Page;
+import com.multikey.query.PageParameters;
 import com.multikey.query.PageRequest;
-import com.multikey.query.Predicate;
 import com.multikey.query.PredicateText;
 import com.multikey.query.QueryException;
 import com.multikey.query.RetryableQueryException;
@@ -23,6 +22,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,16 +41,17 @@ import java.util.regex.Pattern;
  *   <li>{@code GET /v1/indexes/{index}/items?group=G&entry=E}: a page of any declared index;</li>
  *   <li>{@code GET /openapi.json}: the OpenAPI document of these routes.</li>
  * </ul>
- * Page parameters: {@code order} (asc|desc), {@code pageSize} (1-100, default 25), {@code cursor}, {@code missing}
- * (true: then the items lacking the field), and a filter ({@link FilterParameters}: {@code type}, {@code equals},
- * {@code beginsWith}, {@code lt}/{@code le}/{@code gt}/{@code ge}) on the sorted field; {@code where}, once per
- * predicate on any field ({@link PredicateText}), {@code budget} (the items the page may read) and {@code explain=true}
- * (the page says how it was read). Errors are RFC 9457 problem details naming the parameter at fault (for a predicate,
+ * Page parameters, read by the query library's one parser ({@link PageParameters}, the CLI's too): {@code order}
+ * (asc|desc), {@code pageSize} (1-100, default 25), {@code cursor}, {@code missing} (true: then the items lacking the
+ * field), and a filter ({@link FilterParameters}: {@code type}, {@code equals}, {@code beginsWith},
+ * {@code lt}/{@code le}/{@code gt}/{@code ge}) on the sorted field; {@code where}, once per predicate on any field
+ * ({@link PredicateText}), {@code budget} (the items the page may read) and {@code explain=true} (the page says how it
+ * was read). Errors are RFC 9457 problem details naming the parameter at fault (for a predicate,
  * also its position and text); none carries a DynamoDB message, a table name or a key.
  */
 public final class QueryApi {
 
-    /** Reads one page: the query library's {@code GridQuery::page}. */
+    /** Reads one page: the query library's {@code IndexQuery::page}. */
     @FunctionalInterface
     public interface Pages {
         Page page(PageRequest request);
@@ -82,11 +83,10 @@ public final class QueryApi {
     public static final String ANY_GROUP = "*";
 
     private static final Pattern INDEX_ITEMS = Pattern.compile("/v1/indexes/([A-Za-z0-9_.-]{1,64})/items");
-    private static final Set<String> PAGE_PARAMETERS = Set.of("order", "pageSize", "cursor", "missing", "type", "equals",
-            "beginsWith", "lt", "le", "gt", "ge", "where", "budget", "explain");
+    private static final Set<String> PAGE_PARAMETERS = java.util.Arrays.stream(PageParameters.Parameter.values())
+            .map(PageParameters.Parameter::apiName).collect(java.util.stream.Collectors.toUnmodifiableSet());
     /** The parameters a request may give more than once, each value in its place. */
     private static final Set<String> REPEATABLE = Set.of("group", "where");
-    private static final int DEFAULT_PAGE_SIZE = 25;
 
     private final Pages pages;
     private final IndexDefinitions definitions;
@@ -102,7 +102,7 @@ public final class QueryApi {
 
     /**
      * @param current the definitions in the stack's grid layout state, asked for each list of the indexes (the query
-     *                library's {@code GridQuery::currentDefinitions}): which of the grid's layouts a page reads
+     *                library's {@code IndexQuery::currentDefinitions}): which of the grid's layouts a page reads
      */
     public QueryApi(Pages pages, IndexDefinitions definitions, Supplier<IndexDefinitions> current) {
         this.pages = pages;
@@ -223,64 +223,27 @@ public final class QueryApi {
 
     /** @param entryParameter the parameter that names the entry on this route: {@code field} on the grid's, else {@code entry} */
     private Response page(IndexDefinition index, List<AttributeValue> group, String entry, String entryParameter, Parameters parameters) {
-        Order order = switch (parameters.optional("order").orElse("asc")) {
-            case "asc" -> Order.ASC;
-            case "desc" -> Order.DESC;
-            default -> throw Problem.badRequest("order", "must be asc or desc");
-        };
-        int pageSize = parameters.optional("pageSize").map(text -> {
-            if (!text.matches("[0-9]{1,4}") || Integer.parseInt(text) < 1 || Integer.parseInt(text) > PageRequest.MAX_PAGE_SIZE) {
-                throw Problem.badRequest("pageSize", "must be a whole number from 1 to " + PageRequest.MAX_PAGE_SIZE);
-            }
-            return Integer.parseInt(text);
-        }).orElse(DEFAULT_PAGE_SIZE);
-        boolean missing = switch (parameters.optional("missing").orElse("false")) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw Problem.badRequest("missing", "must be true or false");
-        };
-        var filter = new FilterParameters(parameters.optional("type").orElse(null), parameters.optional("equals").orElse(null),
-                parameters.optional("beginsWith").orElse(null), parameters.optional("lt").orElse(null), parameters.optional("le").orElse(null),
-                parameters.optional("gt").orElse(null), parameters.optional("ge").orElse(null)).filter();
-        if (missing && filter.isPresent()) {
-            throw Problem.badRequest("missing", "the items lacking the field match no filter: ask for them without one");
-        }
-        boolean entries = index.values() instanceof ValueSource.MapEntries;
-        if (entries && entry.isEmpty()) {
-            throw Problem.badRequest(entryParameter,
-                    "index '" + index.name() + "' indexes the entries of " + index.values().path() + ": name the entry");
-        }
-        if (!entries && !entry.isEmpty()) {
-            throw Problem.badRequest(entryParameter, "index '" + index.name() + "' indexes " + index.values().path() + " itself: it has no entries");
-        }
-        Optional<Integer> budget = parameters.optional("budget").map(text -> {
-            if (!text.matches("[0-9]{1,9}")) {
-                throw Problem.badRequest("budget", "must be a whole number of items, from 2 (an index item and its item) to the deployment's maximum");
-            }
-            return Integer.parseInt(text);
-        });
-        boolean explain = switch (parameters.optional("explain").orElse("false")) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw Problem.badRequest("explain", "must be true or false");
-        };
         List<String> where = parameters.all("where");
         try {
-            List<Predicate> predicates = new ArrayList<>();
-            for (int i = 0; i < where.size(); i++) {
-                predicates.add(PredicateText.parse(where.get(i), i));
+            // the page parameters through the one parser the CLI's options go through too
+            Map<PageParameters.Parameter, String> given = new EnumMap<>(PageParameters.Parameter.class);
+            for (PageParameters.Parameter parameter : PageParameters.Parameter.values()) {
+                if (parameter != PageParameters.Parameter.WHERE) {
+                    parameters.optional(parameter.apiName()).ifPresent(text -> given.put(parameter, text));
+                }
             }
-            PageRequest request = new PageRequest(index.name(), group, entry, order, pageSize, filter.orElse(null), missing,
-                    parameters.optional("cursor").orElse(null)).where(predicates);
-            if (budget.isPresent()) {
-                request = request.withReadBudget(budget.get());
+            PageParameters page = PageParameters.parse(given, where);
+            boolean entries = index.values() instanceof ValueSource.MapEntries;
+            if (entries && entry.isEmpty()) {
+                throw Problem.badRequest(entryParameter,
+                        "index '" + index.name() + "' indexes the entries of " + index.values().path() + ": name the entry");
             }
-            if (explain) {
-                request = request.withExplain();
+            if (!entries && !entry.isEmpty()) {
+                throw Problem.badRequest(entryParameter, "index '" + index.name() + "' indexes " + index.values().path() + " itself: it has no entries");
             }
-            Page page = pages.page(request);
-            return new Response(200, Map.of("content-type", "application/json"), documents.page(index, group, entry, order, page).toString(),
-                    page.items().size());
+            Page read = pages.page(page.request(index.name(), group, entry));
+            return new Response(200, Map.of("content-type", "application/json"),
+                    documents.page(index, group, entry, page.order(), read).toString(), read.items().size());
         } catch (InvalidPredicateException e) {
             int position = e.position();
             throw Problem.badPredicate(position, position < where.size() ? where.get(position) : null, e.getMessage());

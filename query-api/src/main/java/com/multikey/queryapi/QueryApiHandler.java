@@ -9,7 +9,7 @@ import com.multikey.common.Environment;
 import com.multikey.common.StructuredLog;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.query.CursorSealer;
-import com.multikey.query.GridQuery;
+import com.multikey.query.IndexQuery;
 import com.multikey.query.ReadBudget;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
@@ -68,7 +68,7 @@ public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEve
     QueryApiHandler(Map<String, String> env, StructuredLog log, DynamoDbClient dynamoDb, CursorSealer cursors) {
         this.log = log;
         IndexDefinitions definitions = IndexDefinitions.fromEnvironment(env);
-        GridQuery query = GridQuery.of(dynamoDb, Environment.required(env, "APP_TABLE_NAME"),
+        IndexQuery query = IndexQuery.of(dynamoDb, Environment.required(env, "APP_TABLE_NAME"),
                 Environment.required(env, "INDEX_TABLE_NAME"), definitions).withCursorSealer(cursors).withReadBudget(readBudget(env));
         this.api = new QueryApi(query::page, definitions, query::currentDefinitions);
         String mode = env.getOrDefault("AUTH_MODE", "IAM");

@@ -358,7 +358,7 @@ class QueryApiIntegrationTest {
         };
         com.multikey.query.CursorSealer sealer = new com.multikey.query.CursorSealer(com.multikey.query.CursorKeys.ephemeral(),
                 java.time.Duration.ofHours(1), clock);
-        QueryApi api = new QueryApi(com.multikey.query.GridQuery.of(reader, tableNames.get("AppTable"),
+        QueryApi api = new QueryApi(com.multikey.query.IndexQuery.of(reader, tableNames.get("AppTable"),
                 tableNames.get("IssueAttribIndexTable"), DEFINITIONS).withCursorSealer(sealer)::page, DEFINITIONS);
         Map<String, List<String>> first = Map.of("project", List.of("project#35e9"), "field", List.of("3812"), "pageSize", List.of("1"));
         String cursor = JSON.readTree(api.handle(new QueryApi.Request("GET", "/v1/grid", first, java.util.Optional.empty())).body())

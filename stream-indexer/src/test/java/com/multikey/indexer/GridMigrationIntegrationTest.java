@@ -13,8 +13,8 @@ import com.multikey.index.definition.GridState;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.query.CursorKeys;
 import com.multikey.query.CursorSealer;
-import com.multikey.query.GridQuery;
 import com.multikey.query.GridSettings;
+import com.multikey.query.IndexQuery;
 import com.multikey.query.Order;
 import com.multikey.query.Page;
 import com.multikey.query.PageRequest;
@@ -127,7 +127,7 @@ class GridMigrationIntegrationTest {
         List<String> failures = new CopyOnWriteArrayList<>();
         List<List<GridState>> passStates = new CopyOnWriteArrayList<>();
         Thread reader = new Thread(() -> {
-            GridQuery grid = reader();
+            IndexQuery grid = reader();
             boolean asc = true;
             while (migrating.get()) {
                 List<String> listed = new ArrayList<>();
@@ -253,8 +253,8 @@ class GridMigrationIntegrationTest {
                 "custom_fields", AttributeValue.fromM(Map.of("f0", AttributeValue.fromN(Integer.toString(f0)))));
     }
 
-    private GridQuery reader() {
-        return new GridQuery(dynamoDb, APP, INDEX, DEFINITIONS, store(false)::current, Backoff.standard(), Sleeper.SYSTEM,
+    private IndexQuery reader() {
+        return new IndexQuery(dynamoDb, APP, INDEX, DEFINITIONS, store(false)::current, Backoff.standard(), Sleeper.SYSTEM,
                 Duration.ofSeconds(30), System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()),
                 new GridSettings("ByProject", (project, attribute) -> true));
     }

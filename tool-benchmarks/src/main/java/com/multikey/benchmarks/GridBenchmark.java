@@ -7,7 +7,7 @@ import com.multikey.index.IndexItem;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.ItemKey;
 import com.multikey.index.definition.IndexDefinitions;
-import com.multikey.query.GridQuery;
+import com.multikey.query.IndexQuery;
 import com.multikey.query.Order;
 import com.multikey.query.Page;
 import com.multikey.query.PageRequest;
@@ -66,7 +66,7 @@ final class GridBenchmark {
 
             out.println("(4) grid pages: project#bench sorted by estimate, every page of the result");
             out.printf("| page size | pages | median ms | p95 ms | API calls per page |%n|---|---|---|---|---|%n");
-            GridQuery query = GridQuery.of(dynamoDb, "AppTable", "IssueAttribIndexTable");
+            IndexQuery query = IndexQuery.of(dynamoDb, "AppTable", "IssueAttribIndexTable");
             for (int round = 0; round < 2; round++) {
                 for (int pageSize : new int[] {25, 100}) {
                     List<Double> millis = new ArrayList<>();

@@ -12,8 +12,8 @@ import com.multikey.index.definition.GridState;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.query.CursorKeys;
 import com.multikey.query.CursorSealer;
-import com.multikey.query.GridQuery;
 import com.multikey.query.GridSettings;
+import com.multikey.query.IndexQuery;
 import com.multikey.query.Order;
 import com.multikey.query.Page;
 import com.multikey.query.PageRequest;
@@ -102,7 +102,7 @@ final class PlannerBenchmark {
             out.printf("(11) query planner: %,d issues of one project, 20 custom fields, %,d index items of the grouped grid, written"
                     + " in %.1f s; pages of %d sorted by rank (a number every issue has)%n", ISSUES, indexItems,
                     (System.nanoTime() - start) / 1e9, PAGE_SIZE);
-            GridQuery query = new GridQuery(dynamoDb, "AppTable", "IssueAttribIndexTable", definitions, Backoff.standard(),
+            IndexQuery query = new IndexQuery(dynamoDb, "AppTable", "IssueAttribIndexTable", definitions, Backoff.standard(),
                     Sleeper.SYSTEM, Duration.ofSeconds(60), System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()),
                     new GridSettings("ByProject", (project, attribute) -> true));
             long[] byProject = readProject(dynamoDb);
@@ -149,7 +149,7 @@ final class PlannerBenchmark {
     }
 
     /** Every page of the request, sorted by rank ascending, the default read budget. */
-    private static Read readAll(GridQuery query, List<Predicate> predicates) {
+    private static Read readAll(IndexQuery query, List<Predicate> predicates) {
         List<Integer> examined = new ArrayList<>();
         List<Integer> calls = new ArrayList<>();
         int listed = 0;

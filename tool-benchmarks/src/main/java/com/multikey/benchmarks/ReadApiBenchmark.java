@@ -8,7 +8,7 @@ import com.multikey.index.IndexKey;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.ItemKey;
 import com.multikey.index.definition.IndexDefinitions;
-import com.multikey.query.GridQuery;
+import com.multikey.query.IndexQuery;
 import com.multikey.query.Order;
 import com.multikey.query.Page;
 import com.multikey.query.PageRequest;
@@ -49,7 +49,7 @@ import java.util.regex.Pattern;
 /**
  * (9) the read API: every page of project#bench sorted by {@code estimate}, read three ways in one run, page by page
  * in turn so that the machine's noise falls on all three alike: a raw Query of the index partition plus a
- * BatchGetItem of the same keys (no library), the query library ({@link GridQuery}), and the HTTP API as
+ * BatchGetItem of the same keys (no library), the query library ({@link IndexQuery}), and the HTTP API as
  * {@code local start} serves it (a SigV4-signed GET through the template's route, the query function in its own
  * class loader, JSON out). Then a bounded load: {@value #LOAD_REQUESTS} signed requests, {@value #IN_FLIGHT} in
  * flight, over pages of every field.
@@ -85,7 +85,7 @@ final class ReadApiBenchmark {
             new Backfill(dynamoDb, appTable, indexTable, IndexScope.all(definitions), 1_000_000)
                     .run(CheckpointStore.open(null, 4), 4, p -> { }, Duration.ofSeconds(5));
             LocalHttpApi api = runtime.serveHttpApi("QueryHttpApi", "127.0.0.1", 0, Optional.empty());
-            GridQuery library = GridQuery.of(dynamoDb, appTable, indexTable);
+            IndexQuery library = IndexQuery.of(dynamoDb, appTable, indexTable);
             Raw raw = new Raw(dynamoDb, appTable, indexTable, partitionOf(definitions, dynamoDb, appTable, "estimate"));
             Http http = new Http(api.endpoint());
             com.multikey.emulator.functions.LocalFunction function = runtime.function("QueryFunction");

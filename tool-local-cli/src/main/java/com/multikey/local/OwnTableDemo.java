@@ -9,7 +9,7 @@ import com.multikey.index.definition.AttributePath;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.ValueSource;
 import com.multikey.local.DemoChecks.Check;
-import com.multikey.query.GridQuery;
+import com.multikey.query.IndexQuery;
 import com.multikey.query.Order;
 import com.multikey.query.Page;
 import com.multikey.query.PageRequest;
@@ -93,7 +93,7 @@ final class OwnTableDemo {
         AttributeValue value = index.values().path().resolve(first.get());
         String entry = index.values() instanceof ValueSource.MapEntries && value.hasM() && !value.m().isEmpty()
                 ? value.m().keySet().stream().sorted().findFirst().orElseThrow() : "";
-        Page page = GridQuery.of(runtime.dynamoDb(), table.name(), runtime.table("IssueAttribIndexTable"), table.definitions())
+        Page page = IndexQuery.of(runtime.dynamoDb(), table.name(), runtime.table("IssueAttribIndexTable"), table.definitions())
                 .page(PageRequest.onIndex(index.name(), group, entry, Order.ASC, 25));
         out.printf("  %s: a page of group %s%s: %d items in %d API calls%n", index.name(), group, entry.isEmpty() ? "" : ", entry " + entry,
                 page.items().size(), page.apiCalls());

@@ -9,7 +9,7 @@ import com.multikey.index.IndexProjector;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.DemoChecks.Check;
-import com.multikey.query.GridQuery;
+import com.multikey.query.IndexQuery;
 import com.multikey.query.Order;
 import com.multikey.query.Page;
 import com.multikey.query.PageRequest;
@@ -129,7 +129,7 @@ final class PipelineDemo {
     /** The read side: project#35e9 sorted by Start (3812), two issues a page, then its issues without a Start. */
     private void pageThrough() {
         out.println("\n== Grid pages: project#35e9 by Start (3812), 2 a page, then the issues without a Start");
-        GridQuery query = GridQuery.of(runtime.dynamoDb(), runtime.table("AppTable"), runtime.table("IssueAttribIndexTable"));
+        IndexQuery query = IndexQuery.of(runtime.dynamoDb(), runtime.table("AppTable"), runtime.table("IssueAttribIndexTable"));
         PageRequest request = PageRequest.first("project#35e9", "3812", Order.ASC, 2).withMissing();
         List<String> ids = new ArrayList<>();
         int maxCalls = 0;

@@ -8,7 +8,7 @@ import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.local.DemoChecks.Check;
 import com.multikey.query.Filter;
-import com.multikey.query.GridQuery;
+import com.multikey.query.IndexQuery;
 import com.multikey.query.Order;
 import com.multikey.query.Page;
 import com.multikey.query.PageRequest;
@@ -174,7 +174,7 @@ final class SingleTableDemo {
     }
 
     private void checkPages(String description, PageRequest first, List<String> expected) {
-        GridQuery query = GridQuery.of(runtime.dynamoDb(), TABLE, runtime.table("IssueAttribIndexTable"), definitions);
+        IndexQuery query = IndexQuery.of(runtime.dynamoDb(), TABLE, runtime.table("IssueAttribIndexTable"), definitions);
         PageRequest request = first;
         List<String> keys = new ArrayList<>();
         List<String> pages = new ArrayList<>();

@@ -12,15 +12,13 @@ import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.query.CursorKeys;
 import com.multikey.query.CursorSealer;
-import com.multikey.query.Filter;
 import com.multikey.query.FilterParameters;
-import com.multikey.query.GridQuery;
 import com.multikey.query.GroupValue;
+import com.multikey.query.IndexQuery;
 import com.multikey.query.InvalidPredicateException;
-import com.multikey.query.Order;
 import com.multikey.query.Page;
+import com.multikey.query.PageParameters;
 import com.multikey.query.PageRequest;
-import com.multikey.query.Predicate;
 import com.multikey.query.PredicateText;
 import com.multikey.query.ReadBudget;
 import picocli.CommandLine;
@@ -35,9 +33,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 
 import static com.multikey.cli.TableCommands.BAD_USAGE;
@@ -127,8 +125,7 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
         }
         IndexDefinitions definitions = tables.definitions(parent.environment);
         Duration budget = pageBudget();
-        PageRequest request = planned(new PageRequest(project, attribute, descending ? Order.DESC : Order.ASC, pageSize,
-                filter().orElse(null), missing, cursor));
+        PageRequest request = parameters().gridRequest(project, attribute);
         try (DynamoDbClient client = tables.client(parent.environment)) {
             Page page = read(client, definitions, budget, request);
             if (output.json()) {
@@ -183,8 +180,7 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
             values.add(AttributeValue.fromS(project));
         }
         group.forEach(text -> values.add(groupValue(text)));
-        PageRequest request = planned(new PageRequest(index, values, attribute == null ? "" : attribute,
-                descending ? Order.DESC : Order.ASC, pageSize, filter().orElse(null), missing, cursor));
+        PageRequest request = parameters().request(index, values, attribute == null ? "" : attribute);
         try (DynamoDbClient client = tables.client(parent.environment)) {
             Page page = read(client, definitions, budget, request);
             IndexProjector projector = new IndexProjector(definitions);
@@ -236,36 +232,49 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
     }
 
     /**
-     * The request with {@code --where}, {@code --budget} and {@code --explain}: each predicate parsed and checked
-     * before any endpoint is contacted, a refusal naming the {@code --where} at fault.
+     * The page options through the query library's one parser of page parameters (the read API's too), each checked before
+     * any endpoint is contacted: a refusal names the option at fault, a predicate's its {@code --where}.
      */
-    private PageRequest planned(PageRequest request) {
-        List<Predicate> predicates = new ArrayList<>();
+    private PageParameters parameters() {
+        Map<PageParameters.Parameter, String> given = new EnumMap<>(PageParameters.Parameter.class);
+        given.put(PageParameters.Parameter.ORDER, descending ? "desc" : "asc");
+        given.put(PageParameters.Parameter.PAGE_SIZE, Integer.toString(pageSize));
+        given.put(PageParameters.Parameter.MISSING, Boolean.toString(missing));
+        given.put(PageParameters.Parameter.EXPLAIN, Boolean.toString(explain));
+        given.put(PageParameters.Parameter.TYPE, type);
+        put(given, PageParameters.Parameter.CURSOR, cursor);
+        put(given, PageParameters.Parameter.EQUALS, equals);
+        put(given, PageParameters.Parameter.BEGINS_WITH, beginsWith);
+        put(given, PageParameters.Parameter.LT, lessThan);
+        put(given, PageParameters.Parameter.LE, atMost);
+        put(given, PageParameters.Parameter.GT, greaterThan);
+        put(given, PageParameters.Parameter.GE, atLeast);
+        put(given, PageParameters.Parameter.BUDGET, budget == null ? null : budget.toString());
         try {
-            for (int i = 0; i < where.size(); i++) {
-                predicates.add(PredicateText.parse(where.get(i), i));
+            PageParameters parameters = PageParameters.parse(given, where);
+            if (parameters.budget().isPresent() && parameters.budget().get() > ReadBudget.DEFAULT.max()) {
+                // the library's own bound (IndexQuery.of reads within ReadBudget.DEFAULT), told before any endpoint is contacted
+                throw new FilterParameters.InvalidParameterException(PageParameters.Parameter.BUDGET, "at most "
+                        + ReadBudget.DEFAULT.max() + " items a page, got " + parameters.budget().get());
             }
-            request = request.where(predicates);
+            return parameters;
         } catch (InvalidPredicateException e) {
             throw QueryRefusals.where(e, where);
+        } catch (FilterParameters.InvalidParameterException e) {
+            throw QueryRefusals.option(e);
         }
-        if (budget != null) {
-            if (budget > ReadBudget.DEFAULT.max()) {
-                throw Failure.usage("--budget: at most " + ReadBudget.DEFAULT.max() + " items a page, got " + budget);
-            }
-            try {
-                request = request.withReadBudget(budget);
-            } catch (FilterParameters.InvalidParameterException e) {
-                throw QueryRefusals.option(e);
-            }
+    }
+
+    private static void put(Map<PageParameters.Parameter, String> given, PageParameters.Parameter parameter, String text) {
+        if (text != null) {
+            given.put(parameter, text);
         }
-        return explain ? request.withExplain() : request;
     }
 
     /** A page through the query library, a predicate or budget it refuses named by its option. */
     private Page read(DynamoDbClient client, IndexDefinitions definitions, Duration timeout, PageRequest request) {
         try {
-            return GridQuery.of(client, tables.appTable, tables.indexTable, definitions).withPageBudget(timeout)
+            return IndexQuery.of(client, tables.appTable, tables.indexTable, definitions).withPageBudget(timeout)
                     .withCursorSealer(cursorSealer()).page(request);
         } catch (InvalidPredicateException e) {
             throw QueryRefusals.where(e, where);
@@ -288,14 +297,5 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
 
     private static JsonNode json(AttributeValue value) {
         return value == null ? NullNode.getInstance() : PlainJson.EXACT.of(value);
-    }
-
-    /** The filter options through the query library's own parsing, its refusals naming the option at fault. */
-    private Optional<Filter> filter() {
-        try {
-            return new FilterParameters(type, equals, beginsWith, lessThan, atMost, greaterThan, atLeast).filter();
-        } catch (FilterParameters.InvalidParameterException e) {
-            throw QueryRefusals.option(e);
-        }
     }
 }

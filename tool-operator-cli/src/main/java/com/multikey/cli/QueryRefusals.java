@@ -3,9 +3,9 @@ package com.multikey.cli;
 import com.multikey.clikit.Failure;
 import com.multikey.query.FilterParameters;
 import com.multikey.query.InvalidPredicateException;
+import com.multikey.query.PageParameters;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,9 +36,28 @@ final class QueryRefusals {
         return "--where[" + position + "]" + (position < where.size() ? " '" + where.get(position) + "'" : "");
     }
 
-    /** A filter or budget refusal of the query library, named by its option ({@code lessThan} as {@code --less-than}). */
+    /** A page parameter's refusal of the query library, named by its option ({@code beginsWith} as {@code --begins-with}). */
     static Failure option(FilterParameters.InvalidParameterException e) {
-        String option = "--" + e.parameter().replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
-        return Failure.usage(option + e.getMessage().substring(e.parameter().length()));
+        return Failure.usage(option(e.kind()) + ": " + e.detail());
+    }
+
+    /** The option of {@code query} that gives a page parameter. */
+    static String option(PageParameters.Parameter parameter) {
+        return switch (parameter) {
+            case ORDER -> "--desc";
+            case PAGE_SIZE -> "--page-size";
+            case CURSOR -> "--cursor";
+            case MISSING -> "--missing";
+            case TYPE -> "--type";
+            case EQUALS -> "--equals";
+            case BEGINS_WITH -> "--begins-with";
+            case LT -> "--lt";
+            case LE -> "--le";
+            case GT -> "--gt";
+            case GE -> "--ge";
+            case WHERE -> "--where";
+            case BUDGET -> "--budget";
+            case EXPLAIN -> "--explain";
+        };
     }
 }

@@ -5,16 +5,13 @@ import com.multikey.common.Deadline;
 import com.multikey.common.RetryBudget;
 import com.multikey.common.Sleeper;
 import com.multikey.index.DynamoDbLimits;
-import com.multikey.index.GridKeys;
 import com.multikey.index.GridLayoutStore;
-import com.multikey.index.IndexKey;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.UnindexableValueException;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.index.definition.ValueSource;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
-import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -28,7 +25,8 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * The read side of every declared index: a page of a group's items sorted by an index's values (value, then the
+ * The reader of any declared index (the issue grid is one of them; its own steps — its layout, its field catalog, a
+ * cursor carried between its layouts — are {@link IssueGrid}'s): a page of a group's items sorted by an index's values (value, then the
  * tie-breakers, then the item key; for the grid: value, num, id), filtered on the value — a Query on the
  * index partition and a BatchGetItem on the source table — optionally followed by the group's items that have no
  * index item for the field (the missing tail): for the grid, Queries on {@code ByProject} in num order; for a
@@ -54,12 +52,15 @@ import java.util.function.Supplier;
  *
  * <p>A request with predicates on other fields ({@link PageRequest#where}) is planned: read within its budget
  * ({@link ReadBudget}) from the sorted field's index or from a selective predicate's index range, and explained
- * (decision 0021). The parts, one job each: {@link Target} (what a request reads), {@link PlannedRead} (which way to
- * read it), {@link SortedRead} (a page from the sorted field's index), {@link TailRead} (the items lacking the field),
- * {@link ItemTests} (how a predicate is tested), {@link PageFill} (the page, and how an item is listed),
- * {@link PageReads} (the calls and what they cost).
+ * (decision 0021). A page is read as a pipeline, each part with one job: {@link Target} (what a request reads),
+ * {@link Expression} (the one predicate model) and {@link KeyRanges} (its one mapping to key ranges), {@link Planner}
+ * (a {@link Plan}, the tree of reads, chosen before any read), {@link PlanReader} (walks the plan, giving each node its
+ * reader: {@link SortedRead}, {@link PlannedRead}, {@link TailRead}, each returning what it listed as a {@link Part}),
+ * {@link Listing} (how an item is listed), {@link ItemTests} (how a predicate is tested), {@link PageReads} (the calls and
+ * what they cost: the one state the readers of a page share), and {@link Explain}, built from the plan that made the page
+ * (decision 0027).
  */
-public final class GridQuery {
+public final class IndexQuery {
 
     /** The time a page may take, unprocessed keys re-sent included, unless set with {@link #withPageBudget}. */
     public static final Duration DEFAULT_PAGE_BUDGET = Duration.ofSeconds(5);
@@ -70,8 +71,6 @@ public final class GridQuery {
     private final String appTable;
     private final String indexTable;
     private final IndexDefinitions definitions;
-    /** The definitions in the stack's grid state for each page (which of the grid's layouts the grid reads). */
-    private final Function<AwsRequestOverrideConfiguration, IndexDefinitions> current;
     private final IndexProjector projector;
     private final Backoff backoff;
     private final Sleeper sleeper;
@@ -79,7 +78,8 @@ public final class GridQuery {
     private final LongSupplier nanoClock;
     private final CursorSealer cursors;
     private final ReadBudget readBudget;
-    private final GridSettings grid;
+    /** The issue grid's own steps: its layout, its catalog, its cursors carried over between layouts. */
+    private final IssueGrid grid;
 
     /**
      * With cursors sealed under a key made for this instance alone: they open in this process only.
@@ -88,7 +88,7 @@ public final class GridQuery {
      * @param nanoClock  monotonic clock of the page's deadline ({@code System::nanoTime})
      * @param grid       the issue grid's settings, {@link GridSettings#NONE} when the definitions declare no grid
      */
-    public GridQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexDefinitions definitions, Backoff backoff,
+    public IndexQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexDefinitions definitions, Backoff backoff,
                      Sleeper sleeper, Duration pageBudget, LongSupplier nanoClock, GridSettings grid) {
         this(dynamoDb, appTable, indexTable, definitions, () -> definitions, backoff, sleeper, pageBudget, nanoClock,
                 CursorSealer.of(CursorKeys.ephemeral()), grid);
@@ -99,7 +99,7 @@ public final class GridQuery {
      *
      * @param grid the issue grid's settings, {@link GridSettings#NONE} when the definitions declare no grid
      */
-    public GridQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexDefinitions definitions, Backoff backoff,
+    public IndexQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexDefinitions definitions, Backoff backoff,
                      Sleeper sleeper, Duration pageBudget, LongSupplier nanoClock, CursorSealer cursors, GridSettings grid) {
         this(dynamoDb, appTable, indexTable, definitions, () -> definitions, backoff, sleeper, pageBudget, nanoClock, cursors, grid);
     }
@@ -112,7 +112,7 @@ public final class GridQuery {
      *                   cursor opens in every process that reads the same index
      * @param grid       the issue grid's settings, {@link GridSettings#NONE} when the definitions declare no grid
      */
-    public GridQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexDefinitions definitions,
+    public IndexQuery(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexDefinitions definitions,
                      Supplier<IndexDefinitions> current, Backoff backoff, Sleeper sleeper, Duration pageBudget, LongSupplier nanoClock,
                      CursorSealer cursors, GridSettings grid) {
         this(timeout -> current.get(), dynamoDb, appTable, indexTable, definitions, backoff, sleeper, pageBudget, nanoClock, cursors,
@@ -120,7 +120,7 @@ public final class GridQuery {
     }
 
     /** @param current the definitions in the stack's grid state, asked once a page with the time left for one call */
-    private GridQuery(Function<AwsRequestOverrideConfiguration, IndexDefinitions> current, DynamoDbClient dynamoDb, String appTable,
+    private IndexQuery(Function<AwsRequestOverrideConfiguration, IndexDefinitions> current, DynamoDbClient dynamoDb, String appTable,
                       String indexTable, IndexDefinitions definitions, Backoff backoff, Sleeper sleeper, Duration pageBudget,
                       LongSupplier nanoClock, CursorSealer cursors, ReadBudget readBudget, GridSettings grid) {
         if (pageBudget.isNegative() || pageBudget.isZero()) {
@@ -130,7 +130,6 @@ public final class GridQuery {
         this.appTable = appTable;
         this.indexTable = indexTable;
         this.definitions = definitions;
-        this.current = current;
         this.projector = new IndexProjector(definitions);
         this.backoff = backoff;
         this.sleeper = sleeper;
@@ -138,20 +137,20 @@ public final class GridQuery {
         this.nanoClock = nanoClock;
         this.cursors = java.util.Objects.requireNonNull(cursors, "cursors");
         this.readBudget = java.util.Objects.requireNonNull(readBudget, "readBudget");
-        this.grid = java.util.Objects.requireNonNull(grid, "grid").requireFor(definitions);
+        this.grid = new IssueGrid(grid, definitions, projector, current);
     }
 
     /** This query with another time budget, cursor sealer or read budget. */
-    private GridQuery(GridQuery query, Duration pageBudget, CursorSealer cursors, ReadBudget readBudget) {
-        this(query.current, query.dynamoDb, query.appTable, query.indexTable, query.definitions, query.backoff, query.sleeper,
-                pageBudget, query.nanoClock, cursors, readBudget, query.grid);
+    private IndexQuery(IndexQuery query, Duration pageBudget, CursorSealer cursors, ReadBudget readBudget) {
+        this(query.grid.layout(), query.dynamoDb, query.appTable, query.indexTable, query.definitions, query.backoff, query.sleeper,
+                pageBudget, query.nanoClock, cursors, readBudget, query.grid.settings());
     }
 
     /**
      * With the packaged definitions: tables as given, the grid's settings the stack's ({@link GridSettings#defaults}); cursors
      * sealed under a key of this instance alone ({@link #withCursorSealer} for the deployment's).
      */
-    public static GridQuery of(DynamoDbClient dynamoDb, String appTable, String indexTable) {
+    public static IndexQuery of(DynamoDbClient dynamoDb, String appTable, String indexTable) {
         return of(dynamoDb, appTable, indexTable, IndexDefinitions.packaged());
     }
 
@@ -160,32 +159,32 @@ public final class GridQuery {
      * as the stack records it in the index table (read again after {@link GridLayoutStore#DEFAULT_CACHE}); cursors sealed
      * under a key of this instance alone ({@link #withCursorSealer} for the deployment's).
      */
-    public static GridQuery of(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexDefinitions definitions) {
+    public static IndexQuery of(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexDefinitions definitions) {
         return of(dynamoDb, appTable, indexTable, definitions, GridLayoutStore.DEFAULT_CACHE);
     }
 
     /** As {@link #of(DynamoDbClient, String, String, IndexDefinitions)}, the grid's layout read again after {@code cache}. */
-    public static GridQuery of(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexDefinitions definitions, Duration cache) {
+    public static IndexQuery of(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexDefinitions definitions, Duration cache) {
         GridLayoutStore layout = new GridLayoutStore(dynamoDb, indexTable, definitions, false, cache, System::nanoTime);
         Function<AwsRequestOverrideConfiguration, IndexDefinitions> current = layout::current;
-        return new GridQuery(current, dynamoDb, appTable, indexTable, definitions, Backoff.standard(), Sleeper.SYSTEM,
+        return new IndexQuery(current, dynamoDb, appTable, indexTable, definitions, Backoff.standard(), Sleeper.SYSTEM,
                 DEFAULT_PAGE_BUDGET, System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()), ReadBudget.DEFAULT,
                 GridSettings.defaults(dynamoDb, appTable, definitions));
     }
 
     /** The same query with another time budget per page. */
-    public GridQuery withPageBudget(Duration budget) {
-        return new GridQuery(this, budget, cursors, readBudget);
+    public IndexQuery withPageBudget(Duration budget) {
+        return new IndexQuery(this, budget, cursors, readBudget);
     }
 
     /** The same query with another read budget: the items a page with predicates reads by default, and at most. */
-    public GridQuery withReadBudget(ReadBudget budget) {
-        return new GridQuery(this, pageBudget, cursors, java.util.Objects.requireNonNull(budget, "budget"));
+    public IndexQuery withReadBudget(ReadBudget budget) {
+        return new IndexQuery(this, pageBudget, cursors, java.util.Objects.requireNonNull(budget, "budget"));
     }
 
     /** The same query with cursors sealed and opened by {@code sealer}: the deployment's keys. */
-    public GridQuery withCursorSealer(CursorSealer sealer) {
-        return new GridQuery(this, pageBudget, sealer, readBudget);
+    public IndexQuery withCursorSealer(CursorSealer sealer) {
+        return new IndexQuery(this, pageBudget, sealer, readBudget);
     }
 
     /**
@@ -196,58 +195,33 @@ public final class GridQuery {
      */
     public Page page(PageRequest request) {
         RetryBudget budget = new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock));
-        Target target = Target.of(request, currentDefinitions(budget), definitions, projector);
+        Target target = Target.of(request, grid.currentDefinitions(budget, pageBudget), definitions, projector);
         int items = readBudget.of(request);
         ItemTests tests = new ItemTests(projector, target.index(), request.group(), request.attribId(), target.project(), request.predicates());
         checkFields(request, tests);
         // two spellings of one field are one field: their ranges must leave a value too
         PredicateText.validate(request.predicates(), tests::identity);
         SortRanges ranges = SortRanges.of(request.filter(), tests.onSortField(), target.bounds());
-        // items lacking the sorted field fail every predicate on it but "missing", which only they satisfy
-        boolean tailOnly = tests.sortFieldMissing();
-        boolean tail = tailOnly || request.includeMissing() && tests.onSortField().isEmpty();
-        Optional<Cursor> cursor = request.cursor().map(text -> carriedOver(Cursor.decode(text, request, cursors), target, request)
+        boolean tail = Planner.hasTail(request, tests);
+        Optional<Cursor> cursor = request.cursor().map(text -> grid.carriedOver(Cursor.decode(text, request, cursors), target, request)
                 .requireValid(target, ranges.hull(), tail));
-        if (cursor.isEmpty() && target.missing() instanceof Target.MissingSource.ByProject) {
-            if (!definedInCatalog(request, request.attribId(), budget)) {
-                throw new QueryException(QueryException.Subject.ENTRY, "project " + request.project() + " has no attribute '" + request.attribId() + "'");
-            }
-            for (int i = 0; i < request.predicates().size(); i++) {
-                String field = request.predicates().get(i).field();
-                if (tests.isEntry(field) && !tests.isSortField(field) && !definedInCatalog(request, tests.entryName(field), budget)) {
-                    throw new InvalidPredicateException(i, "names field '" + tests.entryName(field) + "', which project "
-                            + request.project() + " does not define");
-                }
-            }
-        }
+        grid.requireDefined(request, target, tests, cursor, budget, pageBudget);
         boolean planned = !request.predicates().isEmpty();
-        PageReads reads = new PageReads(new PageReads.Tables(dynamoDb, appTable, indexTable, grid), projector, budget, pageBudget,
+        PageReads reads = new PageReads(new PageReads.Tables(dynamoDb, appTable, indexTable, grid.settings()), projector, budget, pageBudget,
                 planned || request.readBudget() > 0 ? items : Integer.MAX_VALUE,
                 planned ? ReadBudget.maxCalls(items) : MAX_READS_PER_PAGE);
-        PageFill fill = new PageFill(request, target, tests, projector, cursor.map(Cursor::knowledge).orElse(Knowledge.NONE));
-        Optional<Cursor> next;
-        int indexed = 0;
-        if (cursor.isPresent() && cursor.get().part() == Cursor.Part.MISSING) {
-            fill.explainTail();
-            next = new TailRead(fill, reads).from(cursor.get().startKey());
-        } else {
-            Map<String, AttributeValue> start = cursor.map(Cursor::startKey).orElse(Map.of());
-            if (tailOnly || ranges.isEmpty()) {
-                fill.explainTail();
-                next = Optional.empty();
-            } else if (planned) {
-                next = new PlannedRead(fill, reads, definitions.table(), ranges, drivers(request, target, tests)).from(start);
-            } else {
-                next = new SortedRead(fill, reads, definitions.table(), ranges, () -> false).from(start);
-            }
-            indexed = fill.items.size();
-            if (next.isEmpty() && tail) {
-                next = fill.isFull() ? Optional.of(new Cursor(Cursor.Part.MISSING, Map.of())) : new TailRead(fill, reads).from(Map.of());
-            }
-        }
-        Knowledge learned = fill.learned;
-        return new Page(fill.items, fill.values, indexed, next.map(c -> c.with(learned).encode(request, cursors)).orElse(null),
-                reads.calls(), reads.examined(), next.isPresent() && !fill.isFull(), request.explain() ? fill.explain(reads) : null)
+        Listing listing = new Listing(request, target, tests, projector);
+        Plan plan = Planner.plan(listing, ranges, () -> drivers(request, target, tests),
+                cursor.map(c -> c.part() == Cursor.Part.MISSING).orElse(false));
+        Part part = new PlanReader(listing, reads, definitions.table()).read(plan, cursor.map(Cursor::startKey).orElse(Map.of()),
+                cursor.map(Cursor::knowledge).orElse(Knowledge.NONE), request.pageSize());
+        List<Map<String, AttributeValue>> listed = part.listed().stream().map(Part.Listed::item).toList();
+        List<AttributeValue> values = part.listed().stream().map(Part.Listed::value).filter(java.util.Objects::nonNull).toList();
+        boolean full = listed.size() >= request.pageSize();
+        return new Page(listed, values, values.size(), part.next().map(c -> c.with(part.learned()).encode(request, cursors)).orElse(null),
+                reads.calls(), reads.examined(), part.next().isPresent() && !full, request.explain()
+                ? Explain.of(part.explained(), reads.counts(), Suggestion.of(request, target.index(), tests, reads.examined(), full))
+                : null)
                 .readFrom(target.index().name());
     }
 
@@ -258,7 +232,7 @@ public final class GridQuery {
      * @throws RetryableQueryException when the grid layout's state could not be read within the budget
      */
     public IndexDefinitions currentDefinitions() {
-        return currentDefinitions(new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock)));
+        return grid.currentDefinitions(new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock)), pageBudget);
     }
 
     /** Every predicate names a field this index can have: an attribute path that parses; an entry only of a map's index. */
@@ -289,15 +263,14 @@ public final class GridQuery {
         for (int i = 0; i < request.predicates().size(); i++) {
             Predicate predicate = request.predicates().get(i);
             String field = predicate.field();
-            if (tests.isSortField(field) || predicate instanceof Predicate.Missing || predicate instanceof Predicate.NotEquals
-                    || predicate instanceof Predicate.In in && in.values().size() > Driver.MAX_IN_RANGES) {
+            if (tests.isSortField(field) || Driver.rankOf(predicate).isEmpty()) {
                 continue;
             }
             if (tests.isEntry(field)) {
                 String entry = tests.entryName(field);
                 String partition = target.project().isPresent() ? entry : IndexProjector.partition(target.index(), request.group(), entry);
                 if (DynamoDbLimits.utf8Bytes(partition) <= DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
-                    drivers.add(Driver.of(i, predicate, target.index(), partition, target.project(), target.bounds()));
+                    Driver.of(i, predicate, target.index(), partition, target.project(), target.bounds()).ifPresent(drivers::add);
                 }
                 continue;
             }
@@ -313,8 +286,8 @@ public final class GridQuery {
                         try {
                             String partition = IndexProjector.partition(other, request.group(), null);
                             if (DynamoDbLimits.utf8Bytes(partition) <= DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
-                                drivers.add(Driver.of(position, predicate, other, partition, Optional.empty(),
-                                        projector.bounds(other.name())));
+                                Driver.of(position, predicate, other, partition, Optional.empty(),
+                                        projector.bounds(other.name())).ifPresent(drivers::add);
                             }
                         } catch (UnindexableValueException e) {
                             // a group value that index cannot hold: no driver
@@ -322,48 +295,5 @@ public final class GridQuery {
                     });
         }
         return drivers;
-    }
-
-    /** The definitions in the stack's grid state, its read (when not cached) within the page's budget. */
-    private IndexDefinitions currentDefinitions(RetryBudget budget) {
-        try {
-            return current.apply(budget.callTimeout());
-        } catch (ApiCallTimeoutException e) {
-            throw new RetryableQueryException("GetItem of the grid layout's state did not answer within the page's budget of " + pageBudget, e);
-        }
-    }
-
-    /** Whether the project's catalog defines the attribute, its read within the page's budget. */
-    private boolean definedInCatalog(PageRequest request, String attribId, RetryBudget budget) {
-        try {
-            return grid.catalog().defines(request.project(), attribId, budget.callTimeout());
-        } catch (ApiCallTimeoutException e) {
-            throw new RetryableQueryException("GetItem of the project's catalog did not answer within the page's budget of " + pageBudget, e);
-        }
-    }
-
-    /**
-     * A cursor of the grid made while the grid was read in its other layout (the stack moved it meanwhile, or
-     * another function instance had not yet seen the move), as the same position in the layout read now.
-     */
-    private Cursor carriedOver(Cursor cursor, Target target, PageRequest request) {
-        if (cursor.part() != Cursor.Part.INDEX || !(target.missing() instanceof Target.MissingSource.ByProject)
-                || cursor.startKey().isEmpty()) {
-            return cursor;
-        }
-        AttributeValue partition = cursor.startKey().get(IndexKey.ATTRIB_ID);
-        AttributeValue sortKey = cursor.startKey().get(IndexKey.SORT_KEY);
-        if (cursor.startKey().size() != 2 || partition == null || sortKey == null || partition.s() == null || sortKey.s() == null
-                || partition.s().equals(target.partition())) {
-            return cursor;
-        }
-        int valueBytes = definitions.groupedGrid().map(grid -> projector.bounds(grid.name()).valueBytes()).orElse(0);
-        GridKeys.Position position = GridKeys.translate(target.index(), request.project(), request.attribId(), valueBytes,
-                request.order() == Order.ASC, partition.s(), sortKey.s());
-        if (position == null) {
-            return cursor;
-        }
-        return new Cursor(Cursor.Part.INDEX, Map.of(IndexKey.ATTRIB_ID, AttributeValue.fromS(position.partition()),
-                IndexKey.SORT_KEY, AttributeValue.fromS(position.sortKey())), cursor.knowledge());
     }
 }

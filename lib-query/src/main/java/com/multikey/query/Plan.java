@@ -1,0 +1,80 @@
+package com.multikey.query;
+
+import java.util.List;
+
+/**
+ * How a page is read: a tree the planner ({@link Planner}) builds before any read, which the page's reader
+ * ({@link PlanReader}) walks with an exhaustive switch. Leaves read one index or source; inner nodes combine what their
+ * children list. A new way of reading (a union of drives, a merge of groups) is a new node: it does not compile until
+ * the reader and {@link #describe} know it.
+ */
+sealed interface Plan {
+
+    /** How the plan is named in {@link Explain}: {@code sort-index(field)}, {@code drive(where[i]: text)}. */
+    String describe();
+
+    /**
+     * The sorted field's index in page order, narrowed to its key ranges ({@link SortRanges}), each candidate's item read
+     * and every predicate tested on it ({@link SortedRead}).
+     */
+    record SortIndex(String field, SortRanges ranges) implements Plan {
+        @Override
+        public String describe() {
+            return "sort-index(" + field + ")";
+        }
+    }
+
+    /**
+     * A predicate's index ranges read whole, its items read, every predicate tested, ordered by the sorted field's value as
+     * the sorted index orders them ({@link PlannedRead#fromRange}).
+     */
+    record Drive(Driver driver) implements Plan {
+        @Override
+        public String describe() {
+            return "drive(where[" + driver.position() + "]: " + PredicateText.format(driver.predicate()) + ")";
+        }
+    }
+
+    /**
+     * The sorted index, or one of the drives: which one is decided as the page reads, from what earlier pages learned and
+     * what this one finds (decision 0021, {@link PlannedRead}); {@link Explain} names the one that made the page.
+     */
+    record SortOrDrive(SortIndex sort, List<Drive> drives) implements Plan {
+        public SortOrDrive {
+            drives = List.copyOf(drives);
+        }
+
+        @Override
+        public String describe() {
+            return sort.describe();
+        }
+    }
+
+    /** The group's items lacking the sorted field, in their source's order, each tested ({@link TailRead}). */
+    record Tail(String field) implements Plan {
+        @Override
+        public String describe() {
+            // named as today's explain names it: the sorted field's read, continued past the field's end
+            return "sort-index(" + field + ")";
+        }
+    }
+
+    /** Nothing to read: no key is within the sorted field's ranges, or only items lacking the field can match. */
+    record Nothing(String field) implements Plan {
+        @Override
+        public String describe() {
+            return "sort-index(" + field + ")";
+        }
+    }
+
+    /**
+     * What {@code first} lists, then, once it ended with room left on the page, the items lacking the field ({@code tail});
+     * a page that fills before the tail leaves a cursor at the tail's start.
+     */
+    record Then(Plan first, Tail tail) implements Plan {
+        @Override
+        public String describe() {
+            return first.describe();
+        }
+    }
+}
