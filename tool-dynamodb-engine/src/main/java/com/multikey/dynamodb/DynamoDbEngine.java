@@ -40,6 +40,20 @@ public final class DynamoDbEngine implements AutoCloseable {
     static final String STREAMS = "DynamoDBStreams_20120810.";
     private static final String ERROR_NAMESPACE = "com.amazonaws.dynamodb.v20120810#";
 
+    /**
+     * The namespace DynamoDB gives an error type in {@code __type}: the service framework's for validation,
+     * protocol and throttling errors, DynamoDB's model's for the others. The SDKs read the part after '#'.
+     */
+    public static String namespacedType(String type) {
+        return switch (type) {
+            case "ValidationException" -> "com.amazon.coral.validate#" + type;
+            case "SerializationException", "UnknownOperationException", "AccessDeniedException",
+                 "IncompleteSignatureException", "MissingAuthenticationTokenException" -> "com.amazon.coral.service#" + type;
+            case "ThrottlingException" -> "com.amazon.coral.availability#" + type;
+            default -> ERROR_NAMESPACE + type;
+        };
+    }
+
     private final Catalog catalog;
     private final Faults faults = new Faults();
     private final Map<String, Function<Request, ObjectNode>> operations = new HashMap<>();
@@ -122,7 +136,7 @@ public final class DynamoDbEngine implements AutoCloseable {
 
     private static EngineResponse error(EngineException e) {
         ObjectNode json = Json.object();
-        json.put("__type", ERROR_NAMESPACE + e.type());
+        json.put("__type", namespacedType(e.type()));
         if (e.getMessage() != null) {
             json.put(e instanceof TransactionCanceled ? "Message" : "message", e.getMessage());
         }

@@ -55,6 +55,30 @@ class EngineServerTest extends EngineTestSupport {
     }
 
     /**
+     * The error type's namespace is DynamoDB's own (as its responses and the open-source dynalite suite show):
+     * validation and protocol errors come from the service framework ({@code com.amazon.coral.validate#},
+     * {@code com.amazon.coral.service#}, {@code com.amazon.coral.availability#}), the others from DynamoDB's model;
+     * the SDKs read the part after '#' alone.
+     */
+    @Test
+    void errorTypes_carryDynamoDbsNamespaces() {
+        assertThat(engine.handle("DynamoDB_20120810.GetItem", "{}".getBytes(StandardCharsets.UTF_8)).bodyText())
+                .contains("\"__type\":\"com.amazon.coral.validate#ValidationException\"");
+        assertThat(engine.handle("DynamoDB_20120810.ListTables", "{".getBytes(StandardCharsets.UTF_8)).bodyText())
+                .contains("\"__type\":\"com.amazon.coral.service#SerializationException\"");
+        assertThat(engine.handle("DynamoDB_20120810.Nope", new byte[0]).bodyText())
+                .contains("\"__type\":\"com.amazon.coral.service#UnknownOperationException\"");
+        assertThat(engine.handle("DynamoDB_20120810.DescribeTable", "{\"TableName\":\"missing-table\"}".getBytes(StandardCharsets.UTF_8)).bodyText())
+                .contains("\"__type\":\"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException\"");
+        engine.faults().throttleNext("ListTables", 1, "ThrottlingException");
+        assertThat(engine.handle("DynamoDB_20120810.ListTables", "{}".getBytes(StandardCharsets.UTF_8)).bodyText())
+                .contains("\"__type\":\"com.amazon.coral.availability#ThrottlingException\"");
+        // the SDK reads the code after '#'
+        String table = hashTable();
+        Errors.expectValidation(() -> dynamoDb.getItem(b -> b.tableName(table)), "1 validation error detected: Value null at 'key' failed to satisfy constraint: Member must not be null");
+    }
+
+    /**
      * ExpressionAttributeNames is a map of strings and NonKeyAttributes a list of strings
      * (API_PutItem.html, API_Projection.html): a number or null there is refused as a string member is, not read
      * as the attribute name "5" or "null".
