@@ -46,6 +46,7 @@ public final class BatchOperations {
 
     public ObjectNode batchWriteItem(Request request) {
         Map<String, JsonNode> requestItems = requestItems(request);
+        requestItems.keySet().forEach(name -> Request.checkTableName(name, "requestItems"));
         if (requestItems.values().stream().mapToInt(JsonNode::size).sum() > MAX_WRITES) {
             throw EngineException.validation("Too many items requested for the BatchWriteItem call");
         }
@@ -105,6 +106,7 @@ public final class BatchOperations {
 
     public ObjectNode batchGetItem(Request request) {
         Map<String, JsonNode> requestItems = requestItems(request);
+        requestItems.keySet().forEach(name -> Request.checkTableName(name, "requestItems"));
         record Read(Table table, String name, Request json, Map<String, Value> key, Optional<ProjectionExpression> projection) {
         }
         if (requestItems.values().stream().mapToInt(k -> k.path("Keys").size()).sum() > MAX_READS) {

@@ -27,7 +27,7 @@ public final class ItemOperations {
     }
 
     public ObjectNode putItem(Request request) {
-        Table table = catalog.table(request.requiredString("TableName"));
+        Table table = catalog.table(request.tableName("TableName"));
         Map<String, Value> item = request.requiredItem("Item");
         ExpressionInputs expressions = new ExpressionInputs(request);
         Optional<ConditionExpression> condition = expressions.condition("ConditionExpression");
@@ -47,7 +47,7 @@ public final class ItemOperations {
     }
 
     public ObjectNode getItem(Request request) {
-        Table table = catalog.table(request.requiredString("TableName"));
+        Table table = catalog.table(request.tableName("TableName"));
         Map<String, Value> key = request.requiredItem("Key");
         ExpressionInputs expressions = new ExpressionInputs(request);
         Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression");
@@ -65,7 +65,7 @@ public final class ItemOperations {
     }
 
     public ObjectNode deleteItem(Request request) {
-        Table table = catalog.table(request.requiredString("TableName"));
+        Table table = catalog.table(request.tableName("TableName"));
         Map<String, Value> key = request.requiredItem("Key");
         ExpressionInputs expressions = new ExpressionInputs(request);
         Optional<ConditionExpression> condition = expressions.condition("ConditionExpression");
@@ -85,7 +85,7 @@ public final class ItemOperations {
     }
 
     public ObjectNode updateItem(Request request) {
-        Table table = catalog.table(request.requiredString("TableName"));
+        Table table = catalog.table(request.tableName("TableName"));
         Map<String, Value> key = request.requiredItem("Key");
         ExpressionInputs expressions = new ExpressionInputs(request);
         Optional<UpdateExpression> update = expressions.update("UpdateExpression");

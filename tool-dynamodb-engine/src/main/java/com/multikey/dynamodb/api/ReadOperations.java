@@ -27,7 +27,7 @@ public final class ReadOperations {
     }
 
     public ObjectNode query(Request request) {
-        Table table = catalog.table(request.requiredString("TableName"));
+        Table table = catalog.table(request.tableName("TableName"));
         ExpressionInputs expressions = new ExpressionInputs(request);
         String keyConditionText = request.string("KeyConditionExpression").orElseThrow(() -> EngineException.validation(
                 "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request."));
@@ -67,7 +67,7 @@ public final class ReadOperations {
     }
 
     public ObjectNode scan(Request request) {
-        Table table = catalog.table(request.requiredString("TableName"));
+        Table table = catalog.table(request.tableName("TableName"));
         ExpressionInputs expressions = new ExpressionInputs(request);
         Optional<Long> limit = request.number("Limit", 1, Integer.MAX_VALUE);
         Optional<Long> totalSegments = request.number("TotalSegments", 1, 1_000_000);

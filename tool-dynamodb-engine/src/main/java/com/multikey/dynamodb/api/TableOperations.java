@@ -116,6 +116,7 @@ public final class TableOperations {
     public ObjectNode listTables(Request request) {
         long limit = request.number("Limit", 1, 100).orElse(100L);
         Optional<String> start = request.string("ExclusiveStartTableName");
+        start.ifPresent(name -> Request.checkTableName(name, request.at("ExclusiveStartTableName")));
         var names = start.isPresent() ? catalog.tablesByName().tailMap(start.get(), false).keySet() : catalog.tablesByName().keySet();
         ObjectNode json = Json.object();
         ArrayNode list = json.putArray("TableNames");
@@ -242,7 +243,7 @@ public final class TableOperations {
     }
 
     private Table existing(Request request) {
-        String name = request.requiredString("TableName");
+        String name = request.tableName("TableName");
         Table table = catalog.find(name);
         if (table == null) {
             throw EngineException.resourceNotFound("Requested resource not found: Table: " + name + " not found");
