@@ -15,6 +15,7 @@ import com.multikey.dynamodb.api.StreamOperations;
 import com.multikey.dynamodb.api.TableOperations;
 import com.multikey.dynamodb.api.TransactionCanceled;
 import com.multikey.dynamodb.api.TransactionOperations;
+import com.multikey.dynamodb.api.WireTypes;
 import com.multikey.dynamodb.table.Table;
 import com.multikey.dynamodb.value.Value;
 
@@ -110,8 +111,13 @@ public final class DynamoDbEngine implements AutoCloseable {
             if (operation == null) {
                 throw new EngineException("UnknownOperationException", 400, null);
             }
-            faults.beforeOperation(target.substring(target.indexOf('.') + 1));
-            return new EngineResponse(200, Json.MAPPER.writeValueAsBytes(operation.apply(new Request(parse(body)))));
+            String name = target.substring(target.indexOf('.') + 1);
+            faults.beforeOperation(name);
+            ObjectNode json = parse(body);
+            if (target.startsWith(DYNAMODB)) {
+                WireTypes.check(name, json);
+            }
+            return new EngineResponse(200, Json.MAPPER.writeValueAsBytes(operation.apply(new Request(json))));
         } catch (EngineException e) {
             return error(e);
         } catch (JsonProcessingException e) {
