@@ -87,8 +87,8 @@ class EngineServerTest extends EngineTestSupport {
         String table = hashTable();
         String[][] requests = {
                 {"GetItem", "{\"TableName\":\"missing-table\",\"Key\":{\"id\":{\"S\":23}}}"},
-                {"GetItem", "{\"Key\":{\"id\":{\"S\":\"a\"}},\"ConsistentRead\":\"yes\"}"},
-                {"PutItem", "{\"TableName\":\"missing-table\",\"Item\":{\"id\":{\"L\":[{\"BOOL\":\"true\"}]}}}"},
+                {"GetItem", "{\"Key\":{\"id\":{\"S\":\"a\"}},\"ConsistentRead\":23}"},
+                {"PutItem", "{\"TableName\":\"missing-table\",\"Item\":{\"id\":{\"L\":[{\"BOOL\":1}]}}}"},
                 {"Query", "{\"TableName\":\"" + table + "\",\"Limit\":true}"},
                 {"Scan", "{\"TableName\":\"missing-table\",\"ExpressionAttributeNames\":{\"#a\":[]}}"},
                 {"CreateTable", "{\"ProvisionedThroughput\":{\"ReadCapacityUnits\":\"5\"}}"},
