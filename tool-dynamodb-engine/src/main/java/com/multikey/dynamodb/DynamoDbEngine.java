@@ -130,7 +130,10 @@ public final class DynamoDbEngine implements AutoCloseable {
 
     private static ObjectNode parse(byte[] body) {
         try {
-            JsonNode json = body == null || body.length == 0 ? Json.object() : Json.MAPPER.readTree(body);
+            if (body == null || body.length == 0) {
+                throw new EngineException("SerializationException", 400, null); // DynamoDB's answer to no body: the type alone
+            }
+            JsonNode json = Json.MAPPER.readTree(body);
             if (!(json instanceof ObjectNode object)) {
                 throw new EngineException("SerializationException", 400, "Start of structure or map found where not expected");
             }

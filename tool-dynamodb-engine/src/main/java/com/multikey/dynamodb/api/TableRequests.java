@@ -94,7 +94,8 @@ final class TableRequests {
         String name = name(request, "IndexName");
         KeySchema keySchema = keySchema(request, "KeySchema", types);
         Request projection = request.requiredStructure("Projection");
-        Projection.Type type = projection.enumeration("ProjectionType", Projection.Type.class).orElse(Projection.Type.KEYS_ONLY);
+        Projection.Type type = projection.enumeration("ProjectionType", Projection.Type.class).orElseThrow(
+                () -> EngineException.validation("One or more parameter values were invalid: Unknown ProjectionType: null"));
         List<String> nonKey = projection.strings("NonKeyAttributes");
         if (type == Projection.Type.INCLUDE && nonKey.isEmpty()) {
             throw EngineException.validation("One or more parameter values were invalid: ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
