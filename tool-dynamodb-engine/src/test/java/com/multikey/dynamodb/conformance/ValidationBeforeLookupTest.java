@@ -49,6 +49,19 @@ class ValidationBeforeLookupTest extends EngineTestSupport {
         assertThat(missing.awsErrorDetails().errorCode()).isEqualTo("ResourceNotFoundException");
     }
 
+    @Test
+    void batches_validateEveryTableBeforeTheLookup() {
+        Map<String, AttributeValue> key = Map.of("id", AttributeValue.fromS("a"));
+        Map<String, AttributeValue> twoTypes = Map.of("id", AttributeValue.builder().s("a").n("1").build());
+        assertValidation(() -> dynamoDb.batchWriteItem(b -> b.requestItems(Map.of(MISSING, List.of(
+                software.amazon.awssdk.services.dynamodb.model.WriteRequest.builder().putRequest(p -> p.item(twoTypes)).build())))));
+        assertValidation(() -> dynamoDb.batchWriteItem(b -> b.requestItems(Map.of(MISSING, List.of()))));
+        assertValidation(() -> dynamoDb.batchGetItem(b -> b.requestItems(Map.of(MISSING,
+                software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes.builder().keys(key, key).build()))));
+        assertValidation(() -> dynamoDb.batchGetItem(b -> b.requestItems(Map.of(MISSING,
+                software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes.builder().keys(key).projectionExpression("").build()))));
+    }
+
     private static void assertValidation(ThrowableAssert.ThrowingCallable call) {
         DynamoDbException error = catchThrowableOfType(DynamoDbException.class, call);
         assertThat(error).as("a ValidationException").isNotNull();
