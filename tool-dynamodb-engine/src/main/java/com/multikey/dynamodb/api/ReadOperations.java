@@ -56,6 +56,11 @@ public final class ReadOperations {
                 if (!start.get().get(source.keySchema().partition().name()).equals(keyCondition.partitionValue())) {
                     throw EngineException.validation("The provided starting key is invalid: The provided key element does not match the schema");
                 }
+                Optional<String> sortName = source.keySchema().sort().map(KeyElement::name);
+                if (sortName.isPresent() && keyCondition.sortCondition().isPresent()
+                        && !keyCondition.sortCondition().get().test(start.get().get(sortName.get()))) {
+                    throw EngineException.validation("The provided starting key does not match the range key predicate");
+                }
                 range = range.tailMap(source.positionOf(start.get()), false);
             }
             PageReader page = new PageReader(source, filter, projection, select, limit);
