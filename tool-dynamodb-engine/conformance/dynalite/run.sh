@@ -78,7 +78,7 @@ else
   else
     echo "dynalite@$DYNALITE_VERSION on the npm registry has no test/ folder (no published version ships its tests);" >&2
     echo "cloning $DYNALITE_REPOSITORY at $DYNALITE_COMMIT instead" >&2
-    if ! git clone --quiet --bare "$DYNALITE_REPOSITORY" "$work/dynalite.git" 2>/dev/null; then
+    if ! GIT_TERMINAL_PROMPT=0 timeout 120 git clone --quiet --bare "$DYNALITE_REPOSITORY" "$work/dynalite.git" 2>/dev/null; then
       echo "could not clone $DYNALITE_REPOSITORY: give a copy of it (git directory or source tree at" >&2
       echo "$DYNALITE_COMMIT, version $DYNALITE_VERSION) with --source DIR" >&2
       exit 3
