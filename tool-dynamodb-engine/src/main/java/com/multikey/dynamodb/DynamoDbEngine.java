@@ -15,6 +15,7 @@ import com.multikey.dynamodb.api.StreamOperations;
 import com.multikey.dynamodb.api.TableOperations;
 import com.multikey.dynamodb.api.TransactionCanceled;
 import com.multikey.dynamodb.api.TransactionOperations;
+import com.multikey.dynamodb.api.WireTypes;
 import com.multikey.dynamodb.table.Table;
 import com.multikey.dynamodb.value.Value;
 
@@ -39,6 +40,20 @@ public final class DynamoDbEngine implements AutoCloseable {
     static final String DYNAMODB = "DynamoDB_20120810.";
     static final String STREAMS = "DynamoDBStreams_20120810.";
     private static final String ERROR_NAMESPACE = "com.amazonaws.dynamodb.v20120810#";
+
+    /**
+     * The namespace DynamoDB gives an error type in {@code __type}: the service framework's for validation,
+     * protocol and throttling errors, DynamoDB's model's for the others. The SDKs read the part after '#'.
+     */
+    public static String namespacedType(String type) {
+        return switch (type) {
+            case "ValidationException" -> "com.amazon.coral.validate#" + type;
+            case "SerializationException", "UnknownOperationException", "AccessDeniedException",
+                 "IncompleteSignatureException", "MissingAuthenticationTokenException" -> "com.amazon.coral.service#" + type;
+            case "ThrottlingException" -> "com.amazon.coral.availability#" + type;
+            default -> ERROR_NAMESPACE + type;
+        };
+    }
 
     private final Catalog catalog;
     private final Faults faults = new Faults();
@@ -96,8 +111,13 @@ public final class DynamoDbEngine implements AutoCloseable {
             if (operation == null) {
                 throw new EngineException("UnknownOperationException", 400, null);
             }
-            faults.beforeOperation(target.substring(target.indexOf('.') + 1));
-            return new EngineResponse(200, Json.MAPPER.writeValueAsBytes(operation.apply(new Request(parse(body)))));
+            String name = target.substring(target.indexOf('.') + 1);
+            faults.beforeOperation(name);
+            ObjectNode json = parse(body);
+            if (target.startsWith(DYNAMODB)) {
+                WireTypes.check(name, json);
+            }
+            return new EngineResponse(200, Json.MAPPER.writeValueAsBytes(operation.apply(new Request(json))));
         } catch (EngineException e) {
             return error(e);
         } catch (JsonProcessingException e) {
@@ -110,7 +130,10 @@ public final class DynamoDbEngine implements AutoCloseable {
 
     private static ObjectNode parse(byte[] body) {
         try {
-            JsonNode json = body == null || body.length == 0 ? Json.object() : Json.MAPPER.readTree(body);
+            if (body == null || body.length == 0) {
+                throw new EngineException("SerializationException", 400, null); // DynamoDB's answer to no body: the type alone
+            }
+            JsonNode json = Json.MAPPER.readTree(body);
             if (!(json instanceof ObjectNode object)) {
                 throw new EngineException("SerializationException", 400, "Start of structure or map found where not expected");
             }
@@ -122,7 +145,7 @@ public final class DynamoDbEngine implements AutoCloseable {
 
     private static EngineResponse error(EngineException e) {
         ObjectNode json = Json.object();
-        json.put("__type", ERROR_NAMESPACE + e.type());
+        json.put("__type", namespacedType(e.type()));
         if (e.getMessage() != null) {
             json.put(e instanceof TransactionCanceled ? "Message" : "message", e.getMessage());
         }

@@ -46,8 +46,28 @@ public final class BatchOperations {
 
     public ObjectNode batchWriteItem(Request request) {
         Map<String, JsonNode> requestItems = requestItems(request);
+        requestItems.keySet().forEach(name -> Request.checkTableName(name, "requestItems"));
         if (requestItems.values().stream().mapToInt(JsonNode::size).sum() > MAX_WRITES) {
             throw EngineException.validation("Too many items requested for the BatchWriteItem call");
+        }
+        // the request is validated whole before any table is looked up, as DynamoDB does
+        for (var entry : requestItems.entrySet()) {
+            if (!entry.getValue().isArray() || entry.getValue().isEmpty()) {
+                throw Request.constraint("'[]'", "requestItems", "Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]");
+            }
+            for (JsonNode element : entry.getValue()) {
+                Request write = request.child(element, "RequestItems");
+                Optional<Request> put = write.structure("PutRequest");
+                Optional<Request> delete = write.structure("DeleteRequest");
+                if (put.isPresent() == delete.isPresent()) {
+                    throw EngineException.validation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes");
+                }
+                if (put.isPresent()) {
+                    ItemChecks.size(put.get().requiredItem("Item"));
+                } else {
+                    delete.get().requiredItem("Key");
+                }
+            }
         }
         List<Write> writes = new ArrayList<>();
         for (var entry : requestItems.entrySet()) {
@@ -105,10 +125,28 @@ public final class BatchOperations {
 
     public ObjectNode batchGetItem(Request request) {
         Map<String, JsonNode> requestItems = requestItems(request);
+        requestItems.keySet().forEach(name -> Request.checkTableName(name, "requestItems"));
         record Read(Table table, String name, Request json, Map<String, Value> key, Optional<ProjectionExpression> projection) {
         }
         if (requestItems.values().stream().mapToInt(k -> k.path("Keys").size()).sum() > MAX_READS) {
             throw EngineException.validation("Too many items requested for the BatchGetItem call");
+        }
+        // the request is validated whole before any table is looked up, as DynamoDB does
+        for (var entry : requestItems.entrySet()) {
+            Request keysAndAttributes = request.child(entry.getValue(), "RequestItems");
+            ExpressionInputs expressions = new ExpressionInputs(keysAndAttributes);
+            expressions.projection("ProjectionExpression");
+            expressions.checkAllUsed();
+            JsonNode keys = keysAndAttributes.node("Keys");
+            if (keys == null || !keys.isArray() || keys.isEmpty()) {
+                throw Request.constraint("'[]'", "requestItems." + entry.getKey() + ".member.keys", "Member must have length greater than or equal to 1");
+            }
+            Set<Map<String, Value>> seen = new HashSet<>();
+            for (JsonNode keyJson : keys) {
+                if (!seen.add(com.multikey.dynamodb.value.ValueJson.readItem(keyJson))) {
+                    throw EngineException.validation("Provided list of item keys contains duplicates");
+                }
+            }
         }
         List<Read> reads = new ArrayList<>();
         for (var entry : requestItems.entrySet()) {

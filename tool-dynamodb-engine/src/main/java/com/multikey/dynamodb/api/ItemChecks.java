@@ -35,6 +35,13 @@ final class ItemChecks {
         return key;
     }
 
+    /** An item's size, checked before its table is looked up, as DynamoDB validates a request first. */
+    static void size(Map<String, Value> item) {
+        if (Values.itemSize(item) > MAX_ITEM_BYTES) {
+            throw EngineException.validation("Item size has exceeded the maximum allowed size");
+        }
+    }
+
     /** An item to be stored: its key, its size, and the types of the secondary index keys it holds. */
     static void item(Table table, Map<String, Value> item) {
         for (KeyElement element : table.keySchema().elements()) {

@@ -27,13 +27,15 @@ public final class ItemOperations {
     }
 
     public ObjectNode putItem(Request request) {
-        Table table = catalog.table(request.requiredString("TableName"));
+        String tableName = request.tableName("TableName");
         Map<String, Value> item = request.requiredItem("Item");
+        ItemChecks.size(item);
         ExpressionInputs expressions = new ExpressionInputs(request);
         Optional<ConditionExpression> condition = expressions.condition("ConditionExpression");
         expressions.checkAllUsed();
         ReturnValues returnValues = ReturnValues.read(request, "ReturnValues", PUT_OR_DELETE);
         boolean oldOnFailure = returnOldOnFailure(request);
+        Table table = catalog.table(tableName);
         return Locks.under(table, () -> {
             expressions.checkKeysScalar(table);
             ItemChecks.item(table, item);
@@ -47,12 +49,13 @@ public final class ItemOperations {
     }
 
     public ObjectNode getItem(Request request) {
-        Table table = catalog.table(request.requiredString("TableName"));
+        String tableName = request.tableName("TableName");
         Map<String, Value> key = request.requiredItem("Key");
         ExpressionInputs expressions = new ExpressionInputs(request);
         Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression");
         expressions.checkAllUsed();
         request.bool("ConsistentRead");
+        Table table = catalog.table(tableName);
         return Locks.under(table, () -> {
             expressions.checkKeysScalar(table);
             Map<String, Value> item = table.get(ItemChecks.key(table, key));
@@ -65,13 +68,14 @@ public final class ItemOperations {
     }
 
     public ObjectNode deleteItem(Request request) {
-        Table table = catalog.table(request.requiredString("TableName"));
+        String tableName = request.tableName("TableName");
         Map<String, Value> key = request.requiredItem("Key");
         ExpressionInputs expressions = new ExpressionInputs(request);
         Optional<ConditionExpression> condition = expressions.condition("ConditionExpression");
         expressions.checkAllUsed();
         ReturnValues returnValues = ReturnValues.read(request, "ReturnValues", PUT_OR_DELETE);
         boolean oldOnFailure = returnOldOnFailure(request);
+        Table table = catalog.table(tableName);
         return Locks.under(table, () -> {
             expressions.checkKeysScalar(table);
             ItemChecks.key(table, key);
@@ -85,7 +89,7 @@ public final class ItemOperations {
     }
 
     public ObjectNode updateItem(Request request) {
-        Table table = catalog.table(request.requiredString("TableName"));
+        String tableName = request.tableName("TableName");
         Map<String, Value> key = request.requiredItem("Key");
         ExpressionInputs expressions = new ExpressionInputs(request);
         Optional<UpdateExpression> update = expressions.update("UpdateExpression");
@@ -93,6 +97,7 @@ public final class ItemOperations {
         expressions.checkAllUsed();
         ReturnValues returnValues = ReturnValues.read(request, "ReturnValues", EnumSet.allOf(ReturnValues.class));
         boolean oldOnFailure = returnOldOnFailure(request);
+        Table table = catalog.table(tableName);
         return Locks.under(table, () -> {
             expressions.checkKeysScalar(table);
             ItemChecks.key(table, key);

@@ -27,18 +27,20 @@ public final class ReadOperations {
     }
 
     public ObjectNode query(Request request) {
-        Table table = catalog.table(request.requiredString("TableName"));
+        String tableName = request.tableName("TableName");
         ExpressionInputs expressions = new ExpressionInputs(request);
         String keyConditionText = request.string("KeyConditionExpression").orElseThrow(() -> EngineException.validation(
                 "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request."));
         Optional<Long> limit = request.number("Limit", 1, Integer.MAX_VALUE);
         boolean forward = request.bool("ScanIndexForward").orElse(true);
+        Optional<ConditionExpression> filter = expressions.condition("FilterExpression");
+        Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression");
+        request.item("ExclusiveStartKey");
+        Table table = catalog.table(tableName);
         return Locks.under(table, () -> {
             ReadSource source = ReadSource.of(table, request.string("IndexName"));
             KeyCondition keyCondition = expressions.keyCondition(keyConditionText, source.keySchema().partition().name(),
                     source.keySchema().sort().map(KeyElement::name).orElse(null));
-            Optional<ConditionExpression> filter = expressions.condition("FilterExpression");
-            Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression");
             expressions.checkAllUsed();
             expressions.checkKeysScalar(table);
             filter.ifPresent(f -> checkFilterNotOnKeys(source, f));
@@ -54,6 +56,11 @@ public final class ReadOperations {
                 if (!start.get().get(source.keySchema().partition().name()).equals(keyCondition.partitionValue())) {
                     throw EngineException.validation("The provided starting key is invalid: The provided key element does not match the schema");
                 }
+                Optional<String> sortName = source.keySchema().sort().map(KeyElement::name);
+                if (sortName.isPresent() && keyCondition.sortCondition().isPresent()
+                        && !keyCondition.sortCondition().get().test(start.get().get(sortName.get()))) {
+                    throw EngineException.validation("The provided starting key does not match the range key predicate");
+                }
                 range = range.tailMap(source.positionOf(start.get()), false);
             }
             PageReader page = new PageReader(source, filter, projection, select, limit);
@@ -67,7 +74,7 @@ public final class ReadOperations {
     }
 
     public ObjectNode scan(Request request) {
-        Table table = catalog.table(request.requiredString("TableName"));
+        String tableName = request.tableName("TableName");
         ExpressionInputs expressions = new ExpressionInputs(request);
         Optional<Long> limit = request.number("Limit", 1, Integer.MAX_VALUE);
         Optional<Long> totalSegments = request.number("TotalSegments", 1, 1_000_000);
@@ -81,11 +88,13 @@ public final class ReadOperations {
             throw EngineException.validation("The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: "
                     + segment.get() + " is not less than TotalSegments: " + totalSegments.get());
         }
+        Optional<ConditionExpression> filter = expressions.condition("FilterExpression");
+        Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression");
+        expressions.checkAllUsed();
+        request.item("ExclusiveStartKey");
+        Table table = catalog.table(tableName);
         return Locks.under(table, () -> {
             ReadSource source = ReadSource.of(table, request.string("IndexName"));
-            Optional<ConditionExpression> filter = expressions.condition("FilterExpression");
-            Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression");
-            expressions.checkAllUsed();
             expressions.checkKeysScalar(table);
             Select select = select(request, source, projection);
             var partitions = source.store().partitions();

@@ -52,6 +52,48 @@ public final class Request {
                 + "' failed to satisfy constraint: " + constraint);
     }
 
+    private static final java.util.regex.Pattern TABLE_NAME = java.util.regex.Pattern.compile("[a-zA-Z0-9_.-]+");
+
+    /**
+     * A member naming a table: 3 to 255 characters of {@code [a-zA-Z0-9_.-]} (Constraints.html, naming rules), or
+     * the table's ARN. A name no table can have is refused here, before any table is looked up.
+     */
+    public String tableName(String member) {
+        String name = requiredString(member);
+        checkTableName(name, at(member));
+        return name;
+    }
+
+    /** Refuses a table name that breaks the naming rules, naming every constraint it breaks. */
+    public static void checkTableName(String name, String at) {
+        if (name.startsWith("arn:") && name.length() <= 1024) {
+            return;
+        }
+        List<String> broken = new ArrayList<>();
+        if (!TABLE_NAME.matcher(name).matches()) {
+            broken.add("Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
+        }
+        if (name.length() < 3) {
+            broken.add("Member must have length greater than or equal to 3");
+        }
+        if (name.length() > 255) {
+            broken.add("Member must have length less than or equal to 255");
+        }
+        if (!broken.isEmpty()) {
+            List<String> errors = new ArrayList<>();
+            for (String constraint : broken) {
+                errors.add("Value '" + name + "' at '" + at + "' failed to satisfy constraint: " + constraint);
+            }
+            throw constraints(errors);
+        }
+    }
+
+    /** A ValidationException of several constraint errors, as the service words them ("2 validation errors detected: a; b"). */
+    public static EngineException constraints(List<String> errors) {
+        return EngineException.validation(errors.size() + " validation error" + (errors.size() == 1 ? "" : "s")
+                + " detected: " + String.join("; ", errors));
+    }
+
     public String requiredString(String member) {
         return string(member).orElseThrow(() -> constraint("null", at(member), "Member must not be null"));
     }

@@ -116,6 +116,7 @@ public final class TableOperations {
     public ObjectNode listTables(Request request) {
         long limit = request.number("Limit", 1, 100).orElse(100L);
         Optional<String> start = request.string("ExclusiveStartTableName");
+        start.ifPresent(name -> Request.checkTableName(name, request.at("ExclusiveStartTableName")));
         var names = start.isPresent() ? catalog.tablesByName().tailMap(start.get(), false).keySet() : catalog.tablesByName().keySet();
         ObjectNode json = Json.object();
         ArrayNode list = json.putArray("TableNames");
@@ -143,6 +144,14 @@ public final class TableOperations {
     }
 
     public ObjectNode updateTable(Request request) {
+        boolean somethingToUpdate = request.has("ProvisionedThroughput") || request.has("BillingMode")
+                || request.has("StreamSpecification") || !request.structures("GlobalSecondaryIndexUpdates").isEmpty()
+                || request.has("SSESpecification") || request.has("ReplicaUpdates") || request.has("TableClass")
+                || request.has("DeletionProtectionEnabled") || request.has("OnDemandThroughput") || request.has("WarmThroughput");
+        if (!somethingToUpdate) {
+            throw EngineException.validation("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
+                    + "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
+        }
         Table table = existing(request);
         return Locks.under(table, () -> {
             Map<String, String> types = new LinkedHashMap<>(table.attributeTypes());
@@ -156,9 +165,22 @@ public final class TableOperations {
                 });
             }
             if (request.has("BillingMode") || request.has("ProvisionedThroughput")) {
-                Throughput throughput = request.has("BillingMode") || table.throughput() == null
+                if (!request.has("BillingMode") && table.throughput() == null) {
+                    throw EngineException.validation("One or more parameter values were invalid: "
+                            + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+                }
+                Throughput throughput = request.has("BillingMode")
                         ? TableRequests.billing(request, "BillingMode", request.structure("ProvisionedThroughput"))
                         : TableRequests.throughputOf(request.requiredStructure("ProvisionedThroughput"));
+                Throughput current = table.throughput();
+                if (current != null && current.equals(throughput) && request.structures("GlobalSecondaryIndexUpdates").isEmpty()) {
+                    throw EngineException.validation("The provisioned throughput for the table will not change. The requested value equals the current value. "
+                            + "Current ReadCapacityUnits provisioned for the table: " + current.readCapacityUnits()
+                            + ". Requested ReadCapacityUnits: " + throughput.readCapacityUnits() + ". "
+                            + "Current WriteCapacityUnits provisioned for the table: " + current.writeCapacityUnits()
+                            + ". Requested WriteCapacityUnits: " + throughput.writeCapacityUnits() + ". "
+                            + "Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.");
+                }
                 table.throughput(throughput);
             }
             for (Request update : request.structures("GlobalSecondaryIndexUpdates")) {
@@ -178,7 +200,14 @@ public final class TableOperations {
                         throw EngineException.resourceNotFound("Requested resource not found: Index: " + indexName + " not found");
                     }
                     table.removeIndex(indexName);
-                } else if (!update.has("Update")) {
+                } else if (update.has("Update")) {
+                    Request change = update.requiredStructure("Update");
+                    String indexName = change.requiredString("IndexName");
+                    change.requiredStructure("ProvisionedThroughput");
+                    if (table.index(indexName).filter(i -> i.definition().global()).isEmpty()) {
+                        throw EngineException.resourceNotFound("Requested resource not found: Index: " + indexName + " not found");
+                    }
+                } else {
                     throw EngineException.validation("One or more parameter values were invalid: One of GlobalSecondaryIndexUpdate.Create, Update or Delete must be specified");
                 }
             }
@@ -242,7 +271,7 @@ public final class TableOperations {
     }
 
     private Table existing(Request request) {
-        String name = request.requiredString("TableName");
+        String name = request.tableName("TableName");
         Table table = catalog.find(name);
         if (table == null) {
             throw EngineException.resourceNotFound("Requested resource not found: Table: " + name + " not found");

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * The members of CreateTable and UpdateTable read into table definitions, with the checks and messages of
@@ -23,22 +22,17 @@ import java.util.regex.Pattern;
  */
 final class TableRequests {
 
-    private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9_.-]+");
 
     private TableRequests() {
     }
 
     static String name(Request request, String member) {
         String name = request.requiredString(member);
-        if (name.length() < 3) {
-            throw Request.constraint("'" + name + "'", request.at(member), "Member must have length greater than or equal to 3");
-        }
-        if (name.length() > 255) {
-            throw Request.constraint("'" + name + "'", request.at(member), "Member must have length less than or equal to 255");
-        }
-        if (!NAME.matcher(name).matches()) {
+        if (name.startsWith("arn:")) {
+            // CreateTable takes a name, not an ARN
             throw Request.constraint("'" + name + "'", request.at(member), "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
         }
+        Request.checkTableName(name, request.at(member));
         return name;
     }
 
@@ -100,7 +94,8 @@ final class TableRequests {
         String name = name(request, "IndexName");
         KeySchema keySchema = keySchema(request, "KeySchema", types);
         Request projection = request.requiredStructure("Projection");
-        Projection.Type type = projection.enumeration("ProjectionType", Projection.Type.class).orElse(Projection.Type.KEYS_ONLY);
+        Projection.Type type = projection.enumeration("ProjectionType", Projection.Type.class).orElseThrow(
+                () -> EngineException.validation("One or more parameter values were invalid: Unknown ProjectionType: null"));
         List<String> nonKey = projection.strings("NonKeyAttributes");
         if (type == Projection.Type.INCLUDE && nonKey.isEmpty()) {
             throw EngineException.validation("One or more parameter values were invalid: ProjectionType is INCLUDE, but NonKeyAttributes is not specified");

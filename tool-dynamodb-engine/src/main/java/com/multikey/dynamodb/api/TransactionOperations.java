@@ -156,7 +156,7 @@ public final class TransactionOperations {
         }
         Kind kind = kinds.get(0);
         Request body = element.requiredStructure(members.get(kind));
-        Table table = catalog.table(body.requiredString("TableName"));
+        Table table = catalog.table(body.tableName("TableName"));
         ExpressionInputs expressions = new ExpressionInputs(body);
         Optional<UpdateExpression> update = kind == Kind.UPDATE
                 ? Optional.of(expressions.update("UpdateExpression").orElseThrow(() -> Request.constraint("null", body.at("UpdateExpression"), "Member must not be null")))
@@ -188,7 +188,7 @@ public final class TransactionOperations {
         Set<String> seen = new HashSet<>();
         for (Request element : elements) {
             Request body = element.requiredStructure("Get");
-            Table table = catalog.table(body.requiredString("TableName"));
+            Table table = catalog.table(body.tableName("TableName"));
             ExpressionInputs expressions = new ExpressionInputs(body);
             Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression");
             expressions.checkAllUsed();

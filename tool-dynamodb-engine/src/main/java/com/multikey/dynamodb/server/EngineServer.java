@@ -105,7 +105,7 @@ public final class EngineServer implements AutoCloseable {
             } else if ("POST".equals(exchange.getRequestMethod())) {
                 response = engine.handle(exchange.getRequestHeaders().getFirst("X-Amz-Target"), body);
             } else {
-                response = new EngineResponse(400, "{\"__type\":\"com.amazonaws.dynamodb.v20120810#UnknownOperationException\"}".getBytes(StandardCharsets.UTF_8));
+                response = new EngineResponse(400, "{\"__type\":\"com.amazon.coral.service#UnknownOperationException\"}".getBytes(StandardCharsets.UTF_8));
             }
             exchange.getResponseHeaders().set("Content-Type", EngineResponse.CONTENT_TYPE);
             exchange.getResponseHeaders().set("x-amzn-RequestId", UUID.randomUUID().toString());

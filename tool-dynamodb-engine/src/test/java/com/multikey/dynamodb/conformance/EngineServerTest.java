@@ -55,6 +55,62 @@ class EngineServerTest extends EngineTestSupport {
     }
 
     /**
+     * The error type's namespace is DynamoDB's own (as its responses and the open-source dynalite suite show):
+     * validation and protocol errors come from the service framework ({@code com.amazon.coral.validate#},
+     * {@code com.amazon.coral.service#}, {@code com.amazon.coral.availability#}), the others from DynamoDB's model;
+     * the SDKs read the part after '#' alone.
+     */
+    @Test
+    void errorTypes_carryDynamoDbsNamespaces() {
+        assertThat(engine.handle("DynamoDB_20120810.GetItem", "{}".getBytes(StandardCharsets.UTF_8)).bodyText())
+                .contains("\"__type\":\"com.amazon.coral.validate#ValidationException\"");
+        assertThat(engine.handle("DynamoDB_20120810.ListTables", "{".getBytes(StandardCharsets.UTF_8)).bodyText())
+                .contains("\"__type\":\"com.amazon.coral.service#SerializationException\"");
+        assertThat(engine.handle("DynamoDB_20120810.Nope", new byte[0]).bodyText())
+                .contains("\"__type\":\"com.amazon.coral.service#UnknownOperationException\"");
+        assertThat(engine.handle("DynamoDB_20120810.DescribeTable", "{\"TableName\":\"missing-table\"}".getBytes(StandardCharsets.UTF_8)).bodyText())
+                .contains("\"__type\":\"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException\"");
+        engine.faults().throttleNext("ListTables", 1, "ThrottlingException");
+        assertThat(engine.handle("DynamoDB_20120810.ListTables", "{}".getBytes(StandardCharsets.UTF_8)).bodyText())
+                .contains("\"__type\":\"com.amazon.coral.availability#ThrottlingException\"");
+        // the SDK reads the code after '#'
+        String table = hashTable();
+        Errors.expectValidation(() -> dynamoDb.getItem(b -> b.tableName(table)), "1 validation error detected: Value null at 'key' failed to satisfy constraint: Member must not be null");
+    }
+
+    /**
+     * DynamoDB reads a whole request into its operation's input before validating it: a member of the wrong JSON
+     * type anywhere is a SerializationException, even beside a missing required member or a missing table.
+     */
+    @Test
+    void aMemberOfTheWrongJsonType_isASerializationError_beforeValidationOrTheTableLookup() {
+        String table = hashTable();
+        String[][] requests = {
+                {"GetItem", "{\"TableName\":\"missing-table\",\"Key\":{\"id\":{\"S\":23}}}"},
+                {"GetItem", "{\"Key\":{\"id\":{\"S\":\"a\"}},\"ConsistentRead\":23}"},
+                {"PutItem", "{\"TableName\":\"missing-table\",\"Item\":{\"id\":{\"L\":[{\"BOOL\":1}]}}}"},
+                {"Query", "{\"TableName\":\"" + table + "\",\"Limit\":true}"},
+                {"Scan", "{\"TableName\":\"missing-table\",\"ExpressionAttributeNames\":{\"#a\":[]}}"},
+                {"CreateTable", "{\"ProvisionedThroughput\":{\"ReadCapacityUnits\":\"5\"}}"},
+                {"CreateTable", "{\"TableName\":\"t-wire\",\"KeySchema\":{}}"},
+                {"BatchGetItem", "{\"RequestItems\":{\"missing-table\":{\"Keys\":[{\"id\":{\"N\":1}}]}}}"},
+                {"BatchWriteItem", "{\"RequestItems\":{\"missing-table\":[{\"PutRequest\":[]}]}}"},
+                {"UpdateItem", "{\"TableName\":\"" + table + "\",\"AttributeUpdates\":{\"a\":{\"Value\":\"x\"}}}"},
+                {"ListTables", "{\"Limit\":1.5}"},
+        };
+        for (String[] request : requests) {
+            var response = engine.handle("DynamoDB_20120810." + request[0], request[1].getBytes(StandardCharsets.UTF_8));
+            assertThat(response.bodyText()).as(request[0] + " " + request[1]).contains("com.amazon.coral.service#SerializationException");
+            assertThat(response.status()).isEqualTo(400);
+        }
+        // a Tag's Key and Value are strings, an item's Key a map
+        var tagged = engine.handle("DynamoDB_20120810.CreateTable", ("{\"TableName\":\"" + uniqueName("tagged") + "\",\"BillingMode\":\"PAY_PER_REQUEST\","
+                + "\"AttributeDefinitions\":[{\"AttributeName\":\"id\",\"AttributeType\":\"S\"}],\"KeySchema\":[{\"AttributeName\":\"id\",\"KeyType\":\"HASH\"}],"
+                + "\"Tags\":[{\"Key\":\"team\",\"Value\":\"search\"}]}").getBytes(StandardCharsets.UTF_8));
+        assertThat(tagged.status()).as(tagged.bodyText()).isEqualTo(200);
+    }
+
+    /**
      * ExpressionAttributeNames is a map of strings and NonKeyAttributes a list of strings
      * (API_PutItem.html, API_Projection.html): a number or null there is refused as a string member is, not read
      * as the attribute name "5" or "null".

@@ -256,4 +256,21 @@ class QueryAndScanTest extends EngineTestSupport {
     private static List<String> sortKeys(QueryResponse response) {
         return response.items().stream().map(i -> i.get("sk").n()).toList();
     }
+
+    /**
+     * An ExclusiveStartKey whose sort key the key condition excludes is refused (as DynamoDB answers it), not
+     * an internal error.
+     */
+    @Test
+    void query_startKeyOutsideTheSortKeyCondition_isRefused() {
+        String table = rangeTable();
+        dynamoDb.putItem(b -> b.tableName(table).item(Map.of("pk", s("p"), "sk", n("5"))));
+        expectValidation(() -> dynamoDb.query(b -> b.tableName(table).keyConditionExpression("pk = :p AND sk > :s")
+                        .expressionAttributeValues(Map.of(":p", s("p"), ":s", n("3")))
+                        .exclusiveStartKey(Map.of("pk", s("p"), "sk", n("1")))),
+                "The provided starting key does not match the range key predicate");
+        assertThat(dynamoDb.query(b -> b.tableName(table).keyConditionExpression("pk = :p AND sk > :s")
+                .expressionAttributeValues(Map.of(":p", s("p"), ":s", n("3")))
+                .exclusiveStartKey(Map.of("pk", s("p"), "sk", n("4")))).items()).hasSize(1);
+    }
 }
