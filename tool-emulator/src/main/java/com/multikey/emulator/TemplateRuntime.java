@@ -196,6 +196,14 @@ public final class TemplateRuntime implements AutoCloseable {
                 FunctionInvokeSettings.invocableNames(deployed, function, names),
                 FunctionInvokeSettings.asyncSettings(deployed, function, names, sqs::send)));
         polling.bind(deployed, names, streams, sqs, functions);
+        // ListEventSourceMappings lists the stack's stream readers, bound to the alias SAM publishes when it has one
+        for (StreamPolling.Reader reader : polling.readers()) {
+            String arn = TemplateEnvironment.resolve(Map.of("Fn::GetAtt", List.of(reader.function(), "Arn")), deployed, names,
+                    reader.function() + ".Arn");
+            Object alias = deployed.properties(reader.function()).get("AutoPublishAlias");
+            lambdaApi.addEventSourceMapping(reader.streamArn(), alias == null ? arn : arn + ":" + alias, reader.startingPosition(),
+                    reader.batchSize());
+        }
         this.busRules = new BusRules(deployed, names, functions, out, sqs::send);
         this.busDispatcher = new BusDispatcher(bus, busRules);
     }

@@ -36,7 +36,8 @@ final class EventSourceMappings {
     private static final Pattern STREAM_ARN = Pattern.compile("arn:[^:]+:dynamodb:[^:]*:[^:]*:table/([^/]+)/stream/.+");
 
     /** A bound mapping, the tail of the stream it reads, its table and the function it delivers to. */
-    record Source(ConcurrentBatches mapping, StreamTail tail, String table, String function, FaultSwitch faults) {
+    record Source(ConcurrentBatches mapping, StreamTail tail, String table, String function, FaultSwitch faults,
+                  String startingPosition, int batchSize) {
     }
 
     /** The faults of one mapping, replaceable while it runs. */
@@ -103,7 +104,9 @@ final class EventSourceMappings {
                         }
                         return partial ? batchItemFailures(answer) : new StreamsEventResponse(List.of());
                     }, out, onFailure(properties, function, tail.streamArn(), where)));
-            sources.add(new Source(mapping, tail, table, function, faults));
+            Object position = properties.get("StartingPosition");
+            sources.add(new Source(mapping, tail, table, function, faults,
+                    position == null ? "LATEST" : TemplateEnvironment.resolve(position, template, names, where + ".StartingPosition"), batchSize));
         });
         return sources;
     }

@@ -78,6 +78,15 @@ public final class StreamPolling implements AutoCloseable {
         }
     }
 
+    /** A stream reader the stack deployed: the function (logical id) an event source mapping delivers to, and what it reads. */
+    public record Reader(String function, String streamArn, String startingPosition, int batchSize) {
+    }
+
+    /** The event source mappings bound, one per function event, in template order. */
+    public List<Reader> readers() {
+        return sources.stream().map(s -> new Reader(s.function(), s.tail().streamArn(), s.startingPosition(), s.batchSize())).toList();
+    }
+
     /** Starts polling the streams (every 200 ms) and expiring items whose TTL has passed (every second). */
     public void start() {
         poller = Executors.newSingleThreadScheduledExecutor(runnable -> {
