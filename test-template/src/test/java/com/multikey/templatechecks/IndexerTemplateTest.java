@@ -160,7 +160,8 @@ class IndexerTemplateTest {
 
     @Test
     void handler_namesTheIndexersHandlerClass() throws Exception {
-        String handler = (String) template.properties("StreamIndexerFunction").get("Handler");
+        // the default StreamReaders two; StreamReadersTemplateTest checks the one-reader mode's handler
+        String handler = (String) template.deployed().properties("StreamIndexerFunction").get("Handler");
 
         assertThat(Class.forName(handler.substring(0, handler.indexOf("::")))).isEqualTo(StreamIndexerHandler.class);
         assertThat(template.properties("StreamIndexerFunction").get("CodeUri")).isEqualTo("stream-indexer/target/stream-indexer.jar");

@@ -67,9 +67,14 @@ class OperationsTemplateTest {
     @Test
     void dashboard_drawsIteratorAgeOfBothConsumers_andEveryQueueDepth() throws Exception {
         String body = dashboard().toString();
-        for (String function : List.of("StreamIndexerFunction", "RouterFunction")) {
+        // the router's lines name RouterFunctionName: RouterFunction with two readers, the one consumer with one
+        for (String function : List.of("StreamIndexerFunction", "RouterFunctionName")) {
             assertThat(body).contains("[\"AWS/Lambda\",\"IteratorAge\",\"FunctionName\",\"${" + function + "}\"");
         }
+        Object variables = ((List<?>) map(template.properties("OperationsDashboard").get("DashboardBody"), "DashboardBody").get("Fn::Sub")).get(1);
+        assertThat(template.deployed().applyConditions(variables, "variables")).isEqualTo(Map.of("RouterFunctionName", Map.of("Ref", "RouterFunction")));
+        assertThat(template.withParameterOverrides(Map.of("StreamReaders", "one")).deployed().applyConditions(variables, "variables"))
+                .isEqualTo(Map.of("RouterFunctionName", Map.of("Ref", "StreamIndexerFunction")));
         for (String queue : template.resourcesOfType("AWS::SQS::Queue")) {
             assertThat(body).as("queue %s on the dashboard", queue)
                     .contains("\"ApproximateNumberOfMessagesVisible\",\"QueueName\",\"${" + queue + ".QueueName}\"");
@@ -134,7 +139,9 @@ class OperationsTemplateTest {
 
     private JsonNode dashboard() throws Exception {
         Object body = template.properties("OperationsDashboard").get("DashboardBody");
-        return JSON.readTree((String) map(body, "DashboardBody").get("Fn::Sub"));
+        // !Sub [body, {variables}]: the router's lines name the function that routes in either StreamReaders mode
+        Object sub = map(body, "DashboardBody").get("Fn::Sub");
+        return JSON.readTree((String) (sub instanceof List<?> parts ? parts.get(0) : sub));
     }
 
     /** service/name of every metric the functions' publishers write, read back from the EMF lines they print. */

@@ -75,8 +75,10 @@ class TemplateDeploymentTest {
     @Test
     void everyFunction_isADeployableJarTheBuildProves() {
         Map<String, String> codeUris = new java.util.TreeMap<>();
-        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
-            Map<String, Object> properties = template.properties(function);
+        // as deployed with the default parameters (StreamReaders two); StreamReadersTemplateTest checks the one-reader mode
+        SamTemplate deployed = template.deployed();
+        for (String function : deployed.resourcesOfType("AWS::Serverless::Function")) {
+            Map<String, Object> properties = deployed.properties(function);
             codeUris.put(function, (String) properties.get("CodeUri"));
             assertThat((String) properties.get("Handler")).as("%s Handler", function).matches("com\\.multikey\\.[\\w.]+::handleRequest");
             assertThat(TemplateEnvironment.of(template, function, tableNames())).isNotEmpty();
