@@ -69,6 +69,10 @@ final class StartCommand implements Callable<Integer> {
             + "0.0.0.0 to reach them from containers (sam local invoke) (default ${DEFAULT-VALUE})")
     String host;
 
+    @Option(names = "--stream-readers", defaultValue = "two", paramLabel = "two|one", description = "the template's StreamReaders: "
+            + "two readers on the stream (the indexer and the router), or one consumer doing both jobs (default ${DEFAULT-VALUE})")
+    String streamReaders;
+
     @Option(names = "--seconds", description = "stop after this many seconds (default: run until interrupted)")
     Integer seconds;
 
@@ -91,7 +95,8 @@ final class StartCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         PrintStream out = parent.out;
         Optional<OwnTable> own = Optional.ofNullable(definitions).map(file -> OwnTable.of(file, tableName));
-        SamTemplate stack = parent.loadTemplate().withParameterOverrides(LocalReadApi.parameters(apiAuth));
+        SamTemplate stack = parent.loadTemplate().withParameterOverrides(LocalReadApi.parameters(apiAuth))
+                .withParameterOverrides(java.util.Map.of("StreamReaders", streamReaders));
         // a table of the user's own goes through the template's existing-table path, as a deployment on it does
         SamTemplate template = own.map(table -> stack.withParameterOverrides(table.parameters())).orElse(stack);
         Optional<List<Map<String, AttributeValue>>> items = Optional.ofNullable(load).map(ItemFile::read);
