@@ -239,8 +239,10 @@ class TemplateDeploymentTest {
 
     @SuppressWarnings("unchecked")
     private List<Map<String, Object>> statements(String role) {
+        // as deployed with the default parameters (StreamSource dynamodb, StreamReaders two); StreamSourceTemplateTest and
+        // StreamReadersTemplateTest check the statements of the other modes
         List<Map<String, Object>> statements = new ArrayList<>();
-        for (Map<String, Object> policy : (List<Map<String, Object>>) template.properties(role).get("Policies")) {
+        for (Map<String, Object> policy : (List<Map<String, Object>>) template.deployed().properties(role).get("Policies")) {
             statements.addAll((List<Map<String, Object>>) map(policy.get("PolicyDocument"), "PolicyDocument").get("Statement"));
         }
         return statements;
