@@ -27,12 +27,14 @@ import java.util.TreeMap;
  *
  * <p>Its sequence number is the Kinesis record's (what a batch item failure names on a Kinesis event source mapping);
  * its creation time is {@code ApproximateCreationDateTime} in microseconds when
- * {@code ApproximateCreationDateTimePrecision} is {@code MICROSECOND}, otherwise in milliseconds (the precision
- * DynamoDB used before the setting existed).
+ * {@code ApproximateCreationDateTimePrecision} is {@code MICROSECOND}, in milliseconds when it is {@code MILLISECOND},
+ * and without the field (the record format AWS documents has none) in the unit its value shows: 10^14 or more is
+ * microseconds, less milliseconds.
  */
 public final class KinesisChangeRecords {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long MICROS_FROM = 100_000_000_000_000L;
 
     private final String keyAttribute;
 
@@ -101,7 +103,10 @@ public final class KinesisChangeRecords {
             throw new MalformedRecordException("ApproximateCreationDateTime is not an integer");
         }
         long value = time.asLong();
-        String precision = dynamodb.path("ApproximateCreationDateTimePrecision").asText("MILLISECOND");
+        // AWS's record format names no precision: without the field, a value past the year 5138 in milliseconds is
+        // microseconds (microseconds of any time since 1973 are above 10^14, milliseconds are below it until 5138)
+        String precision = dynamodb.path("ApproximateCreationDateTimePrecision")
+                .asText(Math.abs(value) >= MICROS_FROM ? "MICROSECOND" : "MILLISECOND");
         return "MICROSECOND".equals(precision)
                 ? Instant.ofEpochSecond(Math.floorDiv(value, 1_000_000L), Math.floorMod(value, 1_000_000L) * 1_000L)
                 : Instant.ofEpochMilli(value);

@@ -61,6 +61,25 @@ class KinesisChangeRecordsTest {
     }
 
     @Test
+    void read_ofRecordsWithoutAPrecisionField_readsTheirUnitFromTheValue() {
+        // given: the record format AWS documents names no precision: a microsecond value is a thousand times a millisecond one
+        String micros = """
+                {"eventID":"e-3","eventName":"INSERT","dynamodb":{"ApproximateCreationDateTime":1700000000123456,
+                 "Keys":{"id":{"S":"issue#m"}},"NewImage":{"id":{"S":"issue#m"}}}}""";
+        String millis = """
+                {"eventID":"e-4","eventName":"INSERT","dynamodb":{"ApproximateCreationDateTime":1700000000123,
+                 "Keys":{"id":{"S":"issue#m"}},"NewImage":{"id":{"S":"issue#m"}}}}""";
+
+        // when
+        ChangeRecord inMicros = ((PartialBatch.Decoded.Read<ChangeRecord>) new KinesisChangeRecords("id").read(record(micros, "8"))).record();
+        ChangeRecord inMillis = ((PartialBatch.Decoded.Read<ChangeRecord>) new KinesisChangeRecords("id").read(record(millis, "9"))).record();
+
+        // then
+        assertThat(inMicros.approximateCreationTime()).contains(Instant.parse("2023-11-14T22:13:20.123456Z"));
+        assertThat(inMillis.approximateCreationTime()).contains(Instant.parse("2023-11-14T22:13:20.123Z"));
+    }
+
+    @Test
     void read_ofARemoveByTtl_atMillisecondPrecision_readsMillisecondsAndTheServiceIdentity() {
         // given
         String data = """
