@@ -4,10 +4,10 @@ import com.amazonaws.services.lambda.runtime.events.KinesisEvent.KinesisEventRec
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.multikey.common.Deadline;
 import com.multikey.index.IndexProjector;
+import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.Arbitrary;
 import net.jqwik.api.constraints.IntRange;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 
