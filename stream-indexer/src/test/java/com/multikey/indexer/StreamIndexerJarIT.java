@@ -76,6 +76,23 @@ class StreamIndexerJarIT {
     }
 
     @Test
+    void everyClassTheKinesisIndexerCanReach_isInTheJar() throws Exception {
+        // given: StreamSource kinesis deploys the same jar with the order-independent indexer's handler
+        try (DeployableJar kinesis = DeployableJar.of(TEMPLATE.withParameterOverrides(Map.of("StreamSource", "kinesis")), FUNCTION)) {
+            // when
+            Map<String, String> missing = kinesis.missingReachableClasses(List.of(DYNAMODB, EVENTS, "org/yaml/snakeyaml/"),
+                    name -> name.startsWith("org/yaml/snakeyaml/") || name.startsWith(DYNAMODB + "model/") && !name.endsWith("Exception")
+                            || name.startsWith(DYNAMODB + "transform/") || name.startsWith(EVENTS),
+                    name -> false,
+                    Set.of(SNAKEYAML_DUMPER_OPTIONS, DYNAMODB + "DynamoDbClient", DYNAMODB + "DefaultDynamoDbClient"));
+
+            // then
+            assertThat(kinesis.handlerClassName()).isEqualTo(KinesisStreamIndexerHandler.class.getName());
+            assertThat(missing).as("missing class -> a class naming it").isEmpty();
+        }
+    }
+
+    @Test
     void handler_fromTheJarAlone_indexesTheSampleEvents() throws Throwable {
         assertThat(jar.handlerClass().getConstructor()).as("no-arg constructor for Lambda").isNotNull();
         try (LocalDynamoDb dynamoDbLocal = LocalDynamoDb.start(); DynamoDbClient dynamoDb = dynamoDbLocal.client()) {

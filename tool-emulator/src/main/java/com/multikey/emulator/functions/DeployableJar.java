@@ -49,7 +49,8 @@ public final class DeployableJar implements AutoCloseable {
 
     /** The jar and handler class {@code template.yaml} names for that function; the jar must have been packaged. */
     public static DeployableJar of(SamTemplate template, String functionLogicalId) {
-        Map<String, Object> properties = template.properties(functionLogicalId);
+        // as deployed with the template's parameter values: a Handler chosen by a condition (!If) is the one it deploys
+        Map<String, Object> properties = template.deployed().properties(functionLogicalId);
         Path path = template.path().getParent().resolve((String) properties.get("CodeUri"));
         if (!Files.isRegularFile(path)) {
             throw new MissingFunctionJarException(functionLogicalId, path);
