@@ -109,6 +109,17 @@ class StreamSourceTemplateTest {
     }
 
     @Test
+    void kinesisSource_alarmsOnTheRecordAgeOfTheStreamItCreates_asItsConsumersReadIt() {
+        assertThat(dynamodb.resources()).doesNotContainKey("KinesisRecordAgeAlarm");
+        assertThat(givenStream.resources()).as("a given stream: the functions' IteratorAge alarms watch it").doesNotContainKey("KinesisRecordAgeAlarm");
+        assertThat(kinesis.properties("KinesisRecordAgeAlarm")).containsEntry("Namespace", "AWS/Kinesis")
+                .containsEntry("MetricName", "GetRecords.IteratorAgeMilliseconds").containsEntry("Statistic", "Maximum")
+                .containsEntry("Dimensions", List.of(Map.of("Name", "StreamName", "Value", Map.of("Ref", "AppTableChangesStream"))))
+                .containsEntry("AlarmActions", List.of(Map.of("Ref", "AlarmTopic")));
+        assertThat(fanOut.properties("KinesisRecordAgeAlarm")).containsEntry("MetricName", "SubscribeToShardEvent.MillisBehindLatest");
+    }
+
+    @Test
     void givenStream_isReadAndMadeTheDestination_withKmsDecryptOnItsKey() {
         assertThat(givenStream.resources()).doesNotContainKey("AppTableChangesStream");
         assertThat(map(givenStream.properties("AppTable").get("KinesisStreamSpecification"), "spec"))
