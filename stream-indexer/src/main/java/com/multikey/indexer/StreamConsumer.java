@@ -4,6 +4,8 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStream
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse.BatchItemFailure;
 import com.multikey.common.Deadline;
+import com.multikey.common.JobCheckpoints;
+import com.multikey.common.JobProgress;
 import com.multikey.common.StructuredLog;
 import software.amazon.awssdk.core.exception.SdkException;
 

@@ -1,11 +1,14 @@
 package com.multikey.indexer;
 
+import com.multikey.common.JobCheckpoints;
+import com.multikey.common.JobProgress;
+
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
 /** The checkpoint table in memory, conditional writes included. */
-final class InMemoryJobCheckpoints implements JobCheckpoints {
+public final class InMemoryJobCheckpoints implements JobCheckpoints {
 
     final Map<String, JobProgress> items = new HashMap<>();
     int writes;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.common.Backoff;
 import com.multikey.common.Deadline;
+import com.multikey.index.IssueImages;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.router.ChangeEventFactory;
 import com.multikey.router.EventPublisher;
@@ -13,6 +14,7 @@ import com.multikey.router.OrderedEventSender;
 import com.multikey.router.Router;
 import com.multikey.router.RouterConfig;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -23,8 +25,11 @@ import software.amazon.awssdk.services.eventbridge.model.PutEventsRequestEntry;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,6 +87,120 @@ class StreamConsumerPropertiesTest {
 
         assertThat(indexFailing.publisher.calls).as("no PutEvents entry ever sent twice").isEqualTo(h.records().size());
         assertThat(indexFailing.index.items()).isEqualTo(h.expectedIndex());
+    }
+
+    /**
+     * The shape of a counterexample once reported (only the route job failing, the record after the first handed to the
+     * index job twice), scripted: the route job fails the second record once; the redelivery, from that record, hands the
+     * index job nothing it finished and the route job what it did not.
+     */
+    @Example
+    void aRouteFailureOnTheSecondRecord_redeliversItToTheRouteJobOnly() {
+        List<Record> records = List.of(issue("000000000000000000100", "issue#a", 1), issue("000000000000000000101", "issue#b", 1),
+                issue("000000000000000000102", "issue#a", 2));
+        Scripted scripted = new Scripted(Set.of(), Set.of("000000000000000000101"));
+
+        scripted.deliver(records, 3);
+
+        assertThat(scripted.handedToIndex).as("each record handed to the index job once")
+                .containsExactly("000000000000000000100", "000000000000000000101", "000000000000000000102");
+        assertThat(scripted.handedToRoute).as("the redelivery from the failed record: only it and the later one of its batch")
+                .containsExactly("000000000000000000100", "000000000000000000101", "000000000000000000102",
+                        "000000000000000000101", "000000000000000000102");
+        assertThat(scripted.routed).containsExactly("000000000000000000100", "000000000000000000101", "000000000000000000102");
+    }
+
+    /**
+     * Sequence numbers are decimal strings of varying length (21 to 40 digits) and Lambda restarts at the numerically lowest
+     * reported record: where a shard's numbers gain a digit, the lowest is not the first as text ("999…" before "1000…").
+     * The progress is kept under the record Lambda restarts at, so neither job gets again what it finished.
+     */
+    @Example
+    void failuresAcrossADigitMoreInTheSequenceNumbers_restartAtTheNumericallyLowest() {
+        String nines = "9".repeat(21);
+        String tenPower = "1" + "0".repeat(21);
+        String next = "1" + "0".repeat(20) + "1";
+        List<Record> records = List.of(issue(nines, "issue#a", 1), issue(tenPower, "issue#b", 1), issue(next, "issue#c", 1));
+        Scripted routeFailing = new Scripted(Set.of(), Set.of(nines, tenPower));
+
+        routeFailing.deliver(records, 3);
+
+        assertThat(routeFailing.handedToIndex).as("each record handed to the index job once").containsExactly(nines, tenPower, next);
+        assertThat(routeFailing.routed).as("each event once").containsExactly(nines, tenPower, next);
+
+        Scripted indexFailing = new Scripted(Set.of(nines, tenPower), Set.of());
+
+        indexFailing.deliver(records, 3);
+
+        assertThat(indexFailing.handedToRoute).as("each record handed to the route job once").containsExactly(nines, tenPower, next);
+        assertThat(indexFailing.indexed).as("each record indexed once").containsExactly(nines, tenPower, next);
+    }
+
+    /** An insert of an issue, as its stream record with this sequence number (event id {@code event-<sequence>}). */
+    private static Record issue(String sequence, String id, int num) {
+        Record record = StreamRecords.change(1, id, null, IssueImages.issue(id, "project#1", num, Map.of()));
+        return record.toBuilder().eventID("event-" + sequence)
+                .dynamodb(record.dynamodb().toBuilder().sequenceNumber(sequence).build()).build();
+    }
+
+    /**
+     * The consumer with scripted jobs, delivered to as Lambda delivers (again from the numerically lowest reported record):
+     * each job fails the records it is told to, the first time it is handed each, and keeps what it was handed and what it did.
+     */
+    static final class Scripted {
+        final List<String> handedToIndex = new ArrayList<>();
+        final List<String> indexed = new ArrayList<>();
+        final List<String> handedToRoute = new ArrayList<>();
+        final List<String> routed = new ArrayList<>();
+        private final Set<String> indexFailsOnce;
+        private final Set<String> routeFailsOnce;
+        private final StreamConsumer consumer;
+
+        Scripted(Set<String> indexFailsOnce, Set<String> routeFailsOnce) {
+            this.indexFailsOnce = new HashSet<>(indexFailsOnce);
+            this.routeFailsOnce = new HashSet<>(routeFailsOnce);
+            this.consumer = new StreamConsumer((records, deadline) -> job(records, handedToIndex, indexed, this.indexFailsOnce),
+                    (records, deadline) -> job(records, handedToRoute, routed, this.routeFailsOnce), new InMemoryJobCheckpoints(),
+                    IndexerFixtures.quietLog());
+        }
+
+        /** Fails the records it is told to fail and, not doing them, every later one of the batch. */
+        private static StreamsEventResponse job(List<DynamodbStreamRecord> records, List<String> handed, List<String> done,
+                                                Set<String> failsOnce) {
+            List<StreamsEventResponse.BatchItemFailure> failures = new ArrayList<>();
+            for (DynamodbStreamRecord record : records) {
+                String sequence = record.getDynamodb().getSequenceNumber();
+                handed.add(sequence);
+                if (failsOnce.remove(sequence)) {
+                    failures.add(new StreamsEventResponse.BatchItemFailure(sequence));
+                } else if (failures.isEmpty()) {
+                    done.add(sequence);
+                } else {
+                    failures.add(new StreamsEventResponse.BatchItemFailure(sequence));
+                }
+            }
+            return new StreamsEventResponse(failures);
+        }
+
+        void deliver(List<Record> records, int batchSize) {
+            List<DynamodbStreamRecord> all = StreamRecords.lambdaRecords(records);
+            int position = 0;
+            while (position < all.size()) {
+                List<DynamodbStreamRecord> batch = all.subList(position, Math.min(all.size(), position + batchSize));
+                Set<BigInteger> failed = consumer.process(batch, Deadline.after(Duration.ofMinutes(1))).getBatchItemFailures().stream()
+                        .map(f -> new BigInteger(f.getItemIdentifier())).collect(Collectors.toSet());
+                if (failed.isEmpty()) {
+                    position += batch.size();
+                    continue;
+                }
+                BigInteger lowest = failed.stream().min(Comparator.naturalOrder()).orElseThrow();
+                int restart = 0;
+                while (!new BigInteger(batch.get(restart).getDynamodb().getSequenceNumber()).equals(lowest)) {
+                    restart++;
+                }
+                position += restart;
+            }
+        }
     }
 
     @Provide

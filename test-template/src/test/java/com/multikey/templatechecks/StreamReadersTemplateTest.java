@@ -63,6 +63,35 @@ class StreamReadersTemplateTest {
     }
 
     @Test
+    void oneReader_createsNoRouterFailureQueue_norItsAlarmOrOutput_andRedriveRoutesThroughTheConsumer() {
+        assertThat(two.resources()).containsKeys("RouterFailureQueue", "RouterFailureQueueAlarm");
+        assertThat(map(two.root().get("Outputs"), "Outputs")).containsKey("RouterFailureQueueUrl");
+        assertThat(one.resources()).doesNotContainKeys("RouterFailureQueue", "RouterFailureQueueAlarm");
+        assertThat(map(one.root().get("Outputs"), "Outputs")).doesNotContainKey("RouterFailureQueueUrl");
+
+        Map<String, Object> redrive = map(map(one.properties("RedriveFunction").get("Environment"), "Environment").get("Variables"), "Variables");
+        assertThat(redrive).doesNotContainKeys("ROUTER_FAILURE_QUEUE", "ROUTER_FUNCTION_NAME")
+                .containsEntry("STREAM_CHECKPOINTS_TABLE", Map.of("Ref", "StreamCheckpointsTable"))
+                .containsEntry("STREAM_CONSUMER_FUNCTION_NAME", Map.of("Ref", "StreamIndexerFunction"));
+        Map<String, Object> twoRedrive = map(map(two.properties("RedriveFunction").get("Environment"), "Environment").get("Variables"), "Variables");
+        assertThat(twoRedrive).containsKeys("ROUTER_FAILURE_QUEUE", "ROUTER_FUNCTION_NAME")
+                .doesNotContainKeys("STREAM_CHECKPOINTS_TABLE", "STREAM_CONSUMER_FUNCTION_NAME");
+    }
+
+    @Test
+    void oneReader_redrivesRole_readsAndWritesTheCheckpoints_andInvokesTheConsumer() {
+        Map<String, Map<String, Object>> statements = statements(one, "RedriveRole");
+
+        assertThat(statements.get("ReinvokeFunctions").get("Resource")).isEqualTo(List.of(
+                Map.of("Fn::GetAtt", List.of("StreamIndexerFunction", "Arn")), Map.of("Fn::GetAtt", List.of("DeleteLayerFunction", "Arn"))));
+        assertThat(statements.get("WorkThroughFailureQueues").get("Resource")).isEqualTo(List.of(
+                Map.of("Fn::GetAtt", List.of("StreamIndexerFailureQueue", "Arn")), Map.of("Fn::GetAtt", List.of("DeleteLayerDeadLetterQueue", "Arn"))));
+        assertThat(statements.get("ConsumerCheckpoints")).containsEntry("Action", List.of("dynamodb:GetItem", "dynamodb:PutItem"))
+                .containsEntry("Resource", Map.of("Fn::GetAtt", List.of("StreamCheckpointsTable", "Arn")));
+        assertThat(statements(two, "RedriveRole")).doesNotContainKey("ConsumerCheckpoints");
+    }
+
+    @Test
     void oneReader_theConsumersRole_mayPutEventsOnTheBusAndReadAndWriteItsCheckpointsOnly() {
         Map<String, Map<String, Object>> statements = statements(one);
 
@@ -149,8 +178,12 @@ class StreamReadersTemplateTest {
     }
 
     private static Map<String, Map<String, Object>> statements(SamTemplate deployed) {
+        return statements(deployed, "StreamIndexerRole");
+    }
+
+    private static Map<String, Map<String, Object>> statements(SamTemplate deployed, String role) {
         Map<String, Map<String, Object>> bySid = new java.util.LinkedHashMap<>();
-        for (Object policy : (List<?>) deployed.properties("StreamIndexerRole").get("Policies")) {
+        for (Object policy : (List<?>) deployed.properties(role).get("Policies")) {
             Map<String, Object> document = map(map(policy, "policy").get("PolicyDocument"), "PolicyDocument");
             for (Object statement : (List<?>) document.get("Statement")) {
                 Map<String, Object> s = map(statement, "statement");

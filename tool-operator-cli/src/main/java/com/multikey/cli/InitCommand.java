@@ -74,7 +74,7 @@ final class InitCommand implements Callable<Integer>, Failures.Located {
         StreamReadiness stream = StreamReadiness.of(read.table());
         StreamReaders readers = source.readers(parent.environment, read.table());
         ProposalYaml.Source from = new ProposalYaml.Source(table, source.where(parent.environment), read.items().size(),
-                read.table().itemCount(), read.whole(), stream);
+                read.table().itemCount(), read.whole(), stream, readers);
         try {
             Files.writeString(file, ProposalYaml.render(proposal, from), StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -114,6 +114,16 @@ record StreamReaders(String streamArn, Listing listing) {
         return listing instanceof Listing.NotListed || mode() != null;
     }
 
+    /** What the listing found and the readers a shard would have with each mode, one line. */
+    String summary() {
+        return switch (listing) {
+            case Listing.NotListed notListed -> "not listed: " + notListed.reason();
+            case Listing.Listed listed -> String.format("%d listed (Lambda event source mappings): with the stack %d a shard with "
+                    + "StreamReaders=two, %d with StreamReaders=one (a shard serves %d)", listed.readers().size(), withMode(Mode.TWO),
+                    withMode(Mode.ONE), READERS_A_SHARD);
+        };
+    }
+
     /** The advice, one sentence. */
     String advice() {
         return switch (listing) {

@@ -2,6 +2,7 @@ package com.multikey.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.multikey.emulator.services.lambda.LocalLambdaApi;
 import com.multikey.index.definition.Condition;
 import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.EntityTypeRule;
@@ -11,7 +12,6 @@ import com.multikey.index.definition.KeySchema;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.LocalTablesExtension;
 import com.multikey.testkit.SingleTableFixtures;
-import com.multikey.emulator.services.lambda.LocalLambdaApi;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -21,12 +21,12 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+import software.amazon.awssdk.services.lambda.LambdaClient;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -294,6 +294,10 @@ class InitCommandTest {
             assertThat(readers.path("withOne").asInt()).isEqualTo(2);
             assertThat(readers.path("mode").asText()).isEqualTo("one");
             assertThat(readers.path("readers").get(0).path("functionArn").asText()).endsWith(":function:layer-forwarder");
+            assertThat(Files.readString(directory.resolve("f.yaml"))).as("the file's header")
+                    .contains("# Stream readers: 1 listed (Lambda event source mappings): with the stack 3 a shard with StreamReaders=two, 2 with"
+                            + " StreamReaders=one (a shard serves 2).")
+                    .contains("# Choose: deploy with StreamReaders=one");
         }
     }
 
@@ -330,6 +334,9 @@ class InitCommandTest {
 
         assertThat(printed()).contains("stream readers: not listed: a table at --endpoint: pass --lambda-endpoint to list its readers",
                 "if the stream already has a reader, deploy with StreamReaders=one");
+        assertThat(Files.readString(directory.resolve("f.yaml"))).as("the file's header")
+                .contains("# Stream readers: not listed: a table at --endpoint: pass --lambda-endpoint to list its readers.")
+                .contains("# Choose: readers not listed");
     }
 
     /** Makes {@code indexes: []} a list of every candidate, uncommented. */

@@ -1,4 +1,4 @@
-package com.multikey.indexer;
+package com.multikey.common;
 
 import java.util.Optional;
 

@@ -1,4 +1,4 @@
-package com.multikey.indexer;
+package com.multikey.common;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
