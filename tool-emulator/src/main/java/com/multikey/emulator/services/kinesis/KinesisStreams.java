@@ -21,7 +21,11 @@ import java.util.concurrent.ConcurrentSkipListMap;
  */
 public final class KinesisStreams {
 
-    private static final String ACCOUNT = "000000000000";
+    /**
+     * The local account: the one the template's ARNs name as the emulator resolves them (TemplateEnvironment.LOCAL_ACCOUNT),
+     * so that a stream's ARN is the same in DescribeStream, in the table's destination and in the event source mappings.
+     */
+    static final String ACCOUNT = "123456789012";
     private static final BigInteger MAX_HASH_KEY = BigInteger.TWO.pow(128).subtract(BigInteger.ONE);
     private static final BigInteger FIRST_SEQUENCE = new BigInteger("49590000000000000000000000000000000000000000000000000000");
 

@@ -121,7 +121,7 @@ public final class LocalKinesis implements AutoCloseable {
             throw new KinesisError(400, "ValidationException", "ShardCount is required for a PROVISIONED stream and must be at least 1");
         }
         if (!streams.create(name, shards)) {
-            throw new KinesisError(400, "ResourceInUseException", "Stream " + name + " under account 000000000000 already exists.");
+            throw new KinesisError(400, "ResourceInUseException", "Stream " + name + " under account " + KinesisStreams.ACCOUNT + " already exists.");
         }
         return JSON.createObjectNode();
     }
@@ -201,7 +201,7 @@ public final class LocalKinesis implements AutoCloseable {
         KinesisStreams.Stream stream = stream(request);
         KinesisStreams.Shard shard = streams.shard(stream, required(request, "ShardId"))
                 .orElseThrow(() -> new KinesisError(400, "ResourceNotFoundException", "Shard " + request.path("ShardId").asText()
-                        + " in stream " + stream.name() + " under account 000000000000 does not exist"));
+                        + " in stream " + stream.name() + " under account " + KinesisStreams.ACCOUNT + " does not exist"));
         String type = required(request, "ShardIteratorType");
         int index;
         try {
@@ -253,7 +253,7 @@ public final class LocalKinesis implements AutoCloseable {
             throw new KinesisError(400, "ValidationException", "StreamName or StreamARN must be given");
         }
         return streams.find(name).orElseThrow(() -> new KinesisError(400, "ResourceNotFoundException",
-                "Stream " + name + " under account 000000000000 not found."));
+                "Stream " + name + " under account " + KinesisStreams.ACCOUNT + " not found."));
     }
 
     private static String partitionKey(JsonNode request) {
