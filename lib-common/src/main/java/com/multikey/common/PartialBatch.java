@@ -80,16 +80,46 @@ public final class PartialBatch<T> {
         this.log = log;
     }
 
+    /**
+     * A record of another source (a Kinesis record of DynamoDB's changes) as its consumer read it: the record, or
+     * why it can never be processed.
+     */
+    public sealed interface Decoded<T> {
+
+        record Read<T>(T record) implements Decoded<T> {
+        }
+
+        record Unreadable<T>(Skipped skipped) implements Decoded<T> {
+        }
+    }
+
     /** @throws BatchFailedException when a record to deliver again has no sequence number to report */
     public <R> Result<R> process(List<DynamodbStreamRecord> records, Deadline deadline, Logic<T, R> logic) {
         List<DynamodbStreamRecord> batch = records == null ? List.of() : records;
-        List<T> readable = new ArrayList<>();
-        List<Skipped> skipped = new ArrayList<>();
+        List<Decoded<T>> decoded = new ArrayList<>();
         for (DynamodbStreamRecord record : batch) {
             try {
-                readable.add(reader.read(record));
+                decoded.add(new Decoded.Read<>(reader.read(record)));
             } catch (MalformedRecordException e) {
-                skipped.add(new Skipped(keyOf(record), eventIdOf(record), sequenceOf(record), e.getMessage()));
+                decoded.add(new Decoded.Unreadable<>(new Skipped(keyOf(record), eventIdOf(record), sequenceOf(record), e.getMessage())));
+            }
+        }
+        return processDecoded(decoded, deadline, logic);
+    }
+
+    /**
+     * As {@link #process}, for records another source's reader already read (the reader given to the constructor
+     * is not used).
+     *
+     * @throws BatchFailedException when a record to deliver again has no sequence number to report
+     */
+    public <R> Result<R> processDecoded(List<Decoded<T>> batch, Deadline deadline, Logic<T, R> logic) {
+        List<T> readable = new ArrayList<>();
+        List<Skipped> skipped = new ArrayList<>();
+        for (Decoded<T> record : batch) {
+            switch (record) {
+                case Decoded.Read<T> read -> readable.add(read.record());
+                case Decoded.Unreadable<T> unreadable -> skipped.add(unreadable.skipped());
             }
         }
         Outcome<T, R> outcome = logic.process(readable, deadline);

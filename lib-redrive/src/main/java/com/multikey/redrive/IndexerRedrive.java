@@ -43,7 +43,31 @@ final class IndexerRedrive implements MessageAction {
     }
 
     private Result repair(List<Record> records, boolean dryRun) {
-        Map<ItemKey, List<Map<String, AttributeValue>>> imagesByItem = imagesByItem(records, schema);
+        Repairs repairs = repairItems(imagesByItem(records, schema), dryRun);
+        if (!repairs.changing().isEmpty()) {
+            return new Result.Failed(repairs.stillChanging());
+        }
+        return new Result.Done(records.size() + " records, " + repairs.describe(dryRun));
+    }
+
+    /** What the repair of some items came to. */
+    record Repairs(int items, int repaired, int puts, int deletes, int right, List<String> changing) {
+        Repairs {
+            changing = List.copyOf(changing);
+        }
+
+        String describe(boolean dryRun) {
+            return String.format("%d items: %s %d (%d puts, %d deletes), %d already right", items, dryRun ? "would repair" : "repaired",
+                    repaired, puts, deletes, right);
+        }
+
+        String stillChanging() {
+            return changing.size() + " items kept changing while being repaired (" + String.join(", ", changing) + "); run again";
+        }
+    }
+
+    /** Repairs each item from its current state, considering every key its images imply ({@link TargetedRepair}). */
+    Repairs repairItems(Map<ItemKey, List<Map<String, AttributeValue>>> imagesByItem, boolean dryRun) {
         int repaired = 0;
         int right = 0;
         int puts = 0;
@@ -65,12 +89,7 @@ final class IndexerRedrive implements MessageAction {
                 case TargetedRepair.Outcome.StillChanging s -> changing.add(s.itemKey().toString());
             }
         }
-        if (!changing.isEmpty()) {
-            return new Result.Failed(changing.size() + " items kept changing while being repaired (" + String.join(", ", changing)
-                    + "); run again");
-        }
-        return new Result.Done(String.format("%d records, %d items: %s %d (%d puts, %d deletes), %d already right",
-                records.size(), imagesByItem.size(), dryRun ? "would repair" : "repaired", repaired, puts, deletes, right));
+        return new Repairs(imagesByItem.size(), repaired, puts, deletes, right, changing);
     }
 
     /**

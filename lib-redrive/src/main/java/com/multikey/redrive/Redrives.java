@@ -1,6 +1,7 @@
 package com.multikey.redrive;
 
 import com.multikey.common.ClientFactory;
+import com.multikey.common.DynamoDbJobCheckpoints;
 import com.multikey.index.GridLayoutStore;
 import com.multikey.reindex.IndexScope;
 import com.multikey.reindex.TargetedRepair;
@@ -9,6 +10,7 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
+import java.time.Clock;
 import java.time.Duration;
 
 /**
@@ -49,7 +51,12 @@ public final class Redrives implements AutoCloseable {
                 new LambdaFunctionInvoker(lambda), lambda);
     }
 
+    /** @throws IllegalArgumentException when the stack has no such queue, or its configuration lacks a name */
     public Redrive forQueue(QueueKind kind) {
+        if (kind == QueueKind.ROUTER && config.oneReader().isPresent()) {
+            throw new IllegalArgumentException("with one stream reader there is no router queue: the consumer's failures, index and"
+                    + " events, are in the indexer queue (redrive --queue indexer)");
+        }
         FailureQueue queue = new SqsFailureQueue(sqs, config.queue(kind));
         MessageAction action = switch (kind) {
             case INDEXER -> {
@@ -57,8 +64,12 @@ public final class Redrives implements AutoCloseable {
                 // every index in the layouts the stack's grid state keeps, as the indexer writes them
                 IndexScope scope = IndexScope.all(new GridLayoutStore(dynamoDb, indexTable, config.definitions(), false,
                         Duration.ZERO, System::nanoTime).current());
-                yield new IndexerRedrive(new StreamRangeReader(streams), new TargetedRepair(dynamoDb,
+                IndexerRedrive indexer = new IndexerRedrive(new StreamRangeReader(streams), new TargetedRepair(dynamoDb,
                         RedriveConfig.required(config.appTable(), "APP_TABLE_NAME"), indexTable, scope), scope);
+                // one reader: the queue's records may also lack their events, which the consumer's checkpoints tell
+                yield config.oneReader().<MessageAction>map(one -> new ConsumerRedrive(new StreamRangeReader(streams), indexer, scope,
+                        new DynamoDbJobCheckpoints(dynamoDb, one.checkpointsTable(), Clock.systemUTC()), invoker, one.consumerFunction()))
+                        .orElse(indexer);
             }
             case ROUTER -> new RouterRedrive(new StreamRangeReader(streams), invoker,
                     RedriveConfig.required(config.routerFunction(), "ROUTER_FUNCTION_NAME"));

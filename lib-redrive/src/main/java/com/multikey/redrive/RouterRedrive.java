@@ -74,7 +74,7 @@ final class RouterRedrive implements MessageAction {
         return chunks;
     }
 
-    private static List<String> batchItemFailures(String answer) {
+    static List<String> batchItemFailures(String answer) {
         if (answer == null || answer.isBlank() || "null".equals(answer.strip())) {
             return List.of();
         }

@@ -305,7 +305,9 @@ class QueryApiIntegrationTest {
     void cursor_editedCutOrMadeForAnotherQuery_isRefusedNamingTheCursor_andNeverWidensTheQuery() {
         // given
         String cursor = get("/v1/grid", "project=project%2335e9&field=3812&pageSize=1").body().get("nextCursor").asText();
-        String edited = cursor.substring(0, cursor.length() - 2) + (cursor.endsWith("A") ? "B" : "A") + cursor.charAt(cursor.length() - 1);
+        // the second-to-last character changed (it carries only data bits): to 'A', or to 'B' when it is an 'A' already
+        String edited = cursor.substring(0, cursor.length() - 2) + (cursor.charAt(cursor.length() - 2) == 'A' ? "B" : "A")
+                + cursor.charAt(cursor.length() - 1);
         String typeTag = cursor.substring(0, 20) + (cursor.charAt(20) == 'N' ? 'O' : 'N') + cursor.substring(21);
         String indexCursor = get("/v1/indexes/custom_fields/items", "group=project%2335e9&entry=3812&pageSize=1").body()
                 .get("nextCursor").asText();

@@ -1,12 +1,16 @@
 package com.multikey.router;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
+import com.amazonaws.services.lambda.runtime.events.KinesisEvent.KinesisEventRecord;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.multikey.common.ChangeRecord;
 import com.multikey.common.Deadline;
+import com.multikey.common.KinesisChangeRecords;
+import com.multikey.common.MalformedRecordException;
 import com.multikey.common.PartialBatch;
 import com.multikey.common.StructuredLog;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,12 +25,14 @@ public final class Router {
 
     private final PartialBatch<ChangeEvent> batch;
     private final ChangeEventFactory factory;
+    private final KinesisChangeRecords kinesis;
     private final OrderedEventSender sender;
     private final RouterMetrics metrics;
     private final StructuredLog log;
 
     public Router(ChangeEventFactory factory, OrderedEventSender sender, RouterMetrics metrics, StructuredLog log) {
         this.batch = new PartialBatch<>(this::read, ChangeEvent::sequenceNumber, factory.keyAttribute(), log);
+        this.kinesis = new KinesisChangeRecords(factory.keyAttribute());
         this.factory = factory;
         this.sender = sender;
         this.metrics = metrics;
@@ -42,6 +48,38 @@ public final class Router {
         log.info("batch routed", Map.of("records", result.records(), "events", counts.sent(), "skippedRecords", result.skipped(),
                 "refusedEvents", counts.refused(), "failedRecords", result.failed()));
         return result.response();
+    }
+
+    /**
+     * As {@link #process}, for the Kinesis records of a table's Kinesis streaming destination: each record's change
+     * becomes the same event; its {@code sequenceNumber} is the Kinesis record's, which the batch item failures name.
+     * Records may come twice and out of order there: events are sent in the batch's order per item (see
+     * docs/event-contract.md for what that promises).
+     */
+    public StreamsEventResponse processKinesis(List<KinesisEventRecord> records, Deadline deadline) {
+        List<PartialBatch.Decoded<ChangeEvent>> events = new ArrayList<>();
+        for (PartialBatch.Decoded<ChangeRecord> record : kinesis.read(records)) {
+            events.add(switch (record) {
+                case PartialBatch.Decoded.Read<ChangeRecord> read -> readKinesis(read.record());
+                case PartialBatch.Decoded.Unreadable<ChangeRecord> unreadable -> new PartialBatch.Decoded.Unreadable<>(unreadable.skipped());
+            });
+        }
+        PartialBatch.Result<Counts> result = batch.processDecoded(events, deadline, this::route);
+        Counts counts = result.report();
+        metrics.batchProcessed(new RouterMetrics.BatchSummary(result.records(), result.skipped(), counts.sent(),
+                counts.withoutImages(), counts.adjusted(), counts.retried(), counts.refused(), result.failed()));
+        log.info("batch routed", Map.of("records", result.records(), "events", counts.sent(), "skippedRecords", result.skipped(),
+                "refusedEvents", counts.refused(), "failedRecords", result.failed()));
+        return result.response();
+    }
+
+    private PartialBatch.Decoded<ChangeEvent> readKinesis(ChangeRecord record) {
+        try {
+            return new PartialBatch.Decoded.Read<>(factory.toEvent(record));
+        } catch (MalformedRecordException e) {
+            return new PartialBatch.Decoded.Unreadable<>(new PartialBatch.Skipped(record.keys().toString(), record.eventId(),
+                    record.sequenceNumber().orElse(""), e.getMessage()));
+        }
     }
 
     /** What one batch's events did, for the metrics. */

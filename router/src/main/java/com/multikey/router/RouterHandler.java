@@ -48,7 +48,8 @@ public final class RouterHandler implements RequestHandler<DynamodbEvent, Stream
         return router.process(event.getRecords(), Deadline.forInvocation(context.getRemainingTimeInMillis(), RESPONSE_RESERVE));
     }
 
-    static Router fromEnvironment(Map<String, String> env) {
+    /** The router as the function wires it from its environment (also the one-reader stream consumer's route job). */
+    public static Router fromEnvironment(Map<String, String> env) {
         return fromEnvironment(env, StructuredLog.forClass(Router.class),
                 EmfMetrics.toStandardOutput(env.getOrDefault("METRICS_NAMESPACE", "Multikey"), RouterMetrics.SERVICE));
     }

@@ -1,5 +1,7 @@
 package com.multikey.router;
 
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.multikey.emulator.functions.LocalContext;
@@ -19,8 +21,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The real handler, its real EventBridge client, against a local endpoint that speaks PutEvents. */
+/**
+ * The real handler, its real EventBridge client, against a local endpoint that speaks PutEvents. The router's contract:
+ * stream-indexer's tests run these again with the batch routed through the one-reader consumer ({@link #handler(Map)}).
+ */
 class RouterIntegrationTest {
+
+    /** A batch's way to the router. */
+    @FunctionalInterface
+    interface Handler {
+        StreamsEventResponse handleRequest(DynamodbEvent event, Context context);
+    }
 
     private LocalEventBridge bus;
 
@@ -34,7 +45,12 @@ class RouterIntegrationTest {
         bus.close();
     }
 
-    private RouterHandler handler(int maxEntryBytes) {
+    /** The router's own handler, configured from {@code env}; overridden to route through another reader of the stream. */
+    Handler handler(Map<String, String> env) {
+        return new RouterHandler(env)::handleRequest;
+    }
+
+    private Handler handler(int maxEntryBytes) {
         Map<String, String> env = new HashMap<>();
         env.put("AWS_REGION", "us-east-1");
         env.put("AWS_ACCESS_KEY_ID", "local");
@@ -43,10 +59,10 @@ class RouterIntegrationTest {
         env.put("EVENT_BUS_NAME", "app-events");
         env.put("TABLE_ARN", RouterFixtures.TABLE_ARN);
         env.put("MAX_ENTRY_BYTES", Integer.toString(maxEntryBytes));
-        return new RouterHandler(env);
+        return handler(env);
     }
 
-    private StreamsEventResponse route(RouterHandler handler, List<Record> records) {
+    private StreamsEventResponse route(Handler handler, List<Record> records) {
         return handler.handleRequest(Records.event(records), LocalContext.of("RouterFunction"));
     }
 

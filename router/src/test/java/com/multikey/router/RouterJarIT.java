@@ -77,6 +77,23 @@ class RouterJarIT {
     }
 
     @Test
+    void everyClassTheKinesisRouterCanReach_isInTheJar() throws Exception {
+        // given: StreamSource kinesis deploys the same jar with the Kinesis router's handler
+        try (DeployableJar kinesis = DeployableJar.of(TEMPLATE.withParameterOverrides(Map.of("StreamSource", "kinesis")), FUNCTION)) {
+            // when
+            Map<String, String> missing = kinesis.missingReachableClasses(List.of(DYNAMODB, EVENTBRIDGE, EVENTS, "org/yaml/snakeyaml/"),
+                    name -> name.startsWith("org/yaml/snakeyaml/") || name.startsWith(DYNAMODB) || name.startsWith(EVENTBRIDGE + "model/") && !name.endsWith("Exception")
+                            || name.startsWith(EVENTBRIDGE + "transform/") || name.startsWith(EVENTS),
+                    name -> false,
+                    Set.of(SNAKEYAML_DUMPER_OPTIONS, "com/multikey/common/ClientFactory", EVENTBRIDGE + "EventBridgeClient", EVENTBRIDGE + "DefaultEventBridgeClient"));
+
+            // then
+            assertThat(kinesis.handlerClassName()).isEqualTo(KinesisRouterHandler.class.getName());
+            assertThat(missing).as("missing class -> a class naming it").isEmpty();
+        }
+    }
+
+    @Test
     void handler_fromTheJarAlone_readsAYamlDefinitionsFileNamedByIndexDefinitions() throws Throwable {
         try (LocalEventBridge bus = LocalEventBridge.start()) {
             // given: the single-table example's definitions, as YAML, and a layer record of its shape

@@ -31,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The router over an in-memory PutEvents ({@link RecordingEventPublisher}): what a batch's records become, the lines it
- * logs and the counts it reports; and records whose images nest deeper than DynamoDB allows.
+ * logs and the counts it reports; and records whose images nest deeper than DynamoDB allows. The router's contract:
+ * stream-indexer's tests run these again through the one-reader consumer ({@link #process}).
  */
 class RouterTest {
 
@@ -48,7 +49,15 @@ class RouterTest {
             summaries::add, new StructuredLog("test", new PrintStream(logged, true, StandardCharsets.UTF_8), Clock.systemUTC()));
 
     private StreamsEventResponse route(List<DynamodbStreamRecord> records) {
-        return router.process(records, Deadline.after(Duration.ofSeconds(30)));
+        return process(router, records, Deadline.after(Duration.ofSeconds(30)));
+    }
+
+    /**
+     * The router's own processing of a batch; stream-indexer's tests override it to route through the one-reader consumer,
+     * where the same records must give the same events and batch item failures.
+     */
+    StreamsEventResponse process(Router router, List<DynamodbStreamRecord> records, Deadline deadline) {
+        return router.process(records, deadline);
     }
 
     private List<JsonNode> logLines(String message) throws IOException {

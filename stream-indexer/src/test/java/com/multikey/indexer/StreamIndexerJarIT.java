@@ -33,6 +33,7 @@ class StreamIndexerJarIT {
 
     private static final String FUNCTION = "StreamIndexerFunction";
     private static final String DYNAMODB = "software/amazon/awssdk/services/dynamodb/";
+    private static final String EVENTBRIDGE = "software/amazon/awssdk/services/eventbridge/";
     private static final String EVENTS = "com/amazonaws/services/lambda/runtime/events/";
     private static final SamTemplate TEMPLATE = SamTemplate.ofRepository();
     private static DeployableJar jar;
@@ -64,15 +65,48 @@ class StreamIndexerJarIT {
     }
 
     @Test
+    void withOneReader_theSameJarRunsTheConsumer_withTheEventBridgeClientForItsRouteJob() throws Exception {
+        try (DeployableJar consumer = DeployableJar.of(TEMPLATE.withParameterOverrides(Map.of("StreamReaders", "one")), FUNCTION)) {
+            assertThat(consumer.path()).isEqualTo(jar.path());
+            assertThat(consumer.handlerClassName()).isEqualTo(StreamConsumerHandler.class.getName());
+            assertThat(consumer.handlerClass().getConstructor()).as("no-arg constructor for Lambda").isNotNull();
+            assertThat(consumer.hasClass("software.amazon.awssdk.services.eventbridge.DefaultEventBridgeClient")).isTrue();
+            assertThat(consumer.hasClass("software.amazon.awssdk.services.eventbridge.model.PutRuleResponse")).as("other operations' types").isFalse();
+        }
+    }
+
+    @Test
     void everyClassTheIndexerCanReach_isInTheJar() {
-        Map<String, String> missing = jar.missingReachableClasses(List.of(DYNAMODB, EVENTS, "org/yaml/snakeyaml/"),
+        Map<String, String> missing = jar.missingReachableClasses(List.of(DYNAMODB, EVENTBRIDGE, EVENTS, "org/yaml/snakeyaml/"),
                 // the client registers every exception its calls may answer with
                 name -> name.startsWith("org/yaml/snakeyaml/") || name.startsWith(DYNAMODB + "model/") && !name.endsWith("Exception")
-                        || name.startsWith(DYNAMODB + "transform/") || name.startsWith(EVENTS),
-                name -> false,
-                Set.of(SNAKEYAML_DUMPER_OPTIONS, DYNAMODB + "DynamoDbClient", DYNAMODB + "DefaultDynamoDbClient"));
+                        || name.startsWith(DYNAMODB + "transform/") || name.startsWith(EVENTBRIDGE + "model/") && !name.endsWith("Exception")
+                        || name.startsWith(EVENTBRIDGE + "transform/") || name.startsWith(EVENTS),
+                // the endpoint interceptor only checks a request's type against the other operations' requests
+                name -> (name.startsWith(DYNAMODB + "model/") || name.startsWith(EVENTBRIDGE + "model/")) && name.endsWith("Request"),
+                // the one-reader consumer's route job (StreamConsumerHandler) puts events on the bus
+                Set.of(SNAKEYAML_DUMPER_OPTIONS, DYNAMODB + "DynamoDbClient", DYNAMODB + "DefaultDynamoDbClient",
+                        EVENTBRIDGE + "EventBridgeClient", EVENTBRIDGE + "DefaultEventBridgeClient"));
 
         assertThat(missing).as("missing class -> a class naming it").isEmpty();
+    }
+
+    @Test
+    void everyClassTheKinesisIndexerCanReach_isInTheJar() throws Exception {
+        // given: StreamSource kinesis deploys the same jar with the order-independent indexer's handler
+        try (DeployableJar kinesis = DeployableJar.of(TEMPLATE.withParameterOverrides(Map.of("StreamSource", "kinesis")), FUNCTION)) {
+            // when
+            Map<String, String> missing = kinesis.missingReachableClasses(List.of(DYNAMODB, EVENTS, "org/yaml/snakeyaml/"),
+                    name -> name.startsWith("org/yaml/snakeyaml/") || name.startsWith(DYNAMODB + "model/") && !name.endsWith("Exception")
+                            || name.startsWith(DYNAMODB + "transform/") || name.startsWith(EVENTS),
+                    // the endpoint interceptor only checks a request's type against the other operations' requests
+                    name -> name.startsWith(DYNAMODB + "model/") && name.endsWith("Request"),
+                    Set.of(SNAKEYAML_DUMPER_OPTIONS, DYNAMODB + "DynamoDbClient", DYNAMODB + "DefaultDynamoDbClient"));
+
+            // then
+            assertThat(kinesis.handlerClassName()).isEqualTo(KinesisStreamIndexerHandler.class.getName());
+            assertThat(missing).as("missing class -> a class naming it").isEmpty();
+        }
     }
 
     @Test

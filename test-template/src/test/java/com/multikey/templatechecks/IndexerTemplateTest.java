@@ -109,7 +109,8 @@ class IndexerTemplateTest {
     @Test
     void role_readsOnlyTheAppStream_andWritesOnlyTheIndexTable() {
         @SuppressWarnings("unchecked")
-        List<Map<String, Object>> policies = (List<Map<String, Object>>) template.properties("StreamIndexerRole").get("Policies");
+        // the default StreamSource dynamodb; StreamSourceTemplateTest checks the Kinesis source's statements
+        List<Map<String, Object>> policies = (List<Map<String, Object>>) template.deployed().properties("StreamIndexerRole").get("Policies");
         List<Map<String, Object>> statements = new ArrayList<>();
         for (Map<String, Object> policy : policies) {
             @SuppressWarnings("unchecked")
@@ -160,7 +161,8 @@ class IndexerTemplateTest {
 
     @Test
     void handler_namesTheIndexersHandlerClass() throws Exception {
-        String handler = (String) template.properties("StreamIndexerFunction").get("Handler");
+        // the default StreamReaders two; StreamReadersTemplateTest checks the one-reader mode's handler
+        String handler = (String) template.deployed().properties("StreamIndexerFunction").get("Handler");
 
         assertThat(Class.forName(handler.substring(0, handler.indexOf("::")))).isEqualTo(StreamIndexerHandler.class);
         assertThat(template.properties("StreamIndexerFunction").get("CodeUri")).isEqualTo("stream-indexer/target/stream-indexer.jar");

@@ -67,13 +67,31 @@ class OperationsTemplateTest {
     @Test
     void dashboard_drawsIteratorAgeOfBothConsumers_andEveryQueueDepth() throws Exception {
         String body = dashboard().toString();
-        for (String function : List.of("StreamIndexerFunction", "RouterFunction")) {
+        // the router's lines name RouterFunctionName: RouterFunction with two readers, the one consumer with one
+        for (String function : List.of("StreamIndexerFunction", "RouterFunctionName")) {
             assertThat(body).contains("[\"AWS/Lambda\",\"IteratorAge\",\"FunctionName\",\"${" + function + "}\"");
         }
+        Object variables = ((List<?>) map(template.properties("OperationsDashboard").get("DashboardBody"), "DashboardBody").get("Fn::Sub")).get(1);
+        assertThat(map(template.deployed().applyConditions(variables, "variables"), "variables"))
+                .containsEntry("RouterFunctionName", Map.of("Ref", "RouterFunction"));
+        assertThat(map(template.withParameterOverrides(Map.of("StreamReaders", "one")).deployed().applyConditions(variables, "variables"), "variables"))
+                .containsEntry("RouterFunctionName", Map.of("Ref", "StreamIndexerFunction"));
         for (String queue : template.resourcesOfType("AWS::SQS::Queue")) {
             assertThat(body).as("queue %s on the dashboard", queue)
                     .contains("\"ApproximateNumberOfMessagesVisible\",\"QueueName\",\"${" + queue + ".QueueName}\"");
         }
+    }
+
+    @Test
+    void dashboard_withOneReader_drawsEveryQueueTheStackCreates_andNoRouterQueue() throws Exception {
+        SamTemplate one = template.withParameterOverrides(Map.of("StreamReaders", "one")).deployed();
+
+        String body = dashboard(one).toString();
+
+        assertThat(one.resourcesOfType("AWS::SQS::Queue")).isNotEmpty().doesNotContain("RouterFailureQueue").allSatisfy(queue ->
+                assertThat(body).as("queue %s on the dashboard", queue)
+                        .contains("\"ApproximateNumberOfMessagesVisible\",\"QueueName\",\"${" + queue + ".QueueName}\""));
+        assertThat(body).doesNotContain("RouterFailureQueue").doesNotContain("router failures");
     }
 
     @Test
@@ -133,8 +151,26 @@ class OperationsTemplateTest {
     }
 
     private JsonNode dashboard() throws Exception {
-        Object body = template.properties("OperationsDashboard").get("DashboardBody");
-        return JSON.readTree((String) map(body, "DashboardBody").get("Fn::Sub"));
+        return dashboard(template.deployed());
+    }
+
+    /**
+     * The dashboard's body as a deploy with these parameters writes it: !Sub [body, {variables}], each variable whose value
+     * is text (a line drawn in one StreamReaders mode only) put in; references (${Name}) left as they are.
+     */
+    private static JsonNode dashboard(SamTemplate deployed) throws Exception {
+        Object sub = map(deployed.properties("OperationsDashboard").get("DashboardBody"), "DashboardBody").get("Fn::Sub");
+        if (!(sub instanceof List<?> parts)) {
+            return JSON.readTree((String) sub);
+        }
+        String body = (String) parts.get(0);
+        for (Map.Entry<String, Object> variable : map(parts.get(1), "variables").entrySet()) {
+            Object value = variable.getValue() instanceof Map<?, ?> m && m.get("Fn::Sub") instanceof String text ? text : variable.getValue();
+            if (value instanceof String text) {
+                body = body.replace("${" + variable.getKey() + "}", text);
+            }
+        }
+        return JSON.readTree(body);
     }
 
     /** service/name of every metric the functions' publishers write, read back from the EMF lines they print. */

@@ -9,6 +9,7 @@ import com.multikey.dynamodb.api.Catalog;
 import com.multikey.dynamodb.api.ConditionalCheckFailed;
 import com.multikey.dynamodb.api.ItemOperations;
 import com.multikey.dynamodb.api.Json;
+import com.multikey.dynamodb.api.KinesisDestinationOperations;
 import com.multikey.dynamodb.api.ReadOperations;
 import com.multikey.dynamodb.api.Request;
 import com.multikey.dynamodb.api.StreamOperations;
@@ -16,6 +17,7 @@ import com.multikey.dynamodb.api.TableOperations;
 import com.multikey.dynamodb.api.TransactionCanceled;
 import com.multikey.dynamodb.api.TransactionOperations;
 import com.multikey.dynamodb.api.WireTypes;
+import com.multikey.dynamodb.kinesis.KinesisSink;
 import com.multikey.dynamodb.table.Table;
 import com.multikey.dynamodb.value.Value;
 
@@ -89,6 +91,11 @@ public final class DynamoDbEngine implements AutoCloseable {
         operations.put(DYNAMODB + "BatchGetItem", batches::batchGetItem);
         operations.put(DYNAMODB + "TransactWriteItems", transactions::transactWriteItems);
         operations.put(DYNAMODB + "TransactGetItems", transactions::transactGetItems);
+        KinesisDestinationOperations kinesis = new KinesisDestinationOperations(catalog);
+        operations.put(DYNAMODB + "EnableKinesisStreamingDestination", kinesis::enable);
+        operations.put(DYNAMODB + "DisableKinesisStreamingDestination", kinesis::disable);
+        operations.put(DYNAMODB + "DescribeKinesisStreamingDestination", kinesis::describe);
+        operations.put(DYNAMODB + "UpdateKinesisStreamingDestination", kinesis::update);
         operations.put(STREAMS + "ListStreams", streams::listStreams);
         operations.put(STREAMS + "DescribeStream", streams::describeStream);
         operations.put(STREAMS + "GetShardIterator", streams::getShardIterator);
@@ -98,6 +105,15 @@ public final class DynamoDbEngine implements AutoCloseable {
     /** The faults to inject into the next requests. */
     public Faults faults() {
         return faults;
+    }
+
+    /**
+     * Where the tables' Kinesis streaming destinations put their records (a Kinesis service); until set, no data stream
+     * exists and EnableKinesisStreamingDestination answers ResourceNotFoundException.
+     */
+    public DynamoDbEngine kinesisSink(KinesisSink sink) {
+        catalog.kinesisSink(sink);
+        return this;
     }
 
     public String region() {

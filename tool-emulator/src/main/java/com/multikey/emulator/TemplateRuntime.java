@@ -8,6 +8,9 @@ import com.multikey.emulator.services.bus.BusRules;
 import com.multikey.emulator.services.bus.LocalEventBridge;
 import com.multikey.emulator.services.dynamodb.LocalDynamoDb;
 import com.multikey.emulator.services.http.LocalHttpApi;
+import com.multikey.emulator.services.kinesis.KinesisDelivery;
+import com.multikey.emulator.services.kinesis.KinesisFaults;
+import com.multikey.emulator.services.kinesis.LocalKinesis;
 import com.multikey.emulator.services.lambda.FunctionInvokeSettings;
 import com.multikey.emulator.services.lambda.LocalLambdaApi;
 import com.multikey.emulator.services.secrets.LocalSecretsManager;
@@ -60,6 +63,8 @@ public final class TemplateRuntime implements AutoCloseable {
     private final LocalLambdaApi lambdaApi;
     private final LocalSqs sqs;
     private final LocalSecretsManager secrets;
+    private final LocalKinesis kinesis;
+    private final KinesisDelivery kinesisDelivery;
     /** Where the secrets' files are; a temporary directory deleted at close unless given. */
     private final Path secretsDirectory;
     private final boolean temporarySecrets;
@@ -132,6 +137,9 @@ public final class TemplateRuntime implements AutoCloseable {
             this.lambdaApi = LocalLambdaApi.start(ports.host(), ports.lambda());
             this.sqs = LocalSqs.start(ports.host(), ports.sqs(), Clock.systemUTC());
             this.secrets = LocalSecretsManager.start(ports.host(), 0);
+            this.kinesis = LocalKinesis.start(ports.host(), 0, Clock.systemUTC(), LocalDynamoDb.REGION.id());
+            this.kinesisDelivery = new KinesisDelivery(kinesis.streams());
+            dynamoDbLocal.engine().kinesisSink(kinesisDelivery);
             existing.accept(dynamoDb);
             deployResources();
             connectFunctions();
@@ -154,10 +162,23 @@ public final class TemplateRuntime implements AutoCloseable {
         deployed.resources().keySet().forEach(id -> names.put(id, id));
         TemplateSecrets.create(deployed, secretsDirectory).forEach((id, file) -> secrets.put(names.get(id), file));
         deployed.resourcesOfType("AWS::SQS::Queue").forEach(sqs::createQueue);
-        names.putAll(TemplateTables.create(deployed, dynamoDb));
+        createKinesisStreams();
+        names.putAll(TemplateTables.create(deployed, dynamoDb, names));
         nameEventBuses();
         watchTableTtl();
         loadFunctions();
+    }
+
+    /**
+     * The template's {@code AWS::Kinesis::Stream} resources on the local Kinesis endpoint, each named after its logical
+     * id: {@code ShardCount} shards, or 4 for an on-demand stream (the shards an on-demand stream starts with).
+     */
+    private void createKinesisStreams() {
+        for (String streamId : deployed.resourcesOfType("AWS::Kinesis::Stream")) {
+            Object shardCount = deployed.properties(streamId).get("ShardCount");
+            int shards = shardCount == null ? 4 : Integer.parseInt(TemplateEnvironment.resolve(shardCount, deployed, names, streamId + ".ShardCount"));
+            kinesis.streams().create(names.get(streamId), shards);
+        }
     }
 
     /** An {@code AWS::Events::EventBus} with a {@code Name} is known by that name. */
@@ -195,7 +216,15 @@ public final class TemplateRuntime implements AutoCloseable {
         functions.forEach((function, target) -> lambdaApi.register(target,
                 FunctionInvokeSettings.invocableNames(deployed, function, names),
                 FunctionInvokeSettings.asyncSettings(deployed, function, names, sqs::send)));
-        polling.bind(deployed, names, streams, sqs, functions);
+        polling.bind(deployed, names, streams, sqs, functions, kinesis.streams(), kinesisDelivery);
+        // ListEventSourceMappings lists the stack's stream readers, bound to the alias SAM publishes when it has one
+        for (StreamPolling.Reader reader : polling.readers()) {
+            String arn = TemplateEnvironment.resolve(Map.of("Fn::GetAtt", List.of(reader.function(), "Arn")), deployed, names,
+                    reader.function() + ".Arn");
+            Object alias = deployed.properties(reader.function()).get("AutoPublishAlias");
+            lambdaApi.addEventSourceMapping(reader.streamArn(), alias == null ? arn : arn + ":" + alias, reader.startingPosition(),
+                    reader.batchSize());
+        }
         this.busRules = new BusRules(deployed, names, functions, out, sqs::send);
         this.busDispatcher = new BusDispatcher(bus, busRules);
     }
@@ -227,6 +256,24 @@ public final class TemplateRuntime implements AutoCloseable {
         return lambdaApi;
     }
 
+    /** The local Kinesis endpoint: the template's data streams, the table's Kinesis streaming destination writing into them. */
+    public LocalKinesis kinesis() {
+        return kinesis;
+    }
+
+    /**
+     * What the table's Kinesis streaming destinations do to its changes from now on (duplicates, reordering within a
+     * window: see {@link KinesisFaults}); {@link KinesisFaults#NONE} to stop.
+     */
+    public void kinesisFaults(KinesisFaults faults) {
+        kinesisDelivery.faults(faults);
+    }
+
+    /** How many changes the Kinesis streaming destinations have put twice so far. */
+    public long kinesisDuplicates() {
+        return kinesisDelivery.duplicates();
+    }
+
     /** The physical name of each resource, by logical id. */
     public Map<String, String> names() {
         return Collections.unmodifiableMap(names);
@@ -250,7 +297,8 @@ public final class TemplateRuntime implements AutoCloseable {
     public Map<String, String> environment(String function) {
         Map<String, String> environment = new HashMap<>(TemplateEnvironment.forLocalRun(deployed, function, names, Map.of(
                 "DYNAMODB", dynamoDbLocal.endpoint(), "DYNAMODB_STREAMS", dynamoDbLocal.endpoint(), "EVENTBRIDGE", bus.endpoint(),
-                "LAMBDA", lambdaApi.endpoint(), "SQS", sqs.endpoint(), "SECRETS_MANAGER", secrets.endpoint())));
+                "LAMBDA", lambdaApi.endpoint(), "SQS", sqs.endpoint(), "SECRETS_MANAGER", secrets.endpoint(),
+                "KINESIS", kinesis.endpoint())));
         environment.putAll(functionEnvironment);
         return Map.copyOf(environment);
     }
@@ -341,6 +389,9 @@ public final class TemplateRuntime implements AutoCloseable {
         }
         if (secrets != null) {
             secrets.close();
+        }
+        if (kinesis != null) {
+            kinesis.close();
         }
         if (temporarySecrets) {
             deleteSecrets();

@@ -5,6 +5,7 @@ import com.multikey.emulator.TemplateRuntime;
 import com.multikey.emulator.auth.LocalJwtIssuer;
 import com.multikey.emulator.services.dynamodb.LocalDynamoDb;
 import com.multikey.emulator.services.http.LocalHttpApi;
+import com.multikey.emulator.services.kinesis.KinesisFaults;
 import com.multikey.emulator.template.SamTemplate;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -69,6 +70,23 @@ final class StartCommand implements Callable<Integer> {
             + "0.0.0.0 to reach them from containers (sam local invoke) (default ${DEFAULT-VALUE})")
     String host;
 
+    @Option(names = "--stream-readers", defaultValue = "two", paramLabel = "two|one", description = "the template's StreamReaders: "
+            + "two readers on the stream (the indexer and the router), or one consumer doing both jobs (default ${DEFAULT-VALUE})")
+    String streamReaders;
+
+    @Option(names = "--stream-source", defaultValue = "dynamodb", paramLabel = "dynamodb|kinesis", description = "the template's "
+            + "StreamSource: the table's DynamoDB stream, or its Kinesis streaming destination on a local Kinesis data stream "
+            + "(default ${DEFAULT-VALUE})")
+    String streamSource;
+
+    @Option(names = "--kinesis-duplicates", defaultValue = "0", paramLabel = "FRACTION", description = "with --stream-source kinesis, "
+            + "the fraction of changes the destination puts twice, as AWS may (default ${DEFAULT-VALUE})")
+    double kinesisDuplicates;
+
+    @Option(names = "--kinesis-reorder-window", defaultValue = "0", paramLabel = "N", description = "with --stream-source kinesis, "
+            + "put the changes in a random order within blocks of N, as AWS may put them out of order (default ${DEFAULT-VALUE}: in order)")
+    int kinesisReorderWindow;
+
     @Option(names = "--seconds", description = "stop after this many seconds (default: run until interrupted)")
     Integer seconds;
 
@@ -92,7 +110,8 @@ final class StartCommand implements Callable<Integer> {
         PrintStream out = parent.out;
         Optional<OwnTable> own = Optional.ofNullable(definitions).map(file -> OwnTable.of(file, tableName));
         own.ifPresent(table -> parent.deletedAtTheEnd(table.json()));
-        SamTemplate stack = parent.loadTemplate().withParameterOverrides(LocalReadApi.parameters(apiAuth));
+        SamTemplate stack = parent.loadTemplate().withParameterOverrides(LocalReadApi.parameters(apiAuth))
+                .withParameterOverrides(java.util.Map.of("StreamReaders", streamReaders, "StreamSource", streamSource));
         // a table of the user's own goes through the template's existing-table path, as a deployment on it does
         SamTemplate template = own.map(table -> stack.withParameterOverrides(table.parameters())).orElse(stack);
         Optional<List<Map<String, AttributeValue>>> items = Optional.ofNullable(load).map(ItemFile::read);
@@ -110,6 +129,12 @@ final class StartCommand implements Callable<Integer> {
                 new TemplateRuntime.Ports(host, port, eventBridgePort, lambdaPort, sqsPort), out::println,
                 own.map(OwnTable::creation).orElse(dynamoDb -> { }), functionEnvironment,
                 secretsDirectory != null ? secretsDirectory : LocalReadApi.defaultSecretsDirectory())) {
+            if (streamSource.equals("kinesis")) {
+                runtime.kinesisFaults(new KinesisFaults(kinesisDuplicates, kinesisReorderWindow, System.nanoTime()));
+                out.printf("Kinesis: %s  streams: %s (duplicates %.2f, reorder window %d)%n", runtime.kinesis().endpoint(),
+                        String.join(", ", runtime.kinesis().streams().list().stream().map(s -> s.name()).toList()),
+                        kinesisDuplicates, kinesisReorderWindow);
+            }
             runtime.startPolling();
             String table = own.map(OwnTable::name).orElseGet(() -> runtime.table("AppTable"));
             LocalHttpApi api = LocalReadApi.serve(runtime, apiAuth, host, apiPort, tokens);

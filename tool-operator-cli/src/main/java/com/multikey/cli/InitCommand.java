@@ -18,14 +18,16 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code init --table NAME}: proposes a definitions file for a table of the user's own from its description and a
- * bounded, rate-limited, read-only sample of its items, and says whether its stream can feed the indexer.
+ * bounded, rate-limited, read-only sample of its items, says whether its stream can feed the indexer, and lists the stream's
+ * readers (Lambda's event source mappings) with the stack's mode that keeps each shard within two.
  */
 @Command(name = "init", mixinStandardHelpOptions = true,
         description = "Proposes an index definitions file for your table: its key schema, the entity types of its key prefixes "
                 + "and commented-out candidate indexes, from a bounded read-only sample (it never writes to the table).",
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the file was written and the table's stream carries both images",
-                "1:the file was written, and the table's stream must change first (no stream, or not NEW_AND_OLD_IMAGES): the output says how",
+        exitCodeList = {"0:the file was written, the table's stream carries both images and a mode of the stack fits beside its readers",
+                "1:the file was written, and the table's stream must change first (no stream, or not NEW_AND_OLD_IMAGES, or two readers "
+                        + "already, so that any mode of the stack makes a third): the output says how",
                 OperatorCli.BAD_USAGE + "; --out exists without --force", OperatorCli.SERVICE_FAILED})
 final class InitCommand implements Callable<Integer>, Failures.Located {
 
@@ -70,18 +72,21 @@ final class InitCommand implements Callable<Integer>, Failures.Located {
         }
         DefinitionsProposal proposal = DefinitionsProposal.of(read.table(), read.items());
         StreamReadiness stream = StreamReadiness.of(read.table());
+        StreamReaders readers = source.readers(parent.environment, read.table());
         ProposalYaml.Source from = new ProposalYaml.Source(table, source.where(parent.environment), read.items().size(),
-                read.table().itemCount(), read.whole(), stream);
+                read.table().itemCount(), read.whole(), stream, readers);
         try {
             Files.writeString(file, ProposalYaml.render(proposal, from), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw Failure.usage("cannot write " + file + " (" + e.getClass().getSimpleName() + "): pass --out a file in a writable directory");
         }
-        int exit = stream.ready() ? OperatorCli.DONE : OperatorCli.FOUND;
+        int exit = stream.ready() && readers.fits() ? OperatorCli.DONE : OperatorCli.FOUND;
         if (output.json()) {
-            Output.print(document(file, read, proposal, stream), parent.out);
+            ObjectNode document = document(file, read, proposal, stream);
+            document.set("streamReaders", readers.document());
+            Output.print(document, parent.out);
         } else {
-            print(parent.out, file, read, proposal, stream);
+            print(parent.out, file, read, proposal, stream, readers);
         }
         return exit;
     }
@@ -112,7 +117,8 @@ final class InitCommand implements Callable<Integer>, Failures.Located {
         return document;
     }
 
-    private void print(PrintStream printed, Path file, TableSampler.Sample read, DefinitionsProposal proposal, StreamReadiness stream) {
+    private void print(PrintStream printed, Path file, TableSampler.Sample read, DefinitionsProposal proposal, StreamReadiness stream,
+                       StreamReaders readers) {
         printed.printf("wrote %s: %d items read (%s), %d entity types, %d candidate indexes (commented out)%n", file, read.items().size(),
                 read.whole() ? "the whole table" : "a sample", proposal.types().types().size(), proposal.candidates().size());
         for (EntityTypeFinder.EntityType type : proposal.types().types()) {
@@ -124,6 +130,7 @@ final class InitCommand implements Callable<Integer>, Failures.Located {
         }
         printed.println(stream.ready() ? "stream: " + StreamReadiness.BOTH_IMAGES + " (ready for the indexer)"
                 : "stream: not ready: " + stream.change(table));
+        readers.print(printed);
         printed.println("next: review " + file + ", then see the cost and native alternatives: java -jar tool-operator-cli/target/operator-cli.jar "
                 + "plan --definitions " + file + " --table " + table);
     }

@@ -25,7 +25,8 @@ import java.util.concurrent.Callable;
 /**
  * {@code plan}: for each declared index, measured on a sample of the table (or on items made from the definitions,
  * with the assumptions stated): index items per item, index writes per typical change, storage, the monthly cost at
- * a rate of changes, and whether a native GSI could serve it, with its template and what it would not do.
+ * a rate of changes, and whether a native GSI could serve it, with its template and what it would not do; with
+ * {@code --table}, also the readers its stream already has and the stack's mode that fits beside them.
  */
 @Command(name = "plan", mixinStandardHelpOptions = true,
         description = "Prints, for each declared index, its index items per item, index writes per typical change, storage and "
@@ -78,12 +79,14 @@ final class PlanCommand implements Callable<Integer>, Failures.Located {
         List<Map<String, AttributeValue>> sampled = null;
         long tableItems;
         int existingGsis = 0;
+        StreamReaders readers = null;
         if (table != null) {
             TableSampler.Sample read;
             try (DynamoDbClient client = source.client(parent.environment)) {
                 read = new TableSampler(client, pageSize, readRate, TableSampler.Pause.SLEEP).sample(table, sample);
             }
             checkKey(definitions.table(), read.table());
+            readers = source.readers(parent.environment, read.table());
             sampled = read.items();
             existingGsis = read.table().globalSecondaryIndexes().size();
             long counted = read.table().itemCount() == null ? 0 : read.table().itemCount();
@@ -105,9 +108,16 @@ final class PlanCommand implements Callable<Integer>, Failures.Located {
         }
         PipelineCost pipeline = new PipelineCost(changesPerMonth, Prices.US_EAST_1);
         if (output.json()) {
-            Output.print(PlanDocument.of(this, plans, pipeline, assumptions, existingGsis), parent.out);
+            ObjectNode document = PlanDocument.of(this, plans, pipeline, assumptions, existingGsis);
+            if (readers != null) {
+                document.set("streamReaders", readers.document());
+            }
+            Output.print(document, parent.out);
         } else {
             PlanDocument.print(parent.out, this, plans, pipeline, assumptions, existingGsis);
+            if (readers != null) {
+                readers.print(parent.out);
+            }
         }
         return OperatorCli.DONE;
     }

@@ -17,7 +17,7 @@ final class ProposalYaml {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Where the proposal comes from, for the file's header. */
-    record Source(String table, String where, int sampled, Long itemCount, boolean whole, StreamReadiness stream) {
+    record Source(String table, String where, int sampled, Long itemCount, boolean whole, StreamReadiness stream, StreamReaders readers) {
     }
 
     private ProposalYaml() {
@@ -34,6 +34,9 @@ final class ProposalYaml {
         } else {
             line(yaml, "# Stream: NOT READY: " + source.stream().change(source.table()) + ".");
         }
+        // a stream serves two readers a shard: the mode of the stack to deploy beside the readers it already has
+        line(yaml, "# Stream readers: " + source.readers().summary() + ".");
+        line(yaml, "# Choose: " + source.readers().advice() + ".");
         yaml.append("version: 1\n\ntable:\n");
         KeySchema key = proposal.key();
         line(yaml, "  partitionKey: " + keyAttribute(key.partitionKey()));

@@ -81,6 +81,15 @@ final class RedriveCommand implements Callable<Integer>, Failures.Located {
             description = "delete-layer function name: on AWS <stack>-delete-layer (default ${DEFAULT-VALUE})")
     String deleteLayerFunction;
 
+    @Option(names = "--checkpoints-table", description = "with StreamReaders one: the consumer's checkpoints table, the stack output "
+            + "StreamCheckpointsTableName; the indexer queue's records are then the consumer's, and redrive re-sends the events of those "
+            + "its checkpoints do not mark routed (local stack: StreamCheckpointsTable)")
+    String checkpointsTable;
+
+    @Option(names = "--consumer-function", defaultValue = "StreamIndexerFunction", description = "with --checkpoints-table: the "
+            + "consumer function that re-sends the events, on AWS <stack>-stream-indexer (default ${DEFAULT-VALUE})")
+    String consumerFunction;
+
     private static final Map<QueueKind, String> QUEUE_OUTPUTS = Map.of(QueueKind.INDEXER, "StreamIndexerFailureQueueUrl",
             QueueKind.ROUTER, "RouterFailureQueueUrl", QueueKind.DELETE_LAYER, "DeleteLayerDeadLetterQueueUrl");
 
@@ -145,6 +154,10 @@ final class RedriveCommand implements Callable<Integer>, Failures.Located {
         env.put("INDEX_TABLE_NAME", indexTable);
         env.put("ROUTER_FUNCTION_NAME", routerFunction);
         env.put("DELETE_LAYER_FUNCTION_NAME", deleteLayerFunction);
+        if (checkpointsTable != null) {
+            env.put("STREAM_CHECKPOINTS_TABLE", checkpointsTable);
+            env.put("STREAM_CONSUMER_FUNCTION_NAME", consumerFunction);
+        }
         env.put("INDEXER_FAILURE_QUEUE", kind == QueueKind.INDEXER && queueUrl != null ? queueUrl : queueName(QueueKind.INDEXER));
         env.put("ROUTER_FAILURE_QUEUE", kind == QueueKind.ROUTER && queueUrl != null ? queueUrl : queueName(QueueKind.ROUTER));
         env.put("DELETE_LAYER_DEAD_LETTER_QUEUE", kind == QueueKind.DELETE_LAYER && queueUrl != null ? queueUrl

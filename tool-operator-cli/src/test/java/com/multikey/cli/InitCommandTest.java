@@ -2,6 +2,7 @@ package com.multikey.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.multikey.emulator.services.lambda.LocalLambdaApi;
 import com.multikey.index.definition.Condition;
 import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.EntityTypeRule;
@@ -15,12 +16,17 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+import software.amazon.awssdk.services.lambda.LambdaClient;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -253,6 +259,84 @@ class InitCommandTest {
 
         assertThat(run("init", "--table", TABLE, "--out", file.toString(), "--force")).isZero();
         assertThat(Files.readString(file)).startsWith("# Index definitions proposed by 'operator-cli init' for table Tracker");
+    }
+
+    @Test
+    void init_onAStreamThatAlreadyHasAReader_listsIt_andSaysToDeployWithOneReader() throws Exception {
+        // given: the table's stream already feeds a function of its own (as Klayers' layer table forwards its stream)
+        exampleTable(StreamViewType.NEW_AND_OLD_IMAGES);
+        String streamArn = tables.dynamoDb().describeTable(b -> b.tableName(TABLE)).table().latestStreamArn();
+        try (LocalLambdaApi lambdaApi = LocalLambdaApi.start(); LambdaClient lambda = LambdaClient.builder()
+                .endpointOverride(lambdaApi.endpoint()).region(Region.US_EAST_1).httpClient(UrlConnectionHttpClient.create())
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"))).build()) {
+            String uuid = lambda.createEventSourceMapping(b -> b.eventSourceArn(streamArn).functionName("layer-forwarder")
+                    .startingPosition("LATEST")).uuid();
+
+            // when
+            int text = run("init", "--table", TABLE, "--out", directory.resolve("f.yaml").toString(),
+                    "--lambda-endpoint", lambdaApi.endpoint().toString());
+            String printedText = printed();
+            out.reset();
+            int json = run("init", "--table", TABLE, "--out", directory.resolve("f.yaml").toString(), "--force",
+                    "--lambda-endpoint", lambdaApi.endpoint().toString(), "--output", "json");
+
+            // then
+            assertThat(text).as(errors()).isZero();
+            assertThat(json).isZero();
+            assertThat(printedText).contains("stream readers: 1 listed (Lambda event source mappings of " + streamArn + ")",
+                    "layer-forwarder  Enabled  " + uuid,
+                    "with the stack: 3 readers a shard with StreamReaders=two, 2 with StreamReaders=one (a shard serves 2)",
+                    "choose: deploy with StreamReaders=one", "not listed, count them in: Kinesis Client Library", "EventBridge Pipes");
+            JsonNode readers = JSON.readTree(printed()).path("streamReaders");
+            assertThat(readers.path("listed").asBoolean()).isTrue();
+            assertThat(readers.path("existing").asInt()).isEqualTo(1);
+            assertThat(readers.path("withTwo").asInt()).isEqualTo(3);
+            assertThat(readers.path("withOne").asInt()).isEqualTo(2);
+            assertThat(readers.path("mode").asText()).isEqualTo("one");
+            assertThat(readers.path("readers").get(0).path("functionArn").asText()).endsWith(":function:layer-forwarder");
+            assertThat(Files.readString(directory.resolve("f.yaml"))).as("the file's header")
+                    .contains("# Stream readers: 1 listed (Lambda event source mappings): with the stack 3 a shard with StreamReaders=two, 2 with"
+                            + " StreamReaders=one (a shard serves 2).")
+                    .contains("# Choose: deploy with StreamReaders=one");
+        }
+    }
+
+    @Test
+    void init_onAStreamWithTwoReaders_saysEveryModeMakesAThird_exitOne() throws Exception {
+        exampleTable(StreamViewType.NEW_AND_OLD_IMAGES);
+        String streamArn = tables.dynamoDb().describeTable(b -> b.tableName(TABLE)).table().latestStreamArn();
+        try (LocalLambdaApi lambdaApi = LocalLambdaApi.start()) {
+            lambdaApi.addEventSourceMapping(streamArn, "arn:aws:lambda:us-east-1:000000000000:function:a", "LATEST", 100);
+            lambdaApi.addEventSourceMapping(streamArn, "arn:aws:lambda:us-east-1:000000000000:function:b", "LATEST", 100);
+            lambdaApi.addEventSourceMapping("arn:aws:dynamodb:us-east-1:000000000000:table/Other/stream/x",
+                    "arn:aws:lambda:us-east-1:000000000000:function:c", "LATEST", 100);
+
+            int exit = run("init", "--table", TABLE, "--out", directory.resolve("f.yaml").toString(),
+                    "--lambda-endpoint", lambdaApi.endpoint().toString());
+
+            assertThat(exit).isEqualTo(1);
+            assertThat(printed()).contains("stream readers: 2 listed", "the stream already has 2 readers: even StreamReaders=one makes 3")
+                    .doesNotContain("function:c");
+        }
+    }
+
+    @Test
+    void init_onAStreamWithoutReaders_keepsTwoReaders_andWithoutALambdaEndpoint_saysItListedNone() throws Exception {
+        exampleTable(StreamViewType.NEW_AND_OLD_IMAGES);
+        try (LocalLambdaApi lambdaApi = LocalLambdaApi.start()) {
+            assertThat(run("init", "--table", TABLE, "--out", directory.resolve("f.yaml").toString(),
+                    "--lambda-endpoint", lambdaApi.endpoint().toString())).isZero();
+            assertThat(printed()).contains("stream readers: 0 listed", "choose: no reader of its own: keep the default StreamReaders=two");
+        }
+        out.reset();
+
+        assertThat(run("init", "--table", TABLE, "--out", directory.resolve("f.yaml").toString(), "--force")).isZero();
+
+        assertThat(printed()).contains("stream readers: not listed: a table at --endpoint: pass --lambda-endpoint to list its readers",
+                "if the stream already has a reader, deploy with StreamReaders=one");
+        assertThat(Files.readString(directory.resolve("f.yaml"))).as("the file's header")
+                .contains("# Stream readers: not listed: a table at --endpoint: pass --lambda-endpoint to list its readers.")
+                .contains("# Choose: readers not listed");
     }
 
     /** Makes {@code indexes: []} a list of every candidate, uncommented. */

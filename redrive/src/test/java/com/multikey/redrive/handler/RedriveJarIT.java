@@ -23,6 +23,11 @@ class RedriveJarIT {
             assertThat(jar.hasClass("software.amazon.awssdk.services.sqs.DefaultSqsClient")).isTrue();
             assertThat(jar.hasClass("software.amazon.awssdk.services.lambda.DefaultLambdaClient")).isTrue();
             assertThat(jar.hasClass("software.amazon.awssdk.services.lambda.model.InvokeResponse")).isTrue();
+            // the one-reader mode: the consumer's checkpoints are read (GetItem) and a chunk's records marked indexed (PutItem)
+            assertThat(jar.hasClass("com.multikey.common.DynamoDbJobCheckpoints")).isTrue();
+            assertThat(jar.hasClass("software.amazon.awssdk.services.dynamodb.transform.GetItemRequestMarshaller")).isTrue();
+            assertThat(jar.hasClass("software.amazon.awssdk.services.dynamodb.transform.PutItemRequestMarshaller")).isTrue();
+            assertThat(jar.hasClass("software.amazon.awssdk.services.dynamodb.model.PutItemResponse")).isTrue();
             assertThat(jar.hasClass("org.joda.time.DateTime")).as("the runtime's event reader loads it").isTrue();
             assertThat(jar.entries()).noneMatch(name -> name.startsWith("com/fasterxml/jackson/")
                     || name.startsWith("software/amazon/awssdk/http/apache/") || name.startsWith("io/netty/"));

@@ -1,6 +1,7 @@
 package com.multikey.dynamodb.api;
 
 import com.multikey.dynamodb.EngineException;
+import com.multikey.dynamodb.kinesis.KinesisSink;
 import com.multikey.dynamodb.stream.SequenceNumbers;
 import com.multikey.dynamodb.stream.StreamRegistry;
 import com.multikey.dynamodb.table.Table;
@@ -23,6 +24,7 @@ public final class Catalog {
     private final Clock clock;
     private final String region;
     private final String account;
+    private volatile KinesisSink kinesisSink = KinesisSink.NONE;
 
     public Catalog(Clock clock, String region, String account) {
         this.clock = clock;
@@ -40,6 +42,15 @@ public final class Catalog {
 
     public String account() {
         return account;
+    }
+
+    /** Where the tables' Kinesis streaming destinations put their records. */
+    public KinesisSink kinesisSink() {
+        return kinesisSink;
+    }
+
+    public void kinesisSink(KinesisSink sink) {
+        this.kinesisSink = sink;
     }
 
     public StreamRegistry streams() {

@@ -1,5 +1,6 @@
 package com.multikey.dynamodb.table;
 
+import com.multikey.dynamodb.stream.ChangeDestination;
 import com.multikey.dynamodb.stream.StreamLog;
 import com.multikey.dynamodb.stream.StreamRecord;
 import com.multikey.dynamodb.value.Value;
@@ -33,6 +34,7 @@ public final class Table {
     private Throughput throughput;
     private StreamLog stream;
     private TimeToLive timeToLive = TimeToLive.DISABLED;
+    private final List<ChangeDestination> destinations = new ArrayList<>();
 
     public Table(TableDefinition definition, String arn, String id, Instant created) {
         this.name = definition.name();
@@ -118,6 +120,11 @@ public final class Table {
         this.stream = stream;
     }
 
+    /** The table's Kinesis streaming destinations, active or not, oldest first (the caller holds the lock). */
+    public List<ChangeDestination> destinations() {
+        return destinations;
+    }
+
     public TimeToLive timeToLive() {
         return timeToLive;
     }
@@ -168,6 +175,16 @@ public final class Table {
             StreamRecord.EventName event = old == null ? StreamRecord.EventName.INSERT
                     : current == null ? StreamRecord.EventName.REMOVE : StreamRecord.EventName.MODIFY;
             stream.append(event, keys, old, current, byTimeToLive, now);
+        }
+        if (!destinations.isEmpty()) {
+            Map<String, Value> keys = keySchema.keyOf(current != null ? current : old);
+            StreamRecord.EventName event = old == null ? StreamRecord.EventName.INSERT
+                    : current == null ? StreamRecord.EventName.REMOVE : StreamRecord.EventName.MODIFY;
+            for (ChangeDestination destination : destinations) {
+                if (destination.active()) {
+                    destination.changed(event, keys, old, current, byTimeToLive, now);
+                }
+            }
         }
     }
 

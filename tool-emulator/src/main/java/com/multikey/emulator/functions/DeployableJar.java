@@ -47,9 +47,12 @@ public final class DeployableJar implements AutoCloseable {
         this.loader = new URLClassLoader("deployable-" + function, new URL[] {path.toUri().toURL()}, new RuntimeInterfacesOnly());
     }
 
-    /** The jar and handler class {@code template.yaml} names for that function; the jar must have been packaged. */
+    /**
+     * The jar and handler class {@code template.yaml} names for that function, as a deploy with the template's parameter
+     * values creates it (a handler chosen by a Condition); the jar must have been packaged.
+     */
     public static DeployableJar of(SamTemplate template, String functionLogicalId) {
-        Map<String, Object> properties = template.properties(functionLogicalId);
+        Map<String, Object> properties = template.deployed().properties(functionLogicalId);
         Path path = template.path().getParent().resolve((String) properties.get("CodeUri"));
         if (!Files.isRegularFile(path)) {
             throw new MissingFunctionJarException(functionLogicalId, path);

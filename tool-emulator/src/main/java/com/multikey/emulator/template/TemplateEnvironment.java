@@ -164,10 +164,14 @@ public final class TemplateEnvironment {
             case "AWS::SNS::Topic" -> "arn:aws:sns:us-east-1:" + LOCAL_ACCOUNT + ":" + name;
             case "AWS::Serverless::Function", "AWS::Lambda::Function" -> "arn:aws:lambda:us-east-1:" + LOCAL_ACCOUNT + ":function:" + name;
             case "AWS::IAM::Role" -> "arn:aws:iam::" + LOCAL_ACCOUNT + ":role/" + name;
+            case "AWS::Kinesis::Stream" -> "arn:aws:kinesis:us-east-1:" + LOCAL_ACCOUNT + ":stream/" + name;
+            // an enhanced fan-out consumer's ARN is its stream's with /consumer/<name>:<creation time>
+            case "AWS::Kinesis::StreamConsumer" -> resolve(template.properties(logicalId).get("StreamARN"), template, localNames,
+                    logicalId + ".StreamARN") + "/consumer/" + name + ":0";
             default -> throw new IllegalArgumentException(where + ": no local ARN for a " + type);
         };
         return switch (attribute) {
-            case "Arn" -> arn;
+            case "Arn", "ConsumerARN" -> arn;
             case "StreamArn" -> arn + "/stream/local";
             case "QueueName", "Name" -> name;
             default -> throw new IllegalArgumentException(where + ": attribute " + attribute + " of " + logicalId + " is not known locally");

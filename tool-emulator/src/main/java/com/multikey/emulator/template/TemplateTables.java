@@ -28,6 +28,15 @@ public final class TemplateTables {
 
     /** @return table name by logical id */
     public static Map<String, String> create(SamTemplate template, DynamoDbClient dynamoDb) {
+        return create(template, dynamoDb, Map.of());
+    }
+
+    /**
+     * As {@link #create(SamTemplate, DynamoDbClient)}; a table's {@code KinesisStreamSpecification} (its {@code StreamArn}
+     * resolved with {@code localNames}: the data stream must exist) becomes its Kinesis streaming destination, as
+     * CloudFormation enables it (EnableKinesisStreamingDestination, with {@code ApproximateCreationDateTimePrecision}).
+     */
+    public static Map<String, String> create(SamTemplate template, DynamoDbClient dynamoDb, Map<String, String> localNames) {
         Map<String, String> names = new LinkedHashMap<>();
         SamTemplate deployed = template.deployed();
         for (String logicalId : deployed.resourcesOfType(TABLE_TYPE)) {
@@ -41,6 +50,17 @@ public final class TemplateTables {
                     dynamoDb.updateTimeToLive(b -> b.tableName(logicalId).timeToLiveSpecification(
                             t -> t.enabled(true).attributeName((String) spec.get("AttributeName"))));
                 }
+            }
+            if (deployed.properties(logicalId).get("KinesisStreamSpecification") instanceof Map<?, ?> kinesis) {
+                String streamArn = TemplateEnvironment.resolve(kinesis.get("StreamArn"), deployed, localNames,
+                        logicalId + ".KinesisStreamSpecification.StreamArn");
+                Object precision = kinesis.get("ApproximateCreationDateTimePrecision");
+                dynamoDb.enableKinesisStreamingDestination(b -> {
+                    b.tableName(logicalId).streamArn(streamArn);
+                    if (precision != null) {
+                        b.enableKinesisStreamingConfiguration(c -> c.approximateCreationDateTimePrecision(String.valueOf(precision)));
+                    }
+                });
             }
             names.put(logicalId, logicalId);
         }

@@ -33,7 +33,10 @@ import java.util.regex.Pattern;
  *       as 200 with {@code X-Amz-Function-Error: Unhandled}), {@code Event} queues it and answers 202, run on
  *       the function's own pool of its reserved concurrency, retried as its {@code MaximumRetryAttempts} says
  *       and recorded as an on-failure delivery when it keeps failing; {@code DryRun} answers 204. Payload
- *       limits and error codes as the Invoke API reference documents them.</li>
+ *       limits and error codes as the Invoke API reference documents them;</li>
+ *   <li>ListEventSourceMappings and CreateEventSourceMapping ({@code /2015-03-31/event-source-mappings/}): the template's
+ *       stream readers, {@link #addEventSourceMapping added} as the stack deploys them, and any a caller creates (recorded,
+ *       not polled: a reader the table had before the stack), as {@link EventSourceMappingRegistry} lists them.</li>
  * </ul>
  */
 public final class LocalLambdaApi implements AutoCloseable {
@@ -70,6 +73,7 @@ public final class LocalLambdaApi implements AutoCloseable {
 
     private static final Pattern DELETE_LAYER_VERSION = Pattern.compile("/2018-10-31/layers/([^/]+)/versions/(\\d+)");
     private static final Pattern INVOKE = Pattern.compile("/2015-03-31/functions/([^/]+)/invocations");
+    private static final Pattern EVENT_SOURCE_MAPPINGS = Pattern.compile("/2015-03-31/event-source-mappings/?");
     private static final Pattern SIGNED_REGION = Pattern.compile("Credential=[^/]+/\\d{8}/([^/]+)/lambda/");
 
     private final HttpServer server;
@@ -77,6 +81,7 @@ public final class LocalLambdaApi implements AutoCloseable {
     private final List<Call> calls = new CopyOnWriteArrayList<>();
     private final Set<String> deleted = ConcurrentHashMap.newKeySet();
     private final LambdaInvocations invocations = new LambdaInvocations();
+    private final EventSourceMappingRegistry mappings = new EventSourceMappingRegistry();
     private volatile int throttledCallsLeft;
 
     private LocalLambdaApi(HttpServer server) {
@@ -120,6 +125,14 @@ public final class LocalLambdaApi implements AutoCloseable {
         invocations.onInvocation(functionName, hook);
     }
 
+    /**
+     * Lists an event source mapping (ListEventSourceMappings answers it) reading {@code eventSourceArn} for
+     * {@code functionArn}; returns its UUID.
+     */
+    public String addEventSourceMapping(String eventSourceArn, String functionArn, String startingPosition, int batchSize) {
+        return mappings.add(eventSourceArn, functionArn, startingPosition, batchSize).uuid();
+    }
+
     public List<Call> calls() {
         return List.copyOf(calls);
     }
@@ -157,6 +170,10 @@ public final class LocalLambdaApi implements AutoCloseable {
             if ("POST".equals(exchange.getRequestMethod()) && invoke.matches()) {
                 response = invocations.invoke(java.net.URLDecoder.decode(invoke.group(1), StandardCharsets.UTF_8),
                         exchange.getRequestHeaders().getFirst("X-Amz-Invocation-Type"), request);
+            } else if (EVENT_SOURCE_MAPPINGS.matcher(path).matches() && "GET".equals(exchange.getRequestMethod())) {
+                response = mappings.list(query(exchange.getRequestURI().getRawQuery()));
+            } else if (EVENT_SOURCE_MAPPINGS.matcher(path).matches() && "POST".equals(exchange.getRequestMethod())) {
+                response = mappings.create(request);
             } else {
                 response = deleteLayerVersion(exchange.getRequestMethod(), path, signedRegion);
             }
@@ -170,9 +187,21 @@ public final class LocalLambdaApi implements AutoCloseable {
         }
     }
 
+    private static Map<String, String> query(String raw) {
+        Map<String, String> query = new java.util.HashMap<>();
+        if (raw != null && !raw.isEmpty()) {
+            for (String pair : raw.split("&")) {
+                int equals = pair.indexOf('=');
+                String name = java.net.URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
+                query.put(name, equals < 0 ? "" : java.net.URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8));
+            }
+        }
+        return query;
+    }
+
     private synchronized LambdaApiResponse deleteLayerVersion(String method, String path, String signedRegion) {
         if (!"DELETE".equals(method) || !DELETE_LAYER_VERSION.matcher(path).matches()) {
-            return LambdaApiResponse.error(400, "InvalidRequestContentException", "only DeleteLayerVersion and Invoke are served here");
+            return LambdaApiResponse.error(400, "InvalidRequestContentException", "only DeleteLayerVersion, Invoke, ListEventSourceMappings and CreateEventSourceMapping are served here");
         }
         if (throttledCallsLeft > 0) {
             throttledCallsLeft--;

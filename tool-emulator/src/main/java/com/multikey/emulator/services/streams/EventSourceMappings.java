@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.emulator.functions.LocalFunction;
+import com.multikey.emulator.services.kinesis.KinesisStreams;
 import com.multikey.emulator.services.sqs.LocalSqs;
 import com.multikey.emulator.template.SamTemplate;
 import com.multikey.emulator.template.TemplateEnvironment;
@@ -33,10 +34,17 @@ import java.util.regex.Pattern;
 final class EventSourceMappings {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern KINESIS_ARN = Pattern.compile("arn:[^:]+:kinesis:[^:]*:[^:]*:stream/[^/]+(/consumer/.+)?");
     private static final Pattern STREAM_ARN = Pattern.compile("arn:[^:]+:dynamodb:[^:]*:[^:]*:table/([^/]+)/stream/.+");
 
     /** A bound mapping, the tail of the stream it reads, its table and the function it delivers to. */
-    record Source(ConcurrentBatches mapping, StreamTail tail, String table, String function, FaultSwitch faults) {
+    record Source(ConcurrentBatches mapping, StreamTail tail, String table, String function, FaultSwitch faults,
+                  String startingPosition, int batchSize) {
+    }
+
+    /** A bound Kinesis mapping: the stream (or consumer) ARN it names and the function it delivers to. */
+    record KinesisSource(KinesisMapping mapping, String function, FaultSwitch faults, String eventSourceArn,
+                         String startingPosition, int batchSize) {
     }
 
     /** The faults of one mapping, replaceable while it runs. */
@@ -59,10 +67,13 @@ final class EventSourceMappings {
     private final DynamoDbStreamsClient streams;
     private final Consumer<String> out;
     private final LocalSqs sqs;
+    private final KinesisStreams kinesis;
+    private final List<KinesisSource> kinesisSources = new ArrayList<>();
 
     EventSourceMappings(SamTemplate template, Map<String, String> names, DynamoDbClient dynamoDb,
-                        DynamoDbStreamsClient streams, Consumer<String> out, LocalSqs sqs) {
+                        DynamoDbStreamsClient streams, Consumer<String> out, LocalSqs sqs, KinesisStreams kinesis) {
         this.sqs = sqs;
+        this.kinesis = kinesis;
         this.template = template;
         this.names = names;
         this.dynamoDb = dynamoDb;
@@ -80,10 +91,15 @@ final class EventSourceMappings {
         SamTemplate.map(events, function + ".Events").forEach((eventId, value) -> {
             Map<String, Object> event = SamTemplate.map(value, function + ".Events." + eventId);
             String where = function + ".Events." + eventId;
-            if (!"DynamoDB".equals(event.get("Type"))) {
-                throw new TemplateException(where + ": event type " + event.get("Type") + " is not emulated (DynamoDB only)");
+            if (!"DynamoDB".equals(event.get("Type")) && !"Kinesis".equals(event.get("Type"))) {
+                throw new TemplateException(where + ": event type " + event.get("Type") + " is not emulated (DynamoDB and Kinesis only)");
             }
             Map<String, Object> properties = SamTemplate.map(event.get("Properties"), where + ".Properties");
+            String kinesisArn = kinesisArn(properties.get("Stream"), where + ".Stream");
+            if (kinesisArn != null) {
+                kinesisSources.add(bindKinesis(function, target, properties, kinesisArn, where));
+                return;
+            }
             String table = streamTable(properties.get("Stream"), where + ".Stream");
             Machine filter = filter(properties, where);
             int batchSize = number(properties.get("BatchSize"), 100, where + ".BatchSize");
@@ -103,9 +119,90 @@ final class EventSourceMappings {
                         }
                         return partial ? batchItemFailures(answer) : new StreamsEventResponse(List.of());
                     }, out, onFailure(properties, function, tail.streamArn(), where)));
-            sources.add(new Source(mapping, tail, table, function, faults));
+            Object position = properties.get("StartingPosition");
+            sources.add(new Source(mapping, tail, table, function, faults,
+                    position == null ? "LATEST" : TemplateEnvironment.resolve(position, template, names, where + ".StartingPosition"), batchSize));
         });
         return sources;
+    }
+
+    /** The Kinesis mappings bound so far (by {@link #bind}). */
+    List<KinesisSource> kinesisSources() {
+        return List.copyOf(kinesisSources);
+    }
+
+    /**
+     * The ARN of the Kinesis data stream (or enhanced fan-out consumer) {@code stream} names, or null when it names a
+     * DynamoDB stream.
+     */
+    private String kinesisArn(Object stream, String where) {
+        if (stream instanceof Map<?, ?> map && map.get("Fn::GetAtt") instanceof List<?> parts && parts.size() == 2
+                && template.resources().get(parts.get(0)) instanceof Map<?, ?> resource
+                && TemplateTables.TABLE_TYPE.equals(resource.get("Type"))) {
+            return null;
+        }
+        String arn;
+        try {
+            arn = TemplateEnvironment.resolve(stream, template, names, where);
+        } catch (IllegalArgumentException e) {
+            throw new TemplateException(e.getMessage());
+        }
+        return KINESIS_ARN.matcher(arn).matches() ? arn : null;
+    }
+
+    /** A Kinesis event source: the stream's shards polled in-process, each shard's lanes delivering to the function. */
+    private KinesisSource bindKinesis(String function, LocalFunction target, Map<String, Object> properties, String arn, String where) {
+        if (kinesis == null) {
+            throw new TemplateException(where + ": a Kinesis event source needs the local Kinesis endpoint");
+        }
+        KinesisStreams.Stream stream = kinesis.find(arn).orElseThrow(() -> new TemplateException(where + ": the Kinesis stream of "
+                + arn + " does not exist locally (a stream the stack does not create must exist before it)"));
+        int batchSize = number(properties.get("BatchSize"), 100, where + ".BatchSize");
+        int retries = number(properties.get("MaximumRetryAttempts"), 10000, where + ".MaximumRetryAttempts");
+        boolean bisect = Boolean.TRUE.equals(properties.get("BisectBatchOnFunctionError"));
+        boolean partial = properties.get("FunctionResponseTypes") instanceof List<?> types && types.contains("ReportBatchItemFailures");
+        int factor = number(properties.get("ParallelizationFactor"), 1, where + ".ParallelizationFactor");
+        if (factor < ConcurrentBatches.MIN_PARALLELIZATION_FACTOR || factor > ConcurrentBatches.MAX_PARALLELIZATION_FACTOR) {
+            throw new TemplateException(where + ".ParallelizationFactor: " + factor + " is outside Lambda's range 1 to 10");
+        }
+        if (properties.get("FilterCriteria") instanceof Map<?, ?>) {
+            throw new TemplateException(where + ".FilterCriteria: filters on a Kinesis event source are not emulated");
+        }
+        Object position = properties.get("StartingPosition");
+        String startingPosition = position == null ? "LATEST" : TemplateEnvironment.resolve(position, template, names, where + ".StartingPosition");
+        KinesisEventSource.OnFailure onFailure = kinesisOnFailure(properties, function, where);
+        FaultSwitch faults = new FaultSwitch();
+        KinesisMapping mapping = new KinesisMapping(kinesis, stream, startingPosition, factor, (shardId, lane) -> new KinesisEventSource(
+                function, arn, shardId, batchSize, retries, bisect, (String batch) -> {
+                    String answer = target.invoke(batch);
+                    if (faults.failAfterInvoke(kinesisSequenceNumbers(batch))) {
+                        throw new IllegalStateException("injected function error");
+                    }
+                    return partial ? batchItemFailures(answer) : new StreamsEventResponse(List.of());
+                }, out, onFailure));
+        return new KinesisSource(mapping, function, faults, arn, startingPosition, batchSize);
+    }
+
+    private KinesisEventSource.OnFailure kinesisOnFailure(Map<String, Object> properties, String function, String where) {
+        if (!(properties.get("DestinationConfig") instanceof Map<?, ?> config) || !(config.get("OnFailure") instanceof Map<?, ?> onFailure)) {
+            return null;
+        }
+        if (!"SQS".equals(onFailure.get("Type"))) {
+            throw new TemplateException(where + ".DestinationConfig.OnFailure: only Type SQS is emulated");
+        }
+        String arn = TemplateEnvironment.resolve(onFailure.get("Destination"), template, names, where + ".DestinationConfig.OnFailure.Destination");
+        String functionArn = TemplateEnvironment.resolve(Map.of("Fn::GetAtt", List.of(function, "Arn")), template, names, where);
+        return new KinesisEventSource.OnFailure(sqs, arn.substring(arn.lastIndexOf(':') + 1), functionArn);
+    }
+
+    private static List<String> kinesisSequenceNumbers(String batch) {
+        List<String> sequenceNumbers = new ArrayList<>();
+        try {
+            JSON.readTree(batch).path("Records").forEach(r -> sequenceNumbers.add(r.path("kinesis").path("sequenceNumber").asText()));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the batch is not JSON: " + e.getOriginalMessage(), e);
+        }
+        return sequenceNumbers;
     }
 
     /**

@@ -1,6 +1,8 @@
 package com.multikey.emulator.services.streams;
 
 import com.multikey.emulator.functions.LocalFunction;
+import com.multikey.emulator.services.kinesis.KinesisDelivery;
+import com.multikey.emulator.services.kinesis.KinesisStreams;
 import com.multikey.emulator.services.sqs.LocalSqs;
 import com.multikey.emulator.template.SamTemplate;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -33,6 +35,8 @@ public final class StreamPolling implements AutoCloseable {
     private final TtlSweeper ttlSweeper;
     private final Set<String> ttlWatched = new HashSet<>();
     private final List<EventSourceMappings.Source> sources = new ArrayList<>();
+    private final List<EventSourceMappings.KinesisSource> kinesisSources = new ArrayList<>();
+    private KinesisDelivery kinesisDelivery;
     private final BooleanSupplier othersBusy;
     private final Consumer<String> out;
     private ScheduledExecutorService poller;
@@ -61,8 +65,19 @@ public final class StreamPolling implements AutoCloseable {
      */
     public void bind(SamTemplate deployed, Map<String, String> names, DynamoDbStreamsClient streams, LocalSqs sqs,
                      Map<String, LocalFunction> functions) {
-        EventSourceMappings mappings = new EventSourceMappings(deployed, names, dynamoDb, streams, out, sqs);
+        bind(deployed, names, streams, sqs, functions, null, null);
+    }
+
+    /**
+     * As {@link #bind(SamTemplate, Map, DynamoDbStreamsClient, LocalSqs, Map)}, with the local Kinesis streams the
+     * Kinesis event sources read, and the DynamoDB engine's delivery into them, flushed before each poll.
+     */
+    public void bind(SamTemplate deployed, Map<String, String> names, DynamoDbStreamsClient streams, LocalSqs sqs,
+                     Map<String, LocalFunction> functions, KinesisStreams kinesis, KinesisDelivery delivery) {
+        this.kinesisDelivery = delivery;
+        EventSourceMappings mappings = new EventSourceMappings(deployed, names, dynamoDb, streams, out, sqs, kinesis);
         functions.forEach((function, target) -> sources.addAll(mappings.bind(function, target)));
+        kinesisSources.addAll(mappings.kinesisSources());
         for (EventSourceMappings.Source source : sources) {
             if (ttlWatched.add(source.table())) {
                 watchExistingTtl(source.table());
@@ -76,6 +91,18 @@ public final class StreamPolling implements AutoCloseable {
         if (ttl != null && ttl.attributeName() != null && ttl.timeToLiveStatus() == TimeToLiveStatus.ENABLED) {
             ttlSweeper.watch(table, ttl.attributeName());
         }
+    }
+
+    /** A stream reader the stack deployed: the function (logical id) an event source mapping delivers to, and what it reads. */
+    public record Reader(String function, String streamArn, String startingPosition, int batchSize) {
+    }
+
+    /** The event source mappings bound, one per function event, in template order. */
+    public List<Reader> readers() {
+        List<Reader> readers = new ArrayList<>(sources.stream()
+                .map(s -> new Reader(s.function(), s.tail().streamArn(), s.startingPosition(), s.batchSize())).toList());
+        kinesisSources.forEach(k -> readers.add(new Reader(k.function(), k.eventSourceArn(), k.startingPosition(), k.batchSize())));
+        return List.copyOf(readers);
     }
 
     /** Starts polling the streams (every 200 ms) and expiring items whose TTL has passed (every second). */
@@ -104,12 +131,16 @@ public final class StreamPolling implements AutoCloseable {
         for (int i = 0; i < sources.size(); i++) {
             failures.put(sources.get(i).table() + "#" + i, sources.get(i).mapping().onFailure());
         }
+        for (int i = 0; i < kinesisSources.size(); i++) {
+            failures.put(kinesisSources.get(i).mapping().stream().name() + "#kinesis" + i, kinesisSources.get(i).mapping().onFailure());
+        }
         return failures;
     }
 
     /** Makes the mappings that deliver to {@code function} inject {@code faults} (see {@link InvocationFaults}). */
     public void invocationFaults(String function, InvocationFaults faults) {
         sources.stream().filter(s -> s.function().equals(function)).forEach(s -> s.faults().set(faults));
+        kinesisSources.stream().filter(s -> s.function().equals(function)).forEach(s -> s.faults().set(faults));
     }
 
     private synchronized void pollOnce() {
@@ -123,6 +154,15 @@ public final class StreamPolling implements AutoCloseable {
                 List<Record> records = source.tail().poll().stream().map(r -> ttlSweeper.withTtlIdentity(source.table(), r)).toList();
                 source.mapping().offer(records);
                 busy |= !records.isEmpty();
+                for (int step = 0; step < 50 && !source.mapping().idle(); step++) {
+                    busy |= source.mapping().deliverOnce();
+                }
+            }
+            if (kinesisDelivery != null) {
+                busy |= kinesisDelivery.flush();
+            }
+            for (EventSourceMappings.KinesisSource source : kinesisSources) {
+                busy |= source.mapping().poll();
                 for (int step = 0; step < 50 && !source.mapping().idle(); step++) {
                     busy |= source.mapping().deliverOnce();
                 }
