@@ -61,6 +61,7 @@ public final class DynamoDbEngine implements AutoCloseable {
     private final Faults faults = new Faults();
     private final Map<String, Function<Request, ObjectNode>> operations = new HashMap<>();
     private ScheduledExecutorService sweeper;
+    private volatile Thread sweeperThread;
 
     public DynamoDbEngine() {
         this(Clock.systemUTC(), "us-east-1");
@@ -225,6 +226,7 @@ public final class DynamoDbEngine implements AutoCloseable {
             sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread thread = new Thread(r, "dynamodb-engine-ttl");
                 thread.setDaemon(true);
+                sweeperThread = thread;
                 return thread;
             });
             sweeper.scheduleWithFixedDelay(this::sweep, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
@@ -248,10 +250,16 @@ public final class DynamoDbEngine implements AutoCloseable {
             sweeper.shutdownNow();
             try {
                 sweeper.awaitTermination(5, TimeUnit.SECONDS);
+                // the executor counts as terminated a moment before its thread ends: wait for the thread itself
+                Thread thread = sweeperThread;
+                if (thread != null) {
+                    thread.join(TimeUnit.SECONDS.toMillis(5));
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
             sweeper = null;
+            sweeperThread = null;
         }
     }
 }
