@@ -35,6 +35,11 @@ public final class KeptCounts {
         this.indexTable = indexTable;
     }
 
+    /** As {@link #read(IndexDefinition, List, Optional, int)} for one declared facet. */
+    public Optional<GroupCounts> read(IndexDefinition index, List<AttributeValue> group, String field, int top) {
+        return read(index, group, Optional.of(field), top);
+    }
+
     /**
      * @param index the index (it must keep counts)
      * @param group the group's values, in the index's declared order
