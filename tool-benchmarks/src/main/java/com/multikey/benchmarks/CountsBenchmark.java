@@ -56,7 +56,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * (11) kept counts: (a) what they add to the indexer's writes and calls, per change and per batch, against the same
+ * (12) kept counts: (a) what they add to the indexer's writes and calls, per change and per batch, against the same
  * changes indexed without counts; (b) how a hot value's counter updates spread over its shards; (c) the reader's calls
  * and time on a group of 1,000,000 indexed items, against {@code Select=COUNT} on the same group's items.
  */
@@ -86,7 +86,7 @@ final class CountsBenchmark {
         System.setOut(new PrintStream(OutputStream.nullOutputStream()));
         try (LocalDynamoDb local = LocalDynamoDb.start(); DynamoDbClient engine = local.client()) {
             System.setOut(console);
-            out.println("(11a) kept counts: writes and calls of " + ROUNDS + " batches of " + BATCH + " changes of one field ('state', "
+            out.println("(12a) kept counts: writes and calls of " + ROUNDS + " batches of " + BATCH + " changes of one field ('state', "
                     + "a hot value 'open' in 2/3 of the changes) over " + ITEMS + " items of one group");
             out.println("| counts declared | calls / batch | index writes / change | counter updates / change | write units / change "
                     + "| touched counter shards / batch | extra calls / batch / touched shard |");
@@ -95,10 +95,10 @@ final class CountsBenchmark {
             print(out, "none", plain, plain);
             for (int shards : new int[] {1, 8, 32}) {
                 Result counted = writes(engine, "    counts: {total: true, facets: [state], shards: " + shards + "}", shards);
-                print(out, "total + facets [state], " + shards + " shards", counted, plain);
+                print(out, "total + facets [state], " + shards + (shards == 1 ? " shard" : " shards"), counted, plain);
             }
             out.println();
-            out.println("(11b) a hot value's counter updates over its shards: 100,000 changes of items to and from 'open'");
+            out.println("(12b) a hot value's counter updates over its shards: 100,000 changes of items to and from 'open'");
             out.println("| shards | updates on the busiest shard | mean per shard | busiest / mean |");
             out.println("|---|---|---|---|");
             for (int shards : new int[] {1, 8, 32, 64}) {
@@ -279,7 +279,7 @@ final class CountsBenchmark {
     }
 
     /**
-     * (11c) The reader on a group of 1,000,000 items: the counter items such a group has (modelled: written directly,
+     * (12c) The reader on a group of 1,000,000 items: the counter items such a group has (modelled: written directly,
      * 8 shards of the total and of 50 values of 'state'), and {@code Select=COUNT} over the group's member items, measured
      * on 100,000 of them and scaled (1,000,000 items in the in-memory engine would take the benchmark's heap).
      */
@@ -337,7 +337,7 @@ final class CountsBenchmark {
             from = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
         } while (from != null);
         double countMs = (System.nanoTime() - start) / 1e6;
-        out.println("(11c) a group of 1,000,000 indexed items: its total and the top 10 of 50 values of 'state'");
+        out.println("(12c) a group of 1,000,000 indexed items: its total and the top 10 of 50 values of 'state'");
         out.println("| read | calls | items read | ms (local engine) |");
         out.println("|---|---|---|---|");
         out.printf("| kept counts (KeptCounts.read: total %,d, top value %,d, %d other values) | %d | %d counter items | %.1f |%n",
