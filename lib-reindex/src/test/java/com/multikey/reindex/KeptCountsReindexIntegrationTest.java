@@ -161,6 +161,42 @@ class KeptCountsReindexIntegrationTest {
         assertCountsMatchTheItems();
     }
 
+    @Test
+    void targetedRepair_ofItemsWhoseStreamRecordsFailed_movesTheirCountsWithTheirIndexItems() throws Exception {
+        // given: counts kept, then items changed (a value, a group move, a delete) whose records never reached the indexer
+        backfill(COUNTED);
+        List<Map<String, AttributeValue>> seen = new ArrayList<>();
+        for (int i : List.of(3, 4, 5)) {
+            seen.add(dynamoDb.getItem(b -> b.tableName(TABLE).key(key("PROJECT#p0", i))).item());
+        }
+        Map<String, AttributeValue> changed = new LinkedHashMap<>(seen.get(0));
+        changed.put("cf", AttributeValue.fromM(Map.of("state", s("open"), "prio", AttributeValue.fromN("9"))));
+        dynamoDb.putItem(b -> b.tableName(TABLE).item(changed));
+        Map<String, AttributeValue> moved = new LinkedHashMap<>(seen.get(1));
+        moved.put("pk", s("PROJECT#p1"));
+        moved.put("sk", s("ISSUE#104"));
+        dynamoDb.putItem(b -> b.tableName(TABLE).item(moved));
+        dynamoDb.deleteItem(b -> b.tableName(TABLE).key(key("PROJECT#p0", 4)));
+        dynamoDb.deleteItem(b -> b.tableName(TABLE).key(key("PROJECT#p0", 5)));
+
+        // when: redrive's repair of the failed items, each twice (a redrive delivered again)
+        TargetedRepair repair = new TargetedRepair(dynamoDb, TABLE, INDEX, IndexScope.all(COUNTED));
+        IndexProjector projector = new IndexProjector(COUNTED);
+        for (int round = 0; round < 2; round++) {
+            for (Map<String, AttributeValue> image : List.of(seen.get(0), seen.get(1), seen.get(2), moved)) {
+                repair.repair(projector.keyOf(image).orElseThrow(), List.of(image), false);
+            }
+        }
+
+        // then
+        assertCountsMatchTheItems();
+        assertThat(verify(false).clean()).isTrue();
+    }
+
+    private static Map<String, AttributeValue> key(String project, int i) {
+        return Map.of("pk", s(project), "sk", s("ISSUE#" + i));
+    }
+
     private List<IndexKey> counterKeys() {
         List<IndexKey> keys = new ArrayList<>();
         dynamoDb.scanPaginator(b -> b.tableName(INDEX)).items().forEach(item -> {
