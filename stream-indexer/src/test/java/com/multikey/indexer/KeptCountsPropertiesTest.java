@@ -3,7 +3,7 @@ package com.multikey.indexer;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.multikey.common.Backoff;
-import com.multikey.common.Deadline;
+import com.multikey.emulator.functions.LocalContext;
 import com.multikey.common.Sleeper;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;
@@ -231,6 +231,7 @@ class KeptCountsPropertiesTest {
         IndexWriter writer = new DynamoDbIndexWriter(client, table, new Backoff(Duration.ofMillis(1), Duration.ofMillis(4), new Random(3)),
                 Sleeper.SYSTEM, IndexerFixtures.quietLog());
         StreamIndexer indexer = new StreamIndexer(new BatchPlanner(config), writer, new RecordingMetrics(), IndexerFixtures.quietLog());
+        StreamIndexerHandler handler = new StreamIndexerHandler(indexer);
         int position = 0;
         int attempts = 0;
         while (position < all.size()) {
@@ -238,7 +239,7 @@ class KeptCountsPropertiesTest {
                 throw new AssertionError("the lane never got through");
             }
             List<DynamodbStreamRecord> batch = all.subList(position, Math.min(all.size(), position + batchSize));
-            StreamsEventResponse response = indexer.process(batch, Deadline.after(Duration.ofSeconds(30)));
+            StreamsEventResponse response = handler.handleRequest(event(batch), LocalContext.of(IndexerStack.FUNCTION));
             if (response.getBatchItemFailures().isEmpty()) {
                 position += batch.size();
                 continue;
@@ -252,6 +253,12 @@ class KeptCountsPropertiesTest {
                 }
             }
         }
+    }
+
+    private static com.amazonaws.services.lambda.runtime.events.DynamodbEvent event(List<DynamodbStreamRecord> records) {
+        com.amazonaws.services.lambda.runtime.events.DynamodbEvent event = new com.amazonaws.services.lambda.runtime.events.DynamodbEvent();
+        event.setRecords(records);
+        return event;
     }
 
     /**
