@@ -193,6 +193,23 @@ class KeptCountsReindexIntegrationTest {
         assertThat(verify(false).clean()).isTrue();
     }
 
+    @Test
+    void removal_ofACountedIndex_removesItsCountersAndMemberItems_andLeavesTheOthersExact() throws Exception {
+        // given
+        backfill(COUNTED);
+        IndexDefinitions withoutFields = DefinitionsYaml.parse(YAML.substring(0, YAML.indexOf("  - name: fields"))
+                + YAML.substring(YAML.indexOf("  - name: labels")));
+
+        // when
+        new IndexRemoval(dynamoDb, INDEX, withoutFields, "fields", 100_000, 10).run(3);
+
+        // then
+        List<Map<String, AttributeValue>> left = new ArrayList<>();
+        dynamoDb.scanPaginator(b -> b.tableName(INDEX)).items().forEach(left::add);
+        assertThat(left).isNotEmpty().allSatisfy(item -> assertThat(item.get("index").s()).isEqualTo("labels"));
+        assertThat(new Verifier(dynamoDb, TABLE, INDEX, IndexScope.all(withoutFields)).verify(false).clean()).isTrue();
+    }
+
     private static Map<String, AttributeValue> key(String project, int i) {
         return Map.of("pk", s(project), "sk", s("ISSUE#" + i));
     }
