@@ -31,7 +31,7 @@ import java.util.function.Predicate;
  * Verify (and repair) of the kept counts ({@link CountLayout}), a page of the index table at a time: every count a
  * page's counter items name, and every count a page's counted index items count toward whose counter item of their
  * shard is absent, is recounted from the index items (one Query of the value's items, or of the group's member items,
- * bucketed by shard). A counter item whose count differs is <b>stale</b>; one that is absent while items count toward
+ * bucketed by shard), between two reads of its counters that must agree (or it is recounted). A counter item whose count differs is <b>stale</b>; one that is absent while items count toward
  * it, <b>missing</b>. Repair sets the count (never adds), conditioned on the counter being as it was read before the
  * recount: an indexer write in between changes it, and the repair leaves it to the next verify.
  */
@@ -39,6 +39,8 @@ final class KeptCountsCheck {
 
     /** Counts recounted and found right remembered per verifier, so a value's many pages recount it once. */
     private static final int REMEMBERED = 10_000;
+    /** Recounts of a count whose counters kept changing during its recount, before it is reported as it stands. */
+    private static final int MAX_RECOUNTS = 3;
 
     /** One count: its counter partition and the sort key prefix its shards share. */
     private record Count(String index, String partition, String countKey) {
@@ -111,8 +113,18 @@ final class KeptCountsCheck {
                 continue;
             }
             IndexDefinition index = counts.index(count.index()).orElseThrow();
+            // counters read before and after the recount: a stream write in between (it changes a counter with the
+            // items it counts) makes them differ, and the count is read again rather than reported
             Map<Integer, Long> stored = storedShards(count);
             Recount recounted = recount(index, count);
+            for (int again = 0; again < MAX_RECOUNTS; again++) {
+                Map<Integer, Long> after = storedShards(count);
+                if (after.equals(stored)) {
+                    break;
+                }
+                stored = after;
+                recounted = recount(index, count);
+            }
             Map<Integer, Long> truth = recounted.shards();
             boolean right = true;
             for (int shard = 0; shard < index.counts().shards(); shard++) {

@@ -6,12 +6,12 @@ import com.multikey.index.IndexChange;
 import com.multikey.index.IndexKey;
 import com.multikey.index.ItemKey;
 import com.multikey.index.Rejection;
+import com.multikey.index.counts.CountedWrites;
+import com.multikey.index.counts.CounterRef;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import com.multikey.index.counts.CountedWrites;
-import com.multikey.index.counts.CounterRef;
 
 /**
  * What one batch of stream records asks of the index: the net writes, in stream order per key, and what
