@@ -186,7 +186,37 @@ final class GroupedLayout implements IndexLayout {
             }
         }
         Parts parts = new Parts(key, itemKey, group, tieBreakers, attrs);
+        ItemProjection values = values(parts, key, image, entries);
+        if (!index.counts().total()) {
+            return values;
+        }
+        // a kept group total counts one member item per indexed item, whatever its values
+        String members = com.multikey.index.counts.CountLayout.memberPartition(partition(index.name(), group, null));
+        if (DynamoDbLimits.utf8Bytes(members) > DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
+            List<Rejection> rejections = new ArrayList<>(values.rejections());
+            rejections.add(new Rejection.Image(key, index.name(), "the group total's member partition (index name, group) "
+                    + "is longer than " + DynamoDbLimits.MAX_PARTITION_KEY_BYTES + " bytes; the item is not counted in it"));
+            return new ItemProjection(values.items(), rejections);
+        }
+        Set<IndexItem> items = new java.util.HashSet<>(values.items());
+        items.add(member(parts));
+        return new ItemProjection(items, values.rejections());
+    }
 
+    /** The member item of an indexed item: what a kept group total counts. */
+    private IndexItem member(Parts parts) {
+        String partition = com.multikey.index.counts.CountLayout.memberPartition(partition(index.name(), parts.group(), null));
+        Map<String, AttributeValue> item = new LinkedHashMap<>();
+        item.put(IndexKey.ATTRIB_ID, AttributeValue.fromS(partition));
+        item.put(IndexKey.SORT_KEY, AttributeValue.fromS(parts.itemKey()));
+        item.put(IndexItem.INDEX, AttributeValue.fromS(index.name()));
+        item.put(IndexItem.ITEM_KEY, AttributeValue.fromM(parts.key().attributes()));
+        item.put(IndexItem.MEMBER, AttributeValue.fromBool(true));
+        return new IndexItem(index.name(), new IndexKey(partition, parts.itemKey()), parts.key(), new IndexValue.Bool(true),
+                IndexItem.normalized(item));
+    }
+
+    private ItemProjection values(Parts parts, ItemKey key, Map<String, AttributeValue> image, Predicate<String> entries) {
         AttributeValue source = index.values().path().resolve(image);
         if (source == null || source.type() == AttributeValue.Type.NUL) {
             return ItemProjection.EMPTY;

@@ -37,6 +37,8 @@ public record IndexItem(String index, IndexKey key, ItemKey source, IndexValue v
     public static final String NUM = "num";
     public static final String VALUE = "value";
     public static final String VALUE_OMITTED = "valueOmitted";
+    /** Marks a member item: the one index item per indexed item that a kept group total counts. */
+    public static final String MEMBER = "member";
 
     public IndexItem {
         Objects.requireNonNull(index, "index");
@@ -110,6 +112,11 @@ public record IndexItem(String index, IndexKey key, ItemKey source, IndexValue v
 
     public String sortKey() {
         return key.sortKey();
+    }
+
+    /** Whether it is a member item (a kept group total's marker of one indexed item), not an item of a value. */
+    public boolean isMember() {
+        return item.containsKey(MEMBER);
     }
 
     /** Whether the stored item holds a copy of the value. */

@@ -3,6 +3,9 @@ package com.multikey.reindex;
 import com.multikey.index.DynamoDbLimits;
 import com.multikey.index.IndexChange;
 import com.multikey.index.ItemKey;
+import com.multikey.index.counts.CountLayout;
+import com.multikey.index.counts.CountedWrites;
+import com.multikey.index.counts.CounterRef;
 import com.multikey.index.definition.KeySchema;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -17,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Writes the index changes of one source item only while the item is still the version they were derived from:
@@ -39,13 +43,18 @@ public final class ConditionalIndexWriter {
     private final String appTable;
     private final String indexTable;
     private final IndexScope scope;
+    private final CountLayout counts;
 
     public ConditionalIndexWriter(DynamoDbClient dynamoDb, String appTable, String indexTable, IndexScope scope) {
         this.dynamoDb = dynamoDb;
         this.appTable = appTable;
         this.indexTable = indexTable;
         this.scope = scope;
+        this.counts = new CountLayout(scope.definitions());
     }
+
+    /** Assumptions of one counted transaction corrected before it gives up (another writer racing it on every call). */
+    static final int MAX_CORRECTIONS = 10;
 
     /**
      * The item as it is now, read consistently: the version {@link #write} conditions on. Null when the
@@ -63,7 +72,26 @@ public final class ConditionalIndexWriter {
      */
     public Outcome write(ItemKey key, Map<String, AttributeValue> version, List<IndexChange> changes) {
         ConditionCheck check = condition(key, version);
-        for (List<IndexChange> chunk : transactions(changes, checkBytes(check))) {
+        List<IndexChange> plain = new ArrayList<>();
+        List<CountedWrites.Counted> counted = new ArrayList<>();
+        for (IndexChange change : changes) {
+            Optional<CounterRef> counter = switch (change) {
+                case IndexChange.Put put -> counts.counterOf(put.item());
+                case IndexChange.Delete delete -> counts.counterOf(delete.key(), key);
+            };
+            if (counter.isPresent()) {
+                // a put is first assumed new; a put over an existing item is corrected by its failed condition
+                counted.add(CountedWrites.of(change, counter.get(), false));
+            } else {
+                plain.add(change);
+            }
+        }
+        for (List<CountedWrites.Counted> call : CountedWrites.transactions(counted, CountedWrites.MAX_ITEMS, checkBytes(check))) {
+            if (writeCounted(check, call) == Outcome.ITEM_CHANGED) {
+                return Outcome.ITEM_CHANGED;
+            }
+        }
+        for (List<IndexChange> chunk : transactions(plain, checkBytes(check))) {
             List<TransactWriteItem> items = new ArrayList<>();
             items.add(TransactWriteItem.builder().conditionCheck(check).build());
             for (IndexChange change : chunk) {
@@ -84,6 +112,39 @@ public final class ConditionalIndexWriter {
             }
         }
         return Outcome.WRITTEN;
+    }
+
+    /**
+     * One transaction of counted writes behind the item's condition check (see {@link CountedWrites}): a write whose
+     * assumption of its key's existence was wrong is flipped and the call sent again.
+     */
+    private Outcome writeCounted(ConditionCheck check, List<CountedWrites.Counted> call) {
+        List<CountedWrites.Counted> pending = new ArrayList<>(call);
+        for (int attempt = 0; ; attempt++) {
+            pending.removeIf(write -> !write.writes());
+            if (pending.isEmpty()) {
+                return Outcome.WRITTEN;
+            }
+            List<TransactWriteItem> items = new ArrayList<>();
+            items.add(TransactWriteItem.builder().conditionCheck(check).build());
+            items.addAll(CountedWrites.items(indexTable, pending));
+            try {
+                dynamoDb.transactWriteItems(b -> b.transactItems(items));
+                return Outcome.WRITTEN;
+            } catch (TransactionCanceledException e) {
+                if (e.hasCancellationReasons() && !e.cancellationReasons().isEmpty()
+                        && "ConditionalCheckFailed".equals(e.cancellationReasons().get(0).code())) {
+                    return Outcome.ITEM_CHANGED;
+                }
+                List<Integer> wrong = CountedWrites.failedAssumptions(e, 1, pending.size());
+                if (wrong.isEmpty() || attempt >= MAX_CORRECTIONS) {
+                    throw e;
+                }
+                for (int i : wrong) {
+                    pending.set(i, pending.get(i).flipped());
+                }
+            }
+        }
     }
 
     /**

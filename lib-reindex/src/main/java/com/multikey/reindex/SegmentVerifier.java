@@ -6,6 +6,7 @@ import com.multikey.index.IndexEntry;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;
 import com.multikey.index.ItemKey;
+import com.multikey.index.counts.CountLayout;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Delete;
@@ -58,6 +59,7 @@ public final class SegmentVerifier implements SegmentWork {
     private final boolean repair;
     private final int pageSize;
     private final Consumer<Discrepancy> found;
+    private final KeptCountsCheck counts;
 
     /**
      * @param writeUnitsPerSecond write capacity repairs may use (see {@link WriteCost})
@@ -78,6 +80,7 @@ public final class SegmentVerifier implements SegmentWork {
         this.repair = repair;
         this.pageSize = pageSize;
         this.found = found;
+        this.counts = new KeptCountsCheck(dynamoDb, indexTable, scope);
     }
 
     @Override
@@ -181,7 +184,7 @@ public final class SegmentVerifier implements SegmentWork {
         long repaired = 0;
         List<Discrepancy> wrong = new ArrayList<>();
         for (Map<String, AttributeValue> item : page.items()) {
-            if (!scope.owns(item)) {
+            if (!scope.owns(item) || isKeptCounter(item)) {
                 continue;
             }
             var source = IndexEntry.sourceOf(item, scope.table());
@@ -228,11 +231,20 @@ public final class SegmentVerifier implements SegmentWork {
                 repaired += made > 0 ? 1 : 0;
             }
         }
+        long missing = 0;
+        if (counts.any()) {
+            KeptCountsCheck.Outcome checked = counts.check(page.items(), repair, rate);
+            checked.wrong().forEach(discrepancy -> report(wrong, discrepancy));
+            missing += checked.missing();
+            stale += checked.stale();
+            repaired += checked.repaired();
+            writes += checked.repaired();
+        }
         Map<String, AttributeValue> after = next(page);
         SegmentPosition next = after.isEmpty() ? SegmentPosition.DONE : new SegmentPosition(SegmentPosition.Phase.INDEX, after);
         // the grid layout's control item is read, but is no index item
         long indexItems = page.items().stream().filter(item -> !GridLayoutStore.isControl(item)).count();
-        return new PageOutcome(new PageCounts(indexItems, 0, writes, 0, stale, orphaned, repaired), next, wrong);
+        return new PageOutcome(new PageCounts(indexItems, 0, writes, missing, stale, orphaned, repaired), next, wrong);
     }
 
     /**
@@ -270,6 +282,13 @@ public final class SegmentVerifier implements SegmentWork {
             }
             throw e;
         }
+    }
+
+    /** A counter item of an index that keeps counts: checked against the index items it counts, not as one of them. */
+    private boolean isKeptCounter(Map<String, AttributeValue> item) {
+        AttributeValue index = item.get(IndexItem.INDEX);
+        return CountLayout.isCounter(item) && index != null && scope.definitions().index(index.s())
+                .map(definition -> definition.counts().any()).orElse(false);
     }
 
     private Set<IndexKey> wantedKeys(ItemKey itemKey, Map<String, AttributeValue> version) {

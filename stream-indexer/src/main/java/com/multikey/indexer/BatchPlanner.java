@@ -5,10 +5,13 @@ import com.multikey.common.ChangeRecord;
 import com.multikey.common.PartialBatch;
 import com.multikey.index.IndexChange;
 import com.multikey.index.IndexDiff;
+import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.ItemKey;
 import com.multikey.index.Rejection;
+import com.multikey.index.counts.CountLayout;
+import com.multikey.index.counts.CounterRef;
 import com.multikey.index.definition.Condition;
 import com.multikey.index.definition.GridState;
 import com.multikey.index.definition.IndexDefinition;
@@ -19,10 +22,12 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -40,6 +45,7 @@ public final class BatchPlanner {
     private final Supplier<IndexDefinitions> definitions;
     private final Map<GridState, IndexProjector> projectors = new ConcurrentHashMap<>();
     private final IndexProjector projector;
+    private final CountLayout counts;
 
     /** With the configuration's definitions as they are (their grid state fixed). */
     public BatchPlanner(IndexerConfig config) {
@@ -50,6 +56,7 @@ public final class BatchPlanner {
     public BatchPlanner(IndexerConfig config, Supplier<IndexDefinitions> definitions) {
         this.definitions = definitions;
         this.projector = new IndexProjector(config.definitions());
+        this.counts = new CountLayout(config.definitions());
     }
 
     private IndexProjector projector() {
@@ -72,6 +79,9 @@ public final class BatchPlanner {
         List<BatchPlan.MissingImage> missingImages = new ArrayList<>();
         List<Rejection> rejections = new ArrayList<>();
         int ignored = 0;
+        Map<IndexKey, CounterRef> counters = new HashMap<>();
+        Set<IndexKey> touched = new HashSet<>();
+        Set<IndexKey> existed = new HashSet<>();
 
         for (ChangeRecord record : records) {
             Optional<ItemKey> key = projector.keyOf(record.keys());
@@ -99,7 +109,11 @@ public final class BatchPlanner {
             IndexProjector.Changed versions = projector.changed(item, oldImage, newImage);
             rejections.addAll(versions.after().rejections());
 
-            for (IndexChange change : IndexDiff.between(versions.before().items(), versions.after().items())) {
+            List<IndexChange> diff = IndexDiff.between(versions.before().items(), versions.after().items());
+            if (counts.any() && !diff.isEmpty()) {
+                noteCounted(diff, versions.before().items(), counters, touched, existed);
+            }
+            for (IndexChange change : diff) {
                 changes.remove(change.key());
                 changes.put(change.key(), change);
                 itemOfKey.put(change.key(), item);
@@ -107,7 +121,32 @@ public final class BatchPlanner {
             }
         }
         return new BatchPlan(List.copyOf(changes.values()), itemOfKey, firstRecord, skipped, missingImages, rejections,
-                records.size(), ignored);
+                records.size(), ignored, counters, existed);
+    }
+
+    /**
+     * For each counted key of one record's diff: its counter, and, the first time the batch touches it, whether the
+     * record's old version held it (where its conditional write's assumption starts).
+     */
+    private void noteCounted(List<IndexChange> diff, java.util.Collection<IndexItem> before, Map<IndexKey, CounterRef> counters,
+                             Set<IndexKey> touched, Set<IndexKey> existed) {
+        Map<IndexKey, IndexItem> old = new HashMap<>();
+        before.forEach(item -> old.put(item.key(), item));
+        for (IndexChange change : diff) {
+            IndexItem item = switch (change) {
+                case IndexChange.Put put -> put.item();
+                case IndexChange.Delete delete -> old.get(delete.key());
+            };
+            if (item == null) {
+                continue;
+            }
+            counts.counterOf(item).ifPresent(ref -> {
+                counters.put(change.key(), ref);
+                if (touched.add(change.key()) && old.containsKey(change.key())) {
+                    existed.add(change.key());
+                }
+            });
+        }
     }
 
     private String expectedKey() {

@@ -3,6 +3,7 @@ package com.multikey.indexer;
 import com.multikey.common.Deadline;
 import com.multikey.index.IndexChange;
 import com.multikey.index.IndexKey;
+import com.multikey.index.counts.CountedWrites;
 
 import java.util.List;
 import java.util.Objects;
@@ -18,6 +19,19 @@ public interface IndexWriter {
      *         their content, which no retry will change
      */
     WriteResult write(List<IndexChange> changes, Deadline deadline);
+
+    /**
+     * Writes plain changes and counted ones (see {@link CountedWrites}): each counted write conditioned on its key's
+     * existence, with its counter's change in the same transaction.
+     *
+     * @throws IllegalStateException when this writer keeps no counts and there are counted writes
+     */
+    default WriteResult write(List<IndexChange> plain, List<CountedWrites.Counted> counted, Deadline deadline) {
+        if (!counted.isEmpty()) {
+            throw new IllegalStateException("this index writer keeps no counts; " + counted.size() + " counted writes");
+        }
+        return write(plain, deadline);
+    }
 
     /**
      * @param unwritten keys whose change failed for a reason that may pass (throttling, a server error, time

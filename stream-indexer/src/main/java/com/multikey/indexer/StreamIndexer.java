@@ -87,12 +87,13 @@ public final class StreamIndexer {
         }
         plan.rejections().forEach(warnings::rejected);
         List<IndexChange.Put> withoutValue = plan.changes().stream()
-                .filter(change -> change instanceof IndexChange.Put put && !put.item().valueCopied())
+                .filter(change -> change instanceof IndexChange.Put put && !put.item().valueCopied() && !put.item().isMember())
                 .map(IndexChange.Put.class::cast).toList();
         withoutValue.forEach(warnings::valueNotCopied);
 
-        IndexWriter.WriteResult written = plan.changes().isEmpty()
-                ? IndexWriter.WriteResult.ALL_WRITTEN : writer.write(plan.changes(), deadline);
+        BatchPlan.Split split = plan.split();
+        IndexWriter.WriteResult written = plan.changes().isEmpty() ? IndexWriter.WriteResult.ALL_WRITTEN
+                : split.counted().isEmpty() ? writer.write(split.plain(), deadline) : writer.write(split.plain(), split.counted(), deadline);
         written.refused().forEach(refused -> warnings.writeRefused(refused, plan.itemOfKey().get(refused.key())));
 
         return new PartialBatch.Outcome<>(failedRecords(plan, written), plan.skipped(), new Counts(plan.ignoredCount(),

@@ -135,4 +135,44 @@ class StreamIndexerJarIT {
                     .singleElement().satisfies(item -> assertThat(item.get("state").s()).isEqualTo("grouped"));
         }
     }
+    @Test
+    void handler_fromTheJarAlone_keepsDeclaredCountsInTransactions(@org.junit.jupiter.api.io.TempDir Path dir) throws Throwable {
+        try (LocalDynamoDb dynamoDbLocal = LocalDynamoDb.start(); DynamoDbClient dynamoDb = dynamoDbLocal.client()) {
+            // given: the issue grid, grouped, keeping its group total
+            Path definitions = dir.resolve("index-definitions.yaml");
+            java.nio.file.Files.writeString(definitions, """
+                    version: 1
+                    table: {partitionKey: {name: id, type: S}}
+                    indexes:
+                      - name: issue-grid
+                        covers: [{attribute: id, beginsWith: "issue#"}]
+                        group: project
+                        values: {entriesOf: custom_fields}
+                        orderBy: num
+                        counts: {total: true, shards: 2}
+                    """);
+            Map<String, String> names = new HashMap<>();
+            TEMPLATE.resources().keySet().forEach(id -> names.put(id, id));
+            names.putAll(TemplateTables.create(TEMPLATE, dynamoDb));
+            Map<String, String> env = new HashMap<>(TemplateEnvironment.forLocalRun(TEMPLATE, FUNCTION, names,
+                    Map.of("DYNAMODB", dynamoDbLocal.endpoint())));
+            env.put("INDEX_DEFINITIONS", definitions.toString());
+            Object handler = jar.newHandler(env);
+            Path events = SamTemplate.findUp("sam").resolve("events");
+            String indexTable = names.get("IssueAttribIndexTable");
+
+            // when: the sample insert, delivered twice (a replay)
+            for (int delivery = 0; delivery < 2; delivery++) {
+                Object response = jar.invoke(handler, events.resolve("issue-insert.json"), LocalContext.of(FUNCTION));
+                assertThat((List<?>) response.getClass().getMethod("getBatchItemFailures").invoke(response)).isEmpty();
+            }
+
+            // then: one member item, counted once
+            List<Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue>> items =
+                    dynamoDb.scan(b -> b.tableName(indexTable)).items();
+            assertThat(items).filteredOn(item -> item.containsKey("member")).hasSize(1);
+            assertThat(items).filteredOn(item -> item.containsKey("counter"))
+                    .extracting(item -> item.get("count").n()).containsExactly("1");
+        }
+    }
 }

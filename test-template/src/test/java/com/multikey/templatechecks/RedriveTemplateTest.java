@@ -64,6 +64,8 @@ class RedriveTemplateTest {
         assertThat(actions).containsExactlyInAnyOrder("logs:CreateLogGroup", "logs:CreateLogStream", "logs:PutLogEvents",
                 "dynamodb:GetRecords", "dynamodb:GetShardIterator", "dynamodb:GetItem", "dynamodb:ConditionCheckItem",
                 "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:DeleteItem",
+                // the counters of kept counts, in the transactions of the index items they count
+                "dynamodb:UpdateItem",
                 // the grid layout's control item in the index table, and the one-time scan for a stack's layout
                 "dynamodb:Scan", "sqs:ReceiveMessage", "sqs:DeleteMessage",
                 "sqs:ChangeMessageVisibility", "sqs:GetQueueAttributes", "lambda:InvokeFunction");

@@ -8,7 +8,8 @@ import java.util.List;
  * {@code planner} (predicates and a sort over 100,000 issues), {@code reindex} (segmented backfill;
  * verify's heap at 10k and 100k index items; {@code reindex-1m} adds 1M), {@code indexer-throughput} (the indexer's (3) alone),
  * {@code verify [index items]} (verify alone, 300,000 index items unless given), {@code heap-1m} (the engine's heap
- * holding a million small items), {@code cost}, {@code cold-start [runs]}, {@code freshness [writes]} (write to index
+ * holding a million small items), {@code counts} (kept counts: write cost, a hot value's shards, the reader on a group of
+ * 1,000,000 items), {@code cost}, {@code cold-start [runs]}, {@code freshness [writes]} (write to index
  * answering it, on the emulator, for each stream source),
  * or the first three (no argument).
  */
@@ -70,6 +71,10 @@ public final class Benchmarks {
             out.println();
             int at = which.indexOf("freshness");
             FreshnessBenchmark.run(out, at + 1 < which.size() && which.get(at + 1).matches("[0-9]+") ? Integer.parseInt(which.get(at + 1)) : 200);
+        }
+        if (which.contains("counts")) {
+            out.println();
+            CountsBenchmark.run(out);
         }
         if (which.contains("heap-1m")) {
             out.println();

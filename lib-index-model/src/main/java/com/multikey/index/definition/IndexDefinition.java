@@ -15,14 +15,20 @@ import java.util.Objects;
  * @param projection attributes copied into every index item
  * @param replaces   for a grouped index, the field-partitioned index it takes the place of (the grid's old layout,
  *                   indexing the same items): which of the two a stack writes and reads is its {@link GridState}
+ * @param counts     the counts the pipeline keeps for it ({@link CountsDeclaration#NONE}: none)
  */
 public record IndexDefinition(String name, Layout layout, List<Condition> covers, List<AttributePath> group,
                               ValueSource values, List<TieBreaker> orderBy, List<AttributePath> projection,
-                              java.util.Optional<String> replaces) {
+                              java.util.Optional<String> replaces, CountsDeclaration counts) {
 
     public IndexDefinition(String name, Layout layout, List<Condition> covers, List<AttributePath> group, ValueSource values,
                            List<TieBreaker> orderBy, List<AttributePath> projection) {
         this(name, layout, covers, group, values, orderBy, projection, java.util.Optional.empty());
+    }
+
+    public IndexDefinition(String name, Layout layout, List<Condition> covers, List<AttributePath> group, ValueSource values,
+                           List<TieBreaker> orderBy, List<AttributePath> projection, java.util.Optional<String> replaces) {
+        this(name, layout, covers, group, values, orderBy, projection, replaces, CountsDeclaration.NONE);
     }
 
     /** How an index lays out its keys. */
@@ -50,6 +56,12 @@ public record IndexDefinition(String name, Layout layout, List<Condition> covers
         orderBy = List.copyOf(orderBy);
         projection = List.copyOf(projection);
         Objects.requireNonNull(replaces, "replaces");
+        Objects.requireNonNull(counts, "counts");
+    }
+
+    /** The field a map entry or the indexed attribute counts under: the entry's name, or the values path. */
+    public String fieldOf(String entry) {
+        return entry != null ? entry : values.path().toString();
     }
 
     /** Whether an item (image) is one this index covers. */

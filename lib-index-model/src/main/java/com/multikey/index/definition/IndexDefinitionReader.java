@@ -31,7 +31,7 @@ final class IndexDefinitionReader {
         if (!INDEX_NAME.matcher(name).matches()) {
             throw nodes.error(where, "the name must be 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit; it becomes part of the index keys, so choose it once");
         }
-        nodes.allowOnly(node, where, "name", "layout", "covers", "group", "values", "orderBy", "projection", "replaces");
+        nodes.allowOnly(node, where, "name", "layout", "covers", "group", "values", "orderBy", "projection", "replaces", "counts");
         IndexDefinition.Layout layout = switch (node.path("layout").asText("grouped")) {
             case "grouped" -> IndexDefinition.Layout.GROUPED;
             case "field-partitioned" -> IndexDefinition.Layout.FIELD_PARTITIONED;
@@ -59,7 +59,8 @@ final class IndexDefinitionReader {
             }
             replaces = Optional.of(node.get("replaces").asText());
         }
-        IndexDefinition index = new IndexDefinition(name, layout, covers, group, values, orderBy, projection, replaces);
+        CountsDeclaration counts = counts(node.get("counts"), where + ": counts", layout, values);
+        IndexDefinition index = new IndexDefinition(name, layout, covers, group, values, orderBy, projection, replaces, counts);
         if (layout == IndexDefinition.Layout.FIELD_PARTITIONED) {
             checkFieldPartitioned(index, table, where);
         } else {
@@ -67,6 +68,69 @@ final class IndexDefinitionReader {
         }
         return index;
     }
+    /**
+     * {@code counts: {total: true, facets: [state, priority], shards: 8}}: what the pipeline counts per group. Facets
+     * of a map-entries index are entry names; of an attribute or elements index, the indexed attribute itself.
+     */
+    private CountsDeclaration counts(Tree node, String where, IndexDefinition.Layout layout, ValueSource values) {
+        if (node.isMissing() || node.isNull()) {
+            return CountsDeclaration.NONE;
+        }
+        String example = "e.g. counts: {total: true, facets: [" + (values instanceof ValueSource.MapEntries ? "state, priority"
+                : values.path().toString()) + "]}";
+        if (!node.isObject()) {
+            throw nodes.error(where, "is a mapping of total, facets and shards; " + example);
+        }
+        nodes.allowOnly(node, where, "total", "facets", "shards");
+        if (layout != IndexDefinition.Layout.GROUPED) {
+            throw nodes.error(where, "counts are kept for grouped indexes only (layout field-partitioned shares its partitions "
+                    + "between groups); declare them on the grouped index that replaces it");
+        }
+        boolean total = false;
+        if (node.has("total")) {
+            if (!node.get("total").isBoolean()) {
+                throw nodes.error(where + ": total", "takes true or false, found '" + node.get("total").asText("") + "'");
+            }
+            total = node.get("total").asBoolean();
+        }
+        List<String> facets = new ArrayList<>();
+        if (node.has("facets")) {
+            Tree list = node.get("facets");
+            if (!list.isArray()) {
+                throw nodes.error(where + ": facets", "is a list of fields whose values are counted; " + example);
+            }
+            for (Tree facet : list) {
+                if (!facet.isTextual() || facet.asText().isEmpty()) {
+                    throw nodes.error(where + ": facets", "names fields as non-empty strings; " + example);
+                }
+                String field = facet.asText();
+                if (facets.contains(field)) {
+                    throw nodes.error(where + ": facets (" + field + ")", "is named twice; name each field once");
+                }
+                if (!(values instanceof ValueSource.MapEntries) && !field.equals(values.path().toString())) {
+                    throw nodes.error(where + ": facets (" + field + ")", "an index of values." + (values instanceof ValueSource.Elements
+                            ? "elementsOf" : "attribute") + " counts its own values only: write facets: [" + values.path()
+                            + "], or count '" + field + "' with an index of its own");
+                }
+                facets.add(field);
+            }
+        }
+        int shards = CountsDeclaration.DEFAULT_SHARDS;
+        if (node.has("shards")) {
+            Tree given = node.get("shards");
+            if (!given.isInt() || given.asInt() < 1 || given.asInt() > CountsDeclaration.MAX_SHARDS) {
+                throw nodes.error(where + ": shards", "is how many counter items a popular value is spread over, from 1 to "
+                        + CountsDeclaration.MAX_SHARDS + " (default " + CountsDeclaration.DEFAULT_SHARDS + "), found '"
+                        + given.asText("") + "'");
+            }
+            shards = given.asInt();
+        }
+        if (!total && facets.isEmpty()) {
+            throw nodes.error(where, "counts nothing: set total: true, or list facets; " + example + ", or remove counts");
+        }
+        return new CountsDeclaration(total, facets, shards);
+    }
+
     private ValueSource values(Tree node, String where, KeySchema table) {
         if (node.isMissing() || !node.isObject() || node.size() != 1) {
             throw nodes.error(where + ": values", "say where the values come from with exactly one of: entriesOf: <map>, elementsOf: <list or set>, attribute: <scalar>");
