@@ -56,6 +56,7 @@ public final class KinesisStreamIndexerHandler implements RequestHandler<Kinesis
         if (stateTable == null || stateTable.isBlank()) {
             throw new IllegalStateException(ITEM_STATE_TABLE + " is not set: the Kinesis source keeps each item's state there");
         }
+        VersionedStreamIndexer.requireNoKeptCounts(config.definitions());
         StructuredLog log = StructuredLog.forClass(VersionedStreamIndexer.class);
         DynamoDbClient dynamoDb = new ClientFactory(env).dynamoDb();
         GridLayoutStore gridLayout = GridLayoutStore.fromEnvironment(dynamoDb, config.indexTableName(), config.definitions(), true, env);

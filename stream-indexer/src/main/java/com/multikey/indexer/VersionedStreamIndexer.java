@@ -11,6 +11,7 @@ import com.multikey.index.IndexChange;
 import com.multikey.index.IndexKey;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.ItemKey;
+import com.multikey.index.definition.IndexDefinitions;
 import software.amazon.awssdk.core.exception.SdkException;
 
 import java.util.ArrayList;
@@ -58,6 +59,19 @@ public final class VersionedStreamIndexer {
         this.metrics = metrics;
         this.log = log;
         this.warnings = new IndexerWarnings(log);
+    }
+
+    /**
+     * Refuses definitions that declare kept counts: this indexer writes the index from each item's state without the
+     * counted conditional writes (decision 0026), so a count would drift from the items it counts.
+     *
+     * @throws IllegalStateException naming the first index that declares counts
+     */
+    public static void requireNoKeptCounts(IndexDefinitions definitions) {
+        definitions.indexes().stream().filter(index -> index.counts().any()).findFirst().ifPresent(index -> {
+            throw new IllegalStateException("index '" + index.name() + "' declares counts, which are not kept on a Kinesis source: "
+                    + "remove its counts setting or read the table's DynamoDB stream (StreamSource dynamodb)");
+        });
     }
 
     /**
