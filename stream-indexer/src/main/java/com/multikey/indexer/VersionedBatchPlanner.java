@@ -119,7 +119,13 @@ public final class VersionedBatchPlanner {
                     anyCovered = true;
                     IndexProjector.Changed versions = projector.changed(item, before, after);
                     rejections.addAll(versions.after().rejections());
-                    for (IndexChange change : IndexDiff.between(versions.before().items(), versions.after().items())) {
+                    List<IndexChange> changes = new ArrayList<>(IndexDiff.between(versions.before().items(), versions.after().items()));
+                    if (current == null && after != null) {
+                        // no state: the record's old image is only a guess at what the index holds (a record of the
+                        // item may be late), so every item of the new image is put, not only those the diff names
+                        projector.project(item, after).items().forEach(put -> changes.add(new IndexChange.Put(put)));
+                    }
+                    for (IndexChange change : changes) {
                         net.remove(change.key());
                         net.put(change.key(), change);
                     }

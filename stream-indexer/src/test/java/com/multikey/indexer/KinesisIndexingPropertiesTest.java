@@ -117,6 +117,25 @@ class KinesisIndexingPropertiesTest {
         assertThat(lambda.states.states().values()).singleElement().satisfies(state -> assertThat(state.removed()).isTrue());
     }
 
+    @org.junit.jupiter.api.Test
+    void aModifyBeforeItsInsert_withNoStateYet_putsWhatItsNewImageIndexes() {
+        // given: an issue created, then written again; the shard holds the second write first, when the item has no
+        // state: its old image equals its new one, so a diff of the two would write nothing
+        java.util.Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> v1 = com.multikey.index.IssueImages.issue(
+                "issue#a", "project#1", 1, new java.util.HashMap<>(java.util.Map.of("f1",
+                        software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("x"))));
+        Record insert = StreamRecords.change(1, "issue#a", null, v1);
+        Record modify = StreamRecords.change(2, "issue#a", v1, v1);
+        Lambda lambda = new Lambda(1);
+
+        // when
+        lambda.deliver(List.of(KinesisRecords.record(modify, 0, KinesisRecords.microsOf(1)),
+                KinesisRecords.record(insert, 1, KinesisRecords.microsOf(0))), new Random(1), 0.0);
+
+        // then
+        assertThat(lambda.index.items().keySet()).singleElement().satisfies(key -> assertThat(key.attribId()).isEqualTo("f1"));
+    }
+
     /** One shard of the Kinesis stream: the history's changes with duplicates, each moved by at most a bounded distance. */
     record Shard(List<KinesisEventRecord> records) {
 
