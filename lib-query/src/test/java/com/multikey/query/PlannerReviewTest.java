@@ -301,4 +301,32 @@ class PlannerReviewTest {
         }
         soft.assertAll();
     }
+
+    /** Empty intersections answer with 0 calls; withMissing plus an in on the sorted field leaves the missing tail out. */
+    @Test
+    void emptyIntersectionsCostNoCall_andAnInOnTheSortedFieldLeavesTheMissingTailOut(LocalTables tables) {
+        DynamoDbClient dynamoDb = tables.dynamoDb();
+        for (int i = 1; i <= 6; i++) {
+            Map<String, AttributeValue> fields = i <= 4 ? Map.of("sev", AttributeValue.fromN(Integer.toString(i % 3))) : Map.of("other", AttributeValue.fromS("x"));
+            put(dynamoDb, Map.of("id", AttributeValue.fromS("issue#" + i), "project", AttributeValue.fromS("project#p"),
+                    "num", AttributeValue.fromN(Integer.toString(i)), "custom_fields", AttributeValue.fromM(fields)));
+        }
+        IndexQuery query = query(dynamoDb);
+        SoftAssertions soft = new SoftAssertions();
+        for (List<String> texts : List.of(List.of("sev in (1, 2)", "@custom_fields.sev in (0, 3)"), List.of("sev in (1, 2)", "sev > 2"),
+                List.of("@custom_fields.sev in (1, 2)", "sev beginsWith \"1\""), List.of("sev = 1", "@custom_fields.sev in (0, 2)"))) {
+            for (Order order : Order.values()) {
+                Page page = query.page(PageRequest.first("project#p", "sev", order, 2).where(parse(texts.toArray(String[]::new))).withMissing());
+                soft.assertThat(page.items()).as("%s %s items", texts, order).isEmpty();
+                soft.assertThat(page.apiCalls()).as("%s %s calls", texts, order).isZero();
+                soft.assertThat(page.nextCursor()).as("%s %s cursor", texts, order).isEmpty();
+            }
+        }
+        for (Order order : Order.values()) {
+            List<String> ids = readAll(query, PageRequest.first("project#p", "sev", order, 1).where(parse("sev in (0, 1)")).withMissing(), 50);
+            soft.assertThat(ids).as("sev in (0, 1) withMissing %s", order)
+                    .containsExactlyElementsOf(order == Order.ASC ? List.of("issue#3", "issue#1", "issue#4") : List.of("issue#4", "issue#1", "issue#3"));
+        }
+        soft.assertAll();
+    }
 }
