@@ -25,12 +25,12 @@ import static com.multikey.query.PlannerEdgeCasesTest.readAll;
 import static com.multikey.query.PlannerEdgeCasesTest.text;
 
 /**
- * Review: the sorted read narrowed by its predicates ({@code in} ranges in page order, both orders, resuming inside a
+ * The sorted read narrowed by its predicates ({@code in} ranges in page order, both orders, resuming inside a
  * range), the {@code @} spelling mixed with the plain one, list-valued sorted fields, long texts in an {@code in} list;
  * every page walk compared with a brute force written from docs/query.md (ties by num, reversed with the order).
  */
 @ExtendWith(LocalTablesExtension.class)
-class PlannerReviewTest {
+class SortedFieldPredicatesPagingTest {
 
     private record Issue(int num, List<String> values) {
     }
