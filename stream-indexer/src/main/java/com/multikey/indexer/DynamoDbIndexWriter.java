@@ -17,7 +17,6 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.DeleteRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
-import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 import java.util.ArrayList;
@@ -93,9 +92,6 @@ public final class DynamoDbIndexWriter implements IndexWriter {
         return new WriteResult(unwritten, refused);
     }
 
-    /** Assumptions one transaction may correct before it counts as failed (each write's flips at most once unless raced). */
-    static final int MAX_CORRECTIONS = 10;
-
     /**
      * Plain changes in BatchWriteItem calls, counted ones in TransactWriteItems calls (see {@link CountedWrites}), one
      * call at a time: calls of one batch that share a counter would otherwise conflict with each other.
@@ -108,82 +104,8 @@ public final class DynamoDbIndexWriter implements IndexWriter {
         }
         Set<IndexKey> unwritten = new LinkedHashSet<>(plainResult.unwritten());
         List<Refused> refused = new ArrayList<>(plainResult.refused());
-        List<Refused> refusedCounted = new ArrayList<>();
-        for (List<CountedWrites.Counted> call : CountedWrites.transactions(counted, CountedWrites.MAX_ITEMS, 0)) {
-            transact(call, deadline, unwritten, refusedCounted);
-        }
-        refused.addAll(refusedCounted);
-        // a refused put leaves its key empty (and its count without it), not holding the item of an older image
-        List<CountedWrites.Counted> clear = new ArrayList<>();
-        for (Refused refusal : refusedCounted) {
-            counted.stream().filter(c -> c.key().equals(refusal.key()) && c.change() instanceof IndexChange.Put).findFirst()
-                    .ifPresent(c -> clear.add(new CountedWrites.Counted(new IndexChange.Delete(c.key()), c.counter(), true)));
-        }
-        for (List<CountedWrites.Counted> call : CountedWrites.transactions(clear, CountedWrites.MAX_ITEMS, 0)) {
-            transact(call, deadline, unwritten, new ArrayList<>());
-        }
+        new CountedIndexWrites(dynamoDb, tableName, backoff, sleeper, log).write(counted, deadline, unwritten, refused);
         return new WriteResult(unwritten, refused);
-    }
-
-    /**
-     * One transaction of counted writes: a write whose assumption DynamoDB finds wrong (its condition failed) is
-     * flipped and the call sent again at once; a conflict or throttling is retried with backoff; a refused item is
-     * isolated by halves.
-     */
-    private void transact(List<CountedWrites.Counted> call, Deadline deadline, Set<IndexKey> unwritten, List<Refused> refused) {
-        RetryBudget budget = new RetryBudget(backoff, sleeper, deadline);
-        List<CountedWrites.Counted> pending = new ArrayList<>(call);
-        int corrections = 0;
-        while (budget.hasTime()) {
-            pending.removeIf(write -> !write.writes());
-            if (pending.isEmpty()) {
-                return;
-            }
-            try {
-                List<software.amazon.awssdk.services.dynamodb.model.TransactWriteItem> items = CountedWrites.items(tableName, pending);
-                dynamoDb.transactWriteItems(b -> b.transactItems(items).overrideConfiguration(budget.callTimeout()));
-                return;
-            } catch (TransactionCanceledException e) {
-                List<Integer> wrong = CountedWrites.failedAssumptions(e, 0, pending.size());
-                if (!wrong.isEmpty() && corrections++ < MAX_CORRECTIONS) {
-                    for (int i : wrong) {
-                        pending.set(i, pending.get(i).flipped());
-                    }
-                    budget.progressed();
-                    continue;
-                }
-                if (CountedWrites.refused(e)) {
-                    isolateCounted(pending, deadline, unwritten, refused, "ValidationError");
-                    return;
-                }
-                // a conflict with another lane's transaction on a shared counter, or throttling: retried with backoff
-            } catch (SdkException e) {
-                if (isRefusal(e)) {
-                    isolateCounted(pending, deadline, unwritten, refused, errorCode(e));
-                    return;
-                }
-                if (!isRetryable(e)) {
-                    log.error("counted index write failed and will not succeed by retrying now", Map.of(
-                            "table", tableName, "requests", pending.size(), "error", errorCode(e)));
-                    break;
-                }
-            }
-            if (!budget.retryAfterFailure()) {
-                break;
-            }
-        }
-        pending.forEach(write -> unwritten.add(write.key()));
-    }
-
-    private void isolateCounted(List<CountedWrites.Counted> call, Deadline deadline, Set<IndexKey> unwritten,
-                                List<Refused> refused, String errorCode) {
-        if (call.size() == 1) {
-            refused.add(new Refused(call.getFirst().key(), errorCode));
-            return;
-        }
-        int half = call.size() / 2;
-        transact(List.copyOf(call.subList(0, half)), deadline, unwritten, refused);
-        transact(List.copyOf(call.subList(half, call.size())), deadline, unwritten, refused);
     }
 
     /** What one call left: keys to retry in a later delivery, and requests DynamoDB refused. */
@@ -299,7 +221,7 @@ public final class DynamoDbIndexWriter implements IndexWriter {
         return e instanceof SdkClientException || e.retryable();
     }
 
-    private static String errorCode(SdkException e) {
+    static String errorCode(SdkException e) {
         if (e instanceof AwsServiceException service && service.awsErrorDetails() != null
                 && service.awsErrorDetails().errorCode() != null) {
             return service.awsErrorDetails().errorCode();
