@@ -5,6 +5,7 @@ import com.multikey.common.ChangeRecord;
 import com.multikey.common.PartialBatch;
 import com.multikey.index.IndexChange;
 import com.multikey.index.IndexDiff;
+import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.ItemKey;
@@ -17,7 +18,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Plans the index writes of a batch whose records may come twice and out of order: per item, the records newer than
@@ -124,6 +127,16 @@ public final class VersionedBatchPlanner {
                         // no state: the record's old image is only a guess at what the index holds (a record of the
                         // item may be late), so every item of the new image is put, not only those the diff names
                         projector.project(item, after).items().forEach(put -> changes.add(new IndexChange.Put(put)));
+                    } else if (current != null && !continues(projector, item, record, current)) {
+                        // a gap: the changes between the image held and this record's old image are not applied (late,
+                        // or lost with a range given up on, whose items redrive or verify --repair then wrote from the
+                        // table): the index may hold either image, so the old image's items go too and the new
+                        // image's are all put
+                        Set<IndexItem> whole = after == null ? Set.of() : projector.project(item, after).items();
+                        Set<IndexKey> kept = whole.stream().map(IndexItem::key).collect(Collectors.toSet());
+                        IndexDiff.between(projector.project(item, record.oldImage().orElseThrow()).items(), List.of()).stream()
+                                .filter(delete -> !kept.contains(delete.key())).forEach(changes::add);
+                        whole.forEach(put -> changes.add(new IndexChange.Put(put)));
                     }
                     for (IndexChange change : changes) {
                         net.remove(change.key());
@@ -150,6 +163,18 @@ public final class VersionedBatchPlanner {
             plans.add(new ItemPlan(item, entry.getValue(), changes, Optional.ofNullable(state), Optional.of(current)));
         }
         return new Plan(plans, grouped.skipped(), grouped.missingImages(), rejections, stale, projector);
+    }
+
+    /**
+     * Whether a record continues the image the index was written for: it has no old image to say otherwise, or its old
+     * image indexes as the held one does.
+     */
+    private static boolean continues(IndexProjector projector, ItemKey item, ChangeRecord record, ItemState held) {
+        if (record.oldImage().isEmpty()) {
+            return true;
+        }
+        IndexProjector.Changed versions = projector.changed(item, held.image(), record.oldImage().get());
+        return IndexDiff.between(versions.before().items(), versions.after().items()).isEmpty();
     }
 
     /** The writes that bring an item's index from the image ours wrote to the image another state holds. */

@@ -136,6 +136,34 @@ class KinesisIndexingPropertiesTest {
         assertThat(lambda.index.items().keySet()).singleElement().satisfies(key -> assertThat(key.attribId()).isEqualTo("f1"));
     }
 
+    @org.junit.jupiter.api.Test
+    void aRecordAfterALostRange_whoseItemWasRepairedFromTheTable_leavesTheIndexOfItsNewImage() {
+        // given: v1 indexed; v2 lost to the indexer (its batch given up on) and the item's index repaired from the table
+        // to v2 (redrive, verify --repair), the item's state still v1's; then v3, whose old image is v2
+        java.util.Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> v1 = issueWith("a", "x");
+        java.util.Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> v2 = issueWith("b", "y");
+        java.util.Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> v3 = issueWith("c", "x");
+        Lambda lambda = new Lambda(10);
+        lambda.deliver(List.of(KinesisRecords.record(StreamRecords.change(1, "issue#a", null, v1), 0, KinesisRecords.microsOf(0))),
+                new Random(1), 0.0);
+        com.multikey.index.ItemKey item = PROJECTOR.keyOf(java.util.Map.of("id",
+                software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("issue#a"))).orElseThrow();
+        lambda.index.write(VersionedBatchPlanner.repair(PROJECTOR, item, v1, v2), Deadline.after(Duration.ofMinutes(1)));
+
+        // when
+        lambda.deliver(List.of(KinesisRecords.record(StreamRecords.change(3, "issue#a", v2, v3), 2, KinesisRecords.microsOf(2))),
+                new Random(1), 0.0);
+
+        // then: v3's index items, none of v2's left behind, none of v3's missing because v1 held them
+        assertThat(lambda.index.items().values()).containsExactlyInAnyOrderElementsOf(PROJECTOR.project(item, v3).items());
+    }
+
+    private static java.util.Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> issueWith(String f1, String f2) {
+        return com.multikey.index.IssueImages.issue("issue#a", "project#1", 1, new java.util.HashMap<>(java.util.Map.of(
+                "f1", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS(f1),
+                "f2", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS(f2))));
+    }
+
     /** One shard of the Kinesis stream: the history's changes with duplicates, each moved by at most a bounded distance. */
     record Shard(List<KinesisEventRecord> records) {
 
