@@ -53,6 +53,9 @@ final class ConsumerRedrive implements MessageAction {
     @Override
     public Result handle(String body, boolean dryRun) {
         OnFailureRecord range = OnFailureRecord.parse(body);
+        if (range.source() == OnFailureRecord.Source.KINESIS) {
+            throw new IllegalArgumentException("a Kinesis range (KinesisBatchInfo): the one stream reader reads the table's DynamoDB stream");
+        }
         return switch (reader.read(range)) {
             case StreamRange.Gone gone -> new Result.Gone(range.describe(), gone.reason(), GONE_ADVICE);
             case StreamRange.Found found -> redrive(found.records(), range.streamArn(), dryRun);

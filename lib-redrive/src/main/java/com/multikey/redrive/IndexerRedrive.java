@@ -23,12 +23,22 @@ final class IndexerRedrive implements MessageAction {
     static final String GONE_ADVICE = "a targeted repair needs the records' keys, gone with them: run 'operator-cli verify --repair',"
             + " which rebuilds what the index lacks from the whole table";
 
+    static final String KINESIS_GONE_ADVICE = GONE_ADVICE + " (the Kinesis indexer's next change of each repaired item continues from"
+            + " the repaired index, decision 0024)";
+
     private final StreamRangeReader reader;
+    private final KinesisRangeReader kinesis;
     private final TargetedRepair repair;
     private final IndexScope schema;
 
     IndexerRedrive(StreamRangeReader reader, TargetedRepair repair, IndexScope schema) {
+        this(reader, null, repair, schema);
+    }
+
+    /** @param kinesis reads the ranges of {@code KinesisBatchInfo} messages back (null: the stack has no Kinesis source) */
+    IndexerRedrive(StreamRangeReader reader, KinesisRangeReader kinesis, TargetedRepair repair, IndexScope schema) {
         this.reader = reader;
+        this.kinesis = kinesis;
         this.repair = repair;
         this.schema = schema;
     }
@@ -36,18 +46,38 @@ final class IndexerRedrive implements MessageAction {
     @Override
     public Result handle(String body, boolean dryRun) {
         OnFailureRecord range = OnFailureRecord.parse(body);
-        return switch (reader.read(range)) {
-            case StreamRange.Gone gone -> new Result.Gone(range.describe(), gone.reason(), GONE_ADVICE);
-            case StreamRange.Found found -> repair(found.records(), dryRun);
+        return switch (range.source()) {
+            case DYNAMODB_STREAM -> switch (reader.read(range)) {
+                case StreamRange.Gone gone -> new Result.Gone(range.describe(), gone.reason(), GONE_ADVICE);
+                case StreamRange.Found found -> repair(found.records(), 0, dryRun);
+            };
+            // the records of the table's Kinesis streaming destination carry the same change records: the items they name
+            // are repaired from their current state as a DynamoDB stream's are (the Kinesis indexer's next change of each
+            // continues from the repaired index, decision 0024)
+            case KINESIS -> switch (kinesisReader().read(range)) {
+                case KinesisRange.Gone gone -> new Result.Gone(range.describe(), gone.reason(), KINESIS_GONE_ADVICE);
+                case KinesisRange.Found found -> {
+                    List<Record> changes = found.records().stream().map(KinesisChanges::change).flatMap(java.util.Optional::stream).toList();
+                    yield repair(changes, found.records().size() - changes.size(), dryRun);
+                }
+            };
         };
     }
 
-    private Result repair(List<Record> records, boolean dryRun) {
+    private KinesisRangeReader kinesisReader() {
+        if (kinesis == null) {
+            throw new IllegalArgumentException("a Kinesis range (KinesisBatchInfo), but redrive has no Kinesis client configured");
+        }
+        return kinesis;
+    }
+
+    private Result repair(List<Record> records, int unreadable, boolean dryRun) {
         Repairs repairs = repairItems(imagesByItem(records, schema), dryRun);
         if (!repairs.changing().isEmpty()) {
             return new Result.Failed(repairs.stillChanging());
         }
-        return new Result.Done(records.size() + " records, " + repairs.describe(dryRun));
+        return new Result.Done(records.size() + " records, " + (unreadable == 0 ? "" : unreadable + " not change records (skipped), ")
+                + repairs.describe(dryRun));
     }
 
     /** What the repair of some items came to. */

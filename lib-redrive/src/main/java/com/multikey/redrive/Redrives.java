@@ -5,6 +5,7 @@ import com.multikey.common.DynamoDbJobCheckpoints;
 import com.multikey.index.GridLayoutStore;
 import com.multikey.reindex.IndexScope;
 import com.multikey.reindex.TargetedRepair;
+import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
@@ -24,20 +25,30 @@ public final class Redrives implements AutoCloseable {
     private final DynamoDbStreamsClient streams;
     private final SqsClient sqs;
     private final FunctionInvoker invoker;
+    private final KinesisShards kinesis;
     private final AutoCloseable lambda;
 
+    /** Without a Kinesis client: a {@code KinesisBatchInfo} message is reported unreadable. */
     public Redrives(RedriveConfig config, DynamoDbClient dynamoDb, DynamoDbStreamsClient streams, SqsClient sqs, FunctionInvoker invoker) {
-        this(config, dynamoDb, streams, sqs, invoker, () -> {
+        this(config, dynamoDb, streams, sqs, invoker, null, () -> {
+        });
+    }
+
+    /** @param kinesis reads the ranges of Kinesis on-failure records ({@code KinesisBatchInfo}) back */
+    public Redrives(RedriveConfig config, DynamoDbClient dynamoDb, DynamoDbStreamsClient streams, SqsClient sqs, FunctionInvoker invoker,
+                    KinesisShards kinesis) {
+        this(config, dynamoDb, streams, sqs, invoker, kinesis, () -> {
         });
     }
 
     private Redrives(RedriveConfig config, DynamoDbClient dynamoDb, DynamoDbStreamsClient streams, SqsClient sqs, FunctionInvoker invoker,
-                     AutoCloseable lambda) {
+                     KinesisShards kinesis, AutoCloseable lambda) {
         this.config = config;
         this.dynamoDb = dynamoDb;
         this.streams = streams;
         this.sqs = sqs;
         this.invoker = invoker;
+        this.kinesis = kinesis;
         this.lambda = lambda;
     }
 
@@ -45,10 +56,16 @@ public final class Redrives implements AutoCloseable {
     public static Redrives fromEnvironment(java.util.Map<String, String> env) {
         ClientFactory clients = new ClientFactory(env);
         LambdaClient lambda = clients.configure(LambdaClient.builder(), "LAMBDA").httpClient(ClientFactory.httpClient()).build();
+        SdkHttpClient kinesisHttp = ClientFactory.httpClient();
+        KinesisShards kinesis = new KinesisJsonShards(kinesisHttp, clients.credentialsProvider(), clients.region(),
+                clients.endpoint("KINESIS").orElse(KinesisJsonShards.defaultEndpoint(clients.region())));
         return new Redrives(RedriveConfig.fromEnvironment(env), clients.dynamoDb(),
                 clients.configure(DynamoDbStreamsClient.builder(), "DYNAMODB_STREAMS").httpClient(ClientFactory.httpClient()).build(),
                 clients.configure(SqsClient.builder(), "SQS").httpClient(ClientFactory.httpClient()).build(),
-                new LambdaFunctionInvoker(lambda), lambda);
+                new LambdaFunctionInvoker(lambda), kinesis, () -> {
+                    lambda.close();
+                    kinesisHttp.close();
+                });
     }
 
     /** @throws IllegalArgumentException when the stack has no such queue, or its configuration lacks a name */
@@ -64,18 +81,22 @@ public final class Redrives implements AutoCloseable {
                 // every index in the layouts the stack's grid state keeps, as the indexer writes them
                 IndexScope scope = IndexScope.all(new GridLayoutStore(dynamoDb, indexTable, config.definitions(), false,
                         Duration.ZERO, System::nanoTime).current());
-                IndexerRedrive indexer = new IndexerRedrive(new StreamRangeReader(streams), new TargetedRepair(dynamoDb,
+                IndexerRedrive indexer = new IndexerRedrive(new StreamRangeReader(streams), kinesisReader(), new TargetedRepair(dynamoDb,
                         RedriveConfig.required(config.appTable(), "APP_TABLE_NAME"), indexTable, scope), scope);
                 // one reader: the queue's records may also lack their events, which the consumer's checkpoints tell
                 yield config.oneReader().<MessageAction>map(one -> new ConsumerRedrive(new StreamRangeReader(streams), indexer, scope,
                         new DynamoDbJobCheckpoints(dynamoDb, one.checkpointsTable(), Clock.systemUTC()), invoker, one.consumerFunction()))
                         .orElse(indexer);
             }
-            case ROUTER -> new RouterRedrive(new StreamRangeReader(streams), invoker,
+            case ROUTER -> new RouterRedrive(new StreamRangeReader(streams), kinesisReader(), invoker,
                     RedriveConfig.required(config.routerFunction(), "ROUTER_FUNCTION_NAME"));
             case DELETE_LAYER -> new DeleteLayerRedrive(invoker, RedriveConfig.required(config.deleteLayerFunction(), "DELETE_LAYER_FUNCTION_NAME"));
         };
         return new Redrive(kind, queue, action);
+    }
+
+    private KinesisRangeReader kinesisReader() {
+        return kinesis == null ? null : new KinesisRangeReader(kinesis);
     }
 
     @Override

@@ -21,11 +21,18 @@ final class RouterRedrive implements MessageAction {
     static final int MAX_RECORDS_PER_INVOKE = 100;
 
     private final StreamRangeReader reader;
+    private final KinesisRangeReader kinesis;
     private final FunctionInvoker invoker;
     private final String routerFunction;
 
     RouterRedrive(StreamRangeReader reader, FunctionInvoker invoker, String routerFunction) {
+        this(reader, null, invoker, routerFunction);
+    }
+
+    /** @param kinesis reads the ranges of {@code KinesisBatchInfo} messages back (null: the stack has no Kinesis source) */
+    RouterRedrive(StreamRangeReader reader, KinesisRangeReader kinesis, FunctionInvoker invoker, String routerFunction) {
         this.reader = reader;
+        this.kinesis = kinesis;
         this.invoker = invoker;
         this.routerFunction = routerFunction;
     }
@@ -33,33 +40,56 @@ final class RouterRedrive implements MessageAction {
     @Override
     public Result handle(String body, boolean dryRun) {
         OnFailureRecord range = OnFailureRecord.parse(body);
-        return switch (reader.read(range)) {
-            case StreamRange.Gone gone -> new Result.Gone(range.describe(), gone.reason(), GONE_ADVICE);
-            case StreamRange.Found found -> dryRun
-                    ? new Result.Done("would re-send the events of " + found.records().size() + " records through " + routerFunction)
-                    : resend(found.records(), range.streamArn());
+        return switch (range.source()) {
+            case DYNAMODB_STREAM -> switch (reader.read(range)) {
+                case StreamRange.Gone gone -> new Result.Gone(range.describe(), gone.reason(), GONE_ADVICE);
+                case StreamRange.Found found -> dryRun
+                        ? new Result.Done("would re-send the events of " + found.records().size() + " records through " + routerFunction)
+                        : resend(chunks(found.records(), range.streamArn()), chunk -> StreamEventJson.event(chunk, range.streamArn()));
+            };
+            // a Kinesis range goes back to the router as the Kinesis event it was: its handler on that source reads those
+            case KINESIS -> {
+                if (kinesis == null) {
+                    throw new IllegalArgumentException("a Kinesis range (KinesisBatchInfo), but redrive has no Kinesis client configured");
+                }
+                String streamArn = KinesisRangeReader.streamOf(range.streamArn());
+                yield switch (kinesis.read(range)) {
+                    case KinesisRange.Gone gone -> new Result.Gone(range.describe(), gone.reason(), GONE_ADVICE);
+                    case KinesisRange.Found found -> dryRun
+                            ? new Result.Done("would re-send the events of " + found.records().size() + " records through " + routerFunction)
+                            : resend(chunks(found.records(), record -> KinesisChanges.event(List.of(record), streamArn, range.shardId())),
+                                    chunk -> KinesisChanges.event(chunk, streamArn, range.shardId()));
+                };
+            }
         };
     }
 
-    private Result resend(List<Record> records, String streamArn) {
-        for (List<Record> chunk : chunks(records, streamArn)) {
-            String answer = invoker.invoke(routerFunction, StreamEventJson.event(chunk, streamArn));
+    private <R> Result resend(List<List<R>> chunks, java.util.function.Function<List<R>, String> events) {
+        int records = 0;
+        for (List<R> chunk : chunks) {
+            String answer = invoker.invoke(routerFunction, events.apply(chunk));
             List<String> failed = batchItemFailures(answer);
             if (!failed.isEmpty()) {
                 return new Result.Failed("the router reported " + failed.size() + " of " + chunk.size()
                         + " records failed again, from sequence number " + failed.get(0));
             }
+            records += chunk.size();
         }
-        return new Result.Done("re-sent the events of " + records.size() + " records through " + routerFunction);
+        return new Result.Done("re-sent the events of " + records + " records through " + routerFunction);
     }
 
     /** Invocations of at most {@value #MAX_RECORDS_PER_INVOKE} records and under Invoke's payload limit. */
     static List<List<Record>> chunks(List<Record> records, String streamArn) {
-        List<List<Record>> chunks = new ArrayList<>();
-        List<Record> current = new ArrayList<>();
+        return chunks(records, record -> StreamEventJson.event(List.of(record), streamArn));
+    }
+
+    /** As {@link #chunks(List, String)}, each record's size that of an event of it alone. */
+    static <R> List<List<R>> chunks(List<R> records, java.util.function.Function<R, String> eventOfOne) {
+        List<List<R>> chunks = new ArrayList<>();
+        List<R> current = new ArrayList<>();
         int bytes = 0;
-        for (Record record : records) {
-            int size = StreamEventJson.event(List.of(record), streamArn).getBytes(StandardCharsets.UTF_8).length;
+        for (R record : records) {
+            int size = eventOfOne.apply(record).getBytes(StandardCharsets.UTF_8).length;
             if (!current.isEmpty() && (current.size() == MAX_RECORDS_PER_INVOKE || bytes + size > LambdaFunctionInvoker.MAX_PAYLOAD_BYTES - 64)) {
                 chunks.add(current);
                 current = new ArrayList<>();

@@ -46,6 +46,56 @@ class OnFailureRecordTest {
                 "shardId-00000001573689847184-864758bb", "800000000003126276362", "800000000003126276362", 1));
     }
 
+    /** The invocation record of the Lambda developer guide ("Retaining discarded batches for a Kinesis Data Streams event source"). */
+    static final String DOCUMENTED_KINESIS = """
+            {
+                "requestContext": {
+                    "requestId": "c9b8fa9f-5a7f-xmpl-af9c-0c604cde93a5",
+                    "functionArn": "arn:aws:lambda:us-east-2:123456789012:function:myfunction",
+                    "condition": "RetryAttemptsExhausted",
+                    "approximateInvokeCount": 1
+                },
+                "responseContext": {
+                    "statusCode": 200,
+                    "executedVersion": "$LATEST",
+                    "functionError": "Unhandled"
+                },
+                "version": "1.0",
+                "timestamp": "2019-11-14T00:38:06.021Z",
+                "KinesisBatchInfo": {
+                    "shardId": "shardId-000000000001",
+                    "startSequenceNumber": "49601189658422359378836298521827638475320189012309704722",
+                    "endSequenceNumber": "49601189658422359378836298522902373528957594348623495186",
+                    "approximateArrivalOfFirstRecord": "2019-11-14T00:38:04.835Z",
+                    "approximateArrivalOfLastRecord": "2019-11-14T00:38:05.580Z",
+                    "batchSize": 500,
+                    "streamArn": "arn:aws:kinesis:us-east-2:123456789012:stream/mystream"
+                }
+            }""";
+
+    @Test
+    void parse_theDocumentedKinesisRecord_readsTheRangeOfItsDataStream() {
+        OnFailureRecord record = OnFailureRecord.parse(DOCUMENTED_KINESIS);
+
+        assertThat(record.source()).isEqualTo(OnFailureRecord.Source.KINESIS);
+        assertThat(record.streamArn()).isEqualTo("arn:aws:kinesis:us-east-2:123456789012:stream/mystream");
+        assertThat(record.shardId()).isEqualTo("shardId-000000000001");
+        assertThat(record.startSequenceNumber()).isEqualTo("49601189658422359378836298521827638475320189012309704722");
+        assertThat(record.endSequenceNumber()).isEqualTo("49601189658422359378836298522902373528957594348623495186");
+        assertThat(record.batchSize()).isEqualTo(500);
+        assertThat(record.condition()).isEqualTo("RetryAttemptsExhausted");
+        assertThat(record.contains("49601189658422359378836298521827638475320189012309704723")).isTrue();
+        assertThat(OnFailureRecord.parse(DOCUMENTED).source()).isEqualTo(OnFailureRecord.Source.DYNAMODB_STREAM);
+    }
+
+    @Test
+    void parse_aKinesisRecordWithoutItsRange_isRefusedNamingTheField() {
+        String body = DOCUMENTED_KINESIS.replace("\"endSequenceNumber\"", "\"end\"");
+
+        assertThatThrownBy(() -> OnFailureRecord.parse(body)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("KinesisBatchInfo.endSequenceNumber");
+    }
+
     @Test
     void contains_comparesSequenceNumbersAsNumbers_notAsText() {
         OnFailureRecord range = new OnFailureRecord(null, null, null, "arn", "shard", "99", "1000", 3);

@@ -17,7 +17,8 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * The local Kinesis data streams, in memory: each stream's shards split the 128-bit hash key range evenly, a record
  * goes to the shard whose range holds the MD5 of its partition key (as Kinesis maps partition keys to shards), and
  * each shard keeps its records in the order they were put, numbered by one increasing sequence. Records are kept while
- * the stack runs (no retention trim). Thread-safe.
+ * the stack runs, until {@link #trimBefore(Instant)} trims them as a stream's retention period does (tests of what
+ * happens to records past it). Thread-safe.
  */
 public final class KinesisStreams {
 
@@ -43,13 +44,17 @@ public final class KinesisStreams {
     public record Record(String sequenceNumber, String partitionKey, byte[] data, Instant arrival) {
     }
 
-    /** A shard: its id, its hash key range, its records. */
+    /**
+     * A shard: its id, its hash key range, its records. Positions (what an iterator holds) count every record the shard
+     * ever had, so trimming its oldest records moves no iterator.
+     */
     public static final class Shard {
         private final String id;
         private final BigInteger startingHashKey;
         private final BigInteger endingHashKey;
         private final String startingSequenceNumber;
         private final List<Record> records = new ArrayList<>();
+        private int trimmed;
 
         Shard(String id, BigInteger startingHashKey, BigInteger endingHashKey, String startingSequenceNumber) {
             this.id = id;
@@ -74,37 +79,63 @@ public final class KinesisStreams {
             return startingSequenceNumber;
         }
 
+        /** The position after the shard's last record. */
         synchronized int size() {
-            return records.size();
+            return trimmed + records.size();
         }
 
+        /** The position of the shard's oldest record still kept (the trim horizon). */
+        synchronized int horizon() {
+            return trimmed;
+        }
+
+        /** Up to {@code limit} records from a position; a position in what was trimmed reads from the trim horizon. */
         synchronized List<Record> from(int index, int limit) {
-            int from = Math.min(index, records.size());
+            int from = Math.min(Math.max(index, trimmed) - trimmed, records.size());
             return List.copyOf(records.subList(from, Math.min(records.size(), from + limit)));
         }
 
-        /** The index of the first record at or after this sequence number (at {@code inclusive}) or after it. */
+        /** The position reading from which {@link #from(int, int)} starts at {@code index}. */
+        synchronized int readFrom(int index) {
+            return Math.min(Math.max(index, trimmed), size());
+        }
+
+        /**
+         * The position of the first record at or after this sequence number (at {@code inclusive}) or after it; a trimmed
+         * record's is the trim horizon's.
+         */
         synchronized int indexOf(BigInteger sequence, boolean inclusive) {
             for (int i = 0; i < records.size(); i++) {
                 int compared = new BigInteger(records.get(i).sequenceNumber()).compareTo(sequence);
                 if (compared > 0 || inclusive && compared == 0) {
-                    return i;
+                    return trimmed + i;
                 }
             }
-            return records.size();
+            return size();
         }
 
         synchronized int indexAt(Instant timestamp) {
             for (int i = 0; i < records.size(); i++) {
                 if (!records.get(i).arrival().isBefore(timestamp)) {
-                    return i;
+                    return trimmed + i;
                 }
             }
-            return records.size();
+            return size();
         }
 
         synchronized void add(Record record) {
             records.add(record);
+        }
+
+        /** Drops the records that arrived before {@code cutoff}; how many. */
+        synchronized int trimBefore(Instant cutoff) {
+            int count = 0;
+            while (!records.isEmpty() && records.get(0).arrival().isBefore(cutoff)) {
+                records.remove(0);
+                trimmed++;
+                count++;
+            }
+            return count;
         }
     }
 
@@ -206,16 +237,31 @@ public final class KinesisStreams {
 
     public Page read(Stream stream, Shard shard, Iterator iterator, int limit) {
         List<Record> records = shard.from(iterator.index(), limit);
-        int next = Math.min(iterator.index(), shard.size()) + records.size();
+        int next = shard.readFrom(iterator.index()) + records.size();
         List<Record> rest = shard.from(next, 1);
         long behind = rest.isEmpty() ? 0 : Math.max(0, clock.instant().toEpochMilli() - rest.get(0).arrival().toEpochMilli());
         return new Page(records, new Iterator(stream.name(), shard.id(), next), behind);
     }
 
+    /**
+     * Trims every shard's records that arrived before {@code cutoff}, as a stream's retention period does (the records
+     * older than it); how many records were trimmed. An iterator, a sequence number or a timestamp before what is kept
+     * then reads from the oldest record kept (the trim horizon).
+     */
+    public int trimBefore(Instant cutoff) {
+        int count = 0;
+        for (Stream stream : list()) {
+            for (Shard shard : stream.shards()) {
+                count += shard.trimBefore(cutoff);
+            }
+        }
+        return count;
+    }
+
     /** Where an iterator of each type starts. */
     public int startIndex(Shard shard, String type, String sequenceNumber, Instant timestamp) {
         return switch (type) {
-            case "TRIM_HORIZON" -> 0;
+            case "TRIM_HORIZON" -> shard.horizon();
             case "LATEST" -> shard.size();
             case "AT_SEQUENCE_NUMBER" -> shard.indexOf(new BigInteger(sequenceNumber), true);
             case "AFTER_SEQUENCE_NUMBER" -> shard.indexOf(new BigInteger(sequenceNumber), false);
