@@ -65,6 +65,10 @@ final class RedriveCommand implements Callable<Integer>, Failures.Located {
     @Option(names = "--lambda-endpoint", description = "Lambda endpoint, e.g. http://localhost:4011 (default: AWS)")
     String lambdaEndpoint;
 
+    @Option(names = "--kinesis-endpoint", description = "Kinesis endpoint, where messages of StreamSource kinesis (KinesisBatchInfo) are"
+            + " read back: a local stack's, as 'local.jar start --stream-source kinesis' prints it (default: AWS)")
+    String kinesisEndpoint;
+
     @Option(names = "--app-table", defaultValue = "AppTable", description = "app table name: on AWS the stack output AppTableName "
             + "(default ${DEFAULT-VALUE})")
     String appTable;
@@ -96,7 +100,8 @@ final class RedriveCommand implements Callable<Integer>, Failures.Located {
     private List<ClientEnvironment.Endpoint> endpoints() {
         return List.of(new ClientEnvironment.Endpoint("--endpoint", endpoint, List.of("DYNAMODB", "DYNAMODB_STREAMS")),
                 new ClientEnvironment.Endpoint("--sqs-endpoint", sqsEndpoint, List.of("SQS")),
-                new ClientEnvironment.Endpoint("--lambda-endpoint", lambdaEndpoint, List.of("LAMBDA")));
+                new ClientEnvironment.Endpoint("--lambda-endpoint", lambdaEndpoint, List.of("LAMBDA")),
+                new ClientEnvironment.Endpoint("--kinesis-endpoint", kinesisEndpoint, List.of("KINESIS")));
     }
 
     @Override
