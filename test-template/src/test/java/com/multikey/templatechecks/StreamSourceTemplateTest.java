@@ -96,6 +96,18 @@ class StreamSourceTemplateTest {
     }
 
     @Test
+    void kinesisSource_redriveRole_readsFailedRangesBackFromThatStreamOnly_andNothingElseOfKinesis() {
+        assertThat(statements(dynamodb, "RedriveRole")).doesNotContainKeys("ReadBackAppTableKinesisStream", "DecryptTheKinesisStream");
+        assertThat(statements(kinesis, "RedriveRole").get("ReadBackAppTableKinesisStream"))
+                .containsEntry("Action", List.of("kinesis:GetShardIterator", "kinesis:GetRecords"))
+                .containsEntry("Resource", Map.of("Fn::GetAtt", List.of("AppTableChangesStream", "Arn")));
+        assertThat(statements(kinesis, "RedriveRole")).doesNotContainKey("DecryptTheKinesisStream");
+        assertThat(statements(givenStream, "RedriveRole").get("ReadBackAppTableKinesisStream")).containsEntry("Resource", Map.of("Ref", "KinesisStreamArn"));
+        assertThat(statements(givenStream, "RedriveRole").get("DecryptTheKinesisStream")).containsEntry("Action", "kms:Decrypt")
+                .containsEntry("Resource", Map.of("Ref", "KinesisStreamKmsKeyArn"));
+    }
+
+    @Test
     void enhancedFanOut_eachMappingReadsItsOwnConsumer_andMaySubscribeWithItOnly() {
         Map<String, String> consumers = Map.of("StreamIndexerFunction", "StreamIndexerStreamConsumer", "RouterFunction", "RouterStreamConsumer");
         Map<String, String> roles = Map.of("StreamIndexerFunction", "StreamIndexerRole", "RouterFunction", "RouterRole");
@@ -138,6 +150,13 @@ class StreamSourceTemplateTest {
         assertThatThrownBy(() -> template.withParameterOverrides(Map.of("StreamSource", "kinesis", "ExistingTableName", "Issues",
                 "ExistingTableStreamArn", "arn:aws:dynamodb:us-east-1:123456789012:table/Issues/stream/2026")).checkRules())
                 .isInstanceOf(TemplateException.class).hasMessageContaining("KinesisStreamArn");
+    }
+
+    @Test
+    void kinesisSource_withOneReader_isRefusedSayingWhyTwoReadersAreRightThere() {
+        assertThatThrownBy(() -> template.withParameterOverrides(Map.of("StreamSource", "kinesis", "StreamReaders", "one")).checkRules())
+                .isInstanceOf(TemplateException.class).hasMessageContaining("KinesisSourceHasTwoReaders")
+                .hasMessageContaining("no two-readers-a-shard limit");
     }
 
     @Test
