@@ -123,6 +123,9 @@ public final class BatchOperations {
         });
     }
 
+    private static final List<String> PROJECTION = List.of("ProjectionExpression");
+    private static final List<String> ATTRIBUTES_TO_GET = List.of("AttributesToGet");
+
     public ObjectNode batchGetItem(Request request) {
         Map<String, JsonNode> requestItems = requestItems(request);
         requestItems.keySet().forEach(name -> Request.checkTableName(name, "requestItems"));
@@ -134,9 +137,10 @@ public final class BatchOperations {
         // the request is validated whole before any table is looked up, as DynamoDB does
         for (var entry : requestItems.entrySet()) {
             Request keysAndAttributes = request.child(entry.getValue(), "RequestItems");
-            ExpressionInputs expressions = new ExpressionInputs(keysAndAttributes);
+            ExpressionInputs expressions = new ExpressionInputs(keysAndAttributes, PROJECTION, ATTRIBUTES_TO_GET);
             expressions.projection("ProjectionExpression");
             expressions.checkAllUsed();
+            LegacyParameters.attributesToGet(keysAndAttributes);
             JsonNode keys = keysAndAttributes.node("Keys");
             if (keys == null || !keys.isArray() || keys.isEmpty()) {
                 throw Request.constraint("'[]'", "requestItems." + entry.getKey() + ".member.keys", "Member must have length greater than or equal to 1");
@@ -152,9 +156,10 @@ public final class BatchOperations {
         for (var entry : requestItems.entrySet()) {
             Table table = catalog.table(entry.getKey());
             Request keysAndAttributes = request.child(entry.getValue(), "RequestItems");
-            ExpressionInputs expressions = new ExpressionInputs(keysAndAttributes);
-            Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression");
+            ExpressionInputs expressions = new ExpressionInputs(keysAndAttributes, PROJECTION, ATTRIBUTES_TO_GET);
+            Optional<ProjectionExpression> projectionExpression = expressions.projection("ProjectionExpression");
             expressions.checkAllUsed();
+            Optional<ProjectionExpression> projection = projectionExpression.or(() -> LegacyParameters.attributesToGet(keysAndAttributes));
             Locks.under(table, () -> {
                 expressions.checkKeysScalar(table);
                 return null;
@@ -206,7 +211,7 @@ public final class BatchOperations {
     private static ObjectNode unprocessedEntry(ObjectNode unprocessed, String name, Request keysAndAttributes) {
         ObjectNode entry = unprocessed.putObject(name);
         entry.putArray("Keys");
-        for (String member : List.of("ProjectionExpression", "ExpressionAttributeNames", "ConsistentRead")) {
+        for (String member : List.of("ProjectionExpression", "ExpressionAttributeNames", "AttributesToGet", "ConsistentRead")) {
             if (keysAndAttributes.has(member)) {
                 entry.set(member, keysAndAttributes.node(member));
             }

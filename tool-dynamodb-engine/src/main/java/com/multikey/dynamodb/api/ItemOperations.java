@@ -10,6 +10,7 @@ import com.multikey.dynamodb.value.Value;
 
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -19,6 +20,8 @@ import java.util.function.UnaryOperator;
 public final class ItemOperations {
 
     private static final Set<ReturnValues> PUT_OR_DELETE = EnumSet.of(ReturnValues.NONE, ReturnValues.ALL_OLD);
+    private static final List<String> CONDITION = List.of("ConditionExpression");
+    private static final List<String> EXPECTED = List.of("Expected", "ConditionalOperator");
 
     private final Catalog catalog;
 
@@ -30,9 +33,10 @@ public final class ItemOperations {
         String tableName = request.tableName("TableName");
         Map<String, Value> item = request.requiredItem("Item");
         ItemChecks.size(item);
-        ExpressionInputs expressions = new ExpressionInputs(request);
-        Optional<ConditionExpression> condition = expressions.condition("ConditionExpression");
+        ExpressionInputs expressions = new ExpressionInputs(request, CONDITION, EXPECTED);
+        Optional<ConditionExpression> conditionExpression = expressions.condition("ConditionExpression");
         expressions.checkAllUsed();
+        Optional<ConditionExpression> condition = conditionExpression.or(() -> LegacyParameters.expected(request));
         ReturnValues returnValues = ReturnValues.read(request, "ReturnValues", PUT_OR_DELETE);
         boolean oldOnFailure = returnOldOnFailure(request);
         Table table = catalog.table(tableName);
@@ -51,9 +55,10 @@ public final class ItemOperations {
     public ObjectNode getItem(Request request) {
         String tableName = request.tableName("TableName");
         Map<String, Value> key = request.requiredItem("Key");
-        ExpressionInputs expressions = new ExpressionInputs(request);
-        Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression");
+        ExpressionInputs expressions = new ExpressionInputs(request, List.of("ProjectionExpression"), List.of("AttributesToGet"));
+        Optional<ProjectionExpression> projectionExpression = expressions.projection("ProjectionExpression");
         expressions.checkAllUsed();
+        Optional<ProjectionExpression> projection = projectionExpression.or(() -> LegacyParameters.attributesToGet(request));
         request.bool("ConsistentRead");
         Table table = catalog.table(tableName);
         return Locks.under(table, () -> {
@@ -70,9 +75,10 @@ public final class ItemOperations {
     public ObjectNode deleteItem(Request request) {
         String tableName = request.tableName("TableName");
         Map<String, Value> key = request.requiredItem("Key");
-        ExpressionInputs expressions = new ExpressionInputs(request);
-        Optional<ConditionExpression> condition = expressions.condition("ConditionExpression");
+        ExpressionInputs expressions = new ExpressionInputs(request, CONDITION, EXPECTED);
+        Optional<ConditionExpression> conditionExpression = expressions.condition("ConditionExpression");
         expressions.checkAllUsed();
+        Optional<ConditionExpression> condition = conditionExpression.or(() -> LegacyParameters.expected(request));
         ReturnValues returnValues = ReturnValues.read(request, "ReturnValues", PUT_OR_DELETE);
         boolean oldOnFailure = returnOldOnFailure(request);
         Table table = catalog.table(tableName);
@@ -91,10 +97,13 @@ public final class ItemOperations {
     public ObjectNode updateItem(Request request) {
         String tableName = request.tableName("TableName");
         Map<String, Value> key = request.requiredItem("Key");
-        ExpressionInputs expressions = new ExpressionInputs(request);
-        Optional<UpdateExpression> update = expressions.update("UpdateExpression");
-        Optional<ConditionExpression> condition = expressions.condition("ConditionExpression");
+        ExpressionInputs expressions = new ExpressionInputs(request, List.of("UpdateExpression", "ConditionExpression"),
+                List.of("AttributeUpdates", "Expected", "ConditionalOperator"));
+        Optional<UpdateExpression> updateExpression = expressions.update("UpdateExpression");
+        Optional<ConditionExpression> conditionExpression = expressions.condition("ConditionExpression");
         expressions.checkAllUsed();
+        Optional<UpdateExpression> update = updateExpression.or(() -> LegacyParameters.attributeUpdates(request));
+        Optional<ConditionExpression> condition = conditionExpression.or(() -> LegacyParameters.expected(request));
         ReturnValues returnValues = ReturnValues.read(request, "ReturnValues", EnumSet.allOf(ReturnValues.class));
         boolean oldOnFailure = returnOldOnFailure(request);
         Table table = catalog.table(tableName);
