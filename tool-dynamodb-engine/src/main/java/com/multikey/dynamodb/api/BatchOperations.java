@@ -69,6 +69,7 @@ public final class BatchOperations {
                 }
             }
         }
+        ConsumedCapacity capacity = ConsumedCapacity.of(request);
         List<Write> writes = new ArrayList<>();
         for (var entry : requestItems.entrySet()) {
             Table table = catalog.table(entry.getKey());
@@ -101,13 +102,14 @@ public final class BatchOperations {
             }
             Locks.under(write.table(), () -> {
                 if (write.item() != null) {
-                    write.table().put(write.item(), catalog.now());
+                    capacity.write(write.table(), write.table().put(write.item(), catalog.now()), write.item(), 1);
                 } else {
-                    write.table().delete(write.key(), catalog.now(), false);
+                    capacity.write(write.table(), write.table().delete(write.key(), catalog.now(), false), null, 1);
                 }
                 return null;
             });
         }
+        capacity.writeListTo(response);
         return response;
     }
 
@@ -152,6 +154,7 @@ public final class BatchOperations {
                 }
             }
         }
+        ConsumedCapacity capacity = ConsumedCapacity.of(request);
         List<Read> reads = new ArrayList<>();
         for (var entry : requestItems.entrySet()) {
             Table table = catalog.table(entry.getKey());
@@ -188,6 +191,8 @@ public final class BatchOperations {
             Map<String, Value> projected = null;
             if (!full && !faults.takeUnprocessed()) {
                 Map<String, Value> item = Locks.under(read.table(), () -> read.table().get(read.key()));
+                capacity.readTable(read.table(), ConsumedCapacity.readUnits(item == null ? 0 : Values.itemSize(item),
+                        read.json().bool("ConsistentRead").orElse(false)));
                 if (item == null) {
                     continue;
                 }
@@ -204,6 +209,7 @@ public final class BatchOperations {
             bytes += Values.itemSize(projected);
             ((ArrayNode) responses.get(read.name())).add(Json.item(projected));
         }
+        capacity.writeListTo(response);
         return response;
     }
 

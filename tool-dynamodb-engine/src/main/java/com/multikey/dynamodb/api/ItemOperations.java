@@ -7,6 +7,7 @@ import com.multikey.dynamodb.expression.ProjectionExpression;
 import com.multikey.dynamodb.expression.UpdateExpression;
 import com.multikey.dynamodb.table.Table;
 import com.multikey.dynamodb.value.Value;
+import com.multikey.dynamodb.value.Values;
 
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -39,6 +40,7 @@ public final class ItemOperations {
         Optional<ConditionExpression> condition = conditionExpression.or(() -> LegacyParameters.expected(request));
         ReturnValues returnValues = ReturnValues.read(request, "ReturnValues", PUT_OR_DELETE);
         boolean oldOnFailure = returnOldOnFailure(request);
+        ConsumedCapacity capacity = ConsumedCapacity.of(request);
         Table table = catalog.table(tableName);
         return Locks.under(table, () -> {
             expressions.checkKeysScalar(table);
@@ -48,6 +50,8 @@ public final class ItemOperations {
             table.put(item, catalog.now());
             ObjectNode response = Json.object();
             returnValues.write(response, old, item, UnaryOperator.identity());
+            capacity.write(table, old, item, 1);
+            capacity.writeTo(response, table);
             return response;
         });
     }
@@ -59,7 +63,8 @@ public final class ItemOperations {
         Optional<ProjectionExpression> projectionExpression = expressions.projection("ProjectionExpression");
         expressions.checkAllUsed();
         Optional<ProjectionExpression> projection = projectionExpression.or(() -> LegacyParameters.attributesToGet(request));
-        request.bool("ConsistentRead");
+        boolean consistent = request.bool("ConsistentRead").orElse(false);
+        ConsumedCapacity capacity = ConsumedCapacity.of(request);
         Table table = catalog.table(tableName);
         return Locks.under(table, () -> {
             expressions.checkKeysScalar(table);
@@ -68,6 +73,8 @@ public final class ItemOperations {
             if (item != null) {
                 response.set("Item", Json.item(projection.map(p -> p.project(item)).orElse(item)));
             }
+            capacity.readTable(table, ConsumedCapacity.readUnits(item == null ? 0 : Values.itemSize(item), consistent));
+            capacity.writeTo(response, table);
             return response;
         });
     }
@@ -81,6 +88,7 @@ public final class ItemOperations {
         Optional<ConditionExpression> condition = conditionExpression.or(() -> LegacyParameters.expected(request));
         ReturnValues returnValues = ReturnValues.read(request, "ReturnValues", PUT_OR_DELETE);
         boolean oldOnFailure = returnOldOnFailure(request);
+        ConsumedCapacity capacity = ConsumedCapacity.of(request);
         Table table = catalog.table(tableName);
         return Locks.under(table, () -> {
             expressions.checkKeysScalar(table);
@@ -90,6 +98,8 @@ public final class ItemOperations {
             table.delete(key, catalog.now(), false);
             ObjectNode response = Json.object();
             returnValues.write(response, old, null, UnaryOperator.identity());
+            capacity.write(table, old, null, 1);
+            capacity.writeTo(response, table);
             return response;
         });
     }
@@ -106,6 +116,7 @@ public final class ItemOperations {
         Optional<ConditionExpression> condition = conditionExpression.or(() -> LegacyParameters.expected(request));
         ReturnValues returnValues = ReturnValues.read(request, "ReturnValues", EnumSet.allOf(ReturnValues.class));
         boolean oldOnFailure = returnOldOnFailure(request);
+        ConsumedCapacity capacity = ConsumedCapacity.of(request);
         Table table = catalog.table(tableName);
         return Locks.under(table, () -> {
             expressions.checkKeysScalar(table);
@@ -119,6 +130,8 @@ public final class ItemOperations {
             UnaryOperator<Map<String, Value>> changed = update.<UnaryOperator<Map<String, Value>>>map(u -> u::updatedAttributes)
                     .orElse(item -> Map.of());
             returnValues.write(response, old, updated, changed);
+            capacity.write(table, old, updated, 1);
+            capacity.writeTo(response, table);
             return response;
         });
     }

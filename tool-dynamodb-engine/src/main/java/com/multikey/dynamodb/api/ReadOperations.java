@@ -50,6 +50,7 @@ public final class ReadOperations {
             }
         });
         request.item("ExclusiveStartKey");
+        ConsumedCapacity capacity = ConsumedCapacity.of(request);
         Table table = catalog.table(tableName);
         return Locks.under(table, () -> {
             ReadSource source = ReadSource.of(table, request.string("IndexName"));
@@ -87,7 +88,7 @@ public final class ReadOperations {
                     break;
                 }
             }
-            return page.response();
+            return charged(page, source, capacity, request);
         });
     }
 
@@ -113,6 +114,7 @@ public final class ReadOperations {
         Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression").or(() -> attributesToGet);
         expressions.checkAllUsed();
         request.item("ExclusiveStartKey");
+        ConsumedCapacity capacity = ConsumedCapacity.of(request);
         Table table = catalog.table(tableName);
         return Locks.under(table, () -> {
             ReadSource source = ReadSource.of(table, request.string("IndexName"));
@@ -124,6 +126,7 @@ public final class ReadOperations {
                 partitions = partitions.tailMap(source.partitionOf(start.get()), true);
             }
             PageReader page = new PageReader(source, filter, projection, select, limit);
+            scan:
             for (var partition : partitions.entrySet()) {
                 if (segment.isPresent() && Math.floorMod(partition.getKey().hashCode(), totalSegments.get()) != segment.get()) {
                     continue;
@@ -134,12 +137,31 @@ public final class ReadOperations {
                 }
                 for (Map<String, Value> entry : entries.values()) {
                     if (!page.read(entry)) {
-                        return page.response();
+                        break scan;
                     }
                 }
             }
-            return page.response();
+            return charged(page, source, capacity, request);
         });
+    }
+
+    /**
+     * A page's response with the capacity it consumed: the entries read, rounded up to 4 KB as a whole (from the index
+     * when reading one, and from the table for the items a local index fetched from it).
+     */
+    private static ObjectNode charged(PageReader page, ReadSource source, ConsumedCapacity capacity, Request request) {
+        ObjectNode response = page.response();
+        if (capacity.wanted()) {
+            boolean consistent = request.bool("ConsistentRead").orElse(false);
+            if (source.index().isPresent()) {
+                capacity.readIndex(source.table(), source.index().get(), ConsumedCapacity.readUnits(page.bytesRead(), consistent));
+                capacity.readTable(source.table(), page.bytesFetched() == 0 ? 0 : ConsumedCapacity.readUnits(page.bytesFetched(), consistent));
+            } else {
+                capacity.readTable(source.table(), ConsumedCapacity.readUnits(page.bytesRead(), consistent));
+            }
+            capacity.writeTo(response, source.table());
+        }
+        return response;
     }
 
     /** {@code attributesToGet}: the projection is the legacy AttributesToGet's, not a ProjectionExpression. */
