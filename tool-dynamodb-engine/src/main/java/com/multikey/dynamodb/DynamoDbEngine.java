@@ -169,7 +169,9 @@ public final class DynamoDbEngine implements AutoCloseable {
         ObjectNode json = Json.object();
         json.put("__type", namespacedType(e.type()));
         if (e.getMessage() != null) {
-            json.put(e instanceof TransactionCanceled ? "Message" : "message", e.getMessage());
+            // the service framework's AccessDeniedException spells its member "Message", as TransactionCanceledException does
+            boolean capital = e instanceof TransactionCanceled || e.type().equals("AccessDeniedException");
+            json.put(capital ? "Message" : "message", e.getMessage());
         }
         if (e instanceof ConditionalCheckFailed failed && failed.item() != null) {
             json.set("Item", Json.item(failed.item()));

@@ -8,6 +8,7 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.Tag;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static com.multikey.dynamodb.conformance.Errors.expect;
@@ -54,6 +55,16 @@ class TaggingTest extends EngineTestSupport {
                 .tags(tag("owner", "me")));
 
         assertThat(dynamoDb.listTagsOfResource(b -> b.resourceArn(arn(table))).tags()).containsExactly(tag("owner", "me"));
+    }
+
+    /** The service framework's AccessDeniedException, as DynamoDB sends it: its message under "Message". */
+    @Test
+    void accessDenied_onTheWire() {
+        String body = engine.handle("DynamoDB_20120810.UntagResource",
+                "{\"ResourceArn\":\"a:b:c:d:e/f\",\"TagKeys\":[\"k\"]}".getBytes(StandardCharsets.UTF_8)).bodyText();
+
+        assertThat(body).isEqualTo("{\"__type\":\"com.amazon.coral.service#AccessDeniedException\",\"Message\":"
+                + "\"User: arn:aws:iam::000000000000:root is not authorized to perform: dynamodb:UntagResource on resource: a:b:c:d:e/f\"}");
     }
 
     @Test
