@@ -14,6 +14,7 @@ import com.multikey.dynamodb.api.ReadOperations;
 import com.multikey.dynamodb.api.Request;
 import com.multikey.dynamodb.api.StreamOperations;
 import com.multikey.dynamodb.api.TableOperations;
+import com.multikey.dynamodb.api.TagOperations;
 import com.multikey.dynamodb.api.TransactionCanceled;
 import com.multikey.dynamodb.api.TransactionOperations;
 import com.multikey.dynamodb.api.WireTypes;
@@ -92,6 +93,10 @@ public final class DynamoDbEngine implements AutoCloseable {
         operations.put(DYNAMODB + "BatchGetItem", batches::batchGetItem);
         operations.put(DYNAMODB + "TransactWriteItems", transactions::transactWriteItems);
         operations.put(DYNAMODB + "TransactGetItems", transactions::transactGetItems);
+        TagOperations tags = new TagOperations(catalog);
+        operations.put(DYNAMODB + "TagResource", tags::tagResource);
+        operations.put(DYNAMODB + "UntagResource", tags::untagResource);
+        operations.put(DYNAMODB + "ListTagsOfResource", tags::listTagsOfResource);
         KinesisDestinationOperations kinesis = new KinesisDestinationOperations(catalog);
         operations.put(DYNAMODB + "EnableKinesisStreamingDestination", kinesis::enable);
         operations.put(DYNAMODB + "DisableKinesisStreamingDestination", kinesis::disable);
@@ -164,7 +169,9 @@ public final class DynamoDbEngine implements AutoCloseable {
         ObjectNode json = Json.object();
         json.put("__type", namespacedType(e.type()));
         if (e.getMessage() != null) {
-            json.put(e instanceof TransactionCanceled ? "Message" : "message", e.getMessage());
+            // the service framework's AccessDeniedException spells its member "Message", as TransactionCanceledException does
+            boolean capital = e instanceof TransactionCanceled || e.type().equals("AccessDeniedException");
+            json.put(capital ? "Message" : "message", e.getMessage());
         }
         if (e instanceof ConditionalCheckFailed failed && failed.item() != null) {
             json.set("Item", Json.item(failed.item()));

@@ -69,6 +69,7 @@ public final class BatchOperations {
                 }
             }
         }
+        ConsumedCapacity capacity = ConsumedCapacity.of(request);
         List<Write> writes = new ArrayList<>();
         for (var entry : requestItems.entrySet()) {
             Table table = catalog.table(entry.getKey());
@@ -101,13 +102,14 @@ public final class BatchOperations {
             }
             Locks.under(write.table(), () -> {
                 if (write.item() != null) {
-                    write.table().put(write.item(), catalog.now());
+                    capacity.write(write.table(), write.table().put(write.item(), catalog.now()), write.item(), 1);
                 } else {
-                    write.table().delete(write.key(), catalog.now(), false);
+                    capacity.write(write.table(), write.table().delete(write.key(), catalog.now(), false), null, 1);
                 }
                 return null;
             });
         }
+        capacity.writeListTo(response);
         return response;
     }
 
@@ -123,6 +125,9 @@ public final class BatchOperations {
         });
     }
 
+    private static final List<String> PROJECTION = List.of("ProjectionExpression");
+    private static final List<String> ATTRIBUTES_TO_GET = List.of("AttributesToGet");
+
     public ObjectNode batchGetItem(Request request) {
         Map<String, JsonNode> requestItems = requestItems(request);
         requestItems.keySet().forEach(name -> Request.checkTableName(name, "requestItems"));
@@ -134,9 +139,10 @@ public final class BatchOperations {
         // the request is validated whole before any table is looked up, as DynamoDB does
         for (var entry : requestItems.entrySet()) {
             Request keysAndAttributes = request.child(entry.getValue(), "RequestItems");
-            ExpressionInputs expressions = new ExpressionInputs(keysAndAttributes);
+            ExpressionInputs expressions = new ExpressionInputs(keysAndAttributes, PROJECTION, ATTRIBUTES_TO_GET);
             expressions.projection("ProjectionExpression");
             expressions.checkAllUsed();
+            LegacyParameters.attributesToGet(keysAndAttributes);
             JsonNode keys = keysAndAttributes.node("Keys");
             if (keys == null || !keys.isArray() || keys.isEmpty()) {
                 throw Request.constraint("'[]'", "requestItems." + entry.getKey() + ".member.keys", "Member must have length greater than or equal to 1");
@@ -148,13 +154,15 @@ public final class BatchOperations {
                 }
             }
         }
+        ConsumedCapacity capacity = ConsumedCapacity.of(request);
         List<Read> reads = new ArrayList<>();
         for (var entry : requestItems.entrySet()) {
             Table table = catalog.table(entry.getKey());
             Request keysAndAttributes = request.child(entry.getValue(), "RequestItems");
-            ExpressionInputs expressions = new ExpressionInputs(keysAndAttributes);
-            Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression");
+            ExpressionInputs expressions = new ExpressionInputs(keysAndAttributes, PROJECTION, ATTRIBUTES_TO_GET);
+            Optional<ProjectionExpression> projectionExpression = expressions.projection("ProjectionExpression");
             expressions.checkAllUsed();
+            Optional<ProjectionExpression> projection = projectionExpression.or(() -> LegacyParameters.attributesToGet(keysAndAttributes));
             Locks.under(table, () -> {
                 expressions.checkKeysScalar(table);
                 return null;
@@ -183,6 +191,8 @@ public final class BatchOperations {
             Map<String, Value> projected = null;
             if (!full && !faults.takeUnprocessed()) {
                 Map<String, Value> item = Locks.under(read.table(), () -> read.table().get(read.key()));
+                capacity.readTable(read.table(), ConsumedCapacity.readUnits(item == null ? 0 : Values.itemSize(item),
+                        read.json().bool("ConsistentRead").orElse(false)));
                 if (item == null) {
                     continue;
                 }
@@ -199,6 +209,7 @@ public final class BatchOperations {
             bytes += Values.itemSize(projected);
             ((ArrayNode) responses.get(read.name())).add(Json.item(projected));
         }
+        capacity.writeListTo(response);
         return response;
     }
 
@@ -206,7 +217,7 @@ public final class BatchOperations {
     private static ObjectNode unprocessedEntry(ObjectNode unprocessed, String name, Request keysAndAttributes) {
         ObjectNode entry = unprocessed.putObject(name);
         entry.putArray("Keys");
-        for (String member : List.of("ProjectionExpression", "ExpressionAttributeNames", "ConsistentRead")) {
+        for (String member : List.of("ProjectionExpression", "ExpressionAttributeNames", "AttributesToGet", "ConsistentRead")) {
             if (keysAndAttributes.has(member)) {
                 entry.set(member, keysAndAttributes.node(member));
             }

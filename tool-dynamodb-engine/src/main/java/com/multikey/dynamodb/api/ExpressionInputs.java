@@ -19,8 +19,9 @@ import java.util.TreeSet;
 
 /**
  * The expressions of one request (or one transaction item) with the ExpressionAttributeNames and -Values they
- * share. DynamoDB refuses a name or value that none of the request's expressions uses, and the old
- * parameter style, which this engine does not serve.
+ * share. DynamoDB refuses a name or value that none of the request's expressions uses. The legacy parameters
+ * are served (see {@link LegacyParameters}) where the operation has them, but never beside the expressions that
+ * replace them; where the operation has none (a transaction's items), they are refused.
  */
 final class ExpressionInputs {
 
@@ -35,7 +36,20 @@ final class ExpressionInputs {
     private boolean anyExpression;
     private final List<Parsed> parsed = new java.util.ArrayList<>();
 
+    /** A transaction item's expressions: no legacy parameter is allowed. */
     ExpressionInputs(Request request) {
+        this(request, refusingLegacy(request));
+    }
+
+    /**
+     * An operation's expressions, whose legacy counterparts ({@code legacyMembers}) the operation serves: a request
+     * naming both is refused before anything else is checked.
+     */
+    ExpressionInputs(Request request, List<String> expressionMembers, List<String> legacyMembers) {
+        this(request, checkedNotMixed(request, expressionMembers, legacyMembers));
+    }
+
+    private static Request refusingLegacy(Request request) {
         for (String legacy : LEGACY) {
             if (request.has(legacy)) {
                 throw EngineException.validation("This engine serves only expression parameters: " + legacy
@@ -43,7 +57,16 @@ final class ExpressionInputs {
                         + "UpdateExpression, KeyConditionExpression, FilterExpression, ProjectionExpression)");
             }
         }
-        this.request = request;
+        return request;
+    }
+
+    private static Request checkedNotMixed(Request request, List<String> expressionMembers, List<String> legacyMembers) {
+        LegacyParameters.checkNotMixed(request, expressionMembers, legacyMembers);
+        return request;
+    }
+
+    private ExpressionInputs(Request request, Request checked) {
+        this.request = checked;
         if (request.has("ExpressionAttributeNames") && request.stringMap("ExpressionAttributeNames").isEmpty()) {
             throw EngineException.validation("ExpressionAttributeNames must not be empty");
         }

@@ -7,9 +7,11 @@ import com.multikey.dynamodb.expression.ProjectionExpression;
 import com.multikey.dynamodb.expression.UpdateExpression;
 import com.multikey.dynamodb.table.Table;
 import com.multikey.dynamodb.value.Value;
+import com.multikey.dynamodb.value.Values;
 
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -19,6 +21,8 @@ import java.util.function.UnaryOperator;
 public final class ItemOperations {
 
     private static final Set<ReturnValues> PUT_OR_DELETE = EnumSet.of(ReturnValues.NONE, ReturnValues.ALL_OLD);
+    private static final List<String> CONDITION = List.of("ConditionExpression");
+    private static final List<String> EXPECTED = List.of("Expected", "ConditionalOperator");
 
     private final Catalog catalog;
 
@@ -30,11 +34,13 @@ public final class ItemOperations {
         String tableName = request.tableName("TableName");
         Map<String, Value> item = request.requiredItem("Item");
         ItemChecks.size(item);
-        ExpressionInputs expressions = new ExpressionInputs(request);
-        Optional<ConditionExpression> condition = expressions.condition("ConditionExpression");
+        ExpressionInputs expressions = new ExpressionInputs(request, CONDITION, EXPECTED);
+        Optional<ConditionExpression> conditionExpression = expressions.condition("ConditionExpression");
         expressions.checkAllUsed();
+        Optional<ConditionExpression> condition = conditionExpression.or(() -> LegacyParameters.expected(request));
         ReturnValues returnValues = ReturnValues.read(request, "ReturnValues", PUT_OR_DELETE);
         boolean oldOnFailure = returnOldOnFailure(request);
+        ConsumedCapacity capacity = ConsumedCapacity.of(request);
         Table table = catalog.table(tableName);
         return Locks.under(table, () -> {
             expressions.checkKeysScalar(table);
@@ -44,6 +50,8 @@ public final class ItemOperations {
             table.put(item, catalog.now());
             ObjectNode response = Json.object();
             returnValues.write(response, old, item, UnaryOperator.identity());
+            capacity.write(table, old, item, 1);
+            capacity.writeTo(response, table);
             return response;
         });
     }
@@ -51,10 +59,12 @@ public final class ItemOperations {
     public ObjectNode getItem(Request request) {
         String tableName = request.tableName("TableName");
         Map<String, Value> key = request.requiredItem("Key");
-        ExpressionInputs expressions = new ExpressionInputs(request);
-        Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression");
+        ExpressionInputs expressions = new ExpressionInputs(request, List.of("ProjectionExpression"), List.of("AttributesToGet"));
+        Optional<ProjectionExpression> projectionExpression = expressions.projection("ProjectionExpression");
         expressions.checkAllUsed();
-        request.bool("ConsistentRead");
+        Optional<ProjectionExpression> projection = projectionExpression.or(() -> LegacyParameters.attributesToGet(request));
+        boolean consistent = request.bool("ConsistentRead").orElse(false);
+        ConsumedCapacity capacity = ConsumedCapacity.of(request);
         Table table = catalog.table(tableName);
         return Locks.under(table, () -> {
             expressions.checkKeysScalar(table);
@@ -63,6 +73,8 @@ public final class ItemOperations {
             if (item != null) {
                 response.set("Item", Json.item(projection.map(p -> p.project(item)).orElse(item)));
             }
+            capacity.readTable(table, ConsumedCapacity.readUnits(item == null ? 0 : Values.itemSize(item), consistent));
+            capacity.writeTo(response, table);
             return response;
         });
     }
@@ -70,11 +82,13 @@ public final class ItemOperations {
     public ObjectNode deleteItem(Request request) {
         String tableName = request.tableName("TableName");
         Map<String, Value> key = request.requiredItem("Key");
-        ExpressionInputs expressions = new ExpressionInputs(request);
-        Optional<ConditionExpression> condition = expressions.condition("ConditionExpression");
+        ExpressionInputs expressions = new ExpressionInputs(request, CONDITION, EXPECTED);
+        Optional<ConditionExpression> conditionExpression = expressions.condition("ConditionExpression");
         expressions.checkAllUsed();
+        Optional<ConditionExpression> condition = conditionExpression.or(() -> LegacyParameters.expected(request));
         ReturnValues returnValues = ReturnValues.read(request, "ReturnValues", PUT_OR_DELETE);
         boolean oldOnFailure = returnOldOnFailure(request);
+        ConsumedCapacity capacity = ConsumedCapacity.of(request);
         Table table = catalog.table(tableName);
         return Locks.under(table, () -> {
             expressions.checkKeysScalar(table);
@@ -84,6 +98,8 @@ public final class ItemOperations {
             table.delete(key, catalog.now(), false);
             ObjectNode response = Json.object();
             returnValues.write(response, old, null, UnaryOperator.identity());
+            capacity.write(table, old, null, 1);
+            capacity.writeTo(response, table);
             return response;
         });
     }
@@ -91,12 +107,16 @@ public final class ItemOperations {
     public ObjectNode updateItem(Request request) {
         String tableName = request.tableName("TableName");
         Map<String, Value> key = request.requiredItem("Key");
-        ExpressionInputs expressions = new ExpressionInputs(request);
-        Optional<UpdateExpression> update = expressions.update("UpdateExpression");
-        Optional<ConditionExpression> condition = expressions.condition("ConditionExpression");
+        ExpressionInputs expressions = new ExpressionInputs(request, List.of("UpdateExpression", "ConditionExpression"),
+                List.of("AttributeUpdates", "Expected", "ConditionalOperator"));
+        Optional<UpdateExpression> updateExpression = expressions.update("UpdateExpression");
+        Optional<ConditionExpression> conditionExpression = expressions.condition("ConditionExpression");
         expressions.checkAllUsed();
+        Optional<UpdateExpression> update = updateExpression.or(() -> LegacyParameters.attributeUpdates(request));
+        Optional<ConditionExpression> condition = conditionExpression.or(() -> LegacyParameters.expected(request));
         ReturnValues returnValues = ReturnValues.read(request, "ReturnValues", EnumSet.allOf(ReturnValues.class));
         boolean oldOnFailure = returnOldOnFailure(request);
+        ConsumedCapacity capacity = ConsumedCapacity.of(request);
         Table table = catalog.table(tableName);
         return Locks.under(table, () -> {
             expressions.checkKeysScalar(table);
@@ -110,6 +130,8 @@ public final class ItemOperations {
             UnaryOperator<Map<String, Value>> changed = update.<UnaryOperator<Map<String, Value>>>map(u -> u::updatedAttributes)
                     .orElse(item -> Map.of());
             returnValues.write(response, old, updated, changed);
+            capacity.write(table, old, updated, 1);
+            capacity.writeTo(response, table);
             return response;
         });
     }

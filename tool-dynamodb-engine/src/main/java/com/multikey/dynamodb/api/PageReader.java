@@ -29,6 +29,7 @@ final class PageReader {
     private int count;
     private int scanned;
     private long bytes;
+    private long fetchedBytes;
     private Map<String, Value> lastEvaluatedKey;
 
     PageReader(ReadSource source, Optional<ConditionExpression> filter, Optional<ProjectionExpression> projection,
@@ -46,6 +47,9 @@ final class PageReader {
         bytes += Values.itemSize(entry);
         Map<String, Value> item = select == Select.ALL_ATTRIBUTES || select == Select.SPECIFIC_ATTRIBUTES
                 ? source.fullItem(entry) : entry;
+        if (item != null && item != entry) {
+            fetchedBytes += Values.itemSize(item);
+        }
         if (item != null && (filter.isEmpty() || filter.get().test(item))) {
             count++;
             if (select != Select.COUNT) {
@@ -57,6 +61,16 @@ final class PageReader {
             return false;
         }
         return true;
+    }
+
+    /** The size of the entries read (of the index's entries when reading an index), what a read is charged on. */
+    long bytesRead() {
+        return bytes;
+    }
+
+    /** The size of the items fetched from the table for the entries of a local index that does not project them. */
+    long bytesFetched() {
+        return fetchedBytes;
     }
 
     ObjectNode response() {

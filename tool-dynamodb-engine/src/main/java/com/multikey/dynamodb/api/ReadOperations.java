@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.dynamodb.EngineException;
 import com.multikey.dynamodb.expression.ConditionExpression;
 import com.multikey.dynamodb.expression.KeyCondition;
+import com.multikey.dynamodb.expression.Legacy;
 import com.multikey.dynamodb.expression.ProjectionExpression;
 import com.multikey.dynamodb.expression.SortCondition;
 import com.multikey.dynamodb.table.KeyElement;
@@ -28,23 +29,41 @@ public final class ReadOperations {
 
     public ObjectNode query(Request request) {
         String tableName = request.tableName("TableName");
-        ExpressionInputs expressions = new ExpressionInputs(request);
-        String keyConditionText = request.string("KeyConditionExpression").orElseThrow(() -> EngineException.validation(
-                "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request."));
+        ExpressionInputs expressions = new ExpressionInputs(request,
+                List.of("ProjectionExpression", "FilterExpression", "KeyConditionExpression"),
+                List.of("AttributesToGet", "QueryFilter", "ConditionalOperator", "KeyConditions"));
+        Optional<ConditionExpression> queryFilter = LegacyParameters.filter(request, "QueryFilter");
+        Optional<ProjectionExpression> attributesToGet = LegacyParameters.attributesToGet(request);
+        Optional<String> keyConditionText = request.string("KeyConditionExpression");
+        if (keyConditionText.isEmpty() && !request.has("KeyConditions")) {
+            throw EngineException.validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
+        }
         Optional<Long> limit = request.number("Limit", 1, Integer.MAX_VALUE);
         boolean forward = request.bool("ScanIndexForward").orElse(true);
-        Optional<ConditionExpression> filter = expressions.condition("FilterExpression");
-        Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression");
+        Optional<ConditionExpression> filter = expressions.condition("FilterExpression").or(() -> queryFilter);
+        Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression").or(() -> attributesToGet);
+        Optional<Map<String, Legacy.Comparison>> keyConditions = keyConditionText.isPresent() ? Optional.empty()
+                : LegacyParameters.comparisons(request, "KeyConditions");
+        keyConditions.ifPresent(conditions -> {
+            if (conditions.size() != 1 && conditions.size() != 2) {
+                throw EngineException.validation("Conditions can be of length 1 or 2 only");
+            }
+        });
         request.item("ExclusiveStartKey");
+        ConsumedCapacity capacity = ConsumedCapacity.of(request);
         Table table = catalog.table(tableName);
         return Locks.under(table, () -> {
             ReadSource source = ReadSource.of(table, request.string("IndexName"));
-            KeyCondition keyCondition = expressions.keyCondition(keyConditionText, source.keySchema().partition().name(),
-                    source.keySchema().sort().map(KeyElement::name).orElse(null));
+            KeyElement partitionKey = source.keySchema().partition();
+            Optional<KeyElement> sortKey = source.keySchema().sort();
+            KeyCondition keyCondition = keyConditionText.isPresent()
+                    ? expressions.keyCondition(keyConditionText.get(), partitionKey.name(), sortKey.map(KeyElement::name).orElse(null))
+                    : Legacy.keyConditions(keyConditions.orElseThrow(), partitionKey.name(), partitionKey.type(),
+                            sortKey.map(KeyElement::name).orElse(null), sortKey.map(KeyElement::type).orElse(null));
             expressions.checkAllUsed();
             expressions.checkKeysScalar(table);
-            filter.ifPresent(f -> checkFilterNotOnKeys(source, f));
-            Select select = select(request, source, projection);
+            filter.ifPresent(f -> checkFilterNotOnKeys(source, f, queryFilter.isPresent() ? "QueryFilter" : "Filter Expression"));
+            Select select = select(request, source, projection, attributesToGet.isPresent());
             checkTypes(source, keyCondition);
             NavigableMap<List<Value>, Map<String, Value>> range = range(source.store().partition(keyCondition.partitionValue()),
                     keyCondition.sortCondition());
@@ -69,13 +88,16 @@ public final class ReadOperations {
                     break;
                 }
             }
-            return page.response();
+            return charged(page, source, capacity, request);
         });
     }
 
     public ObjectNode scan(Request request) {
         String tableName = request.tableName("TableName");
-        ExpressionInputs expressions = new ExpressionInputs(request);
+        ExpressionInputs expressions = new ExpressionInputs(request, List.of("ProjectionExpression", "FilterExpression"),
+                List.of("AttributesToGet", "ScanFilter", "ConditionalOperator"));
+        Optional<ProjectionExpression> attributesToGet = LegacyParameters.attributesToGet(request);
+        Optional<ConditionExpression> scanFilter = LegacyParameters.filter(request, "ScanFilter");
         Optional<Long> limit = request.number("Limit", 1, Integer.MAX_VALUE);
         Optional<Long> totalSegments = request.number("TotalSegments", 1, 1_000_000);
         Optional<Long> segment = request.number("Segment", 0, 999_999);
@@ -88,21 +110,23 @@ public final class ReadOperations {
             throw EngineException.validation("The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: "
                     + segment.get() + " is not less than TotalSegments: " + totalSegments.get());
         }
-        Optional<ConditionExpression> filter = expressions.condition("FilterExpression");
-        Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression");
+        Optional<ConditionExpression> filter = expressions.condition("FilterExpression").or(() -> scanFilter);
+        Optional<ProjectionExpression> projection = expressions.projection("ProjectionExpression").or(() -> attributesToGet);
         expressions.checkAllUsed();
         request.item("ExclusiveStartKey");
+        ConsumedCapacity capacity = ConsumedCapacity.of(request);
         Table table = catalog.table(tableName);
         return Locks.under(table, () -> {
             ReadSource source = ReadSource.of(table, request.string("IndexName"));
             expressions.checkKeysScalar(table);
-            Select select = select(request, source, projection);
+            Select select = select(request, source, projection, attributesToGet.isPresent());
             var partitions = source.store().partitions();
             Optional<Map<String, Value>> start = request.item("ExclusiveStartKey").map(source::startKey);
             if (start.isPresent()) {
                 partitions = partitions.tailMap(source.partitionOf(start.get()), true);
             }
             PageReader page = new PageReader(source, filter, projection, select, limit);
+            scan:
             for (var partition : partitions.entrySet()) {
                 if (segment.isPresent() && Math.floorMod(partition.getKey().hashCode(), totalSegments.get()) != segment.get()) {
                     continue;
@@ -113,18 +137,41 @@ public final class ReadOperations {
                 }
                 for (Map<String, Value> entry : entries.values()) {
                     if (!page.read(entry)) {
-                        return page.response();
+                        break scan;
                     }
                 }
             }
-            return page.response();
+            return charged(page, source, capacity, request);
         });
     }
 
-    private static Select select(Request request, ReadSource source, Optional<ProjectionExpression> projection) {
+    /**
+     * A page's response with the capacity it consumed: the entries read, rounded up to 4 KB as a whole (from the index
+     * when reading one, and from the table for the items a local index fetched from it).
+     */
+    private static ObjectNode charged(PageReader page, ReadSource source, ConsumedCapacity capacity, Request request) {
+        ObjectNode response = page.response();
+        if (capacity.wanted()) {
+            boolean consistent = request.bool("ConsistentRead").orElse(false);
+            if (source.index().isPresent()) {
+                capacity.readIndex(source.table(), source.index().get(), ConsumedCapacity.readUnits(page.bytesRead(), consistent));
+                capacity.readTable(source.table(), page.bytesFetched() == 0 ? 0 : ConsumedCapacity.readUnits(page.bytesFetched(), consistent));
+            } else {
+                capacity.readTable(source.table(), ConsumedCapacity.readUnits(page.bytesRead(), consistent));
+            }
+            capacity.writeTo(response, source.table());
+        }
+        return response;
+    }
+
+    /** {@code attributesToGet}: the projection is the legacy AttributesToGet's, not a ProjectionExpression. */
+    private static Select select(Request request, ReadSource source, Optional<ProjectionExpression> projection, boolean attributesToGet) {
         Optional<Select> given = request.enumeration("Select", Select.class);
         Select select = given.orElse(projection.isPresent() ? Select.SPECIFIC_ATTRIBUTES
                 : source.index().isPresent() ? Select.ALL_PROJECTED_ATTRIBUTES : Select.ALL_ATTRIBUTES);
+        if (attributesToGet && select != Select.SPECIFIC_ATTRIBUTES) {
+            throw EngineException.validation("Cannot specify the AttributesToGet when choosing to get " + select);
+        }
         if (projection.isPresent() && select != Select.SPECIFIC_ATTRIBUTES) {
             throw EngineException.validation("Can not use both expression and non-expression parameters in the same request: "
                     + "Select " + select + " and ProjectionExpression; use Select SPECIFIC_ATTRIBUTES or no Select");
@@ -146,10 +193,10 @@ public final class ReadOperations {
     }
 
     /** A Query's filter may not name the key attributes of what it queries: they belong in the key condition. */
-    private static void checkFilterNotOnKeys(ReadSource source, ConditionExpression filter) {
+    private static void checkFilterNotOnKeys(ReadSource source, ConditionExpression filter, String member) {
         for (KeyElement key : source.keySchema().elements()) {
             if (filter.topLevelNames().contains(key.name())) {
-                throw EngineException.validation("Filter Expression can only contain non-primary key attributes: Primary key attribute: " + key.name());
+                throw EngineException.validation(member + " can only contain non-primary key attributes: Primary key attribute: " + key.name());
             }
         }
     }

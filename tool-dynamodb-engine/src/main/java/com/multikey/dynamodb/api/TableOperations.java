@@ -97,6 +97,8 @@ public final class TableOperations {
         Table table = new Table(new TableDefinition(name, keySchema, attributeTypes, indexes, throughput),
                 catalog.tableArn(name), UUID.randomUUID().toString(), now);
         streamViewType.ifPresent(viewType -> enableStream(table, viewType, now));
+        // the tags given at creation, as TagResource would add them (ListTagsOfResource shows them)
+        request.structures("Tags").forEach(tag -> table.tags().put(tag.requiredString("Key"), tag.requiredString("Value")));
         table.lock().lock();
         try {
             if (!catalog.add(table)) {

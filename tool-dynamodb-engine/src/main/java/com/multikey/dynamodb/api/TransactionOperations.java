@@ -56,6 +56,7 @@ public final class TransactionOperations {
             }
         });
         Optional<String> token = request.string("ClientRequestToken");
+        ConsumedCapacity capacity = ConsumedCapacity.of(request);
         String transactItems = request.node("TransactItems").toString();
         if (token.isPresent() && alreadyDone(token.get(), transactItems)) {
             // the same transaction again within the token's lifetime succeeds without writing twice
@@ -79,10 +80,12 @@ public final class TransactionOperations {
         List<Table> tables = lockAll(actions.stream().map(Action::table).toList());
         try {
             List<Map<String, Value>> results = new ArrayList<>();
+            List<Map<String, Value>> olds = new ArrayList<>();
             List<CancellationReason> reasons = new ArrayList<>();
             boolean cancelled = false;
             for (Action action : actions) {
                 Map<String, Value> old = action.table().get(action.key());
+                olds.add(old);
                 if (action.condition().isPresent() && !action.condition().get().test(old == null ? Map.of() : old)) {
                     reasons.add(new CancellationReason("ConditionalCheckFailed", "The conditional request failed",
                             action.oldOnFailure() ? old : null));
@@ -114,9 +117,15 @@ public final class TransactionOperations {
                     case CONDITION_CHECK -> {
                     }
                 }
+                if (action.kind() != Kind.CONDITION_CHECK) {
+                    // a transaction's writes cost twice a plain write's units
+                    capacity.write(action.table(), olds.get(i), results.get(i), 2);
+                }
             }
             token.ifPresent(t -> remember(t, transactItems));
-            return Json.object();
+            ObjectNode response = Json.object();
+            capacity.writeListTo(response);
+            return response;
         } finally {
             tables.forEach(t -> t.lock().unlock());
         }
@@ -185,6 +194,7 @@ public final class TransactionOperations {
         record Get(Table table, Map<String, Value> key, Optional<ProjectionExpression> projection) {
         }
         List<Get> gets = new ArrayList<>();
+        ConsumedCapacity capacity = ConsumedCapacity.of(request);
         Set<String> seen = new HashSet<>();
         for (Request element : elements) {
             Request body = element.requiredStructure("Get");
@@ -211,7 +221,10 @@ public final class TransactionOperations {
                 if (item != null) {
                     entry.set("Item", Json.item(get.projection().map(p -> p.project(item)).orElse(item)));
                 }
+                // a transaction's reads are strongly consistent, and cost twice a plain read's units
+                capacity.readTable(get.table(), 2 * ConsumedCapacity.readUnits(item == null ? 0 : Values.itemSize(item), true));
             }
+            capacity.writeListTo(response);
             return response;
         } finally {
             tables.forEach(t -> t.lock().unlock());

@@ -35,6 +35,7 @@ public final class Table {
     private StreamLog stream;
     private TimeToLive timeToLive = TimeToLive.DISABLED;
     private final List<ChangeDestination> destinations = new ArrayList<>();
+    private final Map<String, String> tags = new LinkedHashMap<>();
 
     public Table(TableDefinition definition, String arn, String id, Instant created) {
         this.name = definition.name();
@@ -45,6 +46,11 @@ public final class Table {
         this.throughput = definition.throughput();
         this.attributeTypes.putAll(definition.attributeTypes());
         definition.indexes().forEach(this::addIndex);
+    }
+
+    /** The table's tags, key to value, in the order they were first given (read and written under the table's lock). */
+    public Map<String, String> tags() {
+        return tags;
     }
 
     public ReentrantLock lock() {

@@ -226,10 +226,11 @@ class ItemOperationsTest extends EngineTestSupport {
     }
 
     @Test
-    void legacyParameters_refusedWithAClearMessage() {
+    void legacyParameters_notMixedWithExpressions() {
+        // the legacy parameters are served (LegacyParametersTest), but never beside the expressions replacing them
         String table = hashTable();
-        expect(() -> dynamoDb.getItem(b -> b.tableName(table).key(Map.of("id", s("a"))).attributesToGet("x")),
-                DynamoDbException.class, "AttributesToGet is a legacy parameter");
+        expect(() -> dynamoDb.getItem(b -> b.tableName(table).key(Map.of("id", s("a"))).attributesToGet("x").projectionExpression("x")),
+                DynamoDbException.class, "Can not use both expression and non-expression parameters in the same request");
     }
 
     @Test
