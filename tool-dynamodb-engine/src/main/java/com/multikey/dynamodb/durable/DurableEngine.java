@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * engine's clock read, and the log is forced to the disk before the answer leaves. Opening the directory replays the
  * log into a new engine, under the logged instants: the same tables, indexes, items, TTL settings, streams and stream
  * records (with their sequence numbers, shard ids and event ids) as before the restart. A restart loses nothing that
- * was acknowledged; see docs/adr/0033 for the file's format and what a crash may leave.
+ * was acknowledged; see docs/decisions/0033 for the file's format and what a crash may leave.
  *
  * <p>The changes run one at a time (so that the log's order is the order they took effect); reads run beside them.
  * Thread-safe.
