@@ -126,7 +126,7 @@ public final class DurableEngine implements AutoCloseable {
                     case LogRecord.Request request -> {
                         EngineResponse response = engine.handle(request.target(), request.body());
                         if (response.status() != 200) {
-                            throw new CorruptLogException(file, -1, "its change number " + number + " (" + request.target()
+                            throw new CorruptLogException(file, "its change number " + number + " (" + request.target()
                                     + ") now answers " + response.status() + ": the log was written by an engine that "
                                     + "answered otherwise");
                         }

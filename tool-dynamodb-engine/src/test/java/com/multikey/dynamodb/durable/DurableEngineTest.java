@@ -131,6 +131,27 @@ class DurableEngineTest {
     }
 
     @Test
+    void open_whenAWholeRecordNoLongerReplays_refusesTheFile() throws IOException {
+        // given: a well-framed log whose one change the engine refuses (a put into a table it never created)
+        Path file = dir.resolve(DurableEngine.LOG_FILE);
+        try (WriteAheadLog log = WriteAheadLog.open(file)) {
+            log.sync(log.append(new LogRecord.Request(Instant.parse("2026-06-01T00:00:00Z"), "DynamoDB_20120810.PutItem",
+                    "{\"TableName\":\"missing\",\"Item\":{\"id\":{\"S\":\"1\"}}}".getBytes(StandardCharsets.UTF_8))));
+        }
+
+        // when / then
+        assertThatThrownBy(this::open).isInstanceOf(CorruptLogException.class)
+                .hasMessageContaining(file + " cannot be replayed: its change number 1 (DynamoDB_20120810.PutItem) now answers 400");
+        assertTheDirectoryIsReleased();
+    }
+
+    /** A refused directory is released: another engine may open it once the file is moved away. */
+    private void assertTheDirectoryIsReleased() throws IOException {
+        Files.move(dir.resolve(DurableEngine.LOG_FILE), dir.resolve("engine.log.refused"));
+        open().close();
+    }
+
+    @Test
     void open_whenAnotherEngineHasTheDirectory_refuses() {
         try (DurableEngine first = open()) {
             assertThatThrownBy(this::open).isInstanceOf(IllegalStateException.class).hasMessageContaining("in use");
