@@ -9,7 +9,8 @@ import java.util.List;
  * verify's heap at 10k and 100k index items; {@code reindex-1m} adds 1M), {@code indexer-throughput} (the indexer's (3) alone),
  * {@code verify [index items]} (verify alone, 300,000 index items unless given), {@code heap-1m} (the engine's heap
  * holding a million small items), {@code counts} (kept counts: write cost, a hot value's shards, the reader on a group of
- * 1,000,000 items), {@code cost}, {@code cold-start [runs]}, {@code freshness [writes]} (write to index
+ * 1,000,000 items), {@code durability [writes]} (PutItem in memory against with a data directory, and the replay),
+ * {@code cost}, {@code cold-start [runs]}, {@code freshness [writes]} (write to index
  * answering it, on the emulator, for each stream source),
  * or the first three (no argument).
  */
@@ -75,6 +76,12 @@ public final class Benchmarks {
         if (which.contains("counts")) {
             out.println();
             CountsBenchmark.run(out);
+        }
+        if (which.contains("durability")) {
+            out.println();
+            int at = which.indexOf("durability");
+            DurabilityBenchmark.run(out, at + 1 < which.size() && which.get(at + 1).matches("[0-9]+") ? Integer.parseInt(which.get(at + 1)) : 5_000,
+                    java.nio.file.Path.of("target"));
         }
         if (which.contains("heap-1m")) {
             out.println();

@@ -31,7 +31,7 @@ import java.util.concurrent.Callable;
         footer = {"", "Results go to standard output (--output json for scripts); progress, the function-log path and errors to "
                 + "standard error.", "Each command answers --help. With no command: demo."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {LocalMain.HELP_SHOWN, LocalMain.BAD_USAGE},
-        subcommands = {DemoCommand.class, InvokeCommand.class, StartCommand.class, ReplayCommand.class, TokenCommand.class})
+        subcommands = {DemoCommand.class, InvokeCommand.class, StartCommand.class, ReplayCommand.class, TokenCommand.class, EngineCommand.class})
 public final class LocalMain implements Callable<Integer> {
 
     /** The work is done (and, for demo, every check passed). */

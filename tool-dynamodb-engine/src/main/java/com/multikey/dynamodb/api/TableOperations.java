@@ -95,7 +95,7 @@ public final class TableOperations {
         Optional<StreamLog.ViewType> streamViewType = TableRequests.streamSpecification(request);
         Instant now = catalog.now();
         Table table = new Table(new TableDefinition(name, keySchema, attributeTypes, indexes, throughput),
-                catalog.tableArn(name), UUID.randomUUID().toString(), now);
+                catalog.tableArn(name), tableId(catalog.tableArn(name), now), now);
         streamViewType.ifPresent(viewType -> enableStream(table, viewType, now));
         // the tags given at creation, as TagResource would add them (ListTagsOfResource shows them)
         request.structures("Tags").forEach(tag -> table.tags().put(tag.requiredString("Key"), tag.requiredString("Value")));
@@ -293,5 +293,10 @@ public final class TableOperations {
                 viewType, now, catalog.sequences());
         table.stream(stream);
         catalog.streams().add(stream);
+    }
+
+    /** Drawn from the table's ARN and creation instant, not at random: a table rebuilt from a data directory keeps its id. */
+    private static String tableId(String arn, Instant created) {
+        return UUID.nameUUIDFromBytes((arn + "@" + created).getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString();
     }
 }

@@ -2,6 +2,7 @@ package com.multikey.dynamodb.server;
 
 import com.multikey.dynamodb.DynamoDbEngine;
 import com.multikey.dynamodb.EngineResponse;
+import com.multikey.dynamodb.durable.DurableEngine;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
@@ -36,12 +37,14 @@ public final class EngineServer implements AutoCloseable {
     private static final String NO_DELAY = "sun.net.httpserver.nodelay";
 
     private final DynamoDbEngine engine;
+    private final AutoCloseable owner;
     private final HttpServer server;
     private final ExecutorService executor;
     private final URI endpoint;
 
-    private EngineServer(DynamoDbEngine engine, HttpServer server, ExecutorService executor) {
+    private EngineServer(DynamoDbEngine engine, AutoCloseable owner, HttpServer server, ExecutorService executor) {
         this.engine = engine;
+        this.owner = owner;
         this.server = server;
         this.executor = executor;
         InetAddress bound = server.getAddress().getAddress();
@@ -70,6 +73,23 @@ public final class EngineServer implements AutoCloseable {
      * port (0: a free one); closing the server closes the engine.
      */
     public static EngineServer start(DynamoDbEngine engine, String host, int port) {
+        return start(engine, engine, engine::handle, host, port);
+    }
+
+    /**
+     * Serves this engine and its data directory on this address and port (0: a free one): a change is answered once
+     * it is on the disk. Closing the server closes the engine and releases the directory.
+     */
+    public static EngineServer start(DurableEngine durable, String host, int port) {
+        return start(durable.engine(), durable, durable::handle, host, port);
+    }
+
+    /** Answers one request: the X-Amz-Target header and the body. */
+    private interface Handler {
+        EngineResponse handle(String target, byte[] body);
+    }
+
+    private static EngineServer start(DynamoDbEngine engine, AutoCloseable owner, Handler handler, String host, int port) {
         // The JDK's server leaves Nagle's algorithm on unless told otherwise: a response written as headers then body
         // then waits for the client's delayed acknowledgement (about 40 ms on Linux) before the body leaves. The
         // setting is read once, when the process's first server starts, so it is set before creating one.
@@ -89,12 +109,12 @@ public final class EngineServer implements AutoCloseable {
             return thread;
         });
         server.setExecutor(executor);
-        server.createContext("/", exchange -> serve(engine, exchange));
+        server.createContext("/", exchange -> serve(handler, exchange));
         server.start();
-        return new EngineServer(engine, server, executor);
+        return new EngineServer(engine, owner, server, executor);
     }
 
-    private static void serve(DynamoDbEngine engine, HttpExchange exchange) throws IOException {
+    private static void serve(Handler engine, HttpExchange exchange) throws IOException {
         try (exchange; InputStream in = exchange.getRequestBody()) {
             byte[] body = in.readNBytes(MAX_REQUEST_BYTES + 1);
             EngineResponse response;
@@ -138,6 +158,10 @@ public final class EngineServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        engine.close();
+        try {
+            owner.close();
+        } catch (Exception e) {
+            throw new IllegalStateException("the engine did not close", e);
+        }
     }
 }

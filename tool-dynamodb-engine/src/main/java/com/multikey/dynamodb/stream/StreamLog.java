@@ -4,13 +4,16 @@ import com.multikey.dynamodb.table.KeySchema;
 import com.multikey.dynamodb.value.Value;
 import com.multikey.dynamodb.value.Values;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * One table stream with its single shard: the records written while it was enabled, kept 24 hours as on AWS.
@@ -30,7 +33,7 @@ public final class StreamLog {
     private final String shardId;
     private final SequenceNumbers sequences;
     private final long startingSequence;
-    private final long salt = ThreadLocalRandom.current().nextLong();
+    private final long salt;
     private final List<StreamRecord> records = new ArrayList<>();
     private Instant disabledAt;
     private long endingSequence = -1;
@@ -47,8 +50,12 @@ public final class StreamLog {
         this.created = created;
         this.sequences = sequences;
         this.startingSequence = sequences.current() + 1;
+        // drawn from the ARN (which names the table and the stream's creation to the millisecond), not at random: a
+        // stream rebuilt from a data directory's log gets the shard id and event ids its readers already know
+        ByteBuffer digest = ByteBuffer.wrap(sha256(arn));
+        this.salt = digest.getLong();
         this.shardId = "shardId-" + String.format("%020d", created.toEpochMilli()) + "-"
-                + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+                + HexFormat.of().toHexDigits(digest.getInt());
     }
 
     public String arn() {
@@ -180,5 +187,13 @@ public final class StreamLog {
             }
         }
         return low;
+    }
+
+    private static byte[] sha256(String text) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
     }
 }

@@ -19,6 +19,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * the README's put-item and query, a write of every type read back equal, a paginated Query and Scan, and a
  * transaction that fails with its reasons. Skipped when {@code aws} is not on the PATH.
  */
+@EngineOnly("the CLI pointed at the engine with placeholder credentials")
 class AwsCliTest extends EngineTestSupport {
 
     private static final ObjectMapper JSON = new ObjectMapper();

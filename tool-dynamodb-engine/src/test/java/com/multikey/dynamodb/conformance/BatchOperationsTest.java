@@ -74,6 +74,7 @@ class BatchOperationsTest extends EngineTestSupport {
         assertThat(dynamoDb.scan(b -> b.tableName(table)).count()).isEqualTo(1);
     }
 
+    @EngineOnly("faults on demand")
     @Test
     void batchWriteItem_injectedUnprocessedItems_returnedForRetry() {
         String table = hashTable();
@@ -159,6 +160,7 @@ class BatchOperationsTest extends EngineTestSupport {
         assertThat(response.unprocessedKeys().get(table).keys()).hasSize(48);
     }
 
+    @EngineOnly("faults on demand")
     @Test
     void batchGetItem_injectedUnprocessedKeys() {
         String table = hashTable();

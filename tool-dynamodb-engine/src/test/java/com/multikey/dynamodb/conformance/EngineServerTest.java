@@ -27,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The server: the wire protocol (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Programming.LowLevelAPI.html),
  * one shared account whatever the credentials, injected faults, and a clean stop.
  */
+@EngineOnly("the engine's server itself")
 class EngineServerTest extends EngineTestSupport {
 
     @Test

@@ -43,8 +43,17 @@ abstract class EngineTestSupport {
     protected DynamoDbClient dynamoDb;
     protected DynamoDbStreamsClient streams;
 
+    /** The tables this class made, deleted after it when the suite runs against another endpoint. */
+    private final java.util.Set<String> created = RemoteEndpoint.newTableSet();
+
     @BeforeAll
     void startEngine() {
+        java.util.Optional<java.net.URI> remote = RemoteEndpoint.configured();
+        if (remote.isPresent()) {
+            dynamoDb = RemoteEndpoint.dynamoDb(remote.get(), created);
+            streams = RemoteEndpoint.streams(remote.get());
+            return;
+        }
         engine = new DynamoDbEngine(clock, "us-east-1");
         server = EngineServer.start(engine, 0);
         var credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create("any", "thing"));
@@ -60,13 +69,18 @@ abstract class EngineTestSupport {
 
     @AfterAll
     void stopEngine() {
+        if (server == null) {
+            RemoteEndpoint.deleteTables(dynamoDb, created);
+        }
         dynamoDb.close();
         streams.close();
-        server.close();
+        if (server != null) {
+            server.close();
+        }
     }
 
     protected static String uniqueName(String prefix) {
-        return prefix + "-" + TABLES.incrementAndGet();
+        return (RemoteEndpoint.configured().isPresent() ? RemoteEndpoint.RUN + "-" : "") + prefix + "-" + TABLES.incrementAndGet();
     }
 
     /** A table keyed {@code id} (S), on demand, with a NEW_AND_OLD_IMAGES stream. */

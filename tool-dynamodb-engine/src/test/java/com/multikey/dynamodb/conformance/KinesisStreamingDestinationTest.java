@@ -26,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * UpdateKinesisStreamingDestination, and each change of the table put on the data stream as the JSON record AWS puts
  * there, keyed by the item's partition key.
  */
+@EngineOnly("a Kinesis sink in-process")
 class KinesisStreamingDestinationTest extends EngineTestSupport {
 
     private static final String STREAM = "arn:aws:kinesis:us-east-1:000000000000:stream/changes";

@@ -36,6 +36,7 @@ class StreamsTest extends EngineTestSupport {
         return streams.getRecords(b -> b.shardIterator(iterator)).records();
     }
 
+    @EngineOnly("the engine's clock, to compare a record's time with")
     @Test
     void records_insertModifyRemove_withImagesSecondsAndIncreasingSequenceNumbers() {
         String table = hashTable();
@@ -82,6 +83,7 @@ class StreamsTest extends EngineTestSupport {
         });
     }
 
+    @EngineOnly("TTL expiry on demand (AWS deletes expired items within days)")
     @Test
     void timeToLive_expiredItemRemovedWithTheServiceIdentity() {
         String table = hashTable();
@@ -144,6 +146,7 @@ class StreamsTest extends EngineTestSupport {
         assertThat(streams.describeStream(b -> b.streamArn(second)).streamDescription().streamStatusAsString()).isEqualTo("ENABLED");
     }
 
+    @EngineOnly("the engine's clock moved 16 minutes")
     @Test
     void shardIterators_atAfterLatest_limitsAndExpiry() {
         String table = hashTable();
@@ -213,6 +216,7 @@ class StreamsTest extends EngineTestSupport {
         assertThat(rest.records()).hasSize(2);
     }
 
+    @EngineOnly("the engine's clock moved 25 hours")
     @Test
     void records_olderThan24Hours_trimmed() {
         String table = hashTable();

@@ -72,6 +72,7 @@ class TableRequestChecksTest extends EngineTestSupport {
                 "One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
     }
 
+    @EngineOnly("in-process calls with a raw body")
     @Test
     void aRequestWithoutBody_isASerializationError() {
         var response = engine.handle("DynamoDB_20120810.ListTables", new byte[0]);

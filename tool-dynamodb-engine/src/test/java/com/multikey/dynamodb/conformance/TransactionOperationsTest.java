@@ -109,6 +109,7 @@ class TransactionOperationsTest extends EngineTestSupport {
                 DynamoDbException.class, "Transaction request cannot include multiple operations on one item");
     }
 
+    @EngineOnly("the engine's clock moved 11 minutes")
     @Test
     void transactWriteItems_sameClientRequestToken_appliedOnce_andMismatchRefused() {
         String table = hashTable();
