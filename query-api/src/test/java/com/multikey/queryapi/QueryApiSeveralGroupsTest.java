@@ -1,0 +1,149 @@
+package com.multikey.queryapi;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.multikey.index.definition.DefinitionsYaml;
+import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.query.Page;
+import com.multikey.query.PageRequest;
+import com.multikey.testkit.OpenApiResponses;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Several groups in one request: repeated {@code group} (as many values for each group as the index has group
+ * attributes) or repeated {@code project} on the grid, every one checked against the token before anything is read.
+ */
+class QueryApiSeveralGroupsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final OpenApiResponses OPENAPI = OpenApiResponses.of(QueryApi.openApiDocument());
+    private static final IndexDefinitions DEFINITIONS = DefinitionsYaml.parse("""
+            version: 1
+            table: {partitionKey: {name: pk, type: S}, sortKey: {name: sk, type: S}}
+            indexes:
+              - name: incidents-by-team
+                group: team
+                values: {attribute: created}
+                orderBy: num
+              - name: by-team-and-state
+                group: [team, state]
+                values: {attribute: created}
+                orderBy: num
+            """);
+
+    private final List<PageRequest> asked = new ArrayList<>();
+    private final QueryApi api = new QueryApi(request -> {
+        asked.add(request);
+        return new Page(List.of(), null, 1);
+    }, DEFINITIONS);
+
+    private QueryApi.Response get(String path, Map<String, List<String>> parameters, Set<String> token) {
+        QueryApi.Response response = api.handle(new QueryApi.Request("GET", path, parameters, Optional.ofNullable(token)));
+        OPENAPI.check("GET", path, response.status(), response.headers(), response.body());
+        return response;
+    }
+
+    @Test
+    void group_givenForEachOfSeveralGroups_readsThemInOneRequest_andThePageNamesThem() throws Exception {
+        // when
+        QueryApi.Response response = get("/v1/indexes/incidents-by-team/items",
+                Map.of("group", List.of("sre", "payments", "mobile", "sre"), "order", List.of("desc"), "where", List.of("state = closed")),
+                Set.of("incidents-by-team:*"));
+
+        // then
+        assertThat(response.status()).as(response.body()).isEqualTo(200);
+        assertThat(asked).singleElement().extracting(PageRequest::groups).isEqualTo(List.of(List.of(s("sre")), List.of(s("payments")),
+                List.of(s("mobile"))));
+        JsonNode body = JSON.readTree(response.body());
+        assertThat(body.get("groups").toString()).isEqualTo("[[\"sre\"],[\"payments\"],[\"mobile\"]]");
+        assertThat(body.get("group").toString()).isEqualTo("[\"sre\"]");
+    }
+
+    @Test
+    void group_ofAnIndexOfTwoGroupAttributes_takesTheValuesOfEachGroupInTurn() {
+        QueryApi.Response two = get("/v1/indexes/by-team-and-state/items", Map.of("group", List.of("sre", "closed", "web", "open")), null);
+        QueryApi.Response three = get("/v1/indexes/by-team-and-state/items", Map.of("group", List.of("sre", "closed", "web")), null);
+
+        assertThat(two.status()).as(two.body()).isEqualTo(200);
+        assertThat(asked).singleElement().extracting(PageRequest::groups)
+                .isEqualTo(List.of(List.of(s("sre"), s("closed")), List.of(s("web"), s("open"))));
+        assertThat(three.status()).isEqualTo(400);
+        assertThat(three.body()).contains("\"parameter\":\"group\"").contains("2 for each");
+    }
+
+    @Test
+    void oneGroup_isReadAsToday_andThePageHasNoGroups() throws Exception {
+        QueryApi.Response response = get("/v1/indexes/incidents-by-team/items", Map.of("group", List.of("sre")), null);
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(asked.getFirst().groups()).containsExactly(List.of(s("sre")));
+        assertThat(JSON.readTree(response.body()).has("groups")).isFalse();
+    }
+
+    @Test
+    void aTokenScopedToSomeOfTheGroups_isA403NamingTheOthers_beforeAnythingIsRead() throws Exception {
+        // when
+        QueryApi.Response response = get("/v1/indexes/incidents-by-team/items", Map.of("group", List.of("sre", "payments", "mobile")),
+                Set.of("incidents-by-team:sre", "incidents-by-team:web"));
+
+        // then
+        assertThat(response.status()).isEqualTo(403);
+        assertThat(response.headers()).containsEntry("content-type", "application/problem+json");
+        String detail = JSON.readTree(response.body()).path("detail").asText();
+        assertThat(detail).contains("2 of the 3 groups").contains("payments").contains("mobile").doesNotContain("sre");
+        assertThat(asked).isEmpty();
+    }
+
+    @Test
+    void project_givenSeveralTimesOnTheGrid_readsEveryProject_eachCheckedAgainstTheToken() {
+        QueryApi grid = new QueryApi(request -> {
+            asked.add(request);
+            return new Page(List.of(), 0, null, 2);
+        }, IndexDefinitions.packaged());
+        Map<String, List<String>> parameters = Map.of("project", List.of("project#1", "project#2"), "field", List.of("f1"));
+
+        QueryApi.Response allowed = grid.handle(new QueryApi.Request("GET", "/v1/grid", parameters, Optional.of(Set.of("project#1", "project#2"))));
+        QueryApi.Response refused = grid.handle(new QueryApi.Request("GET", "/v1/grid", parameters, Optional.of(Set.of("project#1"))));
+
+        OPENAPI.check("GET", "/v1/grid", allowed.status(), allowed.headers(), allowed.body());
+        OPENAPI.check("GET", "/v1/grid", refused.status(), refused.headers(), refused.body());
+        assertThat(allowed.status()).as(allowed.body()).isEqualTo(200);
+        assertThat(asked).singleElement().extracting(PageRequest::groups).isEqualTo(List.of(List.of(s("project#1")), List.of(s("project#2"))));
+        assertThat(refused.status()).isEqualTo(403);
+        assertThat(refused.body()).contains("project#2");
+        assertThat(asked).hasSize(1);
+    }
+
+    @Test
+    void moreGroupsThanTheMost_isA400NamingTheParameter() {
+        List<String> teams = new ArrayList<>();
+        List<String> projects = new ArrayList<>();
+        for (int i = 0; i <= PageRequest.MAX_GROUPS; i++) {
+            teams.add("team-" + i);
+            projects.add("project#" + i);
+        }
+
+        QueryApi.Response groups = get("/v1/indexes/incidents-by-team/items", Map.of("group", teams), null);
+        QueryApi.Response grid = new QueryApi(request -> new Page(List.of(), 0, null, 2), IndexDefinitions.packaged())
+                .handle(new QueryApi.Request("GET", "/v1/grid", Map.of("project", projects, "field", List.of("f1")), Optional.empty()));
+
+        assertThat(groups.status()).isEqualTo(400);
+        assertThat(groups.body()).contains("\"parameter\":\"group\"").contains("at most 50 groups");
+        assertThat(grid.status()).isEqualTo(400);
+        assertThat(grid.body()).contains("\"parameter\":\"project\"");
+        assertThat(asked).isEmpty();
+    }
+
+    private static AttributeValue s(String value) {
+        return AttributeValue.fromS(value);
+    }
+}
