@@ -230,14 +230,16 @@ public final class IndexQuery {
 
     /**
      * A page of a request of several groups: each group planned as a request of its own would be, every one checked before
-     * anything is read, then read within its share of the page's reads (the read budget and the calls divided among the
-     * groups not yet done) and merged ({@link MergeRead}, {@link Plan.Merge}) under one cursor that holds each group's
+     * anything is read, then read within its share of the page's reads (the read budget — by default the standard budget for
+     * each group, up to the most a request may name — and the calls divided among the groups not yet done) and merged ({@link MergeRead}, {@link Plan.Merge}) under one cursor that holds each group's
      * position ({@link MergeCursor}).
      */
     private Page pageOfGroups(PageRequest request) {
         RetryBudget budget = new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock));
         IndexDefinitions current = grid.currentDefinitions(budget, pageBudget);
-        int items = readBudget.of(request);
+        // a request that names no budget: the standard budget for each group, up to the most a request may name
+        int items = request.readBudget() > 0 ? readBudget.of(request)
+                : (int) Math.min(readBudget.max(), (long) readBudget.standard() * request.groups().size());
         Optional<MergeCursor> cursor = request.cursor().map(text -> MergeCursor.decode(text, request, cursors));
         List<PageRequest> singles = request.groups().stream().map(request::ofGroup).toList();
         List<Target> targets = new ArrayList<>();

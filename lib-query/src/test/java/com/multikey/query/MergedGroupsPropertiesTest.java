@@ -146,7 +146,9 @@ class MergedGroupsPropertiesTest {
             request = request.withReadBudget(ask.budget());
         }
         boolean budgeted = ask.budget() > 0 || !ask.predicates().isEmpty();
-        int budget = ask.budget() > 0 ? ask.budget() : ReadBudget.DEFAULT.standard();
+        // a request of several groups that names no budget: the standard one for each group, up to the most
+        int budget = ask.budget() > 0 ? ask.budget() : distinct.size() == 1 ? ReadBudget.DEFAULT.standard()
+                : Math.min(ReadBudget.DEFAULT.max(), ReadBudget.DEFAULT.standard() * distinct.size());
         if (budgeted && budget / distinct.size() < 2) {
             PageRequest refused = request;
             assertThatThrownBy(() -> query.page(refused)).as("%s", ask)

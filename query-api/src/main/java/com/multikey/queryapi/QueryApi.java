@@ -86,7 +86,7 @@ public final class QueryApi {
     private static final Set<String> PAGE_PARAMETERS = java.util.Arrays.stream(PageParameters.Parameter.values())
             .map(PageParameters.Parameter::apiName).collect(java.util.stream.Collectors.toUnmodifiableSet());
     /** The parameters a request may give more than once, each value in its place. */
-    private static final Set<String> REPEATABLE = Set.of("group", "project", "where");
+    private static final Set<String> REPEATABLE = Set.of("group", "groups", "project", "where");
 
     private final Pages pages;
     private final IndexDefinitions definitions;
@@ -179,26 +179,45 @@ public final class QueryApi {
         if (items.matches()) {
             IndexDefinition index = definitions.index(items.group(1)).orElseThrow(() ->
                     new Problem(404, "Not Found", "no index named '" + items.group(1) + "' is declared (GET /v1/indexes lists them)", null));
-            Parameters parameters = parameters(request, union(PAGE_PARAMETERS, Set.of("group", "entry")));
+            Parameters parameters = parameters(request, union(PAGE_PARAMETERS, Set.of("group", "groups", "entry")));
             List<AttributeValue> group = parameters.all("group").stream().map(QueryApi::groupValue).toList();
-            int width = index.group().size();
-            // several groups: the values of each in turn, as many for each as the index has group attributes
-            if (width == 0 ? !group.isEmpty() : group.isEmpty() || group.size() % width != 0) {
+            List<String> several = parameters.all("groups");
+            if (!several.isEmpty() && !group.isEmpty()) {
+                throw Problem.badRequest("groups", "give group (the values of one group) or groups (several groups), not both");
+            }
+            if (several.isEmpty() && group.size() != index.group().size()) {
                 throw Problem.badRequest("group", "index '" + index.name() + "' runs within " + index.group() + ": give "
-                        + index.group().size() + " group value(s), got " + group.size()
-                        + (width == 0 ? "" : " (for several groups, " + width + " for each, one group after the other)"));
+                        + index.group().size() + " group value(s), got " + group.size());
             }
-            List<List<AttributeValue>> groups = new ArrayList<>();
-            for (int from = 0; from < Math.max(1, group.size()); from += Math.max(1, width)) {
-                groups.add(group.subList(from, Math.min(group.size(), from + width)));
-            }
-            groups = groups.stream().distinct().toList();
-            requireAtMostMaxGroups("group", groups);
+            List<List<AttributeValue>> groups = several.isEmpty() ? List.of(group)
+                    : several.stream().map(text -> groupOfText(index, text)).distinct().toList();
+            requireAtMostMaxGroups("groups", groups);
             String entry = parameters.optional("entry").orElse("");
             authorize(request, groups, index);
             return page(index, groups, entry, "entry", parameters);
         }
         throw new Problem(404, "Not Found", "no such route: GET /v1/grid, /v1/indexes, /v1/indexes/{index}/items or /openapi.json", null);
+    }
+
+    /**
+     * A group of {@code groups}: its values joined by {@code /} as a token names the group ({@link GroupScope#parse}), as many
+     * as the index has group attributes.
+     */
+    private static List<AttributeValue> groupOfText(IndexDefinition index, String text) {
+        if (index.group().isEmpty()) {
+            throw Problem.badRequest("groups", "index '" + index.name() + "' has no group");
+        }
+        List<AttributeValue> group;
+        try {
+            group = GroupScope.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw Problem.badRequest("groups", e.getMessage());
+        }
+        if (group.size() != index.group().size()) {
+            throw Problem.badRequest("groups", "index '" + index.name() + "' runs within " + index.group() + ": each groups value is "
+                    + index.group().size() + " group value(s) joined by /, got " + group.size());
+        }
+        return group;
     }
 
     /** A group value in a parameter, spelled as {@link GroupValue} reads it (S:, N:, BOOL:, B:, or plain text). */

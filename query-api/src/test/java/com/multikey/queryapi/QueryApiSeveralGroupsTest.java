@@ -19,8 +19,8 @@ import java.util.Set;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Several groups in one request: repeated {@code group} (as many values for each group as the index has group
- * attributes) or repeated {@code project} on the grid, every one checked against the token before anything is read.
+ * Several groups in one request: {@code groups} once per group (its values joined by {@code /}, as a token names it) or
+ * repeated {@code project} on the grid, every one checked against the token before anything is read.
  */
 class QueryApiSeveralGroupsTest {
 
@@ -53,10 +53,10 @@ class QueryApiSeveralGroupsTest {
     }
 
     @Test
-    void group_givenForEachOfSeveralGroups_readsThemInOneRequest_andThePageNamesThem() throws Exception {
+    void groups_givenForEachOfSeveralGroups_readsThemInOneRequest_andThePageNamesThem() throws Exception {
         // when
         QueryApi.Response response = get("/v1/indexes/incidents-by-team/items",
-                Map.of("group", List.of("sre", "payments", "mobile", "sre"), "order", List.of("desc"), "where", List.of("state = closed")),
+                Map.of("groups", List.of("sre", "payments", "mobile", "sre"), "order", List.of("desc"), "where", List.of("state = closed")),
                 Set.of("incidents-by-team:*"));
 
         // then
@@ -69,15 +69,23 @@ class QueryApiSeveralGroupsTest {
     }
 
     @Test
-    void group_ofAnIndexOfTwoGroupAttributes_takesTheValuesOfEachGroupInTurn() {
-        QueryApi.Response two = get("/v1/indexes/by-team-and-state/items", Map.of("group", List.of("sre", "closed", "web", "open")), null);
-        QueryApi.Response three = get("/v1/indexes/by-team-and-state/items", Map.of("group", List.of("sre", "closed", "web")), null);
+    void groups_ofAnIndexOfTwoGroupAttributes_joinsEachGroupsValuesBySlash() {
+        QueryApi.Response two = get("/v1/indexes/by-team-and-state/items", Map.of("groups", List.of("sre/closed", "S:a%2Fb/N:1")), null);
+        QueryApi.Response short1 = get("/v1/indexes/by-team-and-state/items", Map.of("groups", List.of("sre/closed", "web")), null);
+        QueryApi.Response both = get("/v1/indexes/by-team-and-state/items", Map.of("groups", List.of("sre/closed"),
+                "group", List.of("sre", "closed")), null);
+        QueryApi.Response repeatedGroup = get("/v1/indexes/incidents-by-team/items", Map.of("group", List.of("sre", "web")), null);
 
         assertThat(two.status()).as(two.body()).isEqualTo(200);
         assertThat(asked).singleElement().extracting(PageRequest::groups)
-                .isEqualTo(List.of(List.of(s("sre"), s("closed")), List.of(s("web"), s("open"))));
-        assertThat(three.status()).isEqualTo(400);
-        assertThat(three.body()).contains("\"parameter\":\"group\"").contains("2 for each");
+                .isEqualTo(List.of(List.of(s("sre"), s("closed")), List.of(s("a/b"), AttributeValue.fromN("1"))));
+        assertThat(short1.status()).isEqualTo(400);
+        assertThat(short1.body()).contains("\"parameter\":\"groups\"").contains("joined by /");
+        assertThat(both.status()).isEqualTo(400);
+        assertThat(both.body()).contains("\"parameter\":\"groups\"");
+        // group keeps naming the values of one group: two values of a one-attribute group are refused as before
+        assertThat(repeatedGroup.status()).isEqualTo(400);
+        assertThat(repeatedGroup.body()).contains("\"parameter\":\"group\"");
     }
 
     @Test
@@ -92,7 +100,7 @@ class QueryApiSeveralGroupsTest {
     @Test
     void aTokenScopedToSomeOfTheGroups_isA403NamingTheOthers_beforeAnythingIsRead() throws Exception {
         // when
-        QueryApi.Response response = get("/v1/indexes/incidents-by-team/items", Map.of("group", List.of("sre", "payments", "mobile")),
+        QueryApi.Response response = get("/v1/indexes/incidents-by-team/items", Map.of("groups", List.of("sre", "payments", "mobile")),
                 Set.of("incidents-by-team:sre", "incidents-by-team:web"));
 
         // then
@@ -132,12 +140,12 @@ class QueryApiSeveralGroupsTest {
             projects.add("project#" + i);
         }
 
-        QueryApi.Response groups = get("/v1/indexes/incidents-by-team/items", Map.of("group", teams), null);
+        QueryApi.Response groups = get("/v1/indexes/incidents-by-team/items", Map.of("groups", teams), null);
         QueryApi.Response grid = new QueryApi(request -> new Page(List.of(), 0, null, 2), IndexDefinitions.packaged())
                 .handle(new QueryApi.Request("GET", "/v1/grid", Map.of("project", projects, "field", List.of("f1")), Optional.empty()));
 
         assertThat(groups.status()).isEqualTo(400);
-        assertThat(groups.body()).contains("\"parameter\":\"group\"").contains("at most 50 groups");
+        assertThat(groups.body()).contains("\"parameter\":\"groups\"").contains("at most 50 groups");
         assertThat(grid.status()).isEqualTo(400);
         assertThat(grid.body()).contains("\"parameter\":\"project\"");
         assertThat(asked).isEmpty();

@@ -9,7 +9,8 @@ import java.util.List;
  * verify's heap at 10k and 100k index items; {@code reindex-1m} adds 1M), {@code indexer-throughput} (the indexer's (3) alone),
  * {@code verify [index items]} (verify alone, 300,000 index items unless given), {@code heap-1m} (the engine's heap
  * holding a million small items), {@code counts} (kept counts: write cost, a hot value's shards, the reader on a group of
- * 1,000,000 items), {@code cost}, {@code cold-start [runs]}, {@code freshness [writes]} (write to index
+ * 1,000,000 items), {@code groups} (several groups merged into one page stream, against one request per group merged by
+ * hand), {@code cost}, {@code cold-start [runs]}, {@code freshness [writes]} (write to index
  * answering it, on the emulator, for each stream source),
  * or the first three (no argument).
  */
@@ -75,6 +76,10 @@ public final class Benchmarks {
         if (which.contains("counts")) {
             out.println();
             CountsBenchmark.run(out);
+        }
+        if (which.contains("groups")) {
+            out.println();
+            GroupsBenchmark.run(out);
         }
         if (which.contains("heap-1m")) {
             out.println();
