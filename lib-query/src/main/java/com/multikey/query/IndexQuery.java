@@ -256,9 +256,11 @@ public final class IndexQuery {
             SortRanges ranges = SortRanges.of(single.filter(), groupTests.onSortField(), target.bounds());
             boolean tail = Planner.hasTail(single, groupTests);
             int group = i;
-            MergeCursor.Position position = cursor.map(c -> c.positions().get(group)).orElseGet(MergeCursor.Position.Start::new);
+            MergeCursor.Position position = cursor.map(c -> c.positions().get(group))
+                    .orElseGet(() -> new MergeCursor.Position.Start(Optional.empty()));
             if (position instanceof MergeCursor.Position.At at) {
-                position = new MergeCursor.Position.At(grid.carriedOver(at.cursor(), target, single).requireValid(target, ranges.hull(), tail));
+                position = new MergeCursor.Position.At(grid.carriedOver(at.cursor(), target, single).requireValid(target, ranges.hull(), tail),
+                        at.head());
             }
             Optional<Cursor> groupCursor = position instanceof MergeCursor.Position.At at ? Optional.of(at.cursor()) : Optional.empty();
             grid.requireDefined(single, target, groupTests, groupCursor, budget, pageBudget);

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Where each group of a request of several groups stands ({@link PageRequest#withGroups}): not started, at a cursor of
@@ -16,19 +17,37 @@ import java.util.List;
  */
 record MergeCursor(List<Position> positions) {
 
-    /** Where one group stands. */
+    /**
+     * Where one group stands, and, when a page read past it, its head: the sort key of the first item it lists from there
+     * (an item lacking the field: {@link Head#tail}), so that a later page reads the group only once the merge reaches it.
+     */
     sealed interface Position {
 
+        Optional<Head> head();
+
         /** Nothing of the group consumed yet: its first page. */
-        record Start() implements Position {
+        record Start(Optional<Head> head) implements Position {
         }
 
         /** The group resumes after this cursor's key. */
-        record At(Cursor cursor) implements Position {
+        record At(Cursor cursor, Optional<Head> head) implements Position {
         }
 
         /** Every item of the group was listed. */
         record Done() implements Position {
+            @Override
+            public Optional<Head> head() {
+                return Optional.empty();
+            }
+        }
+    }
+
+    /** The first item a group lists from where it stands: its sort key, or null for an item lacking the field. */
+    record Head(String sortKey) {
+        static final Head TAIL = new Head(null);
+
+        boolean tail() {
+            return sortKey == null;
         }
     }
 
@@ -47,11 +66,18 @@ record MergeCursor(List<Position> positions) {
         ObjectNode node = JSON.createObjectNode();
         ArrayNode groups = node.putArray("groups");
         for (Position position : positions) {
-            switch (position) {
+            ObjectNode group = switch (position) {
                 case Position.Start start -> groups.addObject().put("start", true);
                 case Position.Done done -> groups.addObject().put("done", true);
-                case Position.At at -> groups.add(at.cursor().toJson());
-            }
+                case Position.At at -> groups.addObject().setAll(at.cursor().toJson());
+            };
+            position.head().ifPresent(head -> {
+                if (head.tail()) {
+                    group.put("headTail", true);
+                } else {
+                    group.put("head", head.sortKey());
+                }
+            });
         }
         return sealer.seal(node.toString().getBytes(StandardCharsets.UTF_8), request.identity());
     }
@@ -70,12 +96,14 @@ record MergeCursor(List<Position> positions) {
         }
         List<Position> positions = new ArrayList<>();
         for (JsonNode group : node.get("groups")) {
+            Optional<Head> head = group.path("headTail").asBoolean(false) ? Optional.of(Head.TAIL)
+                    : group.path("head").isTextual() ? Optional.of(new Head(group.get("head").asText())) : Optional.empty();
             if (group.path("start").asBoolean(false)) {
-                positions.add(new Position.Start());
+                positions.add(new Position.Start(head));
             } else if (group.path("done").asBoolean(false)) {
                 positions.add(new Position.Done());
             } else {
-                positions.add(new Position.At(Cursor.fromJson(group, request.predicates().size())));
+                positions.add(new Position.At(Cursor.fromJson(group, request.predicates().size()), head));
             }
         }
         return new MergeCursor(positions);

@@ -153,7 +153,7 @@ class MergedGroupsPropertiesTest {
             PageRequest refused = request;
             assertThatThrownBy(() -> query.page(refused)).as("%s", ask)
                     .isInstanceOfSatisfying(FilterParameters.InvalidParameterException.class,
-                            e -> assertThat(e.parameter()).isEqualTo(PageParameters.Parameter.BUDGET));
+                            e -> assertThat(e.kind()).isEqualTo(PageParameters.Parameter.BUDGET));
             return;
         }
         List<String> expected = Model.sequence(items, ask, distinct);
