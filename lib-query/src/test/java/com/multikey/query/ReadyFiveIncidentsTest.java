@@ -166,6 +166,35 @@ class ReadyFiveIncidentsTest {
     }
 
     @Test
+    void allTeams_laterPages_readOnlyTheTeamsTheyListFrom_andTheOneWhoseNextItemEndsThePage() {
+        // given: every team, newest first, pages of 5
+        PageRequest request = PageRequest.onIndex("incidents-by-team", List.of(s("sre")), "", Order.DESC, 5)
+                .withGroups(TEAMS.stream().map(team -> List.of(s(team))).toList());
+        RecordingDynamoDbClient client = new RecordingDynamoDbClient(tables.dynamoDb());
+        IndexQuery query = query(client);
+
+        // when
+        List<Integer> calls = new ArrayList<>();
+        List<Set<String>> teams = new ArrayList<>();
+        for (int n = 0; n < 15; n++) {
+            client.requests.clear();
+            Page page = query.page(request);
+            calls.add(client.requests.size());
+            teams.add(page.items().stream().map(item -> item.get("team").s()).collect(Collectors.toSet()));
+            request = request.after(page.nextCursor().orElseThrow());
+        }
+
+        // then: the first page reads every team (a Query and a BatchGetItem, a wider Query at most); a later page the teams
+        // it lists from, those the last page listed to their end (their next item unknown), and one more
+        assertThat(calls.get(0)).isBetween(2 * TEAMS.size(), 3 * TEAMS.size());
+        for (int n = 1; n < 15; n++) {
+            assertThat(calls.get(n)).as("page %d listing from %s after %s", n, teams.get(n), teams.get(n - 1))
+                    .isLessThanOrEqualTo(3 * (teams.get(n).size() + teams.get(n - 1).size() + 1));
+        }
+        assertThat(calls.subList(1, 15).stream().mapToInt(Integer::intValue).sum()).isLessThan(14 * 2 * TEAMS.size());
+    }
+
+    @Test
     void withGroups_moreThanTheMost_isRefusedNamingTheGroup() {
         List<List<AttributeValue>> teams = new ArrayList<>();
         for (int i = 0; i <= PageRequest.MAX_GROUPS; i++) {
