@@ -89,7 +89,7 @@ class ReadyFiveIncidentsTest {
                 .sorted(newestFirst()).map(ReadyFiveIncidentsTest::key).toList();
 
         // when
-        List<String> listed = readAll(query(), request, 3);
+        List<String> listed = readAll(query(), request);
 
         // then
         assertThat(expected).hasSizeGreaterThan(30);
@@ -109,7 +109,7 @@ class ReadyFiveIncidentsTest {
                 .sorted(newestFirst()).map(ReadyFiveIncidentsTest::key).toList();
 
         // when
-        List<String> listed = readAll(query(), request, 3);
+        List<String> listed = readAll(query(), request);
 
         // then: incidents that two of my teams take part in are among them, each listed once
         assertThat(incidents.stream().filter(item -> item.get("participants").l().stream().filter(p -> mine.contains(p.s())).count() > 1))
@@ -137,7 +137,7 @@ class ReadyFiveIncidentsTest {
         assertThat(first.items()).hasSizeLessThan(20);
         assertThat(first.budgetSpent()).isTrue();
         assertThat(first.nextCursor()).isPresent();
-        assertThat(readAll(query, request, 200)).isEqualTo(expected);
+        assertThat(readAll(query, request)).isEqualTo(expected);
     }
 
     @Test
@@ -241,7 +241,7 @@ class ReadyFiveIncidentsTest {
 
     // ---------------------------------------------------------------------------------------------------------------
 
-    private static List<String> readAll(IndexQuery query, PageRequest first, int maxPageCalls) {
+    private static List<String> readAll(IndexQuery query, PageRequest first) {
         List<String> listed = new ArrayList<>();
         PageRequest request = first;
         for (int n = 0; n < 1000; n++) {
