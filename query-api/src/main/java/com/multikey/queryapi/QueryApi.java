@@ -135,7 +135,10 @@ public final class QueryApi {
             return Problem.badRequest(e.parameter(), e.getMessage()).response();
         } catch (QueryException e) {
             // the library's refusals name the part of the request at fault (their messages never a table or a key)
-            return Problem.badRequest(parameterOf(e.subject(), request.path().equals("/v1/grid")), e.getMessage()).response();
+            // the groups of a request of several are given as groups (the grid's, as its projects)
+            String parameter = e.subject() == QueryException.Subject.GROUP && request.parameters().containsKey("groups") ? "groups"
+                    : parameterOf(e.subject(), request.path().equals("/v1/grid"));
+            return Problem.badRequest(parameter, e.getMessage()).response();
         } catch (RetryableQueryException e) {
             return Problem.unavailable("the page could not be read in time; retry").response();
         } catch (SdkServiceException e) {

@@ -151,6 +151,22 @@ class QueryApiSeveralGroupsTest {
         assertThat(asked).isEmpty();
     }
 
+    @Test
+    void theLibrarysRefusalOfAGroup_ofARequestOfSeveral_namesGroups() throws Exception {
+        QueryApi refusing = new QueryApi(request -> {
+            throw new com.multikey.query.QueryException(com.multikey.query.QueryException.Subject.GROUP, "no group of that value");
+        }, DEFINITIONS);
+
+        QueryApi.Response several = refusing.handle(new QueryApi.Request("GET", "/v1/indexes/incidents-by-team/items",
+                Map.of("groups", List.of("sre", "web")), Optional.empty()));
+        QueryApi.Response one = refusing.handle(new QueryApi.Request("GET", "/v1/indexes/incidents-by-team/items",
+                Map.of("group", List.of("sre")), Optional.empty()));
+
+        OPENAPI.check("GET", "/v1/indexes/incidents-by-team/items", several.status(), several.headers(), several.body());
+        assertThat(JSON.readTree(several.body()).path("parameter").asText()).isEqualTo("groups");
+        assertThat(JSON.readTree(one.body()).path("parameter").asText()).isEqualTo("group");
+    }
+
     private static AttributeValue s(String value) {
         return AttributeValue.fromS(value);
     }
