@@ -41,6 +41,11 @@ record Cursor(Part part, Map<String, AttributeValue> startKey, Knowledge knowled
     private static final ObjectMapper JSON = new ObjectMapper();
 
     String encode(PageRequest request, CursorSealer sealer) {
+        return sealer.seal(toJson().toString().getBytes(StandardCharsets.UTF_8), request.identity());
+    }
+
+    /** The cursor's content before it is sealed: its part, key and knowledge (a request of several groups holds one each). */
+    ObjectNode toJson() {
         ObjectNode node = JSON.createObjectNode();
         node.put("part", part.name());
         ObjectNode key = node.putObject("key");
@@ -53,7 +58,7 @@ record Cursor(Part part, Map<String, AttributeValue> startKey, Knowledge knowled
             }
         });
         knowledge.write(node);
-        return sealer.seal(node.toString().getBytes(StandardCharsets.UTF_8), request.identity());
+        return node;
     }
 
     /** @throws QueryException when the text is not a cursor this sealer's keys sealed for this query within its lifetime */
@@ -65,6 +70,11 @@ record Cursor(Part part, Map<String, AttributeValue> startKey, Knowledge knowled
         } catch (java.io.IOException e) {
             throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor");
         }
+        return fromJson(node, request.predicates().size());
+    }
+
+    /** The cursor whose content {@link #toJson} wrote. @throws QueryException when it is not one */
+    static Cursor fromJson(JsonNode node, int predicates) {
         if (node == null || !node.path("key").isObject() || !node.has("part")) {
             throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor");
         }
@@ -91,7 +101,7 @@ record Cursor(Part part, Map<String, AttributeValue> startKey, Knowledge knowled
                 throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor");
             }
         });
-        return new Cursor(part, key, Knowledge.read(node, request.predicates().size()));
+        return new Cursor(part, key, Knowledge.read(node, predicates));
     }
 
     /**

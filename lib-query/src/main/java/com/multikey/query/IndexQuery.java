@@ -194,6 +194,9 @@ public final class IndexQuery {
      * @throws RetryableQueryException when the page could not be read within its time budget
      */
     public Page page(PageRequest request) {
+        if (request.groups().size() > 1) {
+            return pageOfGroups(request);
+        }
         RetryBudget budget = new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock));
         Target target = Target.of(request, grid.currentDefinitions(budget, pageBudget), definitions, projector);
         int items = readBudget.of(request);
@@ -223,6 +226,82 @@ public final class IndexQuery {
                 ? Explain.of(part.explained(), reads.counts(), Suggestion.of(request, target.index(), tests, reads.examined(), full))
                 : null)
                 .readFrom(target.index().name());
+    }
+
+    /**
+     * A page of a request of several groups: each group planned as a request of its own would be, every one checked before
+     * anything is read, then read within its share of the page's reads (the read budget — by default the standard budget for
+     * each group, up to the most a request may name — and the calls divided among the groups not yet done) and merged ({@link MergeRead}, {@link Plan.Merge}) under one cursor that holds each group's
+     * position ({@link MergeCursor}).
+     */
+    private Page pageOfGroups(PageRequest request) {
+        RetryBudget budget = new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock));
+        IndexDefinitions current = grid.currentDefinitions(budget, pageBudget);
+        // a request that names no budget: the standard budget for each group, up to the most a request may name
+        int items = request.readBudget() > 0 ? readBudget.of(request)
+                : (int) Math.min(readBudget.max(), (long) readBudget.standard() * request.groups().size());
+        Optional<MergeCursor> cursor = request.cursor().map(text -> MergeCursor.decode(text, request, cursors));
+        List<PageRequest> singles = request.groups().stream().map(request::ofGroup).toList();
+        List<Target> targets = new ArrayList<>();
+        List<ItemTests> tests = new ArrayList<>();
+        List<Plan> plans = new ArrayList<>();
+        List<MergeCursor.Position> positions = new ArrayList<>();
+        for (int i = 0; i < singles.size(); i++) {
+            PageRequest single = singles.get(i);
+            Target target = Target.of(single, current, definitions, projector);
+            ItemTests groupTests = new ItemTests(projector, target.index(), single.group(), single.attribId(), target.project(),
+                    single.predicates());
+            checkFields(single, groupTests);
+            PredicateText.validate(single.predicates(), groupTests::identity);
+            SortRanges ranges = SortRanges.of(single.filter(), groupTests.onSortField(), target.bounds());
+            boolean tail = Planner.hasTail(single, groupTests);
+            int group = i;
+            MergeCursor.Position position = cursor.map(c -> c.positions().get(group))
+                    .orElseGet(() -> new MergeCursor.Position.Start(Optional.empty()));
+            if (position instanceof MergeCursor.Position.At at) {
+                position = new MergeCursor.Position.At(grid.carriedOver(at.cursor(), target, single).requireValid(target, ranges.hull(), tail),
+                        at.head());
+            }
+            Optional<Cursor> groupCursor = position instanceof MergeCursor.Position.At at ? Optional.of(at.cursor()) : Optional.empty();
+            grid.requireDefined(single, target, groupTests, groupCursor, budget, pageBudget);
+            Listing listing = new Listing(single, target, groupTests, projector);
+            plans.add(Planner.plan(listing, ranges, () -> drivers(single, target, groupTests),
+                    groupCursor.map(c -> c.part() == Cursor.Part.MISSING).orElse(false)));
+            targets.add(target);
+            tests.add(groupTests);
+            positions.add(position);
+        }
+        long reading = positions.stream().filter(p -> !(p instanceof MergeCursor.Position.Done)).count();
+        boolean planned = !request.predicates().isEmpty();
+        boolean budgeted = planned || request.readBudget() > 0;
+        int share = (int) (items / Math.max(1, reading));
+        if (budgeted && share < 2) {
+            throw new FilterParameters.InvalidParameterException(PageParameters.Parameter.BUDGET, "at least 2 items a page for each of the "
+                    + reading + " groups read, got " + items);
+        }
+        List<MergeRead.Group> groups = new ArrayList<>();
+        List<PageReads> reads = new ArrayList<>();
+        for (int i = 0; i < singles.size(); i++) {
+            PageReads groupReads = new PageReads(new PageReads.Tables(dynamoDb, appTable, indexTable, grid.settings()), projector, budget,
+                    pageBudget, budgeted ? share : Integer.MAX_VALUE, planned ? ReadBudget.maxCalls(share) : MAX_READS_PER_PAGE);
+            reads.add(groupReads);
+            groups.add(new MergeRead.Group(new Listing(singles.get(i), targets.get(i), tests.get(i), projector), groupReads, positions.get(i)));
+        }
+        MergeRead.Result result = new MergeRead(groups, definitions.table()).read(new Plan.Merge(plans), request.pageSize());
+        List<Map<String, AttributeValue>> listed = result.listed().stream().map(Part.Listed::item).toList();
+        List<AttributeValue> values = result.listed().stream().map(Part.Listed::value).filter(java.util.Objects::nonNull).toList();
+        boolean full = listed.size() >= request.pageSize();
+        int calls = reads.stream().mapToInt(PageReads::calls).sum();
+        int examined = reads.stream().mapToInt(PageReads::examined).sum();
+        Explain.Reads counts = reads.stream().map(PageReads::counts).reduce(new Explain.Reads(0, 0, 0, 0), (a, b) ->
+                new Explain.Reads(a.queries() + b.queries(), a.batchGets() + b.batchGets(), a.indexItems() + b.indexItems(),
+                        a.tableItems() + b.tableItems()));
+        boolean ended = result.next().ended();
+        return new Page(listed, values, values.size(), ended ? null : result.next().encode(request, cursors), calls, examined,
+                !ended && !full, request.explain()
+                ? Explain.of(result.explained(), counts, Suggestion.of(request, targets.get(0).index(), tests.get(0), examined, full))
+                : null)
+                .readFrom(targets.get(0).index().name());
     }
 
     /**

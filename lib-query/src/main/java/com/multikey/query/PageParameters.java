@@ -135,6 +135,18 @@ public record PageParameters(Order order, int pageSize, Optional<String> cursor,
         return complete(new PageRequest(index, group, entry, order, pageSize, filter.orElse(null), missing, cursor.orElse(null)));
     }
 
+    /**
+     * The request of these parameters on several groups of an index ({@link PageRequest#withGroups}): their pages merged.
+     *
+     * @param index  the index's name; null for the grid (in the layout the stack reads)
+     * @param groups each group's values, in the order of the index's group attributes; at most {@value PageRequest#MAX_GROUPS}
+     * @param entry  the map entry of a map-entries index; empty for other indexes
+     */
+    public PageRequest requestOfGroups(String index, List<List<AttributeValue>> groups, String entry) {
+        return complete(new PageRequest(index, groups.get(0), entry, order, pageSize, filter.orElse(null), missing, cursor.orElse(null))
+                .withGroups(groups));
+    }
+
     /** The request of these parameters on a project of the grid, sorted by a custom field. */
     public PageRequest gridRequest(String project, String attribId) {
         return complete(new PageRequest(project, attribId, order, pageSize, filter.orElse(null), missing, cursor.orElse(null)));

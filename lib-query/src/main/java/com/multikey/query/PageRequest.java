@@ -17,14 +17,20 @@ import java.util.Optional;
  * matches no filter; for the grid in num order, for a grouped index whose group is the table's partition key in
  * the table's sort key order, for other indexes not available), and the cursor (none for the first page; then the
  * previous page's {@code nextCursor}); and any number of predicates ({@link #where}), on any field, that every listed
- * item satisfies, a read budget ({@link #withReadBudget}) and whether the page explains its plan.
+ * item satisfies, a read budget ({@link #withReadBudget}) and whether the page explains its plan. A request may name
+ * several groups ({@link #withGroups}, at most {@value #MAX_GROUPS}): its pages are those of each group merged in the
+ * request's order, each item once, under one cursor.
  */
 public final class PageRequest {
 
     public static final int MAX_PAGE_SIZE = 100;
+    /** The most groups one request names ({@link #withGroups}). */
+    public static final int MAX_GROUPS = 50;
 
     private final String index;
     private final List<AttributeValue> group;
+    /** Every group the request reads, the first being {@link #group}; one for a request of one group. */
+    private final List<List<AttributeValue>> groups;
     private final String attribId;
     private final Order order;
     private final int pageSize;
@@ -54,11 +60,14 @@ public final class PageRequest {
      */
     public PageRequest(String index, List<AttributeValue> group, String attribId, Order order, int pageSize, Filter filter,
                        boolean includeMissing, String cursor) {
-        this(index, group, attribId, order, pageSize, filter, includeMissing, cursor, List.of(), 0, false);
+        this(index, List.of(Objects.requireNonNull(group, "group")), attribId, order, pageSize, filter, includeMissing, cursor, List.of(),
+                0, false);
     }
 
-    private PageRequest(String index, List<AttributeValue> group, String attribId, Order order, int pageSize, Filter filter,
+    private PageRequest(String index, List<List<AttributeValue>> groups, String attribId, Order order, int pageSize, Filter filter,
                         boolean includeMissing, String cursor, List<Predicate> predicates, int readBudget, boolean explain) {
+        this.groups = groups(groups);
+        List<AttributeValue> group = this.groups.get(0);
         this.predicates = List.copyOf(predicates);
         PredicateText.validate(this.predicates);
         if (readBudget < 0) {
@@ -91,8 +100,20 @@ public final class PageRequest {
         return Optional.ofNullable(index);
     }
 
+    /** The group's values; of a request of several groups ({@link #groups}), the first group's. */
     public List<AttributeValue> group() {
         return group;
+    }
+
+    /** Every group the request reads, in the order named, each once; one for a request of one group. */
+    public List<List<AttributeValue>> groups() {
+        return groups;
+    }
+
+    /** This request, of its one group {@code group} (a page of a request of several groups reads each so). */
+    PageRequest ofGroup(List<AttributeValue> group) {
+        return new PageRequest(index, List.of(group), attribId, order, pageSize, filter, includeMissing, null, predicates, readBudget,
+                explain);
     }
 
     /** The project of a grid request: its one string group value. */
@@ -147,16 +168,16 @@ public final class PageRequest {
     }
 
     public PageRequest withFilter(Filter filter) {
-        return new PageRequest(index, group, attribId, order, pageSize, Objects.requireNonNull(filter, "filter"), includeMissing, cursor,
+        return new PageRequest(index, groups, attribId, order, pageSize, Objects.requireNonNull(filter, "filter"), includeMissing, cursor,
                 predicates, readBudget, explain);
     }
 
     public PageRequest withMissing() {
-        return new PageRequest(index, group, attribId, order, pageSize, filter, true, cursor, predicates, readBudget, explain);
+        return new PageRequest(index, groups, attribId, order, pageSize, filter, true, cursor, predicates, readBudget, explain);
     }
 
     public PageRequest after(String nextCursor) {
-        return new PageRequest(index, group, attribId, order, pageSize, filter, includeMissing,
+        return new PageRequest(index, groups, attribId, order, pageSize, filter, includeMissing,
                 Objects.requireNonNull(nextCursor, "nextCursor"), predicates, readBudget, explain);
     }
 
@@ -167,7 +188,17 @@ public final class PageRequest {
      *                                   field leave no value
      */
     public PageRequest where(List<Predicate> predicates) {
-        return new PageRequest(index, group, attribId, order, pageSize, filter, includeMissing, cursor, predicates, readBudget, explain);
+        return new PageRequest(index, groups, attribId, order, pageSize, filter, includeMissing, cursor, predicates, readBudget, explain);
+    }
+
+    /**
+     * The same request of several groups, each the values of the index's group attributes, in order: its pages list the items
+     * of every group, merged in the request's order, each item once (a group named twice is read once), under one cursor.
+     *
+     * @throws QueryException naming the group when there is none or more than {@value #MAX_GROUPS}
+     */
+    public PageRequest withGroups(List<List<AttributeValue>> groups) {
+        return new PageRequest(index, groups, attribId, order, pageSize, filter, includeMissing, cursor, predicates, readBudget, explain);
     }
 
     /** The same request with at most this many items read for the page (index items and items of the table). */
@@ -176,19 +207,39 @@ public final class PageRequest {
             throw new FilterParameters.InvalidParameterException(PageParameters.Parameter.BUDGET, "at least 2 items a page (an index item and its item), got "
                     + items);
         }
-        return new PageRequest(index, group, attribId, order, pageSize, filter, includeMissing, cursor, predicates, items, explain);
+        return new PageRequest(index, groups, attribId, order, pageSize, filter, includeMissing, cursor, predicates, items, explain);
     }
 
     /** The same request, its page reporting its plan. */
     public PageRequest withExplain() {
-        return new PageRequest(index, group, attribId, order, pageSize, filter, includeMissing, cursor, predicates, readBudget, true);
+        return new PageRequest(index, groups, attribId, order, pageSize, filter, includeMissing, cursor, predicates, readBudget, true);
+    }
+
+    private static List<List<AttributeValue>> groups(List<List<AttributeValue>> groups) {
+        List<List<AttributeValue>> distinct = Objects.requireNonNull(groups, "groups").stream()
+                .map(group -> List.copyOf(Objects.requireNonNull(group, "group"))).distinct().toList();
+        if (distinct.isEmpty()) {
+            throw new QueryException(QueryException.Subject.GROUP, "name at least one group");
+        }
+        if (distinct.size() > MAX_GROUPS) {
+            throw new QueryException(QueryException.Subject.GROUP, "at most " + MAX_GROUPS + " groups a request, got " + distinct.size());
+        }
+        return distinct;
     }
 
     /**
      * What identifies the query a cursor belongs to: everything but the page size and the cursor, each part written with
-     * its length first, so that no two requests give one text whatever their parts hold.
+     * its length first, so that no two requests give one text whatever their parts hold. A request of several groups names
+     * them all, in their order.
      */
     String identity() {
+        if (groups.size() > 1) {
+            List<String> named = new ArrayList<>(List.of("groups"));
+            for (List<AttributeValue> each : groups) {
+                named.add(ofGroup(each).identity());
+            }
+            return lengthPrefixed(named);
+        }
         List<String> parts = new ArrayList<>();
         parts.add(index == null ? "" : index);
         for (AttributeValue value : group) {

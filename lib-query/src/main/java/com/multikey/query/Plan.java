@@ -77,4 +77,20 @@ sealed interface Plan {
             return first.describe();
         }
     }
+
+    /**
+     * The plans of several groups, one each in the order the request names them, whose items are merged in page order,
+     * each item once ({@link MergeRead}: each group is read with its own listing, within its share of the page's reads).
+     */
+    record Merge(List<Plan> groups) implements Plan {
+        public Merge {
+            groups = List.copyOf(groups);
+        }
+
+        @Override
+        public String describe() {
+            return "merge(" + groups.size() + " groups: " + String.join(", ", new java.util.LinkedHashSet<>(groups.stream()
+                    .map(Plan::describe).toList())) + ")";
+        }
+    }
 }

@@ -41,6 +41,8 @@ final class PlanReader {
                     .driveAlone(drive.driver(), start);
             case Plan.Tail tail -> new TailRead(listing, reads, known, need).read(start, listing.tailExplained());
             case Plan.Nothing nothing -> new Part(List.of(), Optional.empty(), known, listing.tailExplained());
+            // each group has a listing of its own: the page of several groups is read by MergeRead, never by one group's reader
+            case Plan.Merge merge -> throw new IllegalStateException("a merge of groups is read by MergeRead");
             case Plan.Then then -> {
                 Part first = read(then.first(), start, known, need);
                 if (first.next().isPresent()) {

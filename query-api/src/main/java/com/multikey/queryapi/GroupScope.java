@@ -87,4 +87,35 @@ final class GroupScope {
         return group.stream().map(GroupValue::format).map(v -> v.replace("%", "%25").replace("/", "%2F"))
                 .collect(Collectors.joining("/"));
     }
+
+    /**
+     * The group a text names, as {@link #text} writes it: values joined by {@code /}, {@code %2F} and {@code %25} inside a
+     * value for {@code /} and {@code %}, each value in {@link GroupValue}'s spelling.
+     *
+     * @throws IllegalArgumentException when a value does not read as {@link GroupValue#parse} reads it
+     */
+    static List<AttributeValue> parse(String text) {
+        List<AttributeValue> values = new ArrayList<>();
+        for (String part : text.split("/", -1)) {
+            values.add(GroupValue.parse(unescape(part)));
+        }
+        return values;
+    }
+
+    /** {@code %2F} as {@code /} and {@code %25} as {@code %}, read left to right ({@code %252F} is the text {@code %2F}). */
+    private static String unescape(String part) {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < part.length(); i++) {
+            if (part.startsWith("%2F", i) || part.startsWith("%2f", i)) {
+                text.append('/');
+                i += 2;
+            } else if (part.startsWith("%25", i)) {
+                text.append('%');
+                i += 2;
+            } else {
+                text.append(part.charAt(i));
+            }
+        }
+        return text.toString();
+    }
 }

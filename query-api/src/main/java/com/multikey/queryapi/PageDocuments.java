@@ -67,6 +67,15 @@ final class PageDocuments {
         return body;
     }
 
+    /** The groups of a page of several ({@code groups}: each group's values, in the order the request named them). */
+    static void groups(ObjectNode body, List<List<AttributeValue>> groups) {
+        ArrayNode all = body.putArray("groups");
+        groups.forEach(group -> {
+            ArrayNode values = all.addArray();
+            group.forEach(value -> values.add(PlainJson.DOUBLE_SAFE.of(value)));
+        });
+    }
+
     /** How a page was read: the plan, why, the plans weighed, what was read, and the suggested index. */
     static ObjectNode explain(Explain explain) {
         ObjectNode node = NODES.objectNode();

@@ -86,7 +86,7 @@ public final class QueryApi {
     private static final Set<String> PAGE_PARAMETERS = java.util.Arrays.stream(PageParameters.Parameter.values())
             .map(PageParameters.Parameter::apiName).collect(java.util.stream.Collectors.toUnmodifiableSet());
     /** The parameters a request may give more than once, each value in its place. */
-    private static final Set<String> REPEATABLE = Set.of("group", "where");
+    private static final Set<String> REPEATABLE = Set.of("group", "groups", "project", "where");
 
     private final Pages pages;
     private final IndexDefinitions definitions;
@@ -135,7 +135,10 @@ public final class QueryApi {
             return Problem.badRequest(e.parameter(), e.getMessage()).response();
         } catch (QueryException e) {
             // the library's refusals name the part of the request at fault (their messages never a table or a key)
-            return Problem.badRequest(parameterOf(e.subject(), request.path().equals("/v1/grid")), e.getMessage()).response();
+            // the groups of a request of several are given as groups (the grid's, as its projects)
+            String parameter = e.subject() == QueryException.Subject.GROUP && request.parameters().containsKey("groups") ? "groups"
+                    : parameterOf(e.subject(), request.path().equals("/v1/grid"));
+            return Problem.badRequest(parameter, e.getMessage()).response();
         } catch (RetryableQueryException e) {
             return Problem.unavailable("the page could not be read in time; retry").response();
         } catch (SdkServiceException e) {
@@ -164,26 +167,60 @@ public final class QueryApi {
             Parameters parameters = parameters(request, union(PAGE_PARAMETERS, Set.of("project", "field")));
             IndexDefinition grid = gridIndex().orElseThrow(() -> new Problem(404, "Not Found", "no issue grid is declared: "
                             + "read a declared index under /v1/indexes", null));
-            String project = parameters.required("project");
+            parameters.required("project");
+            List<String> projects = parameters.all("project");
+            if (projects.stream().anyMatch(String::isEmpty)) {
+                throw Problem.badRequest("project", "required: a project's id each time it is given");
+            }
             String field = parameters.required("field");
-            authorize(request, List.of(AttributeValue.fromS(project)), grid);
-            return page(grid, List.of(AttributeValue.fromS(project)), field, "field", parameters);
+            List<List<AttributeValue>> groups = projects.stream().distinct().map(project -> List.of(AttributeValue.fromS(project))).toList();
+            requireAtMostMaxGroups("project", groups);
+            authorize(request, groups, grid);
+            return page(grid, groups, field, "field", parameters);
         }
         Matcher items = INDEX_ITEMS.matcher(path);
         if (items.matches()) {
             IndexDefinition index = definitions.index(items.group(1)).orElseThrow(() ->
                     new Problem(404, "Not Found", "no index named '" + items.group(1) + "' is declared (GET /v1/indexes lists them)", null));
-            Parameters parameters = parameters(request, union(PAGE_PARAMETERS, Set.of("group", "entry")));
+            Parameters parameters = parameters(request, union(PAGE_PARAMETERS, Set.of("group", "groups", "entry")));
             List<AttributeValue> group = parameters.all("group").stream().map(QueryApi::groupValue).toList();
-            if (group.size() != index.group().size()) {
+            List<String> several = parameters.all("groups");
+            if (!several.isEmpty() && !group.isEmpty()) {
+                throw Problem.badRequest("groups", "give group (the values of one group) or groups (several groups), not both");
+            }
+            if (several.isEmpty() && group.size() != index.group().size()) {
                 throw Problem.badRequest("group", "index '" + index.name() + "' runs within " + index.group() + ": give "
                         + index.group().size() + " group value(s), got " + group.size());
             }
+            List<List<AttributeValue>> groups = several.isEmpty() ? List.of(group)
+                    : several.stream().map(text -> groupOfText(index, text)).distinct().toList();
+            requireAtMostMaxGroups("groups", groups);
             String entry = parameters.optional("entry").orElse("");
-            authorize(request, group, index);
-            return page(index, group, entry, "entry", parameters);
+            authorize(request, groups, index);
+            return page(index, groups, entry, "entry", parameters);
         }
         throw new Problem(404, "Not Found", "no such route: GET /v1/grid, /v1/indexes, /v1/indexes/{index}/items or /openapi.json", null);
+    }
+
+    /**
+     * A group of {@code groups}: its values joined by {@code /} as a token names the group ({@link GroupScope#parse}), as many
+     * as the index has group attributes.
+     */
+    private static List<AttributeValue> groupOfText(IndexDefinition index, String text) {
+        if (index.group().isEmpty()) {
+            throw Problem.badRequest("groups", "index '" + index.name() + "' has no group");
+        }
+        List<AttributeValue> group;
+        try {
+            group = GroupScope.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw Problem.badRequest("groups", e.getMessage());
+        }
+        if (group.size() != index.group().size()) {
+            throw Problem.badRequest("groups", "index '" + index.name() + "' runs within " + index.group() + ": each groups value is "
+                    + index.group().size() + " group value(s) joined by /, got " + group.size());
+        }
+        return group;
     }
 
     /** A group value in a parameter, spelled as {@link GroupValue} reads it (S:, N:, BOOL:, B:, or plain text). */
@@ -195,22 +232,36 @@ public final class QueryApi {
         }
     }
 
+    private static void requireAtMostMaxGroups(String parameter, List<List<AttributeValue>> groups) {
+        if (groups.size() > PageRequest.MAX_GROUPS) {
+            throw Problem.badRequest(parameter, "at most " + PageRequest.MAX_GROUPS + " groups a request, got " + groups.size());
+        }
+    }
+
     /**
      * Refuses, before anything is read, a group the caller's token does not name ({@link GroupScope}: {@value #ANY_GROUP},
-     * index-qualified group patterns, or projects of the grid).
+     * index-qualified group patterns, or projects of the grid); of several groups, every one is checked, and the refusal
+     * names those the token does not.
      */
-    private void authorize(Request request, List<AttributeValue> group, IndexDefinition index) {
+    private void authorize(Request request, List<List<AttributeValue>> groups, IndexDefinition index) {
         if (request.readableGroups().isEmpty()) {
             return;
         }
         GroupScope scope = GroupScope.of(request.readableGroups().get(), indexNames);
         // both of the grid's layouts are the grid: a token's unqualified projects read it whichever the stack reads
-        if (!scope.permits(index, group, definitions.isGrid(index))) {
-            throw new Problem(403, "Forbidden", group.isEmpty()
-                    ? "index '" + index.name() + "' has no group: it is readable by tokens that name " + ANY_GROUP + " or "
-                    + index.name() + ":" + ANY_GROUP + " only"
-                    : "the token does not name this group of index '" + index.name() + "'", null);
+        List<List<AttributeValue>> refused = groups.stream().filter(group -> !scope.permits(index, group, definitions.isGrid(index))).toList();
+        if (refused.isEmpty()) {
+            return;
         }
+        if (groups.size() > 1) {
+            throw new Problem(403, "Forbidden", "the token does not name " + refused.size() + " of the " + groups.size()
+                    + " groups of index '" + index.name() + "': " + refused.stream().map(GroupScope::text).toList(), null);
+        }
+        List<AttributeValue> group = groups.get(0);
+        throw new Problem(403, "Forbidden", group.isEmpty()
+                ? "index '" + index.name() + "' has no group: it is readable by tokens that name " + ANY_GROUP + " or "
+                + index.name() + ":" + ANY_GROUP + " only"
+                : "the token does not name this group of index '" + index.name() + "'", null);
     }
 
     /**
@@ -222,7 +273,9 @@ public final class QueryApi {
     }
 
     /** @param entryParameter the parameter that names the entry on this route: {@code field} on the grid's, else {@code entry} */
-    private Response page(IndexDefinition index, List<AttributeValue> group, String entry, String entryParameter, Parameters parameters) {
+    private Response page(IndexDefinition index, List<List<AttributeValue>> groups, String entry, String entryParameter,
+                          Parameters parameters) {
+        List<AttributeValue> group = groups.get(0);
         List<String> where = parameters.all("where");
         try {
             // the page parameters through the one parser the CLI's options go through too
@@ -241,9 +294,13 @@ public final class QueryApi {
             if (!entries && !entry.isEmpty()) {
                 throw Problem.badRequest(entryParameter, "index '" + index.name() + "' indexes " + index.values().path() + " itself: it has no entries");
             }
-            Page read = pages.page(page.request(index.name(), group, entry));
-            return new Response(200, Map.of("content-type", "application/json"),
-                    documents.page(index, group, entry, page.order(), read).toString(), read.items().size());
+            Page read = pages.page(groups.size() == 1 ? page.request(index.name(), group, entry)
+                    : page.requestOfGroups(index.name(), groups, entry));
+            ObjectNode body = documents.page(index, group, entry, page.order(), read);
+            if (groups.size() > 1) {
+                PageDocuments.groups(body, groups);
+            }
+            return new Response(200, Map.of("content-type", "application/json"), body.toString(), read.items().size());
         } catch (InvalidPredicateException e) {
             int position = e.position();
             throw Problem.badPredicate(position, position < where.size() ? where.get(position) : null, e.getMessage());

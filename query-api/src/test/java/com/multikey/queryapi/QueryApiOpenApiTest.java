@@ -196,4 +196,27 @@ class QueryApiOpenApiTest {
         assertThat(JSON.readTree(response.body()).get("position").asInt()).isEqualTo(1);
         assertThat(JSON.readTree(response.body()).get("predicate").asText()).isEqualTo("\"cursor group\" present");
     }
+
+    @Test
+    void aPageOfSeveralProjects_namesThemAsTheDocumentSays_andGroupsOfOneGroupAreNot() throws Exception {
+        // given
+        QueryApi.Pages pages = request -> {
+            assertThat(request.groups()).hasSize(2);
+            return new Page(List.of(ISSUE), List.of(), 1, "next", 4, 8, false, new Explain("merge(2 groups: sort-index(3812))",
+                    "2 groups, each read by its plan and merged in page order, each item once", List.of(), new Explain.Reads(2, 2, 5, 3),
+                    Optional.empty()));
+        };
+
+        // when
+        QueryApi.Response page = gridWhere(pages, Map.of("project", List.of("project#1", "project#2"), "explain", List.of("true")));
+        ObjectNode body = (ObjectNode) JSON.readTree(page.body());
+        ObjectNode oneGroup = body.deepCopy();
+        oneGroup.putArray("groups").addArray().add("project#1");
+
+        // then
+        assertThat(page.status()).as(page.body()).isEqualTo(200);
+        assertThat(body.get("groups").toString()).isEqualTo("[[\"project#1\"],[\"project#2\"]]");
+        assertThat(body.at("/explain/plan").asText()).startsWith("merge(2 groups");
+        assertThat(problems(withBody(page, oneGroup.toString()))).singleElement().asString().contains("groups");
+    }
 }

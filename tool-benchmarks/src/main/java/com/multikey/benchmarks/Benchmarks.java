@@ -10,6 +10,7 @@ import java.util.List;
  * {@code verify [index items]} (verify alone, 300,000 index items unless given), {@code heap-1m} (the engine's heap
  * holding a million small items), {@code counts} (kept counts: write cost, a hot value's shards, the reader on a group of
  * 1,000,000 items), {@code durability [writes]} (PutItem in memory against with a data directory, and the replay),
+ * {@code groups} (several groups merged into one page stream, against one request per group merged by hand),
  * {@code cost}, {@code cold-start [runs]}, {@code freshness [writes]} (write to index
  * answering it, on the emulator, for each stream source),
  * or the first three (no argument).
@@ -82,6 +83,9 @@ public final class Benchmarks {
             int at = which.indexOf("durability");
             DurabilityBenchmark.run(out, at + 1 < which.size() && which.get(at + 1).matches("[0-9]+") ? Integer.parseInt(which.get(at + 1)) : 5_000,
                     java.nio.file.Path.of("target"));
+        if (which.contains("groups")) {
+            out.println();
+            GroupsBenchmark.run(out);
         }
         if (which.contains("heap-1m")) {
             out.println();

@@ -20,6 +20,7 @@ import com.multikey.query.Page;
 import com.multikey.query.PageParameters;
 import com.multikey.query.PageRequest;
 import com.multikey.query.PredicateText;
+import com.multikey.query.QueryException;
 import com.multikey.query.ReadBudget;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -62,7 +63,8 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
     String project;
     @Option(names = "--group", description = "a group value of --index, in the order of its group attributes (repeat for several): "
             + "text as it is, or S:<text>, N:<number>, BOOL:true|false, B:<base64>; text that begins with S:, N:, BOOL: or B: "
-            + "as S:<text>")
+            + "as S:<text>. For several groups (at most " + PageRequest.MAX_GROUPS + "), the values of each in turn: their pages "
+            + "merged in order under one cursor, each item once")
     List<String> group = new ArrayList<>();
     @Option(names = "--attribute", description = "the custom field's attribute id (the map entry of a map-entries index)")
     String attribute;
@@ -180,7 +182,21 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
             values.add(AttributeValue.fromS(project));
         }
         group.forEach(text -> values.add(groupValue(text)));
-        PageRequest request = parameters().request(index, values, attribute == null ? "" : attribute);
+        // several groups: the values of each in turn, as many for each as the index has group attributes
+        int width = definition.group().size();
+        List<List<AttributeValue>> groups = new ArrayList<>();
+        if (width > 0 && values.size() > width && values.size() % width == 0) {
+            for (int from = 0; from < values.size(); from += width) {
+                groups.add(values.subList(from, from + width));
+            }
+        }
+        PageRequest request;
+        try {
+            request = groups.isEmpty() ? parameters().request(index, values, attribute == null ? "" : attribute)
+                    : parameters().requestOfGroups(index, groups, attribute == null ? "" : attribute);
+        } catch (QueryException e) {
+            throw Failure.usage("--group: " + e.getMessage());
+        }
         try (DynamoDbClient client = tables.client(parent.environment)) {
             Page page = read(client, definitions, budget, request);
             IndexProjector projector = new IndexProjector(definitions);
@@ -208,6 +224,10 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
                 // the index read, which for the issue grid is the layout the stack's grid state reads, whichever name was given
                 ObjectNode document = PageOutput.document(page, items).put("index", page.index().orElse(index));
                 document.set("group", Output.object().arrayNode().addAll(values.stream().map(PlainJson.EXACT::of).toList()));
+                if (request.groups().size() > 1) {
+                    ArrayNode all = document.putArray("groups");
+                    request.groups().forEach(each -> all.addArray().addAll(each.stream().map(PlainJson.EXACT::of).toList()));
+                }
                 if (attribute != null) {
                     document.put("attribute", attribute);
                 }
