@@ -37,7 +37,7 @@ record Driver(int position, Predicate predicate, IndexDefinition index, String p
             return Optional.empty();
         }
         boolean words = index.values() instanceof com.multikey.index.definition.ValueSource.Words;
-        if (words != (predicate instanceof Predicate.Has || predicate instanceof Predicate.HasPrefix)) {
+        if (words != WordPredicates.is(predicate)) {
             // a words index lists words only; a word in another index's values is anywhere in its partition
             return Optional.empty();
         }
