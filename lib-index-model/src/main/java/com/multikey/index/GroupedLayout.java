@@ -242,6 +242,15 @@ final class GroupedLayout implements IndexLayout {
                 }
                 yield single(parts, field, source);
             }
+            case ValueSource.Words w -> {
+                List<IndexValue> texts;
+                try {
+                    texts = FieldValues.of(source);
+                } catch (UnindexableValueException e) {
+                    yield fieldRejected(key, field, "is " + e.getMessage() + ", not a text or a list or set of texts");
+                }
+                yield words(parts, field, texts);
+            }
             case ValueSource.Scalar s -> {
                 if (!Set.of(AttributeValue.Type.S, AttributeValue.Type.N, AttributeValue.Type.BOOL).contains(source.type())) {
                     yield fieldRejected(key, field, "is of type " + source.type()
@@ -250,6 +259,28 @@ final class GroupedLayout implements IndexLayout {
                 yield single(parts, field, source);
             }
         };
+    }
+
+    /**
+     * The items of a words index: one per distinct word ({@link Words}) of the field's texts (its numbers and booleans
+     * have none); all of them, or none and a rejection.
+     */
+    private ItemProjection words(Parts parts, String field, List<IndexValue> texts) {
+        java.util.LinkedHashSet<String> words = new java.util.LinkedHashSet<>();
+        for (IndexValue value : texts) {
+            if (value instanceof IndexValue.Text text) {
+                words.addAll(Words.of(text.value()));
+            }
+        }
+        Map<IndexKey, IndexItem> items = new LinkedHashMap<>();
+        List<Rejection> rejections = new ArrayList<>();
+        for (String word : words) {
+            add(parts, null, AttributeValue.fromS(word), items, rejections);
+        }
+        if (!rejections.isEmpty()) {
+            return fieldRejected(parts.key(), field, rejections.get(0).reason());
+        }
+        return new ItemProjection(Set.copyOf(items.values()), List.of());
     }
 
     /** What every index item of one item version shares. */

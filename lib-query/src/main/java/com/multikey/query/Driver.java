@@ -36,7 +36,12 @@ record Driver(int position, Predicate predicate, IndexDefinition index, String p
         if (rank.isEmpty()) {
             return Optional.empty();
         }
-        List<Filter.KeyRange> ranges = switch (KeyRanges.of(predicate, field -> true, bounds)) {
+        boolean words = index.values() instanceof com.multikey.index.definition.ValueSource.Words;
+        if (words != WordPredicates.is(predicate)) {
+            // a words index lists words only; a word in another index's values is anywhere in its partition
+            return Optional.empty();
+        }
+        List<Filter.KeyRange> ranges = switch (KeyRanges.of(predicate, field -> true, bounds, words)) {
             case KeyRanges.Within within -> within.ranges();
             case KeyRanges.Partition whole -> Collections.singletonList(null);
             case KeyRanges.Unlisted unlisted -> List.of();
@@ -58,6 +63,8 @@ record Driver(int position, Predicate predicate, IndexDefinition index, String p
             case Predicate.Equals p -> OptionalInt.of(0);
             case Predicate.In p -> OptionalInt.of(1);
             case Predicate.BeginsWith p -> OptionalInt.of(2);
+            case Predicate.Has p -> OptionalInt.of(0);
+            case Predicate.HasPrefix p -> OptionalInt.of(2);
             case Predicate.Range p -> OptionalInt.of(p.low() != null && p.high() != null ? 3 : 4);
             case Predicate.Present p -> OptionalInt.of(5);
             case Predicate.NotEquals p -> OptionalInt.empty();

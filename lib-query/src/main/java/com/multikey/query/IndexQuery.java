@@ -201,7 +201,7 @@ public final class IndexQuery {
         Target target = Target.of(request, grid.currentDefinitions(budget, pageBudget), definitions, projector);
         int items = readBudget.of(request);
         ItemTests tests = new ItemTests(projector, target.index(), request.group(), request.attribId(), target.project(), request.predicates());
-        checkFields(request, tests);
+        checkFields(request, target, tests);
         // two spellings of one field are one field: their ranges must leave a value too
         PredicateText.validate(request.predicates(), tests::identity);
         SortRanges ranges = SortRanges.of(request.filter(), tests.onSortField(), target.bounds());
@@ -314,8 +314,28 @@ public final class IndexQuery {
         return grid.currentDefinitions(new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock)), pageBudget);
     }
 
+    /** The driver of a {@code has} or {@code has prefix} predicate: the words index of its field, when one lists the read items. */
+    private Optional<Driver> words(PageRequest request, Target target, ItemTests tests, int position, Predicate predicate) {
+        if (target.project().isPresent()) {
+            return Optional.empty();
+        }
+        return WordPredicates.indexOf(definitions, WordPredicates.path(target.index(), tests, predicate.field()))
+                .filter(other -> other.group().equals(target.index().group()) && target.index().covers().containsAll(other.covers()))
+                .flatMap(other -> {
+                    try {
+                        String partition = IndexProjector.partition(other, request.group(), null);
+                        return DynamoDbLimits.utf8Bytes(partition) <= DynamoDbLimits.MAX_PARTITION_KEY_BYTES
+                                ? Driver.of(position, predicate, other, partition, Optional.empty(), projector.bounds(other.name()))
+                                : Optional.empty();
+                    } catch (UnindexableValueException e) {
+                        // a group value that index cannot hold: no driver
+                        return Optional.empty();
+                    }
+                });
+    }
+
     /** Every predicate names a field this index can have: an attribute path that parses; an entry only of a map's index. */
-    private static void checkFields(PageRequest request, ItemTests tests) {
+    private void checkFields(PageRequest request, Target target, ItemTests tests) {
         for (int i = 0; i < request.predicates().size(); i++) {
             String field = request.predicates().get(i).field();
             if (!tests.isEntry(field)) {
@@ -329,6 +349,7 @@ public final class IndexQuery {
                 throw new InvalidPredicateException(i, "names an entry longer than " + DynamoDbLimits.MAX_PARTITION_KEY_BYTES
                         + " bytes, which no index item has");
             }
+            WordPredicates.requireIndex(definitions, target, tests, i, request.predicates().get(i));
         }
     }
 
@@ -345,6 +366,10 @@ public final class IndexQuery {
             if (tests.isSortField(field) || Driver.rankOf(predicate).isEmpty()) {
                 continue;
             }
+            if (WordPredicates.is(predicate)) {
+                words(request, target, tests, i, predicate).ifPresent(drivers::add);
+                continue;
+            }
             if (tests.isEntry(field)) {
                 String entry = tests.entryName(field);
                 String partition = target.project().isPresent() ? entry : IndexProjector.partition(target.index(), request.group(), entry);
@@ -357,7 +382,8 @@ public final class IndexQuery {
             int position = i;
             definitions.indexes().stream()
                     .filter(other -> other.layout() == IndexDefinition.Layout.GROUPED && !other.equals(target.index())
-                            && !(other.values() instanceof ValueSource.MapEntries) && other.values().path().equals(path)
+                            && !(other.values() instanceof ValueSource.MapEntries) && !(other.values() instanceof ValueSource.Words)
+                            && other.values().path().equals(path)
                             && other.group().equals(target.index().group()) && target.index().covers().containsAll(other.covers())
                             && target.project().isEmpty())
                     .findFirst()

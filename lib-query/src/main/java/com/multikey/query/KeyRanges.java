@@ -1,5 +1,6 @@
 package com.multikey.query;
 
+import com.multikey.index.IndexValue;
 import com.multikey.index.KeyOrder;
 import com.multikey.index.ValueBounds;
 
@@ -47,8 +48,21 @@ sealed interface KeyRanges {
      * predicate's field, in any spelling, is the one read), under an index whose values are encoded within {@code bounds}.
      */
     static KeyRanges of(Expression expression, java.util.function.Predicate<String> field, ValueBounds bounds) {
+        return of(expression, field, bounds, false);
+    }
+
+    /**
+     * As {@link #of(Expression, java.util.function.Predicate, ValueBounds)}, on an index that holds the field's words
+     * ({@code words}: a words index, {@code values: {wordsOf: ...}}) rather than its values: there {@code has} and
+     * {@code has prefix} are key ranges of words, and every other predicate on the field is unlisted (an index item is a
+     * word, never the field's value); on an index of the values, a word is in a text the partition holds.
+     */
+    static KeyRanges of(Expression expression, java.util.function.Predicate<String> field, ValueBounds bounds, boolean words) {
         return switch (expression) {
             case Predicate p when !field.test(p.field()) -> UNLISTED;
+            case Predicate p when words && !(p instanceof Predicate.Has || p instanceof Predicate.HasPrefix) -> UNLISTED;
+            case Predicate.Has p -> words ? within(new Filter.Equals(new IndexValue.Text(p.word())).keyRange(bounds)) : new Partition();
+            case Predicate.HasPrefix p -> words ? within(new Filter.BeginsWith(p.prefix()).keyRange(bounds)) : new Partition();
             case Predicate.Equals p -> within(new Filter.Equals(p.value()).keyRange(bounds));
             case Predicate.In p -> new Within(p.values().stream().distinct().map(v -> new Filter.Equals(v).keyRange(bounds)).toList());
             case Predicate.BeginsWith p -> within(new Filter.BeginsWith(p.prefix()).keyRange(bounds));
@@ -56,8 +70,8 @@ sealed interface KeyRanges {
             case Predicate.NotEquals p -> new Partition();
             case Predicate.Present p -> new Partition();
             case Predicate.Missing p -> UNLISTED;
-            case Expression.And and -> and.operands().stream().map(o -> of(o, field, bounds)).reduce(UNLISTED, KeyRanges::and);
-            case Expression.Or or -> or.operands().stream().map(o -> of(o, field, bounds)).reduce(new Within(List.of()), KeyRanges::or);
+            case Expression.And and -> and.operands().stream().map(o -> of(o, field, bounds, words)).reduce(UNLISTED, KeyRanges::and);
+            case Expression.Or or -> or.operands().stream().map(o -> of(o, field, bounds, words)).reduce(new Within(List.of()), KeyRanges::or);
             // the items of any other value, and those without the field
             case Expression.Not not -> UNLISTED;
         };

@@ -1,6 +1,7 @@
 package com.multikey.query;
 
 import com.multikey.index.IndexValue;
+import com.multikey.index.Words;
 
 import java.util.List;
 import java.util.Objects;
@@ -81,6 +82,44 @@ public sealed interface Predicate extends Expression {
         @Override
         public boolean test(IndexValue candidate) {
             return candidate instanceof IndexValue.Text text && text.value().startsWith(prefix);
+        }
+    }
+
+    /**
+     * The field holds a text with this word ({@code title has "timeout"}): the text's words are cut by the words index's
+     * rule ({@link Words}), so case and punctuation do not matter; {@code word} is one word as that rule gives them.
+     */
+    record Has(String field, String word) implements Predicate {
+        public Has {
+            Objects.requireNonNull(field, "field");
+            Objects.requireNonNull(word, "word");
+            if (!Words.isWord(word)) {
+                throw new IllegalArgumentException("has takes one word as the words rule gives them (lower-case letters, digits, marks)");
+            }
+        }
+
+        @Override
+        public boolean test(IndexValue candidate) {
+            return candidate instanceof IndexValue.Text text && Words.of(text.value()).contains(word);
+        }
+    }
+
+    /**
+     * The field holds a text with a word that starts with {@code prefix} ({@code title has prefix "time"}: type-ahead), words
+     * cut as for {@link Has}; {@code prefix} is the start of a word as the rule gives them.
+     */
+    record HasPrefix(String field, String prefix) implements Predicate {
+        public HasPrefix {
+            Objects.requireNonNull(field, "field");
+            Objects.requireNonNull(prefix, "prefix");
+            if (!Words.isWord(prefix)) {
+                throw new IllegalArgumentException("has prefix takes the start of one word as the words rule gives them");
+            }
+        }
+
+        @Override
+        public boolean test(IndexValue candidate) {
+            return candidate instanceof IndexValue.Text text && Words.of(text.value()).stream().anyMatch(w -> w.startsWith(prefix));
         }
     }
 

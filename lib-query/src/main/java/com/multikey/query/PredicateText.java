@@ -3,6 +3,7 @@ package com.multikey.query;
 import com.multikey.index.IndexValue;
 import com.multikey.index.SortKeyCodec;
 import com.multikey.index.UnindexableValueException;
+import com.multikey.index.Words;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import java.util.regex.Pattern;
  *   status = open            severity &gt;= 3           title beginsWith "Fix "
  *   status != closed         severity &lt; 5            assignee present
  *   status in (open, triage) @details.team = core     priority missing
+ *   title has "timeout"      title has prefix "time"
  * </pre>
  *
  * A field is an entry name, or {@code @} and an attribute path; a name holding spaces or operator characters is written
@@ -34,7 +36,7 @@ public final class PredicateText {
 
     private static final String FIELD = "(\"(?:[^\"\\\\]|\\\\.)*\"|[^\\s=!<>\"]+)";
     private static final Pattern SYMBOL = Pattern.compile("\\s*" + FIELD + "\\s*(=|!=|<=|>=|<|>)\\s*(.*?)\\s*", Pattern.DOTALL);
-    private static final Pattern WORD = Pattern.compile("\\s*" + FIELD + "\\s+(in|beginsWith|present|missing)(?:\\s+(.*?))?\\s*",
+    private static final Pattern WORD = Pattern.compile("\\s*" + FIELD + "\\s+(in|beginsWith|present|missing|has\\s+prefix|has)(?:\\s+(.*?))?\\s*",
             Pattern.DOTALL);
     private static final Pattern NUMBER = Pattern.compile("[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)([eE][+-]?[0-9]+)?");
 
@@ -69,7 +71,8 @@ public final class PredicateText {
                     }
                     yield new Predicate.BeginsWith(field, t.value());
                 }
-                default -> new Predicate.In(field, list(rest, position));
+                case "in" -> new Predicate.In(field, list(rest, position));
+                default -> word(field, word.group(2).equals("has") ? "has" : "has prefix", rest, position);
             };
         }
         Matcher symbol = SYMBOL.matcher(text);
@@ -102,6 +105,8 @@ public final class PredicateText {
             case Predicate.In p -> formatField(p.field()) + " in ("
                     + String.join(", ", p.values().stream().map(PredicateText::formatValue).toList()) + ")";
             case Predicate.BeginsWith p -> formatField(p.field()) + " beginsWith " + quote(p.prefix());
+            case Predicate.Has p -> formatField(p.field()) + " has " + quote(p.word());
+            case Predicate.HasPrefix p -> formatField(p.field()) + " has prefix " + quote(p.prefix());
             case Predicate.Present p -> formatField(p.field()) + " present";
             case Predicate.Missing p -> formatField(p.field()) + " missing";
             case Predicate.Range p when p.low() != null && p.high() != null -> formatField(p.field()) + (p.lowInclusive() ? " >= " : " > ")
@@ -199,6 +204,18 @@ public final class PredicateText {
             return inclusiveA ? b : a;
         }
         return (c > 0) == lower ? a : b;
+    }
+
+    /**
+     * {@code has "word"} or {@code has prefix "wor"}: one word of a text, cut and lower-cased by the words index's rule
+     * ({@link Words}); a text of several words, or of none, is refused.
+     */
+    private static Predicate word(String field, String operator, String rest, int position) {
+        String text = rest.startsWith("\"") ? unquote(rest, position) : rest.startsWith("S:") ? rest.substring(2) : rest;
+        String word = Words.single(text).orElseThrow(() -> new InvalidPredicateException(position, operator
+                + " takes one word (letters, digits and marks, at most " + Words.MAX_WORD_LENGTH + "; case does not matter): "
+                + "write one predicate per word, e.g. title " + operator + " \"" + (operator.equals("has") ? "timeout" : "time") + "\""));
+        return operator.equals("has") ? new Predicate.Has(field, word) : new Predicate.HasPrefix(field, word);
     }
 
     private static String field(String text, int position) {

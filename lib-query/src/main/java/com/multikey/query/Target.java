@@ -52,6 +52,11 @@ record Target(IndexDefinition index, String partition, Optional<String> project,
         IndexDefinition index = current.isGrid(named) ? current.grid().orElse(named) : named;
         ValueBounds bounds = projector.bounds(index.name());
         boolean entries = index.values() instanceof ValueSource.MapEntries;
+        if (index.values() instanceof ValueSource.Words) {
+            throw new QueryException(QueryException.Subject.INDEX, "index '" + index.name() + "' holds the words of " + index.values().path()
+                    + ": it answers has and has prefix on a page of another index (e.g. where " + index.values().path()
+                    + " has \"word\"), and lists no page of its own");
+        }
         if (entries && request.attribId().isEmpty()) {
             throw new QueryException(QueryException.Subject.ENTRY, "index '" + index.name() + "' indexes the entries of " + index.values().path() + ": name the entry");
         }

@@ -90,6 +90,11 @@ class PlannerPropertiesTest {
                 group: pk
                 values: {elementsOf: labels}
                 orderBy: num
+              - name: title-words
+                covers: [{attribute: sk, beginsWith: "ISSUE#"}]
+                group: pk
+                values: {wordsOf: title}
+                orderBy: num
             """;
     private static final IndexDefinitions GROUPED_GRID = IndexDefinitions.packaged().withGridState(GridState.GROUPED);
     private static final IndexDefinitions FIELD_PARTITIONED_GRID = IndexDefinitions.packaged().withGridState(GridState.FIELD_PARTITIONED);
@@ -148,6 +153,17 @@ class PlannerPropertiesTest {
     @Property(tries = 20)
     void declaredIndexOfAnAttributeOrOfElements_withBothSpellingsOfItsField_pagesListExactlyTheModel(
             @ForAll("items") List<ItemSpec> items, @ForAll("valueIndexRequests") List<RequestSpec> requests) {
+        checkDeclared(items, requests);
+    }
+
+    /**
+     * {@code has} and {@code has prefix} on {@code @title}, which the words index {@code title-words} holds (a drive), beside
+     * the other predicates, on a map's index and on indexes of an attribute or of elements; on another field (no words index)
+     * they are refused, naming them.
+     */
+    @Property(tries = 20)
+    void declaredIndexes_withWordPredicates_pagesListExactlyTheModel(@ForAll("items") List<ItemSpec> items,
+                                                                     @ForAll("wordRequests") List<RequestSpec> requests) {
         checkDeclared(items, requests);
     }
 
@@ -342,7 +358,11 @@ class PlannerPropertiesTest {
             return map;
         });
         Arbitrary<AttributeValue> title = Arbitraries.frequencyOf(Tuple.of(2, Arbitraries.just((AttributeValue) null)),
-                Tuple.of(8, Arbitraries.of("Fix crash", "Fix typo", "Add test", "fix", "Z").map(PlannerPropertiesTest::s)));
+                Tuple.of(8, Arbitraries.of("Fix crash", "Fix typo", "Add test", "fix", "Z").map(PlannerPropertiesTest::s)),
+                Tuple.of(6, Arbitraries.of("Fix the timeout", "Timeout in DB", "time-out: timer", "TIMEOUTS", "Time, timer & TIME",
+                        "db: don't time out", "Caf\u00e9 timer", "cafe\u0301", "", "--", "42 times").map(PlannerPropertiesTest::s)),
+                Tuple.of(1, Arbitraries.of(n("42"), AttributeValue.fromL(List.of(s("timeout"), s("Fix DB"))),
+                        AttributeValue.fromSs(List.of("time out", "crash")), AttributeValue.fromL(List.of(s("timer"), AttributeValue.fromM(Map.of()))))));
         Arbitrary<AttributeValue> state = Arbitraries.frequencyOf(Tuple.of(1, Arbitraries.just((AttributeValue) null)),
                 Tuple.of(8, status()), Tuple.of(1, severity()));
         Arbitrary<AttributeValue> labels = Arbitraries.frequencyOf(Tuple.of(4, Arbitraries.just((AttributeValue) null)),
@@ -427,7 +447,7 @@ class PlannerPropertiesTest {
         }
     }
 
-    enum Op { EQUALS, IN, NOT_EQUALS, BEGINS_WITH, RANGE, PRESENT, MISSING }
+    enum Op { EQUALS, IN, NOT_EQUALS, BEGINS_WITH, RANGE, PRESENT, MISSING, HAS, HAS_PREFIX }
 
     /** A predicate as the model reads it; {@code values} holds the one value, the in list, or the range's low and high (null: open). */
     record PredicateSpec(String field, Op op, List<Value> values, boolean lowInclusive, boolean highInclusive) {
@@ -442,8 +462,40 @@ class PlannerPropertiesTest {
                         values.get(1) == null ? null : values.get(1).toIndexValue(), highInclusive);
                 case PRESENT -> new Predicate.Present(field);
                 case MISSING -> new Predicate.Missing(field);
+                case HAS -> new Predicate.Has(field, values.get(0).text());
+                case HAS_PREFIX -> new Predicate.HasPrefix(field, values.get(0).text());
             };
         }
+    }
+
+    @Provide
+    Arbitrary<List<RequestSpec>> wordRequests() {
+        Arbitrary<List<RequestSpec>> base = Arbitraries.oneOf(declaredRequests(), valueIndexRequests());
+        Arbitrary<String> field = Arbitraries.frequencyOf(Tuple.of(8, Arbitraries.just("@title")), Tuple.of(1, Arbitraries.of("@state", "status")));
+        Arbitrary<List<PredicateSpec>> words = field.flatMap(PlannerPropertiesTest::word).list().ofMinSize(1).ofMaxSize(2);
+        return base.flatMap(requests -> words.list().ofSize(requests.size()).map(added -> {
+            List<RequestSpec> out = new ArrayList<>();
+            for (int i = 0; i < requests.size(); i++) {
+                RequestSpec spec = requests.get(i);
+                List<PredicateSpec> predicates = new ArrayList<>(added.get(i));
+                predicates.addAll(spec.predicates().subList(0, Math.min(spec.predicates().size(), 3)));
+                if (i % 2 == 1) {
+                    java.util.Collections.reverse(predicates);
+                }
+                out.add(new RequestSpec(spec.sortField(), spec.order(), spec.pageSize(), spec.missing(), predicates, spec.budget(),
+                        spec.explain()));
+            }
+            return out;
+        }));
+    }
+
+    /** {@code has} a word some titles hold (or none does), or {@code has prefix} the start of one. */
+    private static Arbitrary<PredicateSpec> word(String field) {
+        Arbitrary<PredicateSpec> has = Arbitraries.of("timeout", "time", "fix", "db", "caf\u00e9", "42", "t", "nowhere", "timeouts")
+                .map(word -> new PredicateSpec(field, Op.HAS, List.of(Value.text(word)), false, false));
+        Arbitrary<PredicateSpec> prefix = Arbitraries.of("t", "ti", "time", "timeo", "f", "caf", "caf\u00e9", "4", "d", "zz")
+                .map(start -> new PredicateSpec(field, Op.HAS_PREFIX, List.of(Value.text(start)), false, false));
+        return Arbitraries.oneOf(has, prefix);
     }
 
     @Provide
@@ -672,6 +724,10 @@ class PlannerPropertiesTest {
             List<PredicateSpec> predicates = request.predicates();
             for (int i = 0; i < predicates.size(); i++) {
                 PredicateSpec later = predicates.get(i);
+                // has and has prefix read a declared words index: only @title has one
+                if ((later.op() == Op.HAS || later.op() == Op.HAS_PREFIX) && !fields.identity(later.field()).equals("@title")) {
+                    refused.add(i);
+                }
                 if (later.op() != Op.RANGE) {
                     continue;
                 }
@@ -789,7 +845,25 @@ class PlannerPropertiesTest {
                 }
                 case PRESENT -> true;
                 case MISSING -> false;
+                case HAS -> v.type() == 1 && words(v.text()).contains(p.values().get(0).text());
+                case HAS_PREFIX -> v.type() == 1 && words(v.text()).stream().anyMatch(w -> w.startsWith(p.values().get(0).text()));
             };
+        }
+
+        /**
+         * The words of a text as docs/index-definitions.md writes the rule: each code point lower-cased, NFC, runs of letters,
+         * digits and marks, none over 64 code points, the first 200 distinct.
+         */
+        static List<String> words(String text) {
+            StringBuilder lower = new StringBuilder();
+            text.codePoints().forEach(cp -> lower.appendCodePoint(Character.toLowerCase(cp)));
+            List<String> words = new ArrayList<>();
+            for (String run : java.text.Normalizer.normalize(lower, java.text.Normalizer.Form.NFC).split("[^\\p{L}\\p{Nd}\\p{M}]+")) {
+                if (!run.isEmpty() && run.codePointCount(0, run.length()) <= 64 && !words.contains(run) && words.size() < 200) {
+                    words.add(run);
+                }
+            }
+            return words;
         }
 
         /** The values of a field: an entry of the item's map, or an attribute ({@code @path}, one level of map allowed). */

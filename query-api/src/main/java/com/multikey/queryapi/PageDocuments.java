@@ -133,6 +133,7 @@ final class PageDocuments {
             node.put("values", switch (index.values()) {
                 case ValueSource.MapEntries m -> "entriesOf";
                 case ValueSource.Elements e -> "elementsOf";
+                case ValueSource.Words w -> "wordsOf";
                 case ValueSource.Scalar s -> "attribute";
             });
             node.put("path", index.values().path().toString());

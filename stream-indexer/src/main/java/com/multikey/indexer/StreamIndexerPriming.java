@@ -123,6 +123,7 @@ public final class StreamIndexerPriming extends SnapStartPriming<Integer> {
                         "priming-list", new AttributeValue().withL(new AttributeValue().withS("x"))));
                 case ValueSource.Elements e -> new AttributeValue().withL(new AttributeValue().withS("2026-01-01"),
                         new AttributeValue().withS("b"));
+                case ValueSource.Words w -> new AttributeValue().withS("Priming: the words of a title");
                 case ValueSource.Scalar sc -> new AttributeValue().withS("2026-01-01");
             });
             Map<String, AttributeValue> after = changedCopy(before);

@@ -40,6 +40,8 @@ final class GsiAdvisor {
                     + ": a GSI key is a top-level attribute, never a map's entry");
             case ValueSource.Elements elements -> reasons.add("it indexes each element of the list or set " + value
                     + ": a GSI holds an item once, never once per element");
+            case ValueSource.Words words -> reasons.add("it indexes each word of the text " + value
+                    + ": a GSI holds an item once, never once per word");
             case ValueSource.Scalar scalar -> {
                 if (!value.isTopLevel()) {
                     reasons.add("its value " + value + " is nested in a map: a GSI key is a top-level attribute (copy it to one to use a GSI)");

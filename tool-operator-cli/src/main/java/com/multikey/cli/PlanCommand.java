@@ -144,6 +144,7 @@ final class PlanCommand implements Callable<Integer>, Failures.Located {
         return switch (values) {
             case ValueSource.MapEntries entries -> "entriesOf";
             case ValueSource.Elements elements -> "elementsOf";
+            case ValueSource.Words words -> "wordsOf";
             case ValueSource.Scalar scalar -> "attribute";
         };
     }

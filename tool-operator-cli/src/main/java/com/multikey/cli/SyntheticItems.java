@@ -95,6 +95,8 @@ final class SyntheticItems {
                 java.util.Collections.shuffle(pool, random);
                 yield AttributeValue.fromSs(pool.subList(0, ELEMENTS));
             }
+            case ValueSource.Words words -> AttributeValue.fromS("value " + random.nextInt(DISTINCT_VALUES) + " and "
+                    + random.nextInt(DISTINCT_VALUES));
             case ValueSource.Scalar scalar -> AttributeValue.fromS("value-" + random.nextInt(DISTINCT_VALUES));
         };
     }

@@ -47,6 +47,7 @@ final class TypicalChanges {
             AttributeValue changed = switch (index.values()) {
                 case ValueSource.MapEntries entries -> changedEntry(value, pools, random);
                 case ValueSource.Elements elements -> changedElement(value, pools.getOrDefault("", List.of()), random);
+                case ValueSource.Words words -> other(value, pools.getOrDefault("", List.of()), random);
                 case ValueSource.Scalar scalar -> other(value, pools.getOrDefault("", List.of()), random);
             };
             if (changed != null) {
@@ -71,6 +72,7 @@ final class TypicalChanges {
                     }
                 }
                 case ValueSource.Elements elements -> pools.computeIfAbsent("", n -> new ArrayList<>()).addAll(elements(value));
+                case ValueSource.Words words -> pools.computeIfAbsent("", n -> new ArrayList<>()).add(value);
                 case ValueSource.Scalar scalar -> pools.computeIfAbsent("", n -> new ArrayList<>()).add(value);
             }
         }

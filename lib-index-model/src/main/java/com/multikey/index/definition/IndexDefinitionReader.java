@@ -109,7 +109,7 @@ final class IndexDefinitionReader {
                 }
                 if (!(values instanceof ValueSource.MapEntries) && !field.equals(values.path().toString())) {
                     throw nodes.error(where + ": facets (" + field + ")", "an index of values." + (values instanceof ValueSource.Elements
-                            ? "elementsOf" : "attribute") + " counts its own values only: write facets: [" + values.path()
+                            ? "elementsOf" : values instanceof ValueSource.Words ? "wordsOf" : "attribute") + " counts its own values only: write facets: [" + values.path()
                             + "], or count '" + field + "' with an index of its own");
                 }
                 facets.add(field);
@@ -133,20 +133,22 @@ final class IndexDefinitionReader {
 
     private ValueSource values(Tree node, String where, KeySchema table) {
         if (node.isMissing() || !node.isObject() || node.size() != 1) {
-            throw nodes.error(where + ": values", "say where the values come from with exactly one of: entriesOf: <map>, elementsOf: <list or set>, attribute: <scalar>");
+            throw nodes.error(where + ": values", "say where the values come from with exactly one of: entriesOf: <map>, elementsOf: <list or set>, attribute: <scalar>, wordsOf: <text>");
         }
-        nodes.allowOnly(node, where + ": values", "entriesOf", "elementsOf", "attribute");
+        nodes.allowOnly(node, where + ": values", "entriesOf", "elementsOf", "attribute", "wordsOf");
         String kind = node.fieldNames().next();
         AttributePath path = AttributePath.parse(nodes.text(node, kind, where + ": values", ""), nodes.file() + ": " + where + ": values." + kind);
         String at = where + ": values." + kind + " (" + path + ")";
         switch (kind) {
             case "entriesOf" -> nodes.keyOfType(table, path, at, "entriesOf takes a map");
             case "elementsOf" -> nodes.keyOfType(table, path, at, "elementsOf takes a list or a set");
+            case "wordsOf" -> nodes.keyOfType(table, path, at, "wordsOf takes a text", KeySchema.KeyType.S);
             default -> nodes.keyOfType(table, path, at, "a value is a string, a number or a boolean", KeySchema.KeyType.S, KeySchema.KeyType.N);
         }
         return switch (kind) {
             case "entriesOf" -> new ValueSource.MapEntries(path);
             case "elementsOf" -> new ValueSource.Elements(path);
+            case "wordsOf" -> new ValueSource.Words(path);
             default -> new ValueSource.Scalar(path);
         };
     }

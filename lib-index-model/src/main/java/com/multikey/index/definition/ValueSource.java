@@ -21,6 +21,16 @@ public sealed interface ValueSource {
         }
     }
 
+    /**
+     * The words of a text attribute (or of each text of a list or set): one index item per distinct word, as
+     * {@link com.multikey.index.Words} cuts them (multikey); what {@code has} and {@code has prefix} read.
+     */
+    record Words(AttributePath path) implements ValueSource {
+        public Words {
+            Objects.requireNonNull(path, "path");
+        }
+    }
+
     /** One scalar attribute (string, number or boolean). */
     record Scalar(AttributePath path) implements ValueSource {
         public Scalar {

@@ -191,7 +191,7 @@ class DefinitionsReaderTest {
                 arguments("a tie-breaker path with an empty name", ID + "indexes: [{name: a, values: {attribute: x}, orderBy: ['p..q']}]",
                         "definitions: index 'a': orderBy: the attribute path 'p..q' has an empty name between dots; write names joined by single dots, e.g. 'details.team'"),
                 arguments("an unknown value source", ID + "indexes: [{name: a, values: {attributes: x}}]",
-                        "definitions: index 'a': values: unknown setting 'attributes'; expected one of entriesOf, elementsOf, attribute"),
+                        "definitions: index 'a': values: unknown setting 'attributes'; expected one of entriesOf, elementsOf, attribute, wordsOf"),
                 arguments("an unknown tie-breaker setting", ID + "indexes: [{name: a, values: {attribute: x}, orderBy: [{attribute: p, maxByte: 100}]}]",
                         "definitions: index 'a': orderBy: unknown setting 'maxByte'; expected one of attribute, maxBytes"),
                 arguments("a tie-breaker below 48 bytes", ID + "indexes: [{name: a, values: {attribute: x}, orderBy: [{attribute: p, maxBytes: 47}]}]",

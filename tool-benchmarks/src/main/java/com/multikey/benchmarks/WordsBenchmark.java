@@ -1,0 +1,202 @@
+package com.multikey.benchmarks;
+
+import com.multikey.common.Backoff;
+import com.multikey.common.Sleeper;
+import com.multikey.emulator.services.dynamodb.LocalDynamoDb;
+import com.multikey.emulator.template.SamTemplate;
+import com.multikey.emulator.template.TemplateTables;
+import com.multikey.index.IndexItem;
+import com.multikey.index.IndexProjector;
+import com.multikey.index.Words;
+import com.multikey.index.definition.DefinitionsYaml;
+import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.query.CursorKeys;
+import com.multikey.query.CursorSealer;
+import com.multikey.query.GridSettings;
+import com.multikey.query.IndexQuery;
+import com.multikey.query.Order;
+import com.multikey.query.Page;
+import com.multikey.query.PageRequest;
+import com.multikey.query.Predicate;
+import com.multikey.query.PredicateText;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * (12) word predicates on one group of {@value #ITEMS} items with titles of 4 to 9 words (a declared words index of the
+ * title, {@code values: {wordsOf: title}}), read sorted by {@code rank} (another declared index) page by page to the end:
+ * items read per item listed (index items and items, as the page counts them) and API calls a page, for {@code has} words
+ * in 5%, 0.5% and 0.05% of the titles, {@code has prefix} starts matching several words per title, and two together.
+ * The target: at most twice the matches (one index item and one item per match).
+ *
+ * <p>The items and their index items (the indexer's own projection) are written straight to the engine's tables.
+ */
+final class WordsBenchmark {
+
+    static final int ITEMS = 100_000;
+    private static final String GROUP = "project#words";
+    private static final int PAGE_SIZE = 25;
+    private static final IndexDefinitions DEFINITIONS = DefinitionsYaml.parse("""
+            version: 1
+            table: {partitionKey: {name: id, type: S}}
+            indexes:
+              - name: by-rank
+                covers: [{attribute: id, beginsWith: "issue#"}]
+                group: project
+                values: {attribute: rank}
+              - name: title-words
+                covers: [{attribute: id, beginsWith: "issue#"}]
+                group: project
+                values: {wordsOf: title}
+                orderBy: rank
+            """);
+    /** Marker words and the share of titles that hold each (exactly, at random items). */
+    private static final Map<String, Integer> MARKERS = Map.of("timeout", 5_000, "timer", 2_000, "deadlock", 500, "segfault", 50);
+
+    private WordsBenchmark() {
+    }
+
+    static void run(PrintStream out) {
+        PrintStream console = System.out;
+        System.setOut(new PrintStream(OutputStream.nullOutputStream()));
+        try (LocalDynamoDb local = LocalDynamoDb.start(); DynamoDbClient dynamoDb = local.client()) {
+            System.setOut(console);
+            TemplateTables.create(SamTemplate.ofRepository(), dynamoDb);
+            long start = System.nanoTime();
+            List<String> titles = new ArrayList<>();
+            long indexItems = load(dynamoDb, titles);
+            out.printf("(12) words: %,d items of one group with titles of 4 to 9 words, %,d index items (by-rank and title-words), "
+                    + "written in %.1f s; pages of %d sorted by rank%n", ITEMS, indexItems, (System.nanoTime() - start) / 1e9, PAGE_SIZE);
+            IndexQuery query = new IndexQuery(dynamoDb, "AppTable", "IssueAttribIndexTable", DEFINITIONS, Backoff.standard(),
+                    Sleeper.SYSTEM, Duration.ofSeconds(60), System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()), GridSettings.NONE);
+            out.println("| where | matches | pages | items read a page, mean / first | API calls a page, mean / max | items read per"
+                    + " item listed | ≤ 2× matches |");
+            out.println("|---|---|---|---|---|---|---|");
+            for (List<String> where : List.of(List.of("title has timeout"), List.of("title has deadlock"), List.of("title has segfault"),
+                    List.of("title has prefix dead"), List.of("title has prefix time"), List.of("title has prefix seg"),
+                    List.of("title has timeout", "title has prefix dead"), List.of("title has deadlock", "title has prefix time"))) {
+                List<Predicate> predicates = new ArrayList<>();
+                for (int i = 0; i < where.size(); i++) {
+                    predicates.add(PredicateText.parse(where.get(i), i));
+                }
+                long matches = titles.stream().filter(title -> predicates.stream()
+                        .allMatch(p -> p.test(new com.multikey.index.IndexValue.Text(title)))).count();
+                List<Integer> examined = new ArrayList<>();
+                List<Integer> calls = new ArrayList<>();
+                long listed = 0;
+                PageRequest request = PageRequest.onIndex("by-rank", List.of(AttributeValue.fromS(GROUP)), "", Order.ASC, PAGE_SIZE)
+                        .where(predicates);
+                while (true) {
+                    Page page = query.page(request);
+                    examined.add(page.examined());
+                    calls.add(page.apiCalls());
+                    listed += page.items().size();
+                    if (page.nextCursor().isEmpty()) {
+                        break;
+                    }
+                    request = request.after(page.nextCursor().get());
+                }
+                if (listed != matches) {
+                    throw new IllegalStateException(where + ": listed " + listed + " of " + matches + " matches");
+                }
+                long total = examined.stream().mapToLong(Integer::longValue).sum();
+                double perItem = matches == 0 ? 0 : (double) total / matches;
+                out.printf(Locale.ROOT, "| `%s` | %,d | %d | %.0f / %d | %.2f / %d | %.2f | %s |%n", String.join("` and `", where), matches,
+                        examined.size(), examined.stream().mapToInt(Integer::intValue).average().orElse(0), examined.get(0),
+                        calls.stream().mapToInt(Integer::intValue).average().orElse(0), Collections.max(calls), perItem,
+                        perItem <= 2.0 ? "yes" : "no");
+            }
+        } finally {
+            System.setOut(console);
+        }
+    }
+
+    /**
+     * The items: {@code rank} a random permutation; a title of 4 to 9 filler words out of 5,000 (Zipf-like: word k about
+     * as often as 1/k), in mixed case and punctuation; the marker words added to exactly as many titles as {@link #MARKERS}
+     * says, at random.
+     *
+     * @return the index items written
+     */
+    private static long load(DynamoDbClient dynamoDb, List<String> titles) {
+        Random random = new Random(2026_12_06L);
+        List<Integer> rank = permutation(random);
+        List<List<String>> words = new ArrayList<>();
+        for (int i = 0; i < ITEMS; i++) {
+            List<String> title = new ArrayList<>();
+            for (int w = 0, n = 4 + random.nextInt(6); w < n; w++) {
+                title.add("w" + (int) Math.floor(Math.pow(5_000, random.nextDouble())));
+            }
+            words.add(title);
+        }
+        MARKERS.forEach((marker, count) -> {
+            List<Integer> order = permutation(random);
+            for (int i = 0; i < count; i++) {
+                List<String> title = words.get(order.get(i));
+                title.add(random.nextInt(title.size() + 1), random.nextBoolean() ? marker : marker.toUpperCase(Locale.ROOT));
+            }
+        });
+        IndexProjector projector = new IndexProjector(DEFINITIONS);
+        List<WriteRequest> items = new ArrayList<>();
+        List<WriteRequest> index = new ArrayList<>();
+        long indexItems = 0;
+        for (int i = 0; i < ITEMS; i++) {
+            String title = String.join(random.nextBoolean() ? " " : ", ", words.get(i)) + (random.nextBoolean() ? "." : "");
+            titles.add(title);
+            Map<String, AttributeValue> item = Map.of("id", AttributeValue.fromS(String.format("issue#%06d", i)),
+                    "project", AttributeValue.fromS(GROUP), "num", AttributeValue.fromN(Integer.toString(i + 1)),
+                    "rank", AttributeValue.fromN(Integer.toString(rank.get(i))), "title", AttributeValue.fromS(title));
+            items.add(put(item));
+            for (IndexItem indexItem : projector.project(projector.keyOf(item).orElseThrow(), item).items()) {
+                index.add(put(indexItem.toItem()));
+                indexItems++;
+            }
+            flush(dynamoDb, "AppTable", items, false);
+            flush(dynamoDb, "IssueAttribIndexTable", index, false);
+        }
+        flush(dynamoDb, "AppTable", items, true);
+        flush(dynamoDb, "IssueAttribIndexTable", index, true);
+        if (Words.of(titles.get(0)).isEmpty()) {
+            throw new IllegalStateException("a title without words");
+        }
+        return indexItems;
+    }
+
+    private static List<Integer> permutation(Random random) {
+        List<Integer> values = new ArrayList<>(ITEMS);
+        for (int i = 0; i < ITEMS; i++) {
+            values.add(i);
+        }
+        Collections.shuffle(values, random);
+        return values;
+    }
+
+    private static WriteRequest put(Map<String, AttributeValue> item) {
+        return WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build();
+    }
+
+    /** Writes the pending requests 25 at a time; all of them when {@code all}, else only full batches. */
+    private static void flush(DynamoDbClient dynamoDb, String table, List<WriteRequest> pending, boolean all) {
+        while (pending.size() >= 25 || all && !pending.isEmpty()) {
+            List<WriteRequest> chunk = List.copyOf(pending.subList(0, Math.min(25, pending.size())));
+            pending.subList(0, chunk.size()).clear();
+            Map<String, List<WriteRequest>> left = Map.of(table, chunk);
+            while (!left.isEmpty()) {
+                Map<String, List<WriteRequest>> request = left;
+                left = dynamoDb.batchWriteItem(b -> b.requestItems(request)).unprocessedItems();
+            }
+        }
+    }
+}
