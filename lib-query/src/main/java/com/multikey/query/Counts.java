@@ -34,9 +34,10 @@ import java.util.function.Consumer;
  * items of a group carry each value of a field ({@link #facets}).
  *
  * <p>A count comes from the counters the pipeline keeps ({@link KeptCounts}, one or two Queries whatever the group's size)
- * when the definitions declare it and the request asks for what they count: a group's total, unfiltered (an index of one
- * attribute or of a list's elements: its items are the group's indexed items); one value of a declared facet (the request's
- * one {@code =} predicate or equals filter on the sorted field, nothing else); a declared facet without predicates. Else it
+ * when the definitions declare it and the request asks for what they count: a group's total (every item of the group the
+ * index covers: a request without filter or predicates that asks for the missing tail too); one value of a declared facet
+ * (the request's one {@code =} predicate or equals filter on the sorted field, nothing else); a declared facet without
+ * predicates. Else it
  * is counted at read time within a read budget (items read): without predicates, from the index alone (one Query per 1 MB
  * of index items, as {@code Select=COUNT} reads the same range, each item counted once however many of its values are in
  * the range); with predicates (or the field-partitioned grid's shared partitions, or the missing tail), by reading the
@@ -195,21 +196,26 @@ public final class Counts {
         return requested > 0 ? requested : DEFAULT_BUDGET;
     }
 
-    /** A group's kept total, or one kept facet value's count, when the request asks exactly for what it counts. */
+    /**
+     * A group's kept total, or one kept facet value's count, when the request asks exactly for what it counts: the total
+     * counts every item of the group the index covers (those lacking the field too), which is what a request without
+     * filter or predicates lists with its missing tail; a facet value's count, the items that carry that value.
+     */
     private Optional<Total> keptTotal(PageRequest request, Target target) {
         IndexDefinition index = target.index();
-        if (index.layout() != IndexDefinition.Layout.GROUPED || !index.counts().any() || request.includeMissing()
-                || target.project().isPresent()) {
+        if (index.layout() != IndexDefinition.Layout.GROUPED || !index.counts().any() || target.project().isPresent()) {
             return Optional.empty();
         }
         boolean entries = index.values() instanceof ValueSource.MapEntries;
         if (request.predicates().isEmpty() && request.filter().isEmpty()) {
-            // a map's entry lists the items that have that entry, not the group's items: the total does not count them
-            if (entries || !index.counts().total()) {
+            if (!request.includeMissing() || !index.counts().total()) {
                 return Optional.empty();
             }
             GroupCounts kept = new KeptCounts(dynamoDb, indexTable).read(index, request.group(), Optional.empty(), 1).orElseThrow();
             return Optional.of(new Total(kept.total().orElseThrow(), Total.Relation.EQ, Total.Source.KEPT, kept.calls(), kept.calls()));
+        }
+        if (request.includeMissing()) {
+            return Optional.empty();
         }
         Optional<IndexValue> value = Optional.empty();
         if (request.predicates().isEmpty() && request.filter().orElseThrow() instanceof Filter.Equals equals) {
