@@ -8,8 +8,8 @@ import com.multikey.common.ClientFactory;
 import com.multikey.common.Environment;
 import com.multikey.common.StructuredLog;
 import com.multikey.index.definition.IndexDefinitions;
-import com.multikey.query.CursorSealer;
 import com.multikey.query.Counts;
+import com.multikey.query.CursorSealer;
 import com.multikey.query.IndexQuery;
 import com.multikey.query.ReadBudget;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -228,8 +228,11 @@ public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEve
         if (path.startsWith("/v1/indexes/") && path.endsWith("/items")) {
             return "/v1/indexes/{index}/items";
         }
+        if (path.startsWith("/v1/indexes/") && path.endsWith("/facets")) {
+            return "/v1/indexes/{index}/facets";
+        }
         return switch (path) {
-            case "/v1/grid", "/v1/indexes", "/openapi.json" -> path;
+            case "/v1/grid", "/v1/grid/facets", "/v1/indexes", "/openapi.json" -> path;
             default -> "(other)";
         };
     }
