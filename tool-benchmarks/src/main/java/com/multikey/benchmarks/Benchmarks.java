@@ -9,8 +9,9 @@ import java.util.List;
  * verify's heap at 10k and 100k index items; {@code reindex-1m} adds 1M), {@code indexer-throughput} (the indexer's (3) alone),
  * {@code verify [index items]} (verify alone, 300,000 index items unless given), {@code heap-1m} (the engine's heap
  * holding a million small items), {@code counts} (kept counts: write cost, a hot value's shards, the reader on a group of
- * 1,000,000 items), {@code cost}, {@code cold-start [runs]}, {@code freshness [writes]} (write to index
- * answering it, on the emulator, for each stream source),
+ * 1,000,000 items), {@code counts-read} (read-side counts: a count at read time against {@code Select=COUNT}, a
+ * page's total at 50%, 5% and 0.05% selectivity, kept facets on 1,000,000 items), {@code cost}, {@code cold-start [runs]},
+ * {@code freshness [writes]} (write to index answering it, on the emulator, for each stream source),
  * or the first three (no argument).
  */
 public final class Benchmarks {
@@ -75,6 +76,10 @@ public final class Benchmarks {
         if (which.contains("counts")) {
             out.println();
             CountsBenchmark.run(out);
+        }
+        if (which.contains("counts-read")) {
+            out.println();
+            CountsReadBenchmark.run(out);
         }
         if (which.contains("heap-1m")) {
             out.println();
