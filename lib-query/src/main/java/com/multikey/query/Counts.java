@@ -289,7 +289,8 @@ public final class Counts {
                 QueryRequest.Builder read = QueryRequest.builder().tableName(indexTable).keyConditionExpression(condition)
                         .expressionAttributeNames(names).expressionAttributeValues(values)
                         .projectionExpression("#a, #k, #i, #d")
-                        .limit((int) Math.max(1, Math.min(Integer.MAX_VALUE, budget - examined)));
+                        // one item past the budget: a range of exactly the budget's items is then seen to end (exact)
+                        .limit((int) Math.max(1, Math.min(Integer.MAX_VALUE, budget + 1L - examined)));
                 if (start != null) {
                     read.exclusiveStartKey(start);
                 }
@@ -300,7 +301,7 @@ public final class Counts {
                     IndexEntry.sourceOf(stored, definitions.table()).ifPresent(seen::add);
                 }
                 start = response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty() ? response.lastEvaluatedKey() : null;
-                if (start != null && examined >= budget) {
+                if (start != null && examined > budget) {
                     return new Total(seen.size(), Total.Relation.GTE, Total.Source.COUNTED, calls, examined);
                 }
             } while (start != null);
