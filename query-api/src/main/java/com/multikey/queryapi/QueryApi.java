@@ -39,14 +39,16 @@ import java.util.regex.Pattern;
  *   <li>{@code GET /v1/indexes}: the indexes a client can read in the stack's grid layout state, and what a request on each
  *   names;</li>
  *   <li>{@code GET /v1/indexes/{index}/items?group=G&entry=E}: a page of any declared index;</li>
+ *   <li>{@code GET /v1/grid/facets?project=P&field=F} and {@code GET /v1/indexes/{index}/facets?group=G&field=F}: each value of
+ *   one or more fields with how many items carry it ({@code top}, {@code where}, {@code budget});</li>
  *   <li>{@code GET /openapi.json}: the OpenAPI document of these routes.</li>
  * </ul>
  * Page parameters, read by the query library's one parser ({@link PageParameters}, the CLI's too): {@code order}
  * (asc|desc), {@code pageSize} (1-100, default 25), {@code cursor}, {@code missing} (true: then the items lacking the
  * field), and a filter ({@link FilterParameters}: {@code type}, {@code equals}, {@code beginsWith},
  * {@code lt}/{@code le}/{@code gt}/{@code ge}) on the sorted field; {@code where}, once per predicate on any field
- * ({@link PredicateText}), {@code budget} (the items the page may read) and {@code explain=true} (the page says how it
- * was read). Errors are RFC 9457 problem details naming the parameter at fault (for a predicate,
+ * ({@link PredicateText}), {@code budget} (the items the page may read), {@code explain=true} (the page says how it
+ * was read) and {@code total=true} (the page says how many items its request matches). Errors are RFC 9457 problem details naming the parameter at fault (for a predicate,
  * also its position and text); none carries a DynamoDB message, a table name or a key.
  */
 public final class QueryApi {
