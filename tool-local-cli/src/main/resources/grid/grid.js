@@ -4,7 +4,8 @@
 //   GET /v1/indexes/{index}/items?group&entry&...   any other declared index;
 // each with order, pageSize, cursor, missing, one filter on the sorted field, and any number of where conditions on
 // any column (one where parameter each, in PredicateText's syntax: "f1 = open", "f2 >= 3"), a read budget and
-// explain=true, whose plan and cost show under the grid.
+// explain=true, whose plan and cost show under the grid; total=true, for "1–10 of 1,234" above it; and
+//   GET /v1/grid/facets, /v1/indexes/{index}/facets   the sorted field's values with their counts, under the filters.
 // Signs each request with SigV4 (IAM mode, the local credentials) or sends a bearer token (JWT mode).
 import { sign } from "./sigv4.js";
 
@@ -30,6 +31,8 @@ const state = {
   budget: "", // the read budget of the pages shown; empty: the API's
   requested: 0, // loads started; an answer to an older one than the latest is dropped
   loaded: 0, // loads answered and shown (document.body.dataset.loads)
+  pageSizes: [], // pageSizes[i]: the items page i + 1 showed, for the first position of the next ("11–20 of 57")
+  facetsRequested: 0, // facet loads started; an answer to an older one is dropped
 };
 
 // the API marks the issue grid (grouped on a new stack, field-partitioned on one that had it before); an older API did not
@@ -287,6 +290,7 @@ async function load() {
     where: state.where,
     budget: state.budget,
     explain: "true",
+    total: "true",
   };
   const [path, parameters] = isGrid(index)
     ? ["/v1/grid", { project: group[0], field: entry, ...common }]
@@ -316,6 +320,8 @@ async function load() {
   }
   render(body, index, entry);
   showPlan(body);
+  showRange(body, page);
+  loadFacets(index, group, entry);
   const noun = isGrid(index) ? "issue" : "item";
   const tail = body.items.filter((row) => row.missing).length;
   $("status").textContent = `${body.items.length} ${noun}(s) on this page`
@@ -324,6 +330,64 @@ async function load() {
   $("previous").disabled = page === 1;
   $("next").disabled = !body.nextCursor;
   $("next").dataset.cursor = body.nextCursor || "";
+}
+
+// Counts as people read them: 1,234, and 10,000+ for a lower bound (relation gte)
+function countText(value, relation) {
+  return value.toLocaleString("en-US") + (relation === "gte" ? "+" : "");
+}
+
+// "1–10 of 57" above the grid: the page's positions within its request's total
+function showRange(page, number) {
+  state.pageSizes.length = number - 1;
+  state.pageSizes[number - 1] = page.items.length;
+  const total = page.total;
+  $("range").hidden = !total;
+  if (!total) return;
+  const first = state.pageSizes.slice(0, number - 1).reduce((sum, size) => sum + size, 0);
+  const of = " of " + countText(total.value, total.relation);
+  $("range").textContent = page.items.length === 0 ? first + of
+    : `${(first + 1).toLocaleString("en-US")}–${(first + page.items.length).toLocaleString("en-US")}` + of;
+  $("range").title = total.source === "kept" ? "from the counts the pipeline keeps" : total.relation === "gte"
+    ? "counted at read time until the read budget ran out: at least this many" : "counted at read time";
+}
+
+// The sorted field's values with their counts (of the items matching the Where conditions), beside the filters; a value
+// applies it as the filter
+async function loadFacets(index, group, entry) {
+  const request = ++state.facetsRequested;
+  const field = overEntries(index) ? entry : index.path;
+  const [path, parameters] = isGrid(index)
+    ? ["/v1/grid/facets", { project: group[0], field, where: state.where, budget: state.budget }]
+    : [`/v1/indexes/${encodeURIComponent(index.name)}/facets`, { group, field, where: state.where, budget: state.budget }];
+  const { status, body } = await call(path, parameters);
+  if (request !== state.facetsRequested) return;
+  $("facets").hidden = status !== 200;
+  if (status !== 200) return;
+  const facet = body.facets[0];
+  $("facetsLabel").textContent = `${facet.field}:`;
+  const list = $("facetValues");
+  list.replaceChildren();
+  for (const each of facet.values) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "facet";
+    button.dataset.value = display(each.value);
+    button.textContent = `${display(each.value)} ${countText(each.count, facet.relation)}`;
+    button.addEventListener("click", () => {
+      const value = each.value;
+      const type = typeof value === "number" ? "number" : typeof value === "boolean" ? "bool" : "text";
+      applyFilter(`${facet.field} = ${display(value)}`, { type, equals: String(value) });
+    });
+    list.append(button);
+  }
+  if (facet.otherValues > 0) {
+    const other = document.createElement("span");
+    other.className = "facet-other";
+    other.textContent = `${countText(facet.otherValues, facet.relation)} other value(s): ${countText(facet.otherCount, facet.relation)}`;
+    list.append(other);
+  }
+  document.body.dataset.facetLoads = String(Number(document.body.dataset.facetLoads || "0") + 1);
 }
 
 // A field as a predicate writes it: a name with spaces, quotes or operator characters in double quotes

@@ -26,6 +26,8 @@ public final class Page {
     private final Explain explain;
     /** The name of the index read; null when the page was made without it. */
     private final String index;
+    /** How many items the request matches; null unless asked ({@link Counts#pageWithTotal}). */
+    private final Total total;
 
     /** A page of items that all have the field. @param nextCursor null when the result ends here */
     public Page(List<Map<String, AttributeValue>> items, String nextCursor, int apiCalls) {
@@ -74,9 +76,14 @@ public final class Page {
         this.budgetSpent = budgetSpent;
         this.explain = explain;
         this.index = null;
+        this.total = null;
     }
 
     private Page(Page page, String index) {
+        this(page, java.util.Objects.requireNonNull(index, "index"), page.total);
+    }
+
+    private Page(Page page, String index, Total total) {
         this.items = page.items;
         this.values = page.values;
         this.indexed = page.indexed;
@@ -85,7 +92,21 @@ public final class Page {
         this.examined = page.examined;
         this.budgetSpent = page.budgetSpent;
         this.explain = page.explain;
-        this.index = java.util.Objects.requireNonNull(index, "index");
+        this.index = index;
+        this.total = total;
+    }
+
+    /** This page with how many items its request matches. */
+    public Page withTotal(Total total) {
+        return new Page(this, index, java.util.Objects.requireNonNull(total, "total"));
+    }
+
+    /**
+     * How many items the page's request matches, all its pages together: exact, or a lower bound that says so; empty
+     * unless the request asked for it ({@link Counts#pageWithTotal}). Its calls are not in {@link #apiCalls()}.
+     */
+    public Optional<Total> total() {
+        return Optional.ofNullable(total);
     }
 
     /** This page, read from the index of this name. */

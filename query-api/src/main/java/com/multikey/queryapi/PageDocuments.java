@@ -63,6 +63,7 @@ final class PageDocuments {
             body.put("examined", page.examined());
         }
         body.put("budgetSpent", page.budgetSpent());
+        page.total().ifPresent(total -> body.set("total", total(total)));
         page.explain().ifPresent(explain -> body.set("explain", explain(explain)));
         return body;
     }
@@ -74,6 +75,40 @@ final class PageDocuments {
             ArrayNode values = all.addArray();
             group.forEach(value -> values.add(PlainJson.DOUBLE_SAFE.of(value)));
         });
+    }
+
+    /** How many items a request matches: {@code {"value": N, "relation": "eq"|"gte", "source": "kept"|"counted"}}. */
+    static ObjectNode total(com.multikey.query.Total total) {
+        ObjectNode node = NODES.objectNode();
+        node.put("value", total.value());
+        node.put("relation", total.relation().apiName());
+        node.put("source", total.source().apiName());
+        return node;
+    }
+
+    /** The counts of a facets request: per field, its top values with their counts, and how many others. */
+    static ObjectNode facets(IndexDefinition index, List<AttributeValue> group, com.multikey.query.Facets facets) {
+        ObjectNode body = NODES.objectNode();
+        body.put("index", index.name());
+        ArrayNode groupNode = body.putArray("group");
+        group.forEach(value -> groupNode.add(PlainJson.DOUBLE_SAFE.of(value)));
+        ArrayNode list = body.putArray("facets");
+        for (com.multikey.query.Facets.Facet facet : facets.facets()) {
+            ObjectNode node = list.addObject();
+            node.put("field", facet.field());
+            ArrayNode values = node.putArray("values");
+            for (com.multikey.query.Facets.ValueCount value : facet.values()) {
+                ObjectNode each = values.addObject();
+                each.set("value", value.value() == null ? NODES.nullNode() : PlainJson.DOUBLE_SAFE.of(value.value()));
+                each.put("count", value.count());
+            }
+            node.put("otherValues", facet.otherValues());
+            node.put("otherCount", facet.otherCount());
+            node.put("relation", facet.relation().apiName());
+            node.put("source", facet.source().apiName());
+        }
+        body.put("calls", facets.calls());
+        return body;
     }
 
     /** How a page was read: the plan, why, the plans weighed, what was read, and the suggested index. */

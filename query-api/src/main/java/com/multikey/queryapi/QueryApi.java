@@ -39,14 +39,16 @@ import java.util.regex.Pattern;
  *   <li>{@code GET /v1/indexes}: the indexes a client can read in the stack's grid layout state, and what a request on each
  *   names;</li>
  *   <li>{@code GET /v1/indexes/{index}/items?group=G&entry=E}: a page of any declared index;</li>
+ *   <li>{@code GET /v1/grid/facets?project=P&field=F} and {@code GET /v1/indexes/{index}/facets?group=G&field=F}: each value of
+ *   one or more fields with how many items carry it ({@code top}, {@code where}, {@code budget});</li>
  *   <li>{@code GET /openapi.json}: the OpenAPI document of these routes.</li>
  * </ul>
  * Page parameters, read by the query library's one parser ({@link PageParameters}, the CLI's too): {@code order}
  * (asc|desc), {@code pageSize} (1-100, default 25), {@code cursor}, {@code missing} (true: then the items lacking the
  * field), and a filter ({@link FilterParameters}: {@code type}, {@code equals}, {@code beginsWith},
  * {@code lt}/{@code le}/{@code gt}/{@code ge}) on the sorted field; {@code where}, once per predicate on any field
- * ({@link PredicateText}), {@code budget} (the items the page may read) and {@code explain=true} (the page says how it
- * was read). Errors are RFC 9457 problem details naming the parameter at fault (for a predicate,
+ * ({@link PredicateText}), {@code budget} (the items the page may read), {@code explain=true} (the page says how it
+ * was read) and {@code total=true} (the page says how many items its request matches). Errors are RFC 9457 problem details naming the parameter at fault (for a predicate,
  * also its position and text); none carries a DynamoDB message, a table name or a key.
  */
 public final class QueryApi {
@@ -55,6 +57,43 @@ public final class QueryApi {
     @FunctionalInterface
     public interface Pages {
         Page page(PageRequest request);
+    }
+
+    /** Counts: the query library's {@link com.multikey.query.Counts}; {@link #NONE} where no counts are served. */
+    public interface Counting {
+        /** A page with its request's total ({@code Counts::pageWithTotal}). */
+        Page pageWithTotal(PageRequest request);
+
+        /** The values of fields with their counts ({@code Counts::facets}). */
+        com.multikey.query.Facets facets(com.multikey.query.FacetRequest request);
+
+        /** Serves no counts: a request for them is refused. */
+        Counting NONE = new Counting() {
+            @Override
+            public Page pageWithTotal(PageRequest request) {
+                throw Problem.badRequest("total", "this API serves no counts");
+            }
+
+            @Override
+            public com.multikey.query.Facets facets(com.multikey.query.FacetRequest request) {
+                throw new Problem(404, "Not Found", "this API serves no counts", null);
+            }
+        };
+
+        /** Over the query library's counts. */
+        static Counting of(com.multikey.query.Counts counts) {
+            return new Counting() {
+                @Override
+                public Page pageWithTotal(PageRequest request) {
+                    return counts.pageWithTotal(request);
+                }
+
+                @Override
+                public com.multikey.query.Facets facets(com.multikey.query.FacetRequest request) {
+                    return counts.facets(request);
+                }
+            };
+        }
     }
 
     /**
@@ -83,12 +122,18 @@ public final class QueryApi {
     public static final String ANY_GROUP = "*";
 
     private static final Pattern INDEX_ITEMS = Pattern.compile("/v1/indexes/([A-Za-z0-9_.-]{1,64})/items");
+    private static final Pattern INDEX_FACETS = Pattern.compile("/v1/indexes/([A-Za-z0-9_.-]{1,64})/facets");
+    /** The parameters of a facets request beside the group's (and the grid's field, repeatable there too). */
+    private static final Set<String> FACET_PARAMETERS = Set.of("field", "top", "where", "budget");
     private static final Set<String> PAGE_PARAMETERS = java.util.Arrays.stream(PageParameters.Parameter.values())
             .map(PageParameters.Parameter::apiName).collect(java.util.stream.Collectors.toUnmodifiableSet());
     /** The parameters a request may give more than once, each value in its place. */
     private static final Set<String> REPEATABLE = Set.of("group", "groups", "project", "where");
+    /** A facets request names each of its fields with a {@code field} parameter. */
+    private static final Set<String> REPEATABLE_ON_FACETS = Set.of("group", "where", "field");
 
     private final Pages pages;
+    private final Counting counting;
     private final IndexDefinitions definitions;
     private final Supplier<IndexDefinitions> current;
     private final PageDocuments documents;
@@ -105,7 +150,16 @@ public final class QueryApi {
      *                library's {@code IndexQuery::currentDefinitions}): which of the grid's layouts a page reads
      */
     public QueryApi(Pages pages, IndexDefinitions definitions, Supplier<IndexDefinitions> current) {
+        this(pages, Counting.NONE, definitions, current);
+    }
+
+    /**
+     * @param counting the totals ({@code total=true}) and facets ({@code GET …/facets}) this API serves
+     * @param current  as {@link #QueryApi(Pages, IndexDefinitions, Supplier)}
+     */
+    public QueryApi(Pages pages, Counting counting, IndexDefinitions definitions, Supplier<IndexDefinitions> current) {
         this.pages = pages;
+        this.counting = java.util.Objects.requireNonNull(counting, "counting");
         this.definitions = definitions;
         this.current = current;
         this.documents = new PageDocuments(definitions);
@@ -133,11 +187,15 @@ public final class QueryApi {
             return problem.response();
         } catch (FilterParameters.InvalidParameterException e) {
             return Problem.badRequest(e.parameter(), e.getMessage()).response();
+        } catch (com.multikey.query.InvalidCountException e) {
+            return Problem.badRequest(e.parameter(), e.getMessage()).response();
         } catch (QueryException e) {
             // the library's refusals name the part of the request at fault (their messages never a table or a key)
-            // the groups of a request of several are given as groups (the grid's, as its projects)
+            // the groups of a request of several are given as groups (the grid's, as its projects); the facets routes name the
+            // fields they count (an entry of a map) field, as the grid's route does
+            boolean facets = request.path().endsWith("/facets") && e.subject() == QueryException.Subject.ENTRY;
             String parameter = e.subject() == QueryException.Subject.GROUP && request.parameters().containsKey("groups") ? "groups"
-                    : parameterOf(e.subject(), request.path().equals("/v1/grid"));
+                    : facets ? "field" : parameterOf(e.subject(), request.path().startsWith("/v1/grid"));
             return Problem.badRequest(parameter, e.getMessage()).response();
         } catch (RetryableQueryException e) {
             return Problem.unavailable("the page could not be read in time; retry").response();
@@ -164,7 +222,7 @@ public final class QueryApi {
             return json(PageDocuments.indexes(current.get()));
         }
         if (path.equals("/v1/grid")) {
-            Parameters parameters = parameters(request, union(PAGE_PARAMETERS, Set.of("project", "field")));
+            Parameters parameters = parameters(request, union(PAGE_PARAMETERS, Set.of("project", "field", "total")));
             IndexDefinition grid = gridIndex().orElseThrow(() -> new Problem(404, "Not Found", "no issue grid is declared: "
                             + "read a declared index under /v1/indexes", null));
             parameters.required("project");
@@ -182,7 +240,7 @@ public final class QueryApi {
         if (items.matches()) {
             IndexDefinition index = definitions.index(items.group(1)).orElseThrow(() ->
                     new Problem(404, "Not Found", "no index named '" + items.group(1) + "' is declared (GET /v1/indexes lists them)", null));
-            Parameters parameters = parameters(request, union(PAGE_PARAMETERS, Set.of("group", "groups", "entry")));
+            Parameters parameters = parameters(request, union(PAGE_PARAMETERS, Set.of("group", "groups", "entry", "total")));
             List<AttributeValue> group = parameters.all("group").stream().map(QueryApi::groupValue).toList();
             List<String> several = parameters.all("groups");
             if (!several.isEmpty() && !group.isEmpty()) {
@@ -199,7 +257,29 @@ public final class QueryApi {
             authorize(request, groups, index);
             return page(index, groups, entry, "entry", parameters);
         }
-        throw new Problem(404, "Not Found", "no such route: GET /v1/grid, /v1/indexes, /v1/indexes/{index}/items or /openapi.json", null);
+        if (path.equals("/v1/grid/facets")) {
+            Parameters parameters = parameters(request, union(FACET_PARAMETERS, Set.of("project")), REPEATABLE_ON_FACETS);
+            IndexDefinition grid = gridIndex().orElseThrow(() -> new Problem(404, "Not Found", "no issue grid is declared: "
+                    + "count a declared index under /v1/indexes", null));
+            List<AttributeValue> group = List.of(AttributeValue.fromS(parameters.required("project")));
+            authorize(request, group, grid);
+            return facets(grid, group, parameters);
+        }
+        Matcher facets = INDEX_FACETS.matcher(path);
+        if (facets.matches()) {
+            IndexDefinition index = definitions.index(facets.group(1)).orElseThrow(() ->
+                    new Problem(404, "Not Found", "no index named '" + facets.group(1) + "' is declared (GET /v1/indexes lists them)", null));
+            Parameters parameters = parameters(request, union(FACET_PARAMETERS, Set.of("group")), REPEATABLE_ON_FACETS);
+            List<AttributeValue> group = parameters.all("group").stream().map(QueryApi::groupValue).toList();
+            if (group.size() != index.group().size()) {
+                throw Problem.badRequest("group", "index '" + index.name() + "' runs within " + index.group() + ": give "
+                        + index.group().size() + " group value(s), got " + group.size());
+            }
+            authorize(request, group, index);
+            return facets(index, group, parameters);
+        }
+        throw new Problem(404, "Not Found", "no such route: GET /v1/grid, /v1/grid/facets, /v1/indexes, /v1/indexes/{index}/items, "
+                + "/v1/indexes/{index}/facets or /openapi.json", null);
     }
 
     /**
@@ -294,7 +374,12 @@ public final class QueryApi {
             if (!entries && !entry.isEmpty()) {
                 throw Problem.badRequest(entryParameter, "index '" + index.name() + "' indexes " + index.values().path() + " itself: it has no entries");
             }
-            Page read = pages.page(groups.size() == 1 ? page.request(index.name(), group, entry)
+            boolean total = total(parameters);
+            if (total && groups.size() > 1) {
+                throw Problem.badRequest("total", "a total is counted for one group: ask for it with one group, or without total");
+            }
+            Page read = total ? counting.pageWithTotal(page.request(index.name(), group, entry))
+                    : pages.page(groups.size() == 1 ? page.request(index.name(), group, entry)
                     : page.requestOfGroups(index.name(), groups, entry));
             ObjectNode body = documents.page(index, group, entry, page.order(), read);
             if (groups.size() > 1) {
@@ -305,6 +390,56 @@ public final class QueryApi {
             int position = e.position();
             throw Problem.badPredicate(position, position < where.size() ? where.get(position) : null, e.getMessage());
         }
+    }
+
+    /** Whether the request asks for its total ({@code total=true}; {@code false} or absent: not). */
+    private static boolean total(Parameters parameters) {
+        return switch (parameters.optional("total").orElse("false")) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw Problem.badRequest("total", "true or false");
+        };
+    }
+
+    /** The counts of one or more fields' values within a group, of the items matching the {@code where} predicates. */
+    private Response facets(IndexDefinition index, List<AttributeValue> group, Parameters parameters) {
+        List<String> where = parameters.all("where");
+        List<String> fields = parameters.all("field");
+        if (fields.isEmpty()) {
+            throw Problem.badRequest("field", "required: name each field to count with a field parameter");
+        }
+        int top = parameters.optional("top").map(text -> wholeNumber("top", text, com.multikey.query.FacetRequest.MAX_TOP))
+                .orElse(com.multikey.query.FacetRequest.DEFAULT_TOP);
+        int budget = parameters.optional("budget").map(text -> wholeNumber("budget", text, com.multikey.query.ReadBudget.DEFAULT.max()))
+                .orElse(0);
+        if (budget == 1) {
+            throw Problem.badRequest("budget", "at least 2 items (an index item and its item), got 1");
+        }
+        try {
+            List<com.multikey.query.Predicate> predicates = new ArrayList<>();
+            for (int i = 0; i < where.size(); i++) {
+                predicates.add(PredicateText.parse(where.get(i), i));
+            }
+            com.multikey.query.Facets counted = counting.facets(new com.multikey.query.FacetRequest(index.name(), group, fields, top,
+                    predicates, budget));
+            return new Response(200, Map.of("content-type", "application/json"), PageDocuments.facets(index, group, counted).toString());
+        } catch (InvalidPredicateException e) {
+            int position = e.position();
+            throw Problem.badPredicate(position, position < where.size() ? where.get(position) : null, e.getMessage());
+        }
+    }
+
+    private static int wholeNumber(String parameter, String text, int max) {
+        int value;
+        try {
+            value = Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw Problem.badRequest(parameter, "a whole number from 1 to " + max + ", got '" + text + "'");
+        }
+        if (value < 1 || value > max) {
+            throw Problem.badRequest(parameter, "from 1 to " + max + ", got " + value);
+        }
+        return value;
     }
 
     /** The parameter of this API a library refusal is about: the grid route names the group its project, the entry its field. */
@@ -331,12 +466,16 @@ public final class QueryApi {
     }
 
     private static Parameters parameters(Request request, Set<String> known) {
+        return parameters(request, known, REPEATABLE);
+    }
+
+    private static Parameters parameters(Request request, Set<String> known, Set<String> repeatable) {
         for (Map.Entry<String, List<String>> parameter : request.parameters().entrySet()) {
             if (!known.contains(parameter.getKey())) {
                 throw Problem.badRequest(parameter.getKey(), "unknown parameter" + (known.isEmpty() ? "" : "; known: "
                         + known.stream().sorted().toList()));
             }
-            if (!REPEATABLE.contains(parameter.getKey()) && parameter.getValue().size() > 1) {
+            if (!repeatable.contains(parameter.getKey()) && parameter.getValue().size() > 1) {
                 throw Problem.badRequest(parameter.getKey(), "given more than once");
             }
         }

@@ -8,6 +8,7 @@ import com.multikey.common.ClientFactory;
 import com.multikey.common.Environment;
 import com.multikey.common.StructuredLog;
 import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.query.Counts;
 import com.multikey.query.CursorSealer;
 import com.multikey.query.IndexQuery;
 import com.multikey.query.ReadBudget;
@@ -70,7 +71,8 @@ public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEve
         IndexDefinitions definitions = IndexDefinitions.fromEnvironment(env);
         IndexQuery query = IndexQuery.of(dynamoDb, Environment.required(env, "APP_TABLE_NAME"),
                 Environment.required(env, "INDEX_TABLE_NAME"), definitions).withCursorSealer(cursors).withReadBudget(readBudget(env));
-        this.api = new QueryApi(query::page, definitions, query::currentDefinitions);
+        Counts counts = new Counts(query, dynamoDb, Environment.required(env, "INDEX_TABLE_NAME"), definitions);
+        this.api = new QueryApi(query::page, QueryApi.Counting.of(counts), definitions, query::currentDefinitions);
         String mode = env.getOrDefault("AUTH_MODE", "IAM");
         if (!mode.equals("IAM") && !mode.equals("JWT")) {
             throw new IllegalArgumentException("AUTH_MODE must be IAM or JWT, got " + mode);
@@ -226,8 +228,11 @@ public final class QueryApiHandler implements RequestHandler<APIGatewayV2HTTPEve
         if (path.startsWith("/v1/indexes/") && path.endsWith("/items")) {
             return "/v1/indexes/{index}/items";
         }
+        if (path.startsWith("/v1/indexes/") && path.endsWith("/facets")) {
+            return "/v1/indexes/{index}/facets";
+        }
         return switch (path) {
-            case "/v1/grid", "/v1/indexes", "/openapi.json" -> path;
+            case "/v1/grid", "/v1/grid/facets", "/v1/indexes", "/openapi.json" -> path;
             default -> "(other)";
         };
     }

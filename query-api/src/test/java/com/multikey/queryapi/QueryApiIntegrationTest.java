@@ -931,4 +931,87 @@ class QueryApiIntegrationTest {
         assertThat(ids(narrowed.body())).isEmpty();
         assertThat(other.status()).isEqualTo(403);
     }
+
+    // ---------------------------------------------------------------------------------------------------------------
+    // counts: a page's total (total=true) and the facets routes, against a count of the seeded issues
+
+    @Test
+    void total_true_saysHowManyTheRequestMatches_exactWithinTheBudget_andABoundPastIt() {
+        // given: project#plan's 30 issues, 15 of team core; severity is missing from every seventh
+        long core = PLANNED.stream().filter(p -> p.team().equals("core")).count();
+        long severityCore = PLANNED.stream().filter(p -> p.team().equals("core") && p.severity() != null).count();
+
+        // when
+        Answer all = get("/v1/grid", "project=project%23plan&field=status&pageSize=5&total=true");
+        Answer filtered = get("/v1/grid", "project=project%23plan&field=severity&pageSize=5&total=true" + where("team = core"));
+        Answer bounded = get("/v1/grid", "project=project%23plan&field=severity&pageSize=2&total=true&budget=4" + where("team = core"));
+        Answer without = get("/v1/grid", "project=project%23plan&field=status&pageSize=5");
+
+        // then
+        assertThat(all.body().get("total").get("value").asLong()).isEqualTo(PLANNED.size());
+        assertThat(all.body().get("total").get("relation").asText()).isEqualTo("eq");
+        assertThat(filtered.body().get("total").get("value").asLong()).isEqualTo(severityCore);
+        assertThat(filtered.body().get("total").get("relation").asText()).isEqualTo("eq");
+        assertThat(bounded.body().get("total").get("relation").asText()).isEqualTo("gte");
+        assertThat(bounded.body().get("total").get("value").asLong()).isLessThan(severityCore).isLessThanOrEqualTo(core);
+        assertThat(without.body().has("total")).isFalse();
+    }
+
+    @Test
+    void facets_countEachValueOfEachField_mostFrequentFirst_andOfTheItemsMatchingWhere() {
+        // when
+        Answer answer = get("/v1/grid/facets", "project=project%23plan&field=status&field=severity&top=2");
+        Answer matching = get("/v1/grid/facets", "project=project%23plan&field=status" + where("team = web"));
+
+        // then
+        assertThat(answer.status()).as(answer.body().toString()).isEqualTo(200);
+        JsonNode status = answer.body().get("facets").get(0);
+        assertThat(status.get("field").asText()).isEqualTo("status");
+        assertThat(status.get("relation").asText()).isEqualTo("eq");
+        Map<String, Long> expectedStatus = new java.util.TreeMap<>();
+        PLANNED.forEach(p -> expectedStatus.merge(p.status(), 1L, Long::sum));
+        assertThat(status.get("values")).hasSize(2);
+        assertThat(status.get("otherValues").asLong()).isEqualTo(expectedStatus.size() - 2);
+        long shown = 0;
+        for (JsonNode value : status.get("values")) {
+            assertThat(value.get("count").asLong()).isEqualTo(expectedStatus.get(value.get("value").asText()));
+            shown += value.get("count").asLong();
+        }
+        assertThat(shown + status.get("otherCount").asLong()).isEqualTo(PLANNED.size());
+        JsonNode severity = answer.body().get("facets").get(1);
+        Map<Integer, Long> expectedSeverity = new java.util.TreeMap<>();
+        PLANNED.stream().filter(p -> p.severity() != null).forEach(p -> expectedSeverity.merge(p.severity(), 1L, Long::sum));
+        long top = expectedSeverity.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+        assertThat(severity.get("values").get(0).get("count").asLong()).isEqualTo(top);
+        Map<String, Long> web = new java.util.TreeMap<>();
+        PLANNED.stream().filter(p -> p.team().equals("web")).forEach(p -> web.merge(p.status(), 1L, Long::sum));
+        Map<String, Long> got = new java.util.TreeMap<>();
+        matching.body().get("facets").get(0).get("values").forEach(v -> got.put(v.get("value").asText(), v.get("count").asLong()));
+        assertThat(got).isEqualTo(web);
+    }
+
+    @Test
+    void facets_badRequests_areProblemsNamingTheParameter() {
+        Map<String, String> cases = new LinkedHashMap<>();
+        cases.put("project=project%23plan", "field");
+        cases.put("project=project%23plan&field=status&top=0", "top");
+        cases.put("project=project%23plan&field=status&top=101", "top");
+        cases.put("project=project%23plan&field=status&top=ten", "top");
+        cases.put("project=project%23plan&field=status&budget=1", "budget");
+        cases.put("project=project%23plan&field=status&field=status", "field");
+        cases.put("project=project%23plan&field=status" + where("status is open"), "where");
+        cases.put("project=project%2335e9&field=3812&field=nope", "field");
+        cases.put("project=project%23plan&field=status&pageSize=5", "pageSize");
+        cases.put("field=status", "project");
+        for (Map.Entry<String, String> each : cases.entrySet()) {
+            Answer answer = get("/v1/grid/facets", each.getKey());
+            assertThat(answer.status()).as(each.getKey()).isEqualTo(400);
+            assertThat(answer.body().get("parameter").asText()).as(each.getKey()).isEqualTo(each.getValue());
+        }
+        Answer total = get("/v1/grid", "project=project%23plan&field=status&total=yes");
+        assertThat(total.status()).isEqualTo(400);
+        assertThat(total.body().get("parameter").asText()).isEqualTo("total");
+        Answer index = get("/v1/indexes/custom_fields/facets", "field=status");
+        assertThat(index.status()).isIn(400, 404);
+    }
 }

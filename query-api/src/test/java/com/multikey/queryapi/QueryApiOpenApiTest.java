@@ -219,4 +219,80 @@ class QueryApiOpenApiTest {
         assertThat(body.at("/explain/plan").asText()).startsWith("merge(2 groups");
         assertThat(problems(withBody(page, oneGroup.toString()))).singleElement().asString().contains("groups");
     }
+
+    /** Counting that answers with these, checking the requests it is given. */
+    private static QueryApi.Counting counting(com.multikey.query.Total total, com.multikey.query.Facets facets) {
+        return new QueryApi.Counting() {
+            @Override
+            public Page pageWithTotal(com.multikey.query.PageRequest request) {
+                return new Page(List.of(ISSUE), "next", 2).withTotal(total);
+            }
+
+            @Override
+            public com.multikey.query.Facets facets(com.multikey.query.FacetRequest request) {
+                assertThat(request.fields()).containsExactly("3812", "status");
+                assertThat(request.top()).isEqualTo(3);
+                return facets;
+            }
+        };
+    }
+
+    @Test
+    void aPageWithItsTotal_andFacets_areAsTheDocumentSays_andATotalOfAnotherRelationIsNot() throws Exception {
+        // given
+        com.multikey.query.Total total = new com.multikey.query.Total(10_000, com.multikey.query.Total.Relation.GTE,
+                com.multikey.query.Total.Source.COUNTED, 80, 10_000);
+        com.multikey.query.Facets facets = new com.multikey.query.Facets(List.of(new com.multikey.query.Facets.Facet("3812",
+                List.of(new com.multikey.query.Facets.ValueCount(AttributeValue.fromS("2023-05-01"), "s", 42),
+                        new com.multikey.query.Facets.ValueCount(null, "t", 7)), 3, 9, com.multikey.query.Total.Relation.EQ,
+                com.multikey.query.Total.Source.KEPT), new com.multikey.query.Facets.Facet("status", List.of(), 0, 0,
+                com.multikey.query.Total.Relation.GTE, com.multikey.query.Total.Source.COUNTED)), 2, 0);
+        QueryApi api = new QueryApi(request -> {
+            throw new AssertionError("a page with its total is read by the counts");
+        }, counting(total, facets), DEFINITIONS, () -> DEFINITIONS);
+
+        // when
+        QueryApi.Response page = api.handle(new QueryApi.Request("GET", "/v1/grid", Map.of("project", List.of("project#1"),
+                "field", List.of("3812"), "total", List.of("true")), Optional.empty()));
+        QueryApi.Response counts = api.handle(new QueryApi.Request("GET", "/v1/grid/facets", Map.of("project", List.of("project#1"),
+                "field", List.of("3812", "status"), "top", List.of("3")), Optional.empty()));
+        ObjectNode otherRelation = (ObjectNode) JSON.readTree(page.body());
+        ((ObjectNode) otherRelation.get("total")).put("relation", "about");
+        ObjectNode withoutRelation = (ObjectNode) JSON.readTree(counts.body());
+        ((ObjectNode) withoutRelation.at("/facets/0")).remove("relation");
+
+        // then
+        OPENAPI.check("GET", "/v1/grid", page.status(), page.headers(), page.body());
+        OPENAPI.check("GET", "/v1/grid/facets", counts.status(), counts.headers(), counts.body());
+        assertThat(JSON.readTree(page.body()).get("total").toString()).isEqualTo("{\"value\":10000,\"relation\":\"gte\",\"source\":\"counted\"}");
+        assertThat(JSON.readTree(counts.body()).at("/facets/0/values/1/value").isNull()).isTrue();
+        assertThat(JSON.readTree(counts.body()).at("/facets/0/otherCount").asLong()).isEqualTo(9);
+        assertThat(problems(withBody(page, otherRelation.toString()))).singleElement().asString().contains("relation");
+        assertThat(OPENAPI.problems("GET", "/v1/grid/facets", counts.status(), counts.headers(), withoutRelation.toString()))
+                .singleElement().asString().contains("relation");
+    }
+
+    @Test
+    void facets_whenDynamoDbThrottles_is429() {
+        // given
+        QueryApi api = new QueryApi(request -> new Page(List.of(ISSUE), null, 2), new QueryApi.Counting() {
+            @Override
+            public Page pageWithTotal(com.multikey.query.PageRequest request) {
+                throw new AssertionError();
+            }
+
+            @Override
+            public com.multikey.query.Facets facets(com.multikey.query.FacetRequest request) {
+                throw DynamoDbException.builder().statusCode(429).message("Rate exceeded").build();
+            }
+        }, DEFINITIONS, () -> DEFINITIONS);
+
+        // when
+        QueryApi.Response throttled = api.handle(new QueryApi.Request("GET", "/v1/grid/facets", Map.of("project", List.of("project#1"),
+                "field", List.of("3812")), Optional.empty()));
+
+        // then
+        OPENAPI.check("GET", "/v1/grid/facets", throttled.status(), throttled.headers(), throttled.body());
+        assertThat(throttled.status()).isEqualTo(429);
+    }
 }

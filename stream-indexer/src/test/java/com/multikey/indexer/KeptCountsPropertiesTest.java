@@ -176,6 +176,56 @@ class KeptCountsPropertiesTest {
                 assertThat(stateCounts.values().getFirst().count()).isEqualTo(brute.values().stream().mapToLong(Long::longValue).max().orElseThrow());
             }
         }
+
+        // and the read side's counts (kept, and counted at read time from the items' last versions) say the same as the brute force
+        history.last().forEach((key, item) -> {
+            Map<String, AttributeValue> latest = new HashMap<>(item);
+            latest.putAll(key.toKey());
+            stack.dynamoDb.putItem(b -> b.tableName(stack.appTable()).item(latest));
+        });
+        com.multikey.query.IndexQuery query = new com.multikey.query.IndexQuery(stack.dynamoDb, stack.appTable(), table, DEFINITIONS,
+                Backoff.standard(), Sleeper.SYSTEM, Duration.ofSeconds(60), System::nanoTime, com.multikey.query.GridSettings.NONE);
+        com.multikey.query.Counts kept = new com.multikey.query.Counts(query, stack.dynamoDb, table, DEFINITIONS);
+        for (com.multikey.query.Counts counts : List.of(kept, kept.atReadTime())) {
+            com.multikey.query.Total.Source source = counts == kept ? com.multikey.query.Total.Source.KEPT : com.multikey.query.Total.Source.COUNTED;
+            for (String project : PROJECTS) {
+                List<AttributeValue> group = List.of(AttributeValue.fromS(project));
+                com.multikey.query.Facets grid = counts.facets(new com.multikey.query.FacetRequest("grid", group, List.of("f1", "f2"), 100, List.of(), 0));
+                for (com.multikey.query.Facets.Facet facet : grid.facets()) {
+                    assertThat(facet.source()).isEqualTo(source);
+                    assertThat(facet.relation()).isEqualTo(com.multikey.query.Total.Relation.EQ);
+                    assertThat(asMap(facet)).as("read side's facet " + facet.field() + " of " + project)
+                            .isEqualTo(history.bruteFacet(DEFINITIONS.index("grid").orElseThrow(), project, facet.field()));
+                }
+                com.multikey.query.Facets labelFacets = counts.facets(new com.multikey.query.FacetRequest("labels", group, List.of("labels"), 100, List.of(), 0));
+                assertThat(asMap(labelFacets.facets().get(0))).isEqualTo(history.bruteFacet(DEFINITIONS.index("labels").orElseThrow(), project, "labels"));
+                IndexDefinition state = DEFINITIONS.index("state").orElseThrow();
+                // the items that have a state (the kept total also counts those without one: a page lists them only with its
+                // missing tail, which an index grouped by another attribute than the table's key has not)
+                com.multikey.query.Total total = counts.total(com.multikey.query.PageRequest.onIndex("state", group, "", com.multikey.query.Order.ASC, 10));
+                assertThat(total.source()).isEqualTo(com.multikey.query.Total.Source.COUNTED);
+                assertThat(total.relation()).isEqualTo(com.multikey.query.Total.Relation.EQ);
+                assertThat(total.value()).as("read side's total of " + project)
+                        .isEqualTo(history.bruteFacet(state, project, "state").values().stream().mapToLong(Long::longValue).sum());
+                // one value of a kept facet: its count, as a total of the request that lists it
+                com.multikey.query.Facets stateFacets = counts.facets(new com.multikey.query.FacetRequest("state", group, List.of("state"), 100, List.of(), 0));
+                for (com.multikey.query.Facets.ValueCount value : stateFacets.facets().get(0).values()) {
+                    com.multikey.index.IndexValue indexValue = com.multikey.index.FieldValues.of(value.value()).getFirst();
+                    com.multikey.query.Total ofValue = counts.total(com.multikey.query.PageRequest.onIndex("state", group, "", com.multikey.query.Order.ASC, 10)
+                            .where(List.of(new com.multikey.query.Predicate.Equals("state", indexValue))));
+                    assertThat(ofValue.source()).isEqualTo(source);
+                    assertThat(ofValue.value()).as("total of state = " + text(value.value())).isEqualTo(value.count());
+                }
+                assertThat(asMap(stateFacets.facets().get(0))).isEqualTo(history.bruteFacet(state, project, "state"));
+            }
+        }
+    }
+
+    private static Map<String, Long> asMap(com.multikey.query.Facets.Facet facet) {
+        Map<String, Long> map = new TreeMap<>();
+        facet.values().forEach(v -> map.put(text(v.value()), v.count()));
+        assertThat(facet.otherValues()).isZero();
+        return map;
     }
 
     private static Map<String, Long> asMap(GroupCounts counts) {

@@ -189,10 +189,11 @@ class TemplateDeploymentTest {
         assertThat(statement("QueryRole", "ReadIndexTable").get("Action")).isEqualTo(List.of("dynamodb:Query", "dynamodb:GetItem", "dynamodb:Scan"));
         assertThat(statement("QueryRole", "ReadAppTable").get("Action"))
                 .isEqualTo(List.of("dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:Query"));
-        // four routes, each behind IAM or the JWT authorizer, never open
+        // six routes, each behind IAM or the JWT authorizer, never open
         List<String> routes = template.resourcesOfType("AWS::ApiGatewayV2::Route");
         assertThat(routes).extracting(route -> template.properties(route).get("RouteKey")).containsExactlyInAnyOrder(
-                "GET /v1/grid", "GET /v1/indexes", "GET /v1/indexes/{index}/items", "GET /openapi.json");
+                "GET /v1/grid", "GET /v1/indexes", "GET /v1/indexes/{index}/items", "GET /openapi.json", "GET /v1/grid/facets",
+                "GET /v1/indexes/{index}/facets");
         assertThat(routes).allSatisfy(route -> assertThat(template.properties(route).get("AuthorizationType"))
                 .isEqualTo(Map.of("Fn::If", List.of("QueryApiJwt", "JWT", "AWS_IAM"))));
         // the managed policy callers attach: execute-api:Invoke on this API's GET routes only

@@ -11,8 +11,9 @@ import java.util.List;
  * holding a million small items), {@code counts} (kept counts: write cost, a hot value's shards, the reader on a group of
  * 1,000,000 items), {@code durability [writes]} (PutItem in memory against with a data directory, and the replay),
  * {@code groups} (several groups merged into one page stream, against one request per group merged by hand),
- * {@code cost}, {@code cold-start [runs]}, {@code freshness [writes]} (write to index
- * answering it, on the emulator, for each stream source),
+ * {@code counts-read} (read-side counts: a count at read time against {@code Select=COUNT}, a
+ * page's total at 50%, 5% and 0.05% selectivity, kept facets on 1,000,000 items), {@code cost}, {@code cold-start [runs]},
+ * {@code freshness [writes]} (write to index answering it, on the emulator, for each stream source),
  * or the first three (no argument).
  */
 public final class Benchmarks {
@@ -87,9 +88,14 @@ public final class Benchmarks {
             int at = which.indexOf("durability");
             DurabilityBenchmark.run(out, at + 1 < which.size() && which.get(at + 1).matches("[0-9]+") ? Integer.parseInt(which.get(at + 1)) : 5_000,
                     java.nio.file.Path.of("target"));
+        }
         if (which.contains("groups")) {
             out.println();
             GroupsBenchmark.run(out);
+        }
+        if (which.contains("counts-read")) {
+            out.println();
+            CountsReadBenchmark.run(out);
         }
         if (which.contains("heap-1m")) {
             out.println();

@@ -244,6 +244,11 @@ class GridPageIT {
         browser.manage().window().setSize(WINDOW);
     }
 
+    /** Project#9's issues, for conditions on several columns: num, f1 a status, f2 a number, f3 a text to sort by. */
+    private static final List<List<String>> PROJECT_9 = List.of(List.of("31", "open", "5", "c"), List.of("32", "open", "2", "a"),
+            List.of("33", "closed", "4", "b"), List.of("34", "open", "7", "d"), List.of("35", "open", "3", "e"),
+            List.of("36", "triage", "6", "f"));
+
     @Nested
     @TestInstance(TestInstance.Lifecycle.PER_CLASS)
     class Iam {
@@ -261,10 +266,7 @@ class GridPageIT {
             api = LocalReadApi.serve(runtime, "IAM", "127.0.0.1", 0, Optional.empty());
             LocalReadApiIT.writeIssues(runtime);
             // project#9, for conditions on several columns: f1 a status, f2 a number, f3 a text to sort by
-            List<List<String>> issues = List.of(List.of("31", "open", "5", "c"), List.of("32", "open", "2", "a"),
-                    List.of("33", "closed", "4", "b"), List.of("34", "open", "7", "d"), List.of("35", "open", "3", "e"),
-                    List.of("36", "triage", "6", "f"));
-            for (List<String> issue : issues) {
+            for (List<String> issue : PROJECT_9) {
                 runtime.dynamoDb().putItem(b -> b.tableName(runtime.table("AppTable")).item(Map.of("id", AttributeValue.fromS("issue#"
                         + issue.get(0)), "project", AttributeValue.fromS("project#9"), "num", AttributeValue.fromN(issue.get(0)),
                         "custom_fields", AttributeValue.fromM(Map.of("f1", AttributeValue.fromS(issue.get(1)), "f2",
@@ -404,6 +406,61 @@ class GridPageIT {
             // then
             assertThat(rows()).as(problem()).containsExactly("issue#33", "issue#31", "issue#34", "issue#35", "issue#36");
             assertThat(browser.findElement(By.id("activeWhere")).getText()).isEqualTo("f2 >= 3");
+        }
+
+        /** The values of f1 shown beside the filters, with their counts, once the page has loaded them. */
+        private List<String> facetButtons(int loadsBefore) {
+            waitFor("the values' counts", () -> facetLoads() > loadsBefore, GridPageIT::problem);
+            return readStable(() -> browser.findElements(By.cssSelector("#facetValues button.facet")).stream().map(WebElement::getText).toList());
+        }
+
+        private int facetLoads() {
+            String loads = browser.findElement(By.tagName("body")).getDomAttribute("data-facet-loads");
+            return loads == null ? 0 : Integer.parseInt(loads);
+        }
+
+        /** The brute force: each f1 value of project#9's issues whose f2 is at least {@code minF2}, with its count, as the page shows them. */
+        private List<String> f1Counts(int minF2) {
+            java.util.Map<String, Long> counts = new java.util.TreeMap<>();
+            PROJECT_9.stream().filter(issue -> Integer.parseInt(issue.get(2)) >= minF2).forEach(issue -> counts.merge(issue.get(1), 1L, Long::sum));
+            return counts.entrySet().stream().sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed()
+                    .thenComparing(java.util.Map.Entry.comparingByKey())).map(e -> e.getKey() + " " + e.getValue()).toList();
+        }
+
+        @Test
+        void theTotalAboveTheGrid_andTheCountsBesideTheFilters_areThoseOfTheSeededTable_andAValueAppliesItsFilter() {
+            // given: project#9 sorted by f1, three a page
+            open(api, "?project=" + param("project#9") + "&field=f1&pageSize=3", "");
+            assertThat(rows()).as(problem()).hasSize(3);
+
+            // then: "1–3 of 6", and each f1 value with its count, most frequent first
+            assertThat(browser.findElement(By.id("range")).getText()).isEqualTo("1–3 of " + PROJECT_9.size());
+            assertThat(facetButtons(0)).isEqualTo(f1Counts(Integer.MIN_VALUE));
+
+            // when: the next page
+            andWaitForTheGrid(() -> browser.findElement(By.id("next")).click());
+            // then
+            assertThat(browser.findElement(By.id("range")).getText()).isEqualTo("4–6 of " + PROJECT_9.size());
+
+            // when: a condition f2 >= 4
+            int before = facetLoads();
+            condition(1, "f2", ">=", "4");
+            andWaitForTheGrid(() -> browser.findElement(By.id("applyWhere")).click());
+            // then: the counts of the matching issues
+            long matching = PROJECT_9.stream().filter(issue -> Integer.parseInt(issue.get(2)) >= 4).count();
+            assertThat(browser.findElement(By.id("range")).getText()).isEqualTo("1–3 of " + matching);
+            assertThat(facetButtons(before)).isEqualTo(f1Counts(4));
+
+            // when: a value's count is clicked, it is the filter
+            before = facetLoads();
+            andWaitForTheGrid(() -> browser.findElements(By.cssSelector("#facetValues button.facet")).stream()
+                    .filter(b -> b.getText().startsWith("closed ")).findFirst().orElseThrow().click());
+            // then
+            assertThat(rows()).as(problem()).containsExactly("issue#33");
+            assertThat(browser.findElement(By.id("range")).getText()).isEqualTo("1–1 of 1");
+            assertThat(browser.findElement(By.id("activeFilter")).getText()).isEqualTo("filter: f1 = closed");
+            // the values beside the filter stay those of the conditions: another value is one click away
+            assertThat(facetButtons(before)).isEqualTo(f1Counts(4));
         }
 
         @Test

@@ -27,7 +27,7 @@ import java.util.concurrent.Callable;
         footer = {"", "Results go to standard output (--output json for scripts); progress and errors to standard error.",
                 "Each command answers --help."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {OperatorCli.HELP_SHOWN, OperatorCli.BAD_USAGE},
-        subcommands = {QueryCommand.class, BackfillCommand.class, VerifyCommand.class,
+        subcommands = {QueryCommand.class, FacetsCommand.class, BackfillCommand.class, VerifyCommand.class,
                 RemoveIndexCommand.class, MigrateGridCommand.class, WorkerJobs.JobStatusCommand.class, RedriveCommand.class,
                 InitCommand.class, PlanCommand.class})
 public final class OperatorCli implements Callable<Integer> {

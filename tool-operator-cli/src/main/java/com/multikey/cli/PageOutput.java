@@ -28,6 +28,17 @@ final class PageOutput {
         return document;
     }
 
+    /** The page's total as the document's {@code total}, when asked for: {@code {value, relation, source}}. */
+    static void total(Page page, ObjectNode document) {
+        page.total().ifPresent(total -> document.putObject("total").put("value", total.value())
+                .put("relation", total.relation().apiName()).put("source", total.source().apiName()));
+    }
+
+    /** The page's place in its request's total for people ("1–25 of 1,234"), when asked for. */
+    static void totalLine(Page page, boolean firstPage, PrintStream out) {
+        page.total().ifPresent(total -> out.println(CountText.range(page.items().size(), firstPage, total)));
+    }
+
     /** The page's summary for people: items, calls and reads, the next cursor; its plan on {@code err} when asked for. */
     static void summary(Page page, PrintStream out, PrintStream err) {
         out.printf("%d item(s), %d API call(s)%s%n", page.items().size(), page.apiCalls(), reads(page));

@@ -10,6 +10,7 @@ import com.multikey.common.PlainJson;
 import com.multikey.index.IndexProjector;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.query.Counts;
 import com.multikey.query.CursorKeys;
 import com.multikey.query.CursorSealer;
 import com.multikey.query.FilterParameters;
@@ -111,6 +112,11 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
             + "estimated items, what was read, and the definitions entry of an index that would answer the query in two calls "
             + "when one would (on standard error; with --output json as the document's explain)")
     boolean explain;
+    @Option(names = "--total", description = "also print how many items the request matches, all its pages together: \"1–25 of "
+            + "1,234\", or \"of 10,000+\" when the count stopped at its read budget (--budget, else 10000 items) before the end; "
+            + "from the counts the pipeline keeps when the definitions declare them, else counted at read time (with --output "
+            + "json: total {value, relation eq|gte, source})")
+    boolean total;
 
     @Override
     public Failures.Context context() {
@@ -144,6 +150,7 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
                 ObjectNode document = PageOutput.document(page, items).put("index", page.index().orElse(null)).put("project", project)
                         .put("attribute", attribute);
                 PageOutput.explain(page, document);
+                PageOutput.total(page, document);
                 Output.print(document, parent.out);
                 return OperatorCli.DONE;
             }
@@ -155,6 +162,7 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
                 out.printf("%-4d %-14s %-5s %-30s %s%n", ++n, text(item.get("id")), item.get("num") == null ? "" : item.get("num").n(),
                         text(item.get("name")), value == null ? "(none)" : PlainJson.EXACT.of(value));
             }
+            PageOutput.totalLine(page, cursor == null, out);
             PageOutput.summary(page, out, parent.err);
             return OperatorCli.DONE;
         }
@@ -232,9 +240,11 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
                     document.put("attribute", attribute);
                 }
                 PageOutput.explain(page, document);
+                PageOutput.total(page, document);
                 Output.print(document, out);
                 return OperatorCli.DONE;
             }
+            PageOutput.totalLine(page, cursor == null, out);
             PageOutput.summary(page, out, parent.err);
             return OperatorCli.DONE;
         }
@@ -294,8 +304,9 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
     /** A page through the query library, a predicate or budget it refuses named by its option. */
     private Page read(DynamoDbClient client, IndexDefinitions definitions, Duration timeout, PageRequest request) {
         try {
-            return IndexQuery.of(client, tables.appTable, tables.indexTable, definitions).withPageBudget(timeout)
-                    .withCursorSealer(cursorSealer()).page(request);
+            IndexQuery query = IndexQuery.of(client, tables.appTable, tables.indexTable, definitions).withPageBudget(timeout)
+                    .withCursorSealer(cursorSealer());
+            return total ? new Counts(query, client, tables.indexTable, definitions).pageWithTotal(request) : query.page(request);
         } catch (InvalidPredicateException e) {
             throw QueryRefusals.where(e, where);
         } catch (FilterParameters.InvalidParameterException e) {
