@@ -251,7 +251,7 @@ public final class IndexQuery {
             Target target = Target.of(single, current, definitions, projector);
             ItemTests groupTests = new ItemTests(projector, target.index(), single.group(), single.attribId(), target.project(),
                     single.predicates());
-            checkFields(single, groupTests);
+            checkFields(single, target, groupTests);
             PredicateText.validate(single.predicates(), groupTests::identity);
             SortRanges ranges = SortRanges.of(single.filter(), groupTests.onSortField(), target.bounds());
             boolean tail = Planner.hasTail(single, groupTests);

@@ -262,7 +262,7 @@ public final class QueryApi {
             IndexDefinition grid = gridIndex().orElseThrow(() -> new Problem(404, "Not Found", "no issue grid is declared: "
                     + "count a declared index under /v1/indexes", null));
             List<AttributeValue> group = List.of(AttributeValue.fromS(parameters.required("project")));
-            authorize(request, group, grid);
+            authorize(request, List.of(group), grid);
             return facets(grid, group, parameters);
         }
         Matcher facets = INDEX_FACETS.matcher(path);
@@ -275,7 +275,7 @@ public final class QueryApi {
                 throw Problem.badRequest("group", "index '" + index.name() + "' runs within " + index.group() + ": give "
                         + index.group().size() + " group value(s), got " + group.size());
             }
-            authorize(request, group, index);
+            authorize(request, List.of(group), index);
             return facets(index, group, parameters);
         }
         throw new Problem(404, "Not Found", "no such route: GET /v1/grid, /v1/grid/facets, /v1/indexes, /v1/indexes/{index}/items, "
