@@ -91,7 +91,7 @@ record Cursor(Part part, Map<String, AttributeValue> startKey, Knowledge knowled
                 throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor");
             }
         });
-        return new Cursor(part, key, Knowledge.read(node, request.predicates().size()));
+        return new Cursor(part, key, Knowledge.read(node, request.expressions().size()));
     }
 
     /**

@@ -197,16 +197,17 @@ public final class IndexQuery {
         RetryBudget budget = new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock));
         Target target = Target.of(request, grid.currentDefinitions(budget, pageBudget), definitions, projector);
         int items = readBudget.of(request);
-        ItemTests tests = new ItemTests(projector, target.index(), request.group(), request.attribId(), target.project(), request.predicates());
+        ItemTests tests = new ItemTests(projector, target.index(), request.group(), request.attribId(), target.project(),
+                request.expressions());
         checkFields(request, tests);
         // two spellings of one field are one field: their ranges must leave a value too
-        PredicateText.validate(request.predicates(), tests::identity);
+        ExpressionText.validate(request.expressions(), tests::identity);
         SortRanges ranges = SortRanges.of(request.filter(), tests.onSortField(), target.bounds());
         boolean tail = Planner.hasTail(request, tests);
         Optional<Cursor> cursor = request.cursor().map(text -> grid.carriedOver(Cursor.decode(text, request, cursors), target, request)
                 .requireValid(target, ranges.hull(), tail));
         grid.requireDefined(request, target, tests, cursor, budget, pageBudget);
-        boolean planned = !request.predicates().isEmpty();
+        boolean planned = !request.expressions().isEmpty();
         PageReads reads = new PageReads(new PageReads.Tables(dynamoDb, appTable, indexTable, grid.settings()), projector, budget, pageBudget,
                 planned || request.readBudget() > 0 ? items : Integer.MAX_VALUE,
                 planned ? ReadBudget.maxCalls(items) : MAX_READS_PER_PAGE);
@@ -237,18 +238,20 @@ public final class IndexQuery {
 
     /** Every predicate names a field this index can have: an attribute path that parses; an entry only of a map's index. */
     private static void checkFields(PageRequest request, ItemTests tests) {
-        for (int i = 0; i < request.predicates().size(); i++) {
-            String field = request.predicates().get(i).field();
-            if (!tests.isEntry(field)) {
-                try {
-                    tests.attributePath(field);
-                } catch (com.multikey.index.definition.DefinitionException e) {
-                    throw new InvalidPredicateException(i, "names no attribute: " + e.getMessage());
+        for (int i = 0; i < request.expressions().size(); i++) {
+            for (Predicate predicate : ExpressionText.predicates(request.expressions().get(i))) {
+                String field = predicate.field();
+                if (!tests.isEntry(field)) {
+                    try {
+                        tests.attributePath(field);
+                    } catch (com.multikey.index.definition.DefinitionException e) {
+                        throw new InvalidPredicateException(i, "names no attribute: " + e.getMessage());
+                    }
                 }
-            }
-            if (tests.isEntry(field) && DynamoDbLimits.utf8Bytes(tests.entryName(field)) > DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
-                throw new InvalidPredicateException(i, "names an entry longer than " + DynamoDbLimits.MAX_PARTITION_KEY_BYTES
-                        + " bytes, which no index item has");
+                if (tests.isEntry(field) && DynamoDbLimits.utf8Bytes(tests.entryName(field)) > DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
+                    throw new InvalidPredicateException(i, "names an entry longer than " + DynamoDbLimits.MAX_PARTITION_KEY_BYTES
+                            + " bytes, which no index item has");
+                }
             }
         }
     }
@@ -260,8 +263,11 @@ public final class IndexQuery {
      */
     private List<Driver> drivers(PageRequest request, Target target, ItemTests tests) {
         List<Driver> drivers = new ArrayList<>();
-        for (int i = 0; i < request.predicates().size(); i++) {
-            Predicate predicate = request.predicates().get(i);
+        for (int i = 0; i < request.expressions().size(); i++) {
+            if (!(request.expressions().get(i) instanceof Predicate predicate)) {
+                // an expression of and, or, not: tested on each item the plan reads
+                continue;
+            }
             String field = predicate.field();
             if (tests.isSortField(field) || Driver.rankOf(predicate).isEmpty()) {
                 continue;
