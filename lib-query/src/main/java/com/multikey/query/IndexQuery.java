@@ -213,6 +213,7 @@ public final class IndexQuery {
                 planned ? ReadBudget.maxCalls(items) : MAX_READS_PER_PAGE);
         Listing listing = new Listing(request, target, tests, projector);
         Plan plan = Planner.plan(listing, ranges, () -> drivers(request, target, tests),
+                (position, predicate) -> driverOf(position, predicate, request, target, tests),
                 cursor.map(c -> c.part() == Cursor.Part.MISSING).orElse(false));
         Part part = new PlanReader(listing, reads, definitions.table()).read(plan, cursor.map(Cursor::startKey).orElse(Map.of()),
                 cursor.map(Cursor::knowledge).orElse(Knowledge.NONE), request.pageSize());
@@ -264,42 +265,46 @@ public final class IndexQuery {
     private List<Driver> drivers(PageRequest request, Target target, ItemTests tests) {
         List<Driver> drivers = new ArrayList<>();
         for (int i = 0; i < request.expressions().size(); i++) {
-            if (!(request.expressions().get(i) instanceof Predicate predicate)) {
-                // an expression of and, or, not: tested on each item the plan reads
-                continue;
+            if (request.expressions().get(i) instanceof Predicate predicate) {
+                // an expression of and, or, not is tested on each item; an or may be read as a union of drives (Planner.union)
+                driverOf(i, predicate, request, target, tests).ifPresent(drivers::add);
             }
-            String field = predicate.field();
-            if (tests.isSortField(field) || Driver.rankOf(predicate).isEmpty()) {
-                continue;
-            }
-            if (tests.isEntry(field)) {
-                String entry = tests.entryName(field);
-                String partition = target.project().isPresent() ? entry : IndexProjector.partition(target.index(), request.group(), entry);
-                if (DynamoDbLimits.utf8Bytes(partition) <= DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
-                    Driver.of(i, predicate, target.index(), partition, target.project(), target.bounds()).ifPresent(drivers::add);
-                }
-                continue;
-            }
-            com.multikey.index.definition.AttributePath path = tests.attributePath(field);
-            int position = i;
-            definitions.indexes().stream()
-                    .filter(other -> other.layout() == IndexDefinition.Layout.GROUPED && !other.equals(target.index())
-                            && !(other.values() instanceof ValueSource.MapEntries) && other.values().path().equals(path)
-                            && other.group().equals(target.index().group()) && target.index().covers().containsAll(other.covers())
-                            && target.project().isEmpty())
-                    .findFirst()
-                    .ifPresent(other -> {
-                        try {
-                            String partition = IndexProjector.partition(other, request.group(), null);
-                            if (DynamoDbLimits.utf8Bytes(partition) <= DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
-                                Driver.of(position, predicate, other, partition, Optional.empty(),
-                                        projector.bounds(other.name())).ifPresent(drivers::add);
-                            }
-                        } catch (UnindexableValueException e) {
-                            // a group value that index cannot hold: no driver
-                        }
-                    });
         }
         return drivers;
+    }
+
+    /** The driver of one predicate ({@code where[position]}, or one inside it), when an index lists its items. */
+    private Optional<Driver> driverOf(int position, Predicate predicate, PageRequest request, Target target, ItemTests tests) {
+        String field = predicate.field();
+        if (tests.isSortField(field) || Driver.rankOf(predicate).isEmpty()) {
+            return Optional.empty();
+        }
+        if (tests.isEntry(field)) {
+            String entry = tests.entryName(field);
+            String partition = target.project().isPresent() ? entry : IndexProjector.partition(target.index(), request.group(), entry);
+            if (DynamoDbLimits.utf8Bytes(partition) <= DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
+                return Driver.of(position, predicate, target.index(), partition, target.project(), target.bounds());
+            }
+            return Optional.empty();
+        }
+        com.multikey.index.definition.AttributePath path = tests.attributePath(field);
+        return definitions.indexes().stream()
+                .filter(other -> other.layout() == IndexDefinition.Layout.GROUPED && !other.equals(target.index())
+                        && !(other.values() instanceof ValueSource.MapEntries) && other.values().path().equals(path)
+                        && other.group().equals(target.index().group()) && target.index().covers().containsAll(other.covers())
+                        && target.project().isEmpty())
+                .findFirst()
+                .flatMap(other -> {
+                    try {
+                        String partition = IndexProjector.partition(other, request.group(), null);
+                        if (DynamoDbLimits.utf8Bytes(partition) <= DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
+                            return Driver.of(position, predicate, other, partition, Optional.empty(), projector.bounds(other.name()));
+                        }
+                        return Optional.empty();
+                    } catch (UnindexableValueException e) {
+                        // a group value that index cannot hold: no driver
+                        return Optional.empty();
+                    }
+                });
     }
 }

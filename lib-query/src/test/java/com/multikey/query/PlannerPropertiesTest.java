@@ -574,8 +574,11 @@ class PlannerPropertiesTest {
     private static Arbitrary<List<RequestSpec>> withExpressions(Arbitrary<List<RequestSpec>> requests, Arbitrary<String> field) {
         return requests.flatMap(specs -> Combinators.combine(specs.stream().map(spec -> {
             Arbitrary<String> anyField = Arbitraries.frequencyOf(Tuple.of(4, field), Tuple.of(1, Arbitraries.just(spec.sortField())));
-            Arbitrary<ExprSpec> expression = expression(anyField, 4).filter(e -> !(e instanceof ExprSpec.Leaf)
-                    && e.levels() <= ExpressionText.MAX_DEPTH && e.leaves() <= PredicateText.MAX_PREDICATES);
+            // now and then an or each of whose disjuncts an index may list: read as a union of drives when it fits
+            Arbitrary<String> otherField = field.filter(f -> !f.equals(spec.sortField()));
+            Arbitrary<ExprSpec> expression = Arbitraries.frequencyOf(Tuple.of(3, expression(anyField, 4)), Tuple.of(2, drivableOr(otherField, anyField)))
+                    .filter(e -> !(e instanceof ExprSpec.Leaf) && e.levels() <= ExpressionText.MAX_DEPTH
+                            && e.leaves() <= PredicateText.MAX_PREDICATES);
             return Combinators.combine(Arbitraries.integers().between(0, 2), expression.list().ofMinSize(1).ofMaxSize(2))
                     .as((keep, expressions) -> {
                         List<PredicateSpec> kept = spec.predicates().subList(0, Math.min(keep, spec.predicates().size()));
@@ -591,6 +594,19 @@ class PlannerPropertiesTest {
                                 spec.explain(), fitting);
                     });
         }).toList()).as(List::copyOf));
+    }
+
+    /**
+     * An or of 2 or 3 disjuncts, each a predicate an index may list ({@code =}, a short {@code in}, {@code beginsWith}, a
+     * range, {@code present}) on {@code field}, alone or in an and with another expression.
+     */
+    private static Arbitrary<ExprSpec> drivableOr(Arbitrary<String> field, Arbitrary<String> anyField) {
+        Arbitrary<ExprSpec> drivable = field.flatMap(f -> Arbitraries.frequencyOf(Tuple.of(4, predicate(f)), Tuple.of(1, in(f))))
+                .filter(p -> p.op() != Op.NOT_EQUALS && p.op() != Op.MISSING && (p.op() != Op.IN || p.values().size() <= 10))
+                .map(ExprSpec.Leaf::new);
+        Arbitrary<ExprSpec> disjunct = Arbitraries.frequencyOf(Tuple.of(3, drivable),
+                Tuple.of(1, Combinators.combine(drivable, expression(anyField, 2)).as((d, e) -> new ExprSpec.All(List.of(e, d)))));
+        return disjunct.list().ofMinSize(2).ofMaxSize(3).map(ExprSpec.Any::new);
     }
 
     /** An expression of depth at most {@code depth} (each and, or, not a level), its predicates of every operator. */
