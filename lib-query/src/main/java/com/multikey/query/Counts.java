@@ -110,7 +110,7 @@ public final class Counts {
                 return kept.get();
             }
         }
-        if (request.predicates().isEmpty() && !request.includeMissing() && target.project().isEmpty()
+        if (request.expressions().isEmpty() && !request.includeMissing() && target.project().isEmpty()
                 && target.index().layout() == IndexDefinition.Layout.GROUPED) {
             return countIndex(request, target, budget);
         }
@@ -152,10 +152,10 @@ public final class Counts {
                 counted = named.values().path().toString();
             }
             PageRequest page = new PageRequest(request.index(), request.group(), entry, Order.ASC, WALK_PAGE_SIZE, null, false, null)
-                    .where(request.predicates());
+                    .where(request.expressions());
             Target target = Target.of(page, current, definitions, projector);
             IndexDefinition index = target.index();
-            if (useKept && request.predicates().isEmpty() && index.layout() == IndexDefinition.Layout.GROUPED
+            if (useKept && request.expressions().isEmpty() && index.layout() == IndexDefinition.Layout.GROUPED
                     && index.counts().facets().contains(counted)) {
                 GroupCounts kept = new KeptCounts(dynamoDb, indexTable).read(index, request.group(), counted, request.top()).orElseThrow();
                 facets.add(new Facets.Facet(field, kept.values().stream().map(v -> new Facets.ValueCount(v.value().orElse(null),
@@ -207,7 +207,7 @@ public final class Counts {
             return Optional.empty();
         }
         boolean entries = index.values() instanceof ValueSource.MapEntries;
-        if (request.predicates().isEmpty() && request.filter().isEmpty()) {
+        if (request.expressions().isEmpty() && request.filter().isEmpty()) {
             if (!request.includeMissing() || !index.counts().total()) {
                 return Optional.empty();
             }
@@ -218,11 +218,11 @@ public final class Counts {
             return Optional.empty();
         }
         Optional<IndexValue> value = Optional.empty();
-        if (request.predicates().isEmpty() && request.filter().orElseThrow() instanceof Filter.Equals equals) {
+        if (request.expressions().isEmpty() && request.filter().orElseThrow() instanceof Filter.Equals equals) {
             value = Optional.of(equals.value());
-        } else if (request.filter().isEmpty() && request.predicates().size() == 1
-                && request.predicates().get(0) instanceof Predicate.Equals equals) {
-            ItemTests tests = new ItemTests(projector, index, request.group(), request.attribId(), target.project(), request.predicates());
+        } else if (request.filter().isEmpty() && request.expressions().size() == 1
+                && request.expressions().get(0) instanceof Predicate.Equals equals) {
+            ItemTests tests = new ItemTests(projector, index, request.group(), request.attribId(), target.project(), request.expressions());
             if (tests.isSortField(equals.field())) {
                 value = Optional.of(equals.value());
             }
@@ -313,7 +313,7 @@ public final class Counts {
     private static PageRequest fromStart(PageRequest request) {
         PageRequest first = new PageRequest(request.index().orElse(null), request.group(), request.attribId(), request.order(),
                 WALK_PAGE_SIZE, request.filter().orElse(null), request.includeMissing(), null);
-        return first.where(request.predicates());
+        return first.where(request.expressions());
     }
 
     private record Walked(long items, Total.Relation relation, int calls, long examined) {

@@ -70,7 +70,7 @@ record Cursor(Part part, Map<String, AttributeValue> startKey, Knowledge knowled
         } catch (java.io.IOException e) {
             throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor");
         }
-        return fromJson(node, request.predicates().size());
+        return fromJson(node, request.expressions().size());
     }
 
     /** The cursor whose content {@link #toJson} wrote. @throws QueryException when it is not one */

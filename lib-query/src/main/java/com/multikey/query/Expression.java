@@ -10,8 +10,8 @@ import java.util.Objects;
  * ({@link PredicateText#format(Expression)}) are exhaustive switches over it, so a new kind of predicate does not compile
  * until each knows it.
  *
- * <p>A request's predicates ({@link PageRequest#where}) are the {@link And} of them; the text syntax reads predicates
- * alone (one per {@code where}), so {@link Or} and {@link Not} are not asked by a request yet.
+ * <p>A request's {@code where}s ({@link PageRequest#where}) are the {@link And} of them; each is a predicate or an
+ * expression, as {@link ExpressionText} reads it ({@code status = open or assignee = me}, {@code not (labels = wontfix)}).
  */
 public sealed interface Expression permits Predicate, Expression.And, Expression.Or, Expression.Not {
 

@@ -200,21 +200,23 @@ public final class IndexQuery {
         RetryBudget budget = new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock));
         Target target = Target.of(request, grid.currentDefinitions(budget, pageBudget), definitions, projector);
         int items = readBudget.of(request);
-        ItemTests tests = new ItemTests(projector, target.index(), request.group(), request.attribId(), target.project(), request.predicates());
+        ItemTests tests = new ItemTests(projector, target.index(), request.group(), request.attribId(), target.project(),
+                request.expressions());
         checkFields(request, target, tests);
         // two spellings of one field are one field: their ranges must leave a value too
-        PredicateText.validate(request.predicates(), tests::identity);
+        ExpressionText.validate(request.expressions(), tests::identity);
         SortRanges ranges = SortRanges.of(request.filter(), tests.onSortField(), target.bounds());
         boolean tail = Planner.hasTail(request, tests);
         Optional<Cursor> cursor = request.cursor().map(text -> grid.carriedOver(Cursor.decode(text, request, cursors), target, request)
                 .requireValid(target, ranges.hull(), tail));
         grid.requireDefined(request, target, tests, cursor, budget, pageBudget);
-        boolean planned = !request.predicates().isEmpty();
+        boolean planned = !request.expressions().isEmpty();
         PageReads reads = new PageReads(new PageReads.Tables(dynamoDb, appTable, indexTable, grid.settings()), projector, budget, pageBudget,
                 planned || request.readBudget() > 0 ? items : Integer.MAX_VALUE,
                 planned ? ReadBudget.maxCalls(items) : MAX_READS_PER_PAGE);
         Listing listing = new Listing(request, target, tests, projector);
         Plan plan = Planner.plan(listing, ranges, () -> drivers(request, target, tests),
+                (position, predicate) -> driverOf(position, predicate, request, target, tests),
                 cursor.map(c -> c.part() == Cursor.Part.MISSING).orElse(false));
         Part part = new PlanReader(listing, reads, definitions.table()).read(plan, cursor.map(Cursor::startKey).orElse(Map.of()),
                 cursor.map(Cursor::knowledge).orElse(Knowledge.NONE), request.pageSize());
@@ -250,9 +252,9 @@ public final class IndexQuery {
             PageRequest single = singles.get(i);
             Target target = Target.of(single, current, definitions, projector);
             ItemTests groupTests = new ItemTests(projector, target.index(), single.group(), single.attribId(), target.project(),
-                    single.predicates());
+                    single.expressions());
             checkFields(single, target, groupTests);
-            PredicateText.validate(single.predicates(), groupTests::identity);
+            ExpressionText.validate(single.expressions(), groupTests::identity);
             SortRanges ranges = SortRanges.of(single.filter(), groupTests.onSortField(), target.bounds());
             boolean tail = Planner.hasTail(single, groupTests);
             int group = i;
@@ -272,7 +274,7 @@ public final class IndexQuery {
             positions.add(position);
         }
         long reading = positions.stream().filter(p -> !(p instanceof MergeCursor.Position.Done)).count();
-        boolean planned = !request.predicates().isEmpty();
+        boolean planned = !request.expressions().isEmpty();
         boolean budgeted = planned || request.readBudget() > 0;
         int share = (int) (items / Math.max(1, reading));
         if (budgeted && share < 2) {
@@ -336,20 +338,22 @@ public final class IndexQuery {
 
     /** Every predicate names a field this index can have: an attribute path that parses; an entry only of a map's index. */
     private void checkFields(PageRequest request, Target target, ItemTests tests) {
-        for (int i = 0; i < request.predicates().size(); i++) {
-            String field = request.predicates().get(i).field();
-            if (!tests.isEntry(field)) {
-                try {
-                    tests.attributePath(field);
-                } catch (com.multikey.index.definition.DefinitionException e) {
-                    throw new InvalidPredicateException(i, "names no attribute: " + e.getMessage());
+        for (int i = 0; i < request.expressions().size(); i++) {
+            for (Predicate predicate : ExpressionText.predicates(request.expressions().get(i))) {
+                String field = predicate.field();
+                if (!tests.isEntry(field)) {
+                    try {
+                        tests.attributePath(field);
+                    } catch (com.multikey.index.definition.DefinitionException e) {
+                        throw new InvalidPredicateException(i, "names no attribute: " + e.getMessage());
+                    }
                 }
+                if (tests.isEntry(field) && DynamoDbLimits.utf8Bytes(tests.entryName(field)) > DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
+                    throw new InvalidPredicateException(i, "names an entry longer than " + DynamoDbLimits.MAX_PARTITION_KEY_BYTES
+                            + " bytes, which no index item has");
+                }
+                WordPredicates.requireIndex(definitions, target, tests, i, predicate);
             }
-            if (tests.isEntry(field) && DynamoDbLimits.utf8Bytes(tests.entryName(field)) > DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
-                throw new InvalidPredicateException(i, "names an entry longer than " + DynamoDbLimits.MAX_PARTITION_KEY_BYTES
-                        + " bytes, which no index item has");
-            }
-            WordPredicates.requireIndex(definitions, target, tests, i, request.predicates().get(i));
         }
     }
 
@@ -360,45 +364,50 @@ public final class IndexQuery {
      */
     private List<Driver> drivers(PageRequest request, Target target, ItemTests tests) {
         List<Driver> drivers = new ArrayList<>();
-        for (int i = 0; i < request.predicates().size(); i++) {
-            Predicate predicate = request.predicates().get(i);
-            String field = predicate.field();
-            if (tests.isSortField(field) || Driver.rankOf(predicate).isEmpty()) {
-                continue;
+        for (int i = 0; i < request.expressions().size(); i++) {
+            if (request.expressions().get(i) instanceof Predicate predicate) {
+                // an expression of and, or, not is tested on each item; an or may be read as a union of drives (Planner.union)
+                driverOf(i, predicate, request, target, tests).ifPresent(drivers::add);
             }
-            if (WordPredicates.is(predicate)) {
-                words(request, target, tests, i, predicate).ifPresent(drivers::add);
-                continue;
-            }
-            if (tests.isEntry(field)) {
-                String entry = tests.entryName(field);
-                String partition = target.project().isPresent() ? entry : IndexProjector.partition(target.index(), request.group(), entry);
-                if (DynamoDbLimits.utf8Bytes(partition) <= DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
-                    Driver.of(i, predicate, target.index(), partition, target.project(), target.bounds()).ifPresent(drivers::add);
-                }
-                continue;
-            }
-            com.multikey.index.definition.AttributePath path = tests.attributePath(field);
-            int position = i;
-            definitions.indexes().stream()
-                    .filter(other -> other.layout() == IndexDefinition.Layout.GROUPED && !other.equals(target.index())
-                            && !(other.values() instanceof ValueSource.MapEntries) && !(other.values() instanceof ValueSource.Words)
-                            && other.values().path().equals(path)
-                            && other.group().equals(target.index().group()) && target.index().covers().containsAll(other.covers())
-                            && target.project().isEmpty())
-                    .findFirst()
-                    .ifPresent(other -> {
-                        try {
-                            String partition = IndexProjector.partition(other, request.group(), null);
-                            if (DynamoDbLimits.utf8Bytes(partition) <= DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
-                                Driver.of(position, predicate, other, partition, Optional.empty(),
-                                        projector.bounds(other.name())).ifPresent(drivers::add);
-                            }
-                        } catch (UnindexableValueException e) {
-                            // a group value that index cannot hold: no driver
-                        }
-                    });
         }
         return drivers;
+    }
+
+    /** The driver of one predicate ({@code where[position]}, or one inside it), when an index lists its items. */
+    private Optional<Driver> driverOf(int position, Predicate predicate, PageRequest request, Target target, ItemTests tests) {
+        String field = predicate.field();
+        if (tests.isSortField(field) || Driver.rankOf(predicate).isEmpty()) {
+            return Optional.empty();
+        }
+        if (WordPredicates.is(predicate)) {
+            return words(request, target, tests, position, predicate);
+        }
+        if (tests.isEntry(field)) {
+            String entry = tests.entryName(field);
+            String partition = target.project().isPresent() ? entry : IndexProjector.partition(target.index(), request.group(), entry);
+            if (DynamoDbLimits.utf8Bytes(partition) <= DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
+                return Driver.of(position, predicate, target.index(), partition, target.project(), target.bounds());
+            }
+            return Optional.empty();
+        }
+        com.multikey.index.definition.AttributePath path = tests.attributePath(field);
+        return definitions.indexes().stream()
+                .filter(other -> other.layout() == IndexDefinition.Layout.GROUPED && !other.equals(target.index())
+                        && !(other.values() instanceof ValueSource.MapEntries) && !(other.values() instanceof ValueSource.Words)
+                        && other.values().path().equals(path) && other.group().equals(target.index().group()) && target.index().covers().containsAll(other.covers())
+                        && target.project().isEmpty())
+                .findFirst()
+                .flatMap(other -> {
+                    try {
+                        String partition = IndexProjector.partition(other, request.group(), null);
+                        if (DynamoDbLimits.utf8Bytes(partition) <= DynamoDbLimits.MAX_PARTITION_KEY_BYTES) {
+                            return Driver.of(position, predicate, other, partition, Optional.empty(), projector.bounds(other.name()));
+                        }
+                        return Optional.empty();
+                    } catch (UnindexableValueException e) {
+                        // a group value that index cannot hold: no driver
+                        return Optional.empty();
+                    }
+                });
     }
 }

@@ -9,10 +9,27 @@ package com.multikey.query;
 public final class InvalidPredicateException extends QueryException {
 
     private final int position;
+    private final int offset;
 
     public InvalidPredicateException(int position, String message) {
         super(Subject.PREDICATE, "predicate " + position + " " + message);
         this.position = position;
+        this.offset = -1;
+    }
+
+    /**
+     * A refusal of one token of an expression's text ({@link ExpressionText}): the message names the {@code where} by its
+     * position and the token by its character offset in that text.
+     */
+    public InvalidPredicateException(int position, int offset, String message) {
+        super(Subject.PREDICATE, "predicate " + position + " at character " + offset + ": " + message);
+        this.position = position;
+        this.offset = offset;
+    }
+
+    /** The character offset (from 0) of the offending token in the {@code where}'s text; -1 when the refusal names none. */
+    public int offset() {
+        return offset;
     }
 
     /** The predicate's place among the request's predicates, from 0. */

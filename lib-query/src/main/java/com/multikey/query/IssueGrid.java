@@ -73,11 +73,13 @@ final class IssueGrid {
         if (!definedInCatalog(request, request.attribId(), budget, pageBudget)) {
             throw new QueryException(QueryException.Subject.ENTRY, "project " + request.project() + " has no attribute '" + request.attribId() + "'");
         }
-        for (int i = 0; i < request.predicates().size(); i++) {
-            String field = request.predicates().get(i).field();
-            if (tests.isEntry(field) && !tests.isSortField(field) && !definedInCatalog(request, tests.entryName(field), budget, pageBudget)) {
-                throw new InvalidPredicateException(i, "names field '" + tests.entryName(field) + "', which project "
-                        + request.project() + " does not define");
+        for (int i = 0; i < request.expressions().size(); i++) {
+            for (Predicate predicate : ExpressionText.predicates(request.expressions().get(i))) {
+                String field = predicate.field();
+                if (tests.isEntry(field) && !tests.isSortField(field) && !definedInCatalog(request, tests.entryName(field), budget, pageBudget)) {
+                    throw new InvalidPredicateException(i, "names field '" + tests.entryName(field) + "', which project "
+                            + request.project() + " does not define");
+                }
             }
         }
     }

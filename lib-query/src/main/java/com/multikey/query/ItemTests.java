@@ -35,16 +35,27 @@ final class ItemTests {
     /** The project an item of the field-partitioned grid must be of; empty for a grouped index. */
     private final Optional<String> project;
     private final Map<String, List<Predicate>> byField = new LinkedHashMap<>();
+    /**
+     * The request's expressions of {@code and}, {@code or} and {@code not}: each tested on the whole item (a value of the
+     * sorted field satisfying one does not choose the value the item is listed under; its predicates on a field hold for some
+     * value of the field, {@link #matches(Expression, ItemKey, Map)}).
+     */
+    private final List<Expression> residual = new ArrayList<>();
 
+    /** @param where the request's where's: predicates, and expressions of them tested on the whole item */
     ItemTests(IndexProjector projector, IndexDefinition index, List<AttributeValue> group, String sortEntry, Optional<String> project,
-              List<Predicate> predicates) {
+              List<? extends Expression> where) {
         this.projector = projector;
         this.index = index;
         this.group = group;
         this.sortEntry = sortEntry;
         this.project = project;
-        for (Predicate predicate : predicates) {
-            byField.computeIfAbsent(identity(predicate.field()), f -> new ArrayList<>()).add(predicate);
+        for (Expression expression : where) {
+            if (expression instanceof Predicate predicate) {
+                byField.computeIfAbsent(identity(predicate.field()), f -> new ArrayList<>()).add(predicate);
+            } else {
+                residual.add(expression);
+            }
         }
     }
 
@@ -74,7 +85,22 @@ final class ItemTests {
     }
 
     boolean isEmpty() {
-        return byField.isEmpty();
+        return byField.isEmpty() && residual.isEmpty();
+    }
+
+    /** The request's expressions of {@code and}, {@code or} and {@code not}, tested on each item. */
+    List<Expression> residual() {
+        return List.copyOf(residual);
+    }
+
+    /** Whether the item satisfies every expression of {@code and}, {@code or} and {@code not}. */
+    private boolean residualMatches(ItemKey key, Map<String, AttributeValue> item) {
+        for (Expression expression : residual) {
+            if (!matches(expression, key, item)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private boolean entries() {
@@ -129,7 +155,7 @@ final class ItemTests {
                 return false;
             }
         }
-        return true;
+        return residualMatches(key, item);
     }
 
     /** Whether the item satisfies every predicate, the sorted field's too (for an item listed without a sort value). */
@@ -139,7 +165,7 @@ final class ItemTests {
                 return false;
             }
         }
-        return true;
+        return residualMatches(key, item);
     }
 
     /** Whether the item satisfies one predicate alone (a sample of a predicate's selectivity). */
@@ -179,6 +205,9 @@ final class ItemTests {
      * when some predicate needs the whole item.
      */
     Optional<Boolean> othersMatchOnProjection(Map<String, AttributeValue> indexItem) {
+        if (!residual.isEmpty()) {
+            return Optional.empty();
+        }
         AttributeValue attrs = indexItem.get(IndexItem.ATTRS);
         boolean decided = true;
         for (Map.Entry<String, List<Predicate>> field : byField.entrySet()) {

@@ -103,7 +103,7 @@ record MergeCursor(List<Position> positions) {
             } else if (group.path("done").asBoolean(false)) {
                 positions.add(new Position.Done());
             } else {
-                positions.add(new Position.At(Cursor.fromJson(group, request.predicates().size()), head));
+                positions.add(new Position.At(Cursor.fromJson(group, request.expressions().size()), head));
             }
         }
         return new MergeCursor(positions);

@@ -2,7 +2,6 @@ package com.multikey.query;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -19,12 +18,12 @@ import java.util.Optional;
  * @param cursor     the previous page's cursor; empty for the first page
  * @param missing    whether the items lacking the field follow
  * @param filter     the filter on the sorted field ({@link FilterParameters})
- * @param predicates the predicates, in the order given
+ * @param predicates the {@code where}s, in the order given: each a predicate or an expression of them ({@link ExpressionText})
  * @param budget     the items the page may read; empty: the reader's default
  * @param explain    whether the page says how it was read
  */
 public record PageParameters(Order order, int pageSize, Optional<String> cursor, boolean missing, Optional<Filter> filter,
-                             List<Predicate> predicates, Optional<Integer> budget, boolean explain) {
+                             List<Expression> predicates, Optional<Integer> budget, boolean explain) {
 
     /** The page size when none is given. */
     public static final int DEFAULT_PAGE_SIZE = 25;
@@ -68,7 +67,8 @@ public record PageParameters(Order order, int pageSize, Optional<String> cursor,
      * The parameters a caller gave, as text.
      *
      * @param given each parameter given once, by its name; absent: not given ({@link Parameter#WHERE} is {@code where})
-     * @param where the predicates, one text each, in order
+     * @param where the {@code where}s, one text each, in order: a predicate, or predicates combined with and, or, not and
+     *              parentheses ({@link ExpressionText})
      * @throws FilterParameters.InvalidParameterException naming the parameter at fault: an order not asc or desc, a page size not a whole
      *                                   number from 1 to {@value PageRequest#MAX_PAGE_SIZE}, missing or explain not true or
      *                                   false, a filter {@link FilterParameters} refuses, the missing tail with a filter, a
@@ -106,12 +106,9 @@ public record PageParameters(Order order, int pageSize, Optional<String> cursor,
             return items;
         });
         boolean explain = bool(given, Parameter.EXPLAIN);
-        List<Predicate> predicates = new ArrayList<>();
-        for (int i = 0; i < where.size(); i++) {
-            predicates.add(PredicateText.parse(where.get(i), i));
-        }
+        List<Expression> predicates = ExpressionText.parseAll(where);
         // the predicates together: how many, and ranges on one field that leave no value
-        PredicateText.validate(predicates);
+        ExpressionText.validate(predicates, java.util.function.Function.identity());
         return new PageParameters(order, pageSize, Optional.ofNullable(given.get(Parameter.CURSOR)), missing, filter, predicates,
                 budget, explain);
     }

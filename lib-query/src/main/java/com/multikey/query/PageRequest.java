@@ -38,6 +38,8 @@ public final class PageRequest {
     private final boolean includeMissing;
     private final String cursor;
     private final List<Predicate> predicates;
+    /** The where's, by position: a predicate, or an expression of them ({@link ExpressionText}). */
+    private final List<Expression> expressions;
     private final int readBudget;
     private final boolean explain;
 
@@ -65,11 +67,12 @@ public final class PageRequest {
     }
 
     private PageRequest(String index, List<List<AttributeValue>> groups, String attribId, Order order, int pageSize, Filter filter,
-                        boolean includeMissing, String cursor, List<Predicate> predicates, int readBudget, boolean explain) {
+                        boolean includeMissing, String cursor, List<? extends Expression> expressions, int readBudget, boolean explain) {
         this.groups = groups(groups);
         List<AttributeValue> group = this.groups.get(0);
-        this.predicates = List.copyOf(predicates);
-        PredicateText.validate(this.predicates);
+        this.expressions = List.copyOf(expressions);
+        this.predicates = this.expressions.stream().filter(e -> e instanceof Predicate).map(e -> (Predicate) e).toList();
+        ExpressionText.validate(this.expressions, java.util.function.Function.identity());
         if (readBudget < 0) {
             throw new FilterParameters.InvalidParameterException(PageParameters.Parameter.BUDGET, "at least 2 items a page (an index item and its item), got " + readBudget);
         }
@@ -112,7 +115,7 @@ public final class PageRequest {
 
     /** This request, of its one group {@code group} (a page of a request of several groups reads each so). */
     PageRequest ofGroup(List<AttributeValue> group) {
-        return new PageRequest(index, List.of(group), attribId, order, pageSize, filter, includeMissing, null, predicates, readBudget,
+        return new PageRequest(index, List.of(group), attribId, order, pageSize, filter, includeMissing, null, expressions, readBudget,
                 explain);
     }
 
@@ -148,9 +151,17 @@ public final class PageRequest {
         return Optional.ofNullable(cursor);
     }
 
-    /** The predicates every listed item satisfies (all of them); empty: none but the filter. */
+    /**
+     * The {@code where}s that are one predicate each, in order (all of them hold); empty: none but the filter. The others,
+     * expressions of {@code and}, {@code or} and {@code not}, are in {@link #expressions()}.
+     */
     public List<Predicate> predicates() {
         return predicates;
+    }
+
+    /** Every {@code where}, by its position: a predicate or an expression; all of them hold for a listed item. */
+    public List<Expression> expressions() {
+        return expressions;
     }
 
     /** The items the page may read (index items and items of the table); 0: the reader's default. */
@@ -169,25 +180,26 @@ public final class PageRequest {
 
     public PageRequest withFilter(Filter filter) {
         return new PageRequest(index, groups, attribId, order, pageSize, Objects.requireNonNull(filter, "filter"), includeMissing, cursor,
-                predicates, readBudget, explain);
+                expressions, readBudget, explain);
     }
 
     public PageRequest withMissing() {
-        return new PageRequest(index, groups, attribId, order, pageSize, filter, true, cursor, predicates, readBudget, explain);
+        return new PageRequest(index, groups, attribId, order, pageSize, filter, true, cursor, expressions, readBudget, explain);
     }
 
     public PageRequest after(String nextCursor) {
         return new PageRequest(index, groups, attribId, order, pageSize, filter, includeMissing,
-                Objects.requireNonNull(nextCursor, "nextCursor"), predicates, readBudget, explain);
+                Objects.requireNonNull(nextCursor, "nextCursor"), expressions, readBudget, explain);
     }
 
     /**
-     * The same request with these predicates (each on any field, all of which a listed item satisfies).
+     * The same request with these predicates, or expressions of them ({@link Expression}, {@link ExpressionText}), each on
+     * any fields, all of which a listed item satisfies; each is a {@code where}, named by its position.
      *
-     * @throws InvalidPredicateException when there are more than {@value PredicateText#MAX_PREDICATES}, or two ranges on a
-     *                                   field leave no value
+     * @throws InvalidPredicateException when they hold more than {@value PredicateText#MAX_PREDICATES} predicates, or two
+     *                                   ranges on a field leave no value
      */
-    public PageRequest where(List<Predicate> predicates) {
+    public PageRequest where(List<? extends Expression> predicates) {
         return new PageRequest(index, groups, attribId, order, pageSize, filter, includeMissing, cursor, predicates, readBudget, explain);
     }
 
@@ -198,7 +210,7 @@ public final class PageRequest {
      * @throws QueryException naming the group when there is none or more than {@value #MAX_GROUPS}
      */
     public PageRequest withGroups(List<List<AttributeValue>> groups) {
-        return new PageRequest(index, groups, attribId, order, pageSize, filter, includeMissing, cursor, predicates, readBudget, explain);
+        return new PageRequest(index, groups, attribId, order, pageSize, filter, includeMissing, cursor, expressions, readBudget, explain);
     }
 
     /** The same request with at most this many items read for the page (index items and items of the table). */
@@ -207,12 +219,12 @@ public final class PageRequest {
             throw new FilterParameters.InvalidParameterException(PageParameters.Parameter.BUDGET, "at least 2 items a page (an index item and its item), got "
                     + items);
         }
-        return new PageRequest(index, groups, attribId, order, pageSize, filter, includeMissing, cursor, predicates, items, explain);
+        return new PageRequest(index, groups, attribId, order, pageSize, filter, includeMissing, cursor, expressions, items, explain);
     }
 
     /** The same request, its page reporting its plan. */
     public PageRequest withExplain() {
-        return new PageRequest(index, groups, attribId, order, pageSize, filter, includeMissing, cursor, predicates, readBudget, true);
+        return new PageRequest(index, groups, attribId, order, pageSize, filter, includeMissing, cursor, expressions, readBudget, true);
     }
 
     private static List<List<AttributeValue>> groups(List<List<AttributeValue>> groups) {
@@ -254,8 +266,8 @@ public final class PageRequest {
         parts.add(order.name());
         parts.add(filter == null ? "" : identity(filter));
         parts.add(Boolean.toString(includeMissing));
-        if (!predicates.isEmpty()) {
-            parts.add(lengthPrefixed(predicates.stream().map(PredicateText::format).toList()));
+        if (!expressions.isEmpty()) {
+            parts.add(lengthPrefixed(expressions.stream().map(PredicateText::format).toList()));
         }
         return lengthPrefixed(parts);
     }

@@ -50,6 +50,26 @@ sealed interface Plan {
         }
     }
 
+    /**
+     * The items of an {@code or} ({@code where[position]}), read as the union of its disjuncts' drives — each disjunct's best
+     * index range, read whole — merged in the sorted field's order, each item once, under the value the request lists it
+     * under, every {@code where} tested ({@link UnionRead}). When the ranges do not fit the page's budget, or earlier pages
+     * found them larger than the sorted read, the page reads {@code otherwise} (what the planner plans without the union).
+     */
+    record Union(int position, List<Drive> drives, Plan otherwise) implements Plan {
+        public Union {
+            drives = List.copyOf(drives);
+            if (drives.size() < 2) {
+                throw new IllegalArgumentException("a union reads at least two drives");
+            }
+        }
+
+        @Override
+        public String describe() {
+            return "union(" + String.join(", ", drives.stream().map(Drive::describe).toList()) + ")";
+        }
+    }
+
     /** The group's items lacking the sorted field, in their source's order, each tested ({@link TailRead}). */
     record Tail(String field) implements Plan {
         @Override

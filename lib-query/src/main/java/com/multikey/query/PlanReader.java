@@ -39,6 +39,10 @@ final class PlanReader {
             case Plan.SortOrDrive adaptive -> new PlannedRead(listing, reads, table, adaptive, known, need).read(start);
             case Plan.Drive drive -> new PlannedRead(listing, reads, table, new Plan.SortOrDrive(null, List.of(drive)), known, need)
                     .driveAlone(drive.driver(), start);
+            case Plan.Union union -> switch (new UnionRead(listing, reads, table, known, need).read(union, start)) {
+                case UnionRead.Outcome.Listed listed -> listed.part();
+                case UnionRead.Outcome.Otherwise otherwise -> read(union.otherwise(), start, otherwise.learned(), need);
+            };
             case Plan.Tail tail -> new TailRead(listing, reads, known, need).read(start, listing.tailExplained());
             case Plan.Nothing nothing -> new Part(List.of(), Optional.empty(), known, listing.tailExplained());
             // each group has a listing of its own: the page of several groups is read by MergeRead, never by one group's reader

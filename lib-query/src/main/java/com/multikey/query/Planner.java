@@ -1,6 +1,9 @@
 package com.multikey.query;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -29,6 +32,21 @@ final class Planner {
      * @param inTail      whether the cursor resumes in the items lacking the field
      */
     static Plan plan(Listing listing, SortRanges ranges, Supplier<List<Driver>> drivers, boolean inTail) {
+        return plan(listing, ranges, drivers, (position, predicate) -> Optional.empty(), inTail);
+    }
+
+    /** Where a predicate inside an expression ({@code where[position]}) is listed by an index, when it is. */
+    interface DriverOf {
+        Optional<Driver> of(int position, Predicate predicate);
+    }
+
+    /**
+     * The plan of a page, an {@code or} among the request's {@code where}s read as a union of drives when each of its
+     * disjuncts has one ({@link #union}).
+     *
+     * @param driverOf the driver of a predicate inside an expression, when an index lists it
+     */
+    static Plan plan(Listing listing, SortRanges ranges, Supplier<List<Driver>> drivers, DriverOf driverOf, boolean inTail) {
         String field = listing.sortFieldName();
         ItemTests tests = listing.tests();
         if (inTail) {
@@ -41,8 +59,53 @@ final class Planner {
         } else if (tests.isEmpty()) {
             index = new Plan.SortIndex(field, ranges);
         } else {
-            index = new Plan.SortOrDrive(new Plan.SortIndex(field, ranges), drivers.get().stream().map(Plan.Drive::new).toList());
+            Plan.SortIndex sort = new Plan.SortIndex(field, ranges);
+            Plan.SortOrDrive adaptive = new Plan.SortOrDrive(sort, drivers.get().stream().map(Plan.Drive::new).toList());
+            index = union(listing.request(), tests, driverOf).<Plan>map(u -> new Plan.Union(u.position(), u.drives(), adaptive))
+                    .orElse(adaptive);
         }
         return hasTail(listing.request(), tests) ? new Plan.Then(index, new Plan.Tail(field)) : index;
+    }
+
+    /** An or's disjuncts' drives, by the or's position. */
+    private record Disjuncts(int position, List<Plan.Drive> drives) {
+    }
+
+    /**
+     * The first {@code where} that is an {@code or} each of whose disjuncts an index lists: a predicate an index lists (not
+     * on the sorted field), or an {@code and} holding one directly (the best ranked, as {@link Driver#rankOf} ranks them).
+     * A {@code not} never drives, nor does a disjunct without such a predicate: then no union.
+     */
+    static Optional<Disjuncts> union(PageRequest request, ItemTests tests, DriverOf driverOf) {
+        for (int i = 0; i < request.expressions().size(); i++) {
+            if (!(request.expressions().get(i) instanceof Expression.Or or) || or.operands().size() < 2) {
+                continue;
+            }
+            int position = i;
+            List<Plan.Drive> drives = new ArrayList<>();
+            for (Expression disjunct : or.operands()) {
+                Optional<Driver> best = drivable(disjunct).stream().filter(p -> !tests.isSortField(p.field()))
+                        .map(p -> driverOf.of(position, p)).flatMap(Optional::stream)
+                        .min(Comparator.comparingInt(Driver::rank));
+                if (best.isEmpty()) {
+                    break;
+                }
+                drives.add(new Plan.Drive(best.get()));
+            }
+            if (drives.size() == or.operands().size()) {
+                return Optional.of(new Disjuncts(i, drives));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The predicates a disjunct may drive from: itself, or those directly under its and. */
+    private static List<Predicate> drivable(Expression disjunct) {
+        return switch (disjunct) {
+            case Predicate p -> List.of(p);
+            case Expression.And and -> and.operands().stream().filter(o -> o instanceof Predicate).map(o -> (Predicate) o).toList();
+            case Expression.Or or -> List.of();
+            case Expression.Not not -> List.of();
+        };
     }
 }

@@ -96,7 +96,7 @@ public final class PredicateText {
     /**
      * The text {@link #parse} reads back as this predicate; a range with both bounds (which a text writes as two
      * predicates) as {@code severity >= 3 and < 5}; {@code and} and {@code or} of expressions in parentheses, {@code not}
-     * before its operand (which the parser does not read yet).
+     * before its operand, as {@link ExpressionText} reads them.
      */
     public static String format(Expression expression) {
         return switch (expression) {

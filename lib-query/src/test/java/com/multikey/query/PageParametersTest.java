@@ -49,6 +49,34 @@ class PageParametersTest {
         assertThat(request.explain()).isTrue();
     }
 
+    @Test
+    void parse_whenAWhereCombinesPredicates_readsItsExpression_andTheWheresStayAnded() {
+        // when
+        PageParameters parameters = PageParameters.parse(Map.of(), List.of("status = open or assignee = me", "not (labels = wontfix)",
+                "severity >= 3"));
+        PageRequest request = parameters.gridRequest("project#1", "3812");
+
+        // then
+        Predicate open = new Predicate.Equals("status", new IndexValue.Text("open"));
+        Predicate mine = new Predicate.Equals("assignee", new IndexValue.Text("me"));
+        Predicate severe = new Predicate.Range("severity", num("3"), true, null, false);
+        List<Object> where = List.of(new Expression.Or(List.of(open, mine)),
+                new Expression.Not(new Predicate.Equals("labels", new IndexValue.Text("wontfix"))), severe);
+        assertThat(parameters.predicates()).isEqualTo(where);
+        assertThat(request.expressions()).isEqualTo(where);
+        assertThat(request.predicates()).containsExactly(severe);
+    }
+
+    @Test
+    void parse_whenAWhereDoesNotParse_namesItsPositionAndTheOffset() {
+        assertThatThrownBy(() -> PageParameters.parse(Map.of(), List.of("status = open", "a = 1 or (b = 2")))
+                .isInstanceOfSatisfying(InvalidPredicateException.class, e -> {
+                    assertThat(e.position()).isEqualTo(1);
+                    assertThat(e.offset()).isEqualTo(9);
+                })
+                .hasMessage("predicate 1 at character 9: has a '(' that does not close");
+    }
+
     @ParameterizedTest
     @CsvSource({
             "ORDER, up", "PAGE_SIZE, 0", "PAGE_SIZE, 101", "PAGE_SIZE, 1e1", "PAGE_SIZE, ' 5'", "MISSING, yes", "EXPLAIN, 1",

@@ -167,6 +167,29 @@ class PlannerPropertiesTest {
         checkDeclared(items, requests);
     }
 
+    /**
+     * Expressions of and, or and not (depth up to 4, every operator, on multi-valued and missing fields, the sorted field
+     * too), written as text and read by the where grammar, beside a request's predicates: the pages list exactly what the
+     * model's independent evaluation of the expression lists.
+     */
+    @Property(tries = 20)
+    void groupedIssueGrid_withOrAndNotExpressions_pagesListExactlyTheModel(@ForAll("items") List<ItemSpec> items,
+                                                                          @ForAll("gridExpressionRequests") List<RequestSpec> requests) {
+        checkGrid(GROUPED_GRID, items, requests);
+    }
+
+    @Property(tries = 15)
+    void fieldPartitionedIssueGrid_withOrAndNotExpressions_pagesListExactlyTheModel(@ForAll("items") List<ItemSpec> items,
+                                                                                   @ForAll("gridExpressionRequests") List<RequestSpec> requests) {
+        checkGrid(FIELD_PARTITIONED_GRID, items, requests);
+    }
+
+    @Property(tries = 20)
+    void declaredIndexes_withOrAndNotExpressions_pagesListExactlyTheModel(@ForAll("items") List<ItemSpec> items,
+                                                                         @ForAll("declaredExpressionRequests") List<RequestSpec> requests) {
+        checkDeclared(items, requests);
+    }
+
     /** One try at a time: a shrink that ran out of time may still be running beside the next property. */
     private static synchronized void checkDeclared(List<ItemSpec> items, List<RequestSpec> requests) {
         tables.reset();
@@ -240,7 +263,10 @@ class PlannerPropertiesTest {
                     .isInstanceOfSatisfying(InvalidPredicateException.class, e -> assertThat(refused).as("%s", spec).contains(e.position()));
             return;
         }
-        PageRequest request = plain.where(spec.predicates().stream().map(PredicateSpec::toPredicate).toList());
+        List<Expression> wheres = new ArrayList<>(spec.predicates().stream().map(PredicateSpec::toPredicate).toList());
+        // an expression as a caller writes it: its text, read by the where grammar
+        spec.expressions().forEach(e -> wheres.add(ExpressionText.parse(ExpressionText.format(e.toExpression()), wheres.size())));
+        PageRequest request = plain.where(wheres);
         if (spec.missing()) {
             request = request.withMissing();
         }
@@ -439,11 +465,70 @@ class PlannerPropertiesTest {
 
     /** A request: the sorted entry, order, page size, the missing tail or not, its predicates, a budget (0: the default). */
     record RequestSpec(String sortField, Order order, int pageSize, boolean missing, List<PredicateSpec> predicates, int budget,
-                       boolean explain) {
+                       boolean explain, List<ExprSpec> expressions) {
+
+        RequestSpec(String sortField, Order order, int pageSize, boolean missing, List<PredicateSpec> predicates, int budget,
+                    boolean explain) {
+            this(sortField, order, pageSize, missing, predicates, budget, explain, List.of());
+        }
+
+        RequestSpec withExpressions(List<ExprSpec> more) {
+            return new RequestSpec(sortField, order, pageSize, missing, predicates, budget, explain, more);
+        }
+
         @Override
         public String toString() {
             return "sort " + sortField + " " + order + ", page " + pageSize + (missing ? ", with missing" : "") + ", budget "
-                    + (budget == 0 ? "default" : budget) + ", where " + predicates.stream().map(p -> PredicateText.format(p.toPredicate())).toList();
+                    + (budget == 0 ? "default" : budget) + ", where " + predicates.stream().map(p -> PredicateText.format(p.toPredicate())).toList()
+                    + (expressions.isEmpty() ? "" : " and " + expressions.stream().map(e -> ExpressionText.format(e.toExpression())).toList());
+        }
+    }
+
+    /** An expression as the model reads it: a predicate, or and, or, not of expressions. */
+    sealed interface ExprSpec {
+        record Leaf(PredicateSpec predicate) implements ExprSpec {
+        }
+
+        record All(List<ExprSpec> operands) implements ExprSpec {
+        }
+
+        record Any(List<ExprSpec> operands) implements ExprSpec {
+        }
+
+        record None(ExprSpec operand) implements ExprSpec {
+        }
+
+        default Expression toExpression() {
+            return switch (this) {
+                case Leaf leaf -> leaf.predicate().toPredicate();
+                case All all -> new Expression.And(all.operands().stream().map(ExprSpec::toExpression).toList());
+                case Any any -> new Expression.Or(any.operands().stream().map(ExprSpec::toExpression).toList());
+                case None none -> new Expression.Not(none.operand().toExpression());
+            };
+        }
+
+        /** Its predicates as written: a range of two bounds is written as two. */
+        default int leaves() {
+            return switch (this) {
+                case Leaf leaf -> twoBounds(leaf) ? 2 : 1;
+                case All all -> all.operands().stream().mapToInt(ExprSpec::leaves).sum();
+                case Any any -> any.operands().stream().mapToInt(ExprSpec::leaves).sum();
+                case None none -> none.operand().leaves();
+            };
+        }
+
+        /** Its levels of nesting as written: each and, or and not one, and a range of two bounds written as an and. */
+        default int levels() {
+            return switch (this) {
+                case Leaf leaf -> twoBounds(leaf) ? 1 : 0;
+                case All all -> 1 + all.operands().stream().mapToInt(ExprSpec::levels).max().orElse(0);
+                case Any any -> 1 + any.operands().stream().mapToInt(ExprSpec::levels).max().orElse(0);
+                case None none -> 1 + none.operand().levels();
+            };
+        }
+
+        private static boolean twoBounds(Leaf leaf) {
+            return leaf.predicate().op() == Op.RANGE && leaf.predicate().values().get(0) != null && leaf.predicate().values().get(1) != null;
         }
     }
 
@@ -520,6 +605,75 @@ class PlannerPropertiesTest {
         // @state is listed by the index states, @labels by the index labels, @title and @cf.status by none
         return requests(Arbitraries.of("labels", "state"), Arbitraries.of("@state", "state", "@labels", "labels", "@title", "title",
                         "@cf.status", "@cf.sev"), sorted -> Arbitraries.of(sorted, "@" + sorted));
+    }
+
+    @Provide
+    Arbitrary<List<RequestSpec>> gridExpressionRequests() {
+        return withExpressions(gridRequests(), Arbitraries.frequencyOf(Tuple.of(6, Arbitraries.of(ENTRIES)), Tuple.of(2, Arbitraries.of(
+                "@title", "@state", "@labels", "@custom_fields.status", "@custom_fields.tags"))));
+    }
+
+    @Provide
+    Arbitrary<List<RequestSpec>> declaredExpressionRequests() {
+        return withExpressions(Arbitraries.oneOf(declaredRequests(), valueIndexRequests()), Arbitraries.frequencyOf(
+                Tuple.of(5, Arbitraries.of(ENTRIES)), Tuple.of(4, Arbitraries.of("@state", "@labels", "@title", "@cf.tags"))));
+    }
+
+    /**
+     * The requests, each with one or two expressions besides its first predicates (or none: expressions alone), on
+     * {@code field} or the sorted field, at most 8 predicates in all.
+     */
+    private static Arbitrary<List<RequestSpec>> withExpressions(Arbitrary<List<RequestSpec>> requests, Arbitrary<String> field) {
+        return requests.flatMap(specs -> Combinators.combine(specs.stream().map(spec -> {
+            Arbitrary<String> anyField = Arbitraries.frequencyOf(Tuple.of(4, field), Tuple.of(1, Arbitraries.just(spec.sortField())));
+            // now and then an or each of whose disjuncts an index may list: read as a union of drives when it fits
+            Arbitrary<String> otherField = field.filter(f -> !f.equals(spec.sortField()));
+            Arbitrary<ExprSpec> expression = Arbitraries.frequencyOf(Tuple.of(3, expression(anyField, 4)), Tuple.of(2, drivableOr(otherField, anyField)))
+                    .filter(e -> !(e instanceof ExprSpec.Leaf) && e.levels() <= ExpressionText.MAX_DEPTH
+                            && e.leaves() <= PredicateText.MAX_PREDICATES);
+            return Combinators.combine(Arbitraries.integers().between(0, 2), expression.list().ofMinSize(1).ofMaxSize(2))
+                    .as((keep, expressions) -> {
+                        List<PredicateSpec> kept = spec.predicates().subList(0, Math.min(keep, spec.predicates().size()));
+                        List<ExprSpec> fitting = new ArrayList<>();
+                        int leaves = kept.size();
+                        for (ExprSpec e : expressions) {
+                            if (leaves + e.leaves() <= PredicateText.MAX_PREDICATES) {
+                                fitting.add(e);
+                                leaves += e.leaves();
+                            }
+                        }
+                        return new RequestSpec(spec.sortField(), spec.order(), spec.pageSize(), spec.missing(), kept, spec.budget(),
+                                spec.explain(), fitting);
+                    });
+        }).toList()).as(List::copyOf));
+    }
+
+    /**
+     * An or of 2 or 3 disjuncts, each a predicate an index may list ({@code =}, a short {@code in}, {@code beginsWith}, a
+     * range, {@code present}) on {@code field}, alone or in an and with another expression.
+     */
+    private static Arbitrary<ExprSpec> drivableOr(Arbitrary<String> field, Arbitrary<String> anyField) {
+        Arbitrary<ExprSpec> drivable = field.flatMap(f -> Arbitraries.frequencyOf(Tuple.of(4, predicate(f)), Tuple.of(1, in(f))))
+                .filter(p -> p.op() != Op.NOT_EQUALS && p.op() != Op.MISSING && (p.op() != Op.IN || p.values().size() <= 10))
+                .map(ExprSpec.Leaf::new);
+        Arbitrary<ExprSpec> disjunct = Arbitraries.frequencyOf(Tuple.of(3, drivable),
+                Tuple.of(1, Combinators.combine(drivable, expression(anyField, 2)).as((d, e) -> new ExprSpec.All(List.of(e, d)))));
+        return disjunct.list().ofMinSize(2).ofMaxSize(3).map(ExprSpec.Any::new);
+    }
+
+    /** An expression of depth at most {@code depth} (each and, or, not a level), its predicates of every operator. */
+    private static Arbitrary<ExprSpec> expression(Arbitrary<String> field, int depth) {
+        Arbitrary<ExprSpec> leaf = field.flatMap(f -> Arbitraries.frequencyOf(Tuple.of(4, predicate(f)), Tuple.of(1, in(f))))
+                .filter(p -> p.op() != Op.IN || p.values().size() <= 100).map(ExprSpec.Leaf::new);
+        if (depth == 0) {
+            return leaf;
+        }
+        Arbitrary<ExprSpec> inner = Arbitraries.lazy(() -> expression(field, depth - 1));
+        return Arbitraries.frequencyOf(
+                Tuple.of(depth == 4 ? 1 : 3, leaf),
+                Tuple.of(1, inner.map(ExprSpec.None::new)),
+                Tuple.of(1, inner.list().ofMinSize(2).ofMaxSize(3).map(ExprSpec.All::new)),
+                Tuple.of(2, inner.list().ofMinSize(2).ofMaxSize(3).map(ExprSpec.Any::new)));
     }
 
     /**
@@ -785,7 +939,7 @@ class PlannerPropertiesTest {
             List<Listed> index = new ArrayList<>();
             List<Item> missing = new ArrayList<>();
             for (Item item : items) {
-                if (!othersMatch(item, others)) {
+                if (!othersMatch(item, others) || !request.expressions().stream().allMatch(e -> holds(e, item, fields))) {
                     continue;
                 }
                 List<Value> values = values(item, sorted);
@@ -810,6 +964,34 @@ class PlannerPropertiesTest {
                 missing.forEach(item -> sequence.add(item.key()));
             }
             return sequence;
+        }
+
+        /**
+         * Whether an expression holds for an item (docs/query.md): a predicate as a request's; under one and, its predicates
+         * on one field by one value of the field; or, one operand; not, not its operand (so an item lacking the field
+         * satisfies not of a predicate on it, and not (labels = a) holds when no element is a).
+         */
+        static boolean holds(ExprSpec expression, Item item, Fields fields) {
+            return switch (expression) {
+                case ExprSpec.Leaf leaf -> fieldMatches(values(item, fields.identity(leaf.predicate().field())), List.of(leaf.predicate()));
+                case ExprSpec.All all -> {
+                    Map<String, List<PredicateSpec>> byField = new LinkedHashMap<>();
+                    boolean holds = true;
+                    for (ExprSpec operand : all.operands()) {
+                        if (operand instanceof ExprSpec.Leaf leaf) {
+                            byField.computeIfAbsent(fields.identity(leaf.predicate().field()), f -> new ArrayList<>()).add(leaf.predicate());
+                        } else {
+                            holds &= holds(operand, item, fields);
+                        }
+                    }
+                    for (Map.Entry<String, List<PredicateSpec>> e : byField.entrySet()) {
+                        holds &= fieldMatches(values(item, e.getKey()), e.getValue());
+                    }
+                    yield holds;
+                }
+                case ExprSpec.Any any -> any.operands().stream().anyMatch(operand -> holds(operand, item, fields));
+                case ExprSpec.None none -> !holds(none.operand(), item, fields);
+            };
         }
 
         private static boolean othersMatch(Item item, List<PredicateSpec> predicates) {

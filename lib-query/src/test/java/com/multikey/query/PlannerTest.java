@@ -69,6 +69,49 @@ class PlannerTest {
         assertThat(plan).isEqualTo(new Plan.Tail("sev"));
     }
 
+    @Test
+    void plan_withAnOrEachOfWhoseDisjunctsAnIndexLists_isTheUnionOfTheirDrives_elseThePlanWithoutIt() {
+        Predicate open = new Predicate.Equals("status", new IndexValue.Text("open"));
+        Predicate core = new Predicate.Equals("team", new IndexValue.Text("core"));
+        PageRequest request = PageRequest.first("project#p", "sev", Order.ASC, 10).where(List.of(
+                new Predicate.NotEquals("sev", new IndexValue.Num(BigDecimal.ONE)),
+                new Expression.Or(List.of(open, new Expression.And(List.of(new Predicate.Missing("x"),
+                        new Predicate.BeginsWith("title", "Fix"), core))))));
+
+        Plan plan = planWithExpressions(request);
+
+        assertThat(plan).isInstanceOfSatisfying(Plan.Union.class, union -> {
+            assertThat(union.position()).isEqualTo(1);
+            // an and's predicates: the best ranked one an index lists (an equality before a prefix; missing never)
+            assertThat(union.describe()).isEqualTo("union(drive(where[1]: status = open), drive(where[1]: team = core))");
+            assertThat(union.otherwise()).isInstanceOf(Plan.SortOrDrive.class);
+        });
+    }
+
+    @Test
+    void plan_withAnOrOneOfWhoseDisjunctsNoIndexLists_isThePlanWithoutAUnion() {
+        Predicate open = new Predicate.Equals("status", new IndexValue.Text("open"));
+        for (Expression disjunct : List.<Expression>of(new Expression.Not(new Predicate.Equals("team", new IndexValue.Text("core"))),
+                new Predicate.Missing("team"), new Predicate.NotEquals("team", new IndexValue.Text("core")),
+                new Predicate.Equals("sev", new IndexValue.Num(BigDecimal.ONE)))) {
+            Plan plan = planWithExpressions(PageRequest.first("project#p", "sev", Order.ASC, 10)
+                    .where(List.of(new Expression.Or(List.of(open, disjunct)))));
+
+            assertThat(plan).as("%s", disjunct).isInstanceOfSatisfying(Plan.SortOrDrive.class,
+                    adaptive -> assertThat(adaptive.drives()).isEmpty());
+        }
+    }
+
+    private static Plan planWithExpressions(PageRequest request) {
+        Target target = Target.of(request, DEFINITIONS, DEFINITIONS, PROJECTOR);
+        ItemTests tests = new ItemTests(PROJECTOR, target.index(), request.group(), request.attribId(), target.project(),
+                request.expressions());
+        Listing listing = new Listing(request, target, tests, PROJECTOR);
+        SortRanges ranges = SortRanges.of(request.filter(), tests.onSortField(), target.bounds());
+        return Planner.plan(listing, ranges, List::of, (position, p) -> tests.isSortField(p.field()) ? java.util.Optional.empty()
+                : Driver.of(position, p, target.index(), p.field(), target.project(), target.bounds()), false);
+    }
+
     private static Plan plan(PageRequest request, boolean inTail) {
         Target target = Target.of(request, DEFINITIONS, DEFINITIONS, PROJECTOR);
         ItemTests tests = new ItemTests(PROJECTOR, target.index(), request.group(), request.attribId(), target.project(),

@@ -685,6 +685,38 @@ class QueryApiIntegrationTest {
     }
 
     @Test
+    void where_orAndNotWithParentheses_listTheMatchingItemsInOrder_andPagingToTheEnd_losesAndRepeatsNothing() {
+        // given: closed issues or team core's, not of severity 1..2, sorted by severity (then num)
+        List<String> expected = PLANNED.stream()
+                .filter(i -> (i.status().equals("closed") || i.team().equals("core"))
+                        && !(i.severity() != null && i.severity() >= 1 && i.severity() <= 2))
+                .filter(i -> i.severity() != null)
+                .sorted(java.util.Comparator.comparing(Planned::severity).thenComparing(Planned::num)).map(Planned::id).toList();
+        String predicates = where("status = closed OR team = core", "not (severity >= 1 and severity <= 2)");
+
+        // when
+        List<List<String>> grid = pagesToTheEnd("/v1/grid", "project=project%23plan&field=severity&pageSize=2" + predicates);
+
+        // then
+        assertThat(expected).hasSizeGreaterThan(2);
+        assertThat(grid.stream().flatMap(List::stream).toList()).isEqualTo(expected);
+    }
+
+    @Test
+    void where_anExpressionThatDoesNotParse_isA400NamingWhere_itsPosition_andTheOffendingTokensOffset() {
+        // when
+        Answer answer = get("/v1/grid", "project=project%23plan&field=severity" + where("team = core", "status = open or (team = core"));
+
+        // then
+        assertThat(answer.status()).isEqualTo(400);
+        assertThat(answer.headers()).containsEntry("content-type", "application/problem+json");
+        assertThat(answer.body().get("parameter").asText()).isEqualTo("where");
+        assertThat(answer.body().get("position").asInt()).isEqualTo(1);
+        assertThat(answer.body().get("predicate").asText()).isEqualTo("status = open or (team = core");
+        assertThat(answer.body().get("detail").asText()).isEqualTo("predicate 1 at character 17: has a '(' that does not close");
+    }
+
+    @Test
     void where_descending_andOnTheSortedFieldAlone_keepTheOrder() {
         List<String> expected = PLANNED.stream().filter(i -> i.severity() != null && i.severity() >= 2 && i.severity() <= 4)
                 .sorted(java.util.Comparator.comparing(Planned::severity).reversed().thenComparing(Planned::num)).map(Planned::id).toList();

@@ -181,6 +181,25 @@ class QueryApiOpenApiTest {
     }
 
     @Test
+    void aPageOfAWhereWithOrNotAndParentheses_andItsRefusalNamingTheOffset_areAsTheDocumentSays() throws Exception {
+        // given
+        QueryApi.Pages pages = request -> {
+            assertThat(request.expressions()).singleElement().isInstanceOf(com.multikey.query.Expression.Or.class);
+            return new Page(List.of(ISSUE), List.of(), 1, null, 2, 4, false, null);
+        };
+
+        // when
+        QueryApi.Response page = gridWhere(pages, Map.of("where", List.of("status = open or not (team = core and severity >= 3)")));
+        QueryApi.Response refused = gridWhere(pages, Map.of("where", List.of("status = open or not")));
+
+        // then
+        assertThat(page.status()).isEqualTo(200);
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(JSON.readTree(refused.body()).get("position").asInt()).isZero();
+        assertThat(JSON.readTree(refused.body()).get("detail").asText()).startsWith("predicate 0 at character 20: ");
+    }
+
+    @Test
     void theLibrarysRefusalOfAPredicate_isA400NamingWhere_withItsPositionAndText_whateverItsWords() throws Exception {
         // given: the reader refuses the second predicate, in words that name neither a cursor nor a group
         QueryApi.Pages pages = request -> {

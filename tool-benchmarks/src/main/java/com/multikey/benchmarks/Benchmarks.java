@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * Runs the benchmarks: {@code indexer}, {@code concurrency}, {@code definitions} (1, 5 and 20 declared indexes), {@code grid},
- * {@code planner} (predicates and a sort over 100,000 issues), {@code words} (has and has prefix over 100,000 titles), {@code reindex} (segmented backfill;
+ * {@code planner} (predicates and a sort over 100,000 issues), {@code planner-or} (an or of two predicates over the
+ * same issues), {@code words} (has and has prefix over 100,000 titles), {@code reindex} (segmented backfill;
  * verify's heap at 10k and 100k index items; {@code reindex-1m} adds 1M), {@code indexer-throughput} (the indexer's (3) alone),
  * {@code verify [index items]} (verify alone, 300,000 index items unless given), {@code heap-1m} (the engine's heap
  * holding a million small items), {@code counts} (kept counts: write cost, a hot value's shards, the reader on a group of
@@ -50,6 +51,10 @@ public final class Benchmarks {
         if (which.contains("words")) {
             out.println();
             WordsBenchmark.run(out);
+        }
+        if (which.contains("planner-or")) {
+            out.println();
+            PlannerBenchmark.runOr(out);
         }
         if (which.contains("read-api")) {
             out.println();

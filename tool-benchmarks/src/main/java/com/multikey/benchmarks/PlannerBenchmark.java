@@ -12,6 +12,7 @@ import com.multikey.index.definition.GridState;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.query.CursorKeys;
 import com.multikey.query.CursorSealer;
+import com.multikey.query.Expression;
 import com.multikey.query.GridSettings;
 import com.multikey.query.IndexQuery;
 import com.multikey.query.Order;
@@ -148,8 +149,60 @@ final class PlannerBenchmark {
         }
     }
 
+    /**
+     * (11b) an {@code or} of two predicates on the same issues, sorted by rank, read to the end: items read per page of the
+     * result by the planner (a union of the two predicates' drives when their ranges fit a page's budget, else the sorted
+     * index with the expression tested on each item), by (b) (the same expression on {@code @unlisted}, which no index
+     * lists), and by an oracle that knows each disjunct's matches: the cheaper of (b) and reading both disjuncts' matching
+     * items whole, twice their matches a page.
+     */
+    static void runOr(PrintStream out) {
+        PrintStream console = System.out;
+        System.setOut(new PrintStream(OutputStream.nullOutputStream()));
+        try (LocalDynamoDb local = LocalDynamoDb.start(); DynamoDbClient dynamoDb = local.client()) {
+            System.setOut(console);
+            TemplateTables.create(SamTemplate.ofRepository(), dynamoDb);
+            IndexDefinitions definitions = IndexDefinitions.packaged().withGridState(GridState.GROUPED);
+            long start = System.nanoTime();
+            long indexItems = load(dynamoDb, definitions);
+            out.printf("(11b) query planner, or: %,d issues of one project, %,d index items of the grouped grid, written in %.1f s;"
+                    + " pages of %d sorted by rank%n", ISSUES, indexItems, (System.nanoTime() - start) / 1e9, PAGE_SIZE);
+            IndexQuery query = new IndexQuery(dynamoDb, "AppTable", "IssueAttribIndexTable", definitions, Backoff.standard(),
+                    Sleeper.SYSTEM, Duration.ofSeconds(60), System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()),
+                    new GridSettings("ByProject", (project, attribute) -> true));
+            List<List<String>> scenarios = List.of(List.of("s5", "s05"), List.of("s05", "s005"), List.of("s5", "s005"));
+            out.println("| where | matches | pages (requests) | planner: items read a page, mean / first; API calls a page, mean | items"
+                    + " read per page of the result: planner / (b) / oracle | planner / oracle | plan of the first page |");
+            out.println("|---|---|---|---|---|---|---|");
+            for (List<String> fields : scenarios) {
+                Expression or = new Expression.Or(fields.stream().<Expression>map(PlannerBenchmark::eq).toList());
+                Expression unlisted = new Expression.Or(fields.stream().map(PlannerBenchmark::eq).<Expression>map(PlannerBenchmark::asAttribute)
+                        .toList());
+                Read planned = readAll(query, List.of(or));
+                Read sortIndex = readAll(query, List.of(unlisted));
+                if (sortIndex.listed() != planned.listed()) {
+                    throw new IllegalStateException(PredicateText.format(or) + ": the planner listed " + planned.listed()
+                            + ", the sort index plan " + sortIndex.listed());
+                }
+                int matches = planned.listed();
+                int resultPages = Math.max(1, (matches + PAGE_SIZE - 1) / PAGE_SIZE);
+                double plannerPerPage = (double) planned.totalExamined() / resultPages;
+                double sortPerPage = (double) sortIndex.totalExamined() / resultPages;
+                long disjuncts = fields.stream().mapToLong(HITS::get).sum();
+                double oracle = Math.min(sortPerPage, 2.0 * disjuncts);
+                String plan = query.page(PageRequest.first(PROJECT, "rank", Order.ASC, PAGE_SIZE).where(List.of(or)).withExplain())
+                        .explain().orElseThrow().plan();
+                out.printf(Locale.ROOT, "| %s | %,d | %d (%d) | %.0f / %d; %.2f | %.0f / %.0f / %.0f | %.2f | %s |%n",
+                        PredicateText.format(or), matches, resultPages, planned.examined().size(), planned.meanExamined(),
+                        planned.examined().get(0), planned.meanCalls(), plannerPerPage, sortPerPage, oracle, plannerPerPage / oracle, plan);
+            }
+        } finally {
+            System.setOut(console);
+        }
+    }
+
     /** Every page of the request, sorted by rank ascending, the default read budget. */
-    private static Read readAll(IndexQuery query, List<Predicate> predicates) {
+    private static Read readAll(IndexQuery query, List<? extends Expression> predicates) {
         List<Integer> examined = new ArrayList<>();
         List<Integer> calls = new ArrayList<>();
         int listed = 0;

@@ -102,7 +102,8 @@ final class QueryCommand implements Callable<Integer>, Failures.Located {
             + "several, all of which hold; at most " + PredicateText.MAX_PREDICATES + "): a custom field (a map entry of "
             + "--index) or @ and an attribute path, an operator and a value: 'status = open', 'severity >= 3', "
             + "'status in (open, triage)', 'title beginsWith \"Fix\"', 'assignee present', 'priority missing', "
-            + "'@details.team = core'")
+            + "'@details.team = core'; or predicates combined with and, or, not and parentheses: "
+            + "'status = open or assignee = me', 'not (labels = wontfix)'")
     List<String> where = new ArrayList<>();
     @Option(names = "--budget", paramLabel = "ITEMS", description = "items the page may read, index items and items of the "
             + "table together, 2 (an index item and its item) to 20000: a page that reads them comes back short, with its cursor "

@@ -170,6 +170,31 @@ class QueryWhereCliTest {
     }
 
     @Test
+    void query_aWhereWithOrAndNot_listsTheIssuesEitherPredicateMatches_inOrder_overSeveralPages() throws IOException {
+        // given: severity 1 or status closed, and not triage (all closed ones, and open ones of severity 1), by rank
+        List<String> expected = IntStream.rangeClosed(1, 60)
+                .filter(num -> (severity(num) == 1 || status(num).equals("closed")) && !status(num).equals("triage")).boxed()
+                .sorted(Comparator.comparingInt(QueryWhereCliTest::rank)).map(num -> "issue#" + num).toList();
+
+        // when
+        List<JsonNode> pages = pages("query", "--project", PROJECT, "--attribute", "rank", "--where", "severity = 1 or status = closed",
+                "--where", "NOT (status = triage)", "--page-size", "4", "--output", "json");
+
+        // then
+        assertThat(expected).hasSizeGreaterThan(8);
+        assertThat(ids(pages)).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void query_aWhereThatDoesNotParse_isOneErrorLineNamingTheOptionAndTheOffset_exit2() {
+        assertThat(run("query", "--project", PROJECT, "--attribute", "rank", "--where", "status = open", "--where",
+                "status = open or")).isEqualTo(2);
+
+        assertThat(errorLine()).isEqualTo("error: --where[1] 'status = open or': at character 16: ends where a predicate, 'not' or '(' "
+                + "was expected");
+    }
+
+    @Test
     void query_descendingWithAnInListAndAnAttributePredicate_ofTheDeclaredIndex_listsThemInOrder() throws IOException {
         // given: status open or triage, severity 3 or more, a name beginning with "Fix "; the grid read as a declared index
         List<String> expected = IntStream.rangeClosed(1, 60)
