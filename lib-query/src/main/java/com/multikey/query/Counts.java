@@ -152,10 +152,10 @@ public final class Counts {
                 counted = named.values().path().toString();
             }
             PageRequest page = new PageRequest(request.index(), request.group(), entry, Order.ASC, WALK_PAGE_SIZE, null, false, null)
-                    .where(request.expressions());
+                    .where(request.predicates());
             Target target = Target.of(page, current, definitions, projector);
             IndexDefinition index = target.index();
-            if (useKept && request.expressions().isEmpty() && index.layout() == IndexDefinition.Layout.GROUPED
+            if (useKept && request.predicates().isEmpty() && index.layout() == IndexDefinition.Layout.GROUPED
                     && index.counts().facets().contains(counted)) {
                 GroupCounts kept = new KeptCounts(dynamoDb, indexTable).read(index, request.group(), counted, request.top()).orElseThrow();
                 facets.add(new Facets.Facet(field, kept.values().stream().map(v -> new Facets.ValueCount(v.value().orElse(null),

@@ -14,10 +14,10 @@ import java.util.Objects;
  * @param fields     the fields counted, 1 to {@value #MAX_FIELDS}: entry names of a map-entries index, or the attribute an
  *                   index of one attribute (or of a list's elements) holds
  * @param top        how many values of each field to list, most frequent first (1 to {@value #MAX_TOP})
- * @param predicates the predicates the counted items satisfy (all of them); empty: every item of the group
+ * @param predicates the predicates, or expressions of them ({@link ExpressionText}), the counted items satisfy (all of them); empty: every item of the group
  * @param readBudget the items a count made at read time may read, per field; 0: {@link Counts#DEFAULT_BUDGET}
  */
-public record FacetRequest(String index, List<AttributeValue> group, List<String> fields, int top, List<Predicate> predicates,
+public record FacetRequest(String index, List<AttributeValue> group, List<String> fields, int top, List<Expression> predicates,
                            int readBudget) {
 
     public static final int DEFAULT_TOP = 10;
@@ -46,7 +46,7 @@ public record FacetRequest(String index, List<AttributeValue> group, List<String
         if (readBudget != 0 && (readBudget < 2 || readBudget > ReadBudget.DEFAULT.max())) {
             throw new InvalidCountException("budget", "from 2 to " + ReadBudget.DEFAULT.max() + " items, got " + readBudget);
         }
-        PredicateText.validate(predicates);
+        ExpressionText.validate(predicates, java.util.function.Function.identity());
     }
 
     /** The counts of these fields, the top {@value #DEFAULT_TOP} values of each, of every item of the group. */
@@ -58,8 +58,8 @@ public record FacetRequest(String index, List<AttributeValue> group, List<String
         return new FacetRequest(index, group, fields, top, predicates, readBudget);
     }
 
-    public FacetRequest where(List<Predicate> predicates) {
-        return new FacetRequest(index, group, fields, top, predicates, readBudget);
+    public FacetRequest where(List<? extends Expression> predicates) {
+        return new FacetRequest(index, group, fields, top, List.copyOf(predicates), readBudget);
     }
 
     public FacetRequest withReadBudget(int items) {

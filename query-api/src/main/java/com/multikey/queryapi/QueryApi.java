@@ -416,9 +416,9 @@ public final class QueryApi {
             throw Problem.badRequest("budget", "at least 2 items (an index item and its item), got 1");
         }
         try {
-            List<com.multikey.query.Predicate> predicates = new ArrayList<>();
+            List<com.multikey.query.Expression> predicates = new ArrayList<>();
             for (int i = 0; i < where.size(); i++) {
-                predicates.add(PredicateText.parse(where.get(i), i));
+                predicates.add(com.multikey.query.ExpressionText.parse(where.get(i), i));
             }
             com.multikey.query.Facets counted = counting.facets(new com.multikey.query.FacetRequest(index.name(), group, fields, top,
                     predicates, budget));

@@ -9,14 +9,14 @@ import com.multikey.common.PlainJson;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.query.Counts;
+import com.multikey.query.Expression;
+import com.multikey.query.ExpressionText;
 import com.multikey.query.FacetRequest;
 import com.multikey.query.Facets;
 import com.multikey.query.GroupValue;
 import com.multikey.query.IndexQuery;
 import com.multikey.query.InvalidCountException;
 import com.multikey.query.InvalidPredicateException;
-import com.multikey.query.Predicate;
-import com.multikey.query.PredicateText;
 import com.multikey.query.ReadBudget;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -125,10 +125,10 @@ final class FacetsCommand implements Callable<Integer>, Failures.Located {
         if (budget != null && (budget < 2 || budget > ReadBudget.DEFAULT.max())) {
             throw Failure.usage("--budget must be from 2 to " + ReadBudget.DEFAULT.max() + " items, got " + budget);
         }
-        List<Predicate> predicates = new ArrayList<>();
+        List<Expression> predicates = new ArrayList<>();
         try {
             for (int i = 0; i < where.size(); i++) {
-                predicates.add(PredicateText.parse(where.get(i), i));
+                predicates.add(ExpressionText.parse(where.get(i), i));
             }
             return new FacetRequest(name, values, fields, top, predicates, budget == null ? 0 : budget);
         } catch (InvalidPredicateException e) {
