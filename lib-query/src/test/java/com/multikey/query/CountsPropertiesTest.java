@@ -42,7 +42,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * group's items and another group's), random requests on three indexes (one attribute, a list's elements, a map's entry)
  * with an optional equals filter on the sorted field, 0 to 3 predicates on the item's attributes, and read budgets from
  * the smallest to the default. The model knows the docs alone: a page lists the group's items that have the sorted
- * field (a value in the filter) and satisfy every predicate; a facet counts, among those items, how many carry each value
+ * field (a value in the filter) and satisfy every predicate (the predicates on one field by one of its values); a facet
+ * counts, among those items, how many carry each value
  * (an item with several values under each). A total or facet that says {@code eq} equals the model; one that says
  * {@code gte} is never above it (each value's count at most the model's); with the default budget (larger than any group
  * here) every count is exact.
@@ -103,13 +104,52 @@ class CountsPropertiesTest {
                     : new Predicate.Equals(field, new IndexValue.Text(value));
         }
 
-        boolean matches(ItemSpec item) {
+        /** Whether one value of the item's field satisfies it. */
+        boolean test(String candidate) {
+            return field.equals("@cf.sev") ? Integer.parseInt(candidate) >= Integer.parseInt(value) : value.equals(candidate);
+        }
+
+        /** The values the item holds in this predicate's field. */
+        List<String> valuesOf(ItemSpec item) {
             return switch (field) {
-                case "@state" -> value.equals(item.state());
-                case "@labels" -> item.labels() != null && item.labels().contains(value);
-                default -> item.sev() != null && item.sev() >= Integer.parseInt(value);
+                case "@state" -> values(item, "state");
+                case "@labels" -> values(item, "labels");
+                default -> values(item, "sev");
             };
         }
+    }
+
+    /**
+     * Whether an item satisfies every predicate, as Predicate's contract says: the predicates on one field hold when one of
+     * the item's values of that field satisfies them all.
+     */
+    private static boolean matches(ItemSpec item, List<PredicateSpec> predicates) {
+        return matches(item, predicates, null, null);
+    }
+
+    /**
+     * As {@link #matches(ItemSpec, List)}, for a page sorted by {@code sorted}: it lists items that have the sorted field, and
+     * its equals filter (if any) and the predicates on the sorted field hold of one value, the one the item is listed under.
+     */
+    private static boolean matches(ItemSpec item, List<PredicateSpec> predicates, String sorted, String filter) {
+        Map<String, List<PredicateSpec>> byField = new HashMap<>();
+        predicates.forEach(p -> byField.computeIfAbsent(p.field(), f -> new java.util.ArrayList<>()).add(p));
+        if (sorted != null) {
+            String field = switch (sorted) {
+                case "state" -> "@state";
+                case "labels" -> "@labels";
+                default -> "@cf.sev";
+            };
+            List<PredicateSpec> onSorted = byField.getOrDefault(field, List.of());
+            byField.remove(field);
+            boolean listed = values(item, sorted).stream()
+                    .anyMatch(value -> (filter == null || filter.equals(value)) && onSorted.stream().allMatch(p -> p.test(value)));
+            if (!listed) {
+                return false;
+            }
+        }
+        return byField.values().stream().allMatch(onField -> onField.getFirst().valuesOf(item).stream()
+                .anyMatch(value -> onField.stream().allMatch(p -> p.test(value))));
     }
 
     /** Which index and field, an equals filter on it (null: none), the predicates, and the read budget (0: default). */
@@ -125,9 +165,8 @@ class CountsPropertiesTest {
                 System::nanoTime, GridSettings.NONE);
         Counts counts = new Counts(query, dynamoDb, INDEX_TABLE, DEFINITIONS);
         for (RequestSpec spec : requests) {
-            List<ItemSpec> matching = items.stream().filter(item -> !item.otherGroup() && values(item, spec.sorted()).size() > 0
-                    && (spec.filter() == null || values(item, spec.sorted()).contains(spec.filter()))
-                    && spec.predicates().stream().allMatch(p -> p.matches(item))).toList();
+            List<ItemSpec> matching = items.stream()
+                    .filter(item -> !item.otherGroup() && matches(item, spec.predicates(), spec.sorted(), spec.filter())).toList();
 
             PageRequest request = request(spec);
             Total total = counts.total(request);
@@ -141,7 +180,7 @@ class CountsPropertiesTest {
                     .withReadBudget(spec.budget());
             Facets.Facet facet = counts.facets(facetRequest).facets().get(0);
             Map<String, Long> expected = new HashMap<>();
-            items.stream().filter(item -> !item.otherGroup() && spec.predicates().stream().allMatch(p -> p.matches(item)))
+            items.stream().filter(item -> !item.otherGroup() && matches(item, spec.predicates()))
                     .forEach(item -> values(item, spec.sorted()).forEach(value -> expected.merge(value, 1L, Long::sum)));
             Map<String, Long> got = new HashMap<>();
             facet.values().forEach(v -> got.put(text(v.value()), v.count()));
