@@ -104,6 +104,11 @@ public final class Counts {
     public Total total(PageRequest request) {
         Target target = Target.of(request, query.currentDefinitions(), definitions, projector);
         int budget = budget(request.readBudget());
+        if (request.groups().size() > 1) {
+            // several groups: their merged pages, each item once, counted at read time
+            Walked walked = walk(fromStart(request), budget, item -> { });
+            return new Total(walked.items(), walked.relation(), Total.Source.COUNTED, walked.calls(), walked.examined());
+        }
         if (useKept) {
             Optional<Total> kept = keptTotal(request, target);
             if (kept.isPresent()) {
@@ -313,7 +318,8 @@ public final class Counts {
     private static PageRequest fromStart(PageRequest request) {
         PageRequest first = new PageRequest(request.index().orElse(null), request.group(), request.attribId(), request.order(),
                 WALK_PAGE_SIZE, request.filter().orElse(null), request.includeMissing(), null);
-        return first.where(request.expressions());
+        first = first.where(request.expressions());
+        return request.groups().size() > 1 ? first.withGroups(request.groups()) : first;
     }
 
     private record Walked(long items, Total.Relation relation, int calls, long examined) {
@@ -330,7 +336,8 @@ public final class Counts {
         PageRequest next = first;
         while (true) {
             long left = budget - examined;
-            Page page = query.page(next.withReadBudget((int) Math.max(2, Math.min(ReadBudget.DEFAULT.max(), left))));
+            // a page reads at least an index item and its item (of each group, for several)
+            Page page = query.page(next.withReadBudget((int) Math.max(2L * first.groups().size(), Math.min(ReadBudget.DEFAULT.max(), left))));
             items += page.items().size();
             page.items().forEach(listed);
             calls += page.apiCalls();

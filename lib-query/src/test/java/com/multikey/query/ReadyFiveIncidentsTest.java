@@ -97,6 +97,33 @@ class ReadyFiveIncidentsTest {
     }
 
     @Test
+    void myTeamsClosedIncidents_theirTotal_countsTheMergedItemsOnce_exactWithinTheBudget_elseALowerBound() {
+        // given
+        PageRequest request = PageRequest.onIndex("incidents-by-team", List.of(s(MY_TEAMS.get(0))), "", Order.DESC, 10)
+                .withGroups(MY_TEAMS.stream().map(team -> List.of(s(team))).toList())
+                .where(List.of(ExpressionText.parse("state = closed or title = \"Incident 1\"", 0)));
+        long expected = incidents.stream()
+                .filter(item -> MY_TEAMS.contains(item.get("team").s())
+                        && (item.get("state").s().equals("closed") || item.get("title").s().equals("Incident 1")))
+                .count();
+        Counts counts = new Counts(query(), tables.dynamoDb(), INDEX_TABLE, definitions);
+
+        // when
+        Page page = counts.pageWithTotal(request);
+        Total small = counts.total(request.withReadBudget(20));
+
+        // then
+        assertThat(expected).isGreaterThan(30);
+        assertThat(page.items()).hasSize(10);
+        assertThat(page.total()).hasValueSatisfying(total -> {
+            assertThat(total.value()).isEqualTo(expected);
+            assertThat(total.relation()).isEqualTo(Total.Relation.EQ);
+        });
+        assertThat(small.relation()).isEqualTo(Total.Relation.GTE);
+        assertThat(small.value()).isLessThan(expected);
+    }
+
+    @Test
     void closedIncidentsMyTeamsTakePartIn_oneGroupAndAListPredicate_eachIncidentOnce() {
         // given
         PageRequest request = PageRequest.onIndex("incidents-by-org", List.of(s("acme")), "", Order.DESC, 10)

@@ -374,13 +374,9 @@ public final class QueryApi {
             if (!entries && !entry.isEmpty()) {
                 throw Problem.badRequest(entryParameter, "index '" + index.name() + "' indexes " + index.values().path() + " itself: it has no entries");
             }
-            boolean total = total(parameters);
-            if (total && groups.size() > 1) {
-                throw Problem.badRequest("total", "a total is counted for one group: ask for it with one group, or without total");
-            }
-            Page read = total ? counting.pageWithTotal(page.request(index.name(), group, entry))
-                    : pages.page(groups.size() == 1 ? page.request(index.name(), group, entry)
-                    : page.requestOfGroups(index.name(), groups, entry));
+            PageRequest asked = groups.size() == 1 ? page.request(index.name(), group, entry)
+                    : page.requestOfGroups(index.name(), groups, entry);
+            Page read = total(parameters) ? counting.pageWithTotal(asked) : pages.page(asked);
             ObjectNode body = documents.page(index, group, entry, page.order(), read);
             if (groups.size() > 1) {
                 PageDocuments.groups(body, groups);
