@@ -12,11 +12,13 @@ import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
 
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The one place that builds AWS SDK clients for the functions.
@@ -52,6 +54,40 @@ public final class ClientFactory {
 
     public DynamoDbClient dynamoDb() {
         return configure(DynamoDbClient.builder(), "DYNAMODB").httpClient(httpClient()).build();
+    }
+
+    /**
+     * A Kinesis Data Streams client ({@code AWS_ENDPOINT_URL_KINESIS}). Against AWS it speaks CBOR, the SDK's default;
+     * with its endpoint overridden (the local Kinesis endpoint of the emulator, the operator CLI's
+     * {@code --kinesis-endpoint}) it speaks AWS JSON 1.1, the protocol Kinesis documents and the local endpoint
+     * answers. Needs {@code software.amazon.awssdk:kinesis} on the class path (an optional dependency of lib-common).
+     */
+    public KinesisClient kinesis() {
+        var builder = configure(KinesisClient.builder(), "KINESIS").httpClient(httpClient());
+        return endpoint("KINESIS").isPresent() ? withoutCbor(builder::build) : builder.build();
+    }
+
+    /** The SDK setting that makes a client speak CBOR, read once, when a client is built. */
+    static final String CBOR_ENABLED = "aws.cborEnabled";
+
+    /**
+     * Builds a client with CBOR off. The SDK has no per-client switch, only a JVM-wide system property it reads when
+     * a client is built: it is set for that moment and put back.
+     */
+    static <C> C withoutCbor(Supplier<C> build) {
+        synchronized (ClientFactory.class) {
+            String before = System.getProperty(CBOR_ENABLED);
+            System.setProperty(CBOR_ENABLED, "false");
+            try {
+                return build.get();
+            } finally {
+                if (before == null) {
+                    System.clearProperty(CBOR_ENABLED);
+                } else {
+                    System.setProperty(CBOR_ENABLED, before);
+                }
+            }
+        }
     }
 
     /**
