@@ -109,11 +109,6 @@ public final class ClientFactory {
         return chosen == null || chosen.isBlank() ? Optional.empty() : Optional.of(URI.create(chosen));
     }
 
-    /** The credentials clients are configured with, for a request signed outside an SDK client. */
-    public AwsCredentialsProvider credentialsProvider() {
-        return credentials();
-    }
-
     private AwsCredentialsProvider credentials() {
         String key = environment.get("AWS_ACCESS_KEY_ID");
         String secret = environment.get("AWS_SECRET_ACCESS_KEY");
