@@ -12,11 +12,13 @@ import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
 
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The one place that builds AWS SDK clients for the functions.
@@ -55,6 +57,40 @@ public final class ClientFactory {
     }
 
     /**
+     * A Kinesis Data Streams client ({@code AWS_ENDPOINT_URL_KINESIS}). Against AWS it speaks CBOR, the SDK's default;
+     * with its endpoint overridden (the local Kinesis endpoint of the emulator, the operator CLI's
+     * {@code --kinesis-endpoint}) it speaks AWS JSON 1.1, the protocol Kinesis documents and the local endpoint
+     * answers. Needs {@code software.amazon.awssdk:kinesis} on the class path (an optional dependency of lib-common).
+     */
+    public KinesisClient kinesis() {
+        var builder = configure(KinesisClient.builder(), "KINESIS").httpClient(httpClient());
+        return endpoint("KINESIS").isPresent() ? withoutCbor(builder::build) : builder.build();
+    }
+
+    /** The SDK setting that makes a client speak CBOR, read once, when a client is built. */
+    static final String CBOR_ENABLED = "aws.cborEnabled";
+
+    /**
+     * Builds a client with CBOR off. The SDK has no per-client switch, only a JVM-wide system property it reads when
+     * a client is built: it is set for that moment and put back.
+     */
+    static <C> C withoutCbor(Supplier<C> build) {
+        synchronized (ClientFactory.class) {
+            String before = System.getProperty(CBOR_ENABLED);
+            System.setProperty(CBOR_ENABLED, "false");
+            try {
+                return build.get();
+            } finally {
+                if (before == null) {
+                    System.clearProperty(CBOR_ENABLED);
+                } else {
+                    System.setProperty(CBOR_ENABLED, before);
+                }
+            }
+        }
+    }
+
+    /**
      * Applies region, credentials, endpoint override and timeouts to any SDK client builder.
      *
      * @param serviceId the service's id in {@code AWS_ENDPOINT_URL_<ID>}, e.g. {@code DYNAMODB}, {@code EVENTBRIDGE}
@@ -71,11 +107,6 @@ public final class ClientFactory {
         String general = environment.get("AWS_ENDPOINT_URL");
         String chosen = specific != null && !specific.isBlank() ? specific : general;
         return chosen == null || chosen.isBlank() ? Optional.empty() : Optional.of(URI.create(chosen));
-    }
-
-    /** The credentials clients are configured with, for a request signed outside an SDK client. */
-    public AwsCredentialsProvider credentialsProvider() {
-        return credentials();
     }
 
     private AwsCredentialsProvider credentials() {

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * The two Kinesis Data Streams calls redrive reads a failed range back with: GetShardIterator
- * {@code AT_SEQUENCE_NUMBER} and GetRecords. A port: {@link KinesisJsonShards} speaks the API, tests may hand in a fake.
+ * {@code AT_SEQUENCE_NUMBER} and GetRecords. A port: {@link KinesisSdkShards} speaks the API, tests may hand in a fake.
  */
 public interface KinesisShards {
 

@@ -5,9 +5,9 @@ import com.multikey.common.DynamoDbJobCheckpoints;
 import com.multikey.index.GridLayoutStore;
 import com.multikey.reindex.IndexScope;
 import com.multikey.reindex.TargetedRepair;
-import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
@@ -56,15 +56,13 @@ public final class Redrives implements AutoCloseable {
     public static Redrives fromEnvironment(java.util.Map<String, String> env) {
         ClientFactory clients = new ClientFactory(env);
         LambdaClient lambda = clients.configure(LambdaClient.builder(), "LAMBDA").httpClient(ClientFactory.httpClient()).build();
-        SdkHttpClient kinesisHttp = ClientFactory.httpClient();
-        KinesisShards kinesis = new KinesisJsonShards(kinesisHttp, clients.credentialsProvider(), clients.region(),
-                clients.endpoint("KINESIS").orElse(KinesisJsonShards.defaultEndpoint(clients.region())));
+        KinesisClient kinesisClient = clients.kinesis();
         return new Redrives(RedriveConfig.fromEnvironment(env), clients.dynamoDb(),
                 clients.configure(DynamoDbStreamsClient.builder(), "DYNAMODB_STREAMS").httpClient(ClientFactory.httpClient()).build(),
                 clients.configure(SqsClient.builder(), "SQS").httpClient(ClientFactory.httpClient()).build(),
-                new LambdaFunctionInvoker(lambda), kinesis, () -> {
+                new LambdaFunctionInvoker(lambda), new KinesisSdkShards(kinesisClient), () -> {
                     lambda.close();
-                    kinesisHttp.close();
+                    kinesisClient.close();
                 });
     }
 

@@ -28,6 +28,15 @@ class RedriveJarIT {
             assertThat(jar.hasClass("software.amazon.awssdk.services.dynamodb.transform.GetItemRequestMarshaller")).isTrue();
             assertThat(jar.hasClass("software.amazon.awssdk.services.dynamodb.transform.PutItemRequestMarshaller")).isTrue();
             assertThat(jar.hasClass("software.amazon.awssdk.services.dynamodb.model.PutItemResponse")).isTrue();
+            // a Kinesis source's ranges read back: GetShardIterator and GetRecords, CBOR against AWS
+            assertThat(jar.hasClass("software.amazon.awssdk.services.kinesis.DefaultKinesisClient")).isTrue();
+            assertThat(jar.hasClass("software.amazon.awssdk.services.kinesis.transform.GetShardIteratorRequestMarshaller")).isTrue();
+            assertThat(jar.hasClass("software.amazon.awssdk.services.kinesis.transform.GetRecordsRequestMarshaller")).isTrue();
+            assertThat(jar.hasClass("software.amazon.awssdk.services.kinesis.model.GetRecordsResponse")).isTrue();
+            assertThat(jar.hasClass("software.amazon.awssdk.services.kinesis.model.Record")).isTrue();
+            assertThat(jar.hasClass("software.amazon.awssdk.services.kinesis.model.ChildShard")).isTrue();
+            assertThat(jar.hasClass("software.amazon.awssdk.services.kinesis.model.ExpiredIteratorException")).isTrue();
+            assertThat(jar.hasClass("software.amazon.awssdk.protocols.cbor.AwsCborProtocolFactory")).isTrue();
             assertThat(jar.hasClass("org.joda.time.DateTime")).as("the runtime's event reader loads it").isTrue();
             assertThat(jar.entries()).noneMatch(name -> name.startsWith("com/fasterxml/jackson/")
                     || name.startsWith("software/amazon/awssdk/http/apache/") || name.startsWith("io/netty/"));
