@@ -4,7 +4,9 @@
 //   GET /v1/indexes/{index}/items?group&entry&...   any other declared index;
 // each with order, pageSize, cursor, missing, one filter on the sorted field, and any number of where conditions on
 // any column (one where parameter each, in PredicateText's syntax: "f1 = open", "f2 >= 3"), a read budget and
-// explain=true, whose plan and cost show under the grid; total=true, for "1–10 of 1,234" above it; and
+// explain=true, whose plan and cost show under the grid; total=true, for "1–10 of 1,234" above it; a where expression
+// with and, or, not and parentheses too ("f1 = open or f2 >= 3", ExpressionText's syntax); on the grid, several
+// projects at once (the project box's comma-separated projects, project once each: one merged page stream); and
 //   GET /v1/grid/facets, /v1/indexes/{index}/facets   the sorted field's values with their counts, under the filters.
 // Signs each request with SigV4 (IAM mode, the local credentials) or sends a bearer token (JWT mode).
 import { sign } from "./sigv4.js";
@@ -110,9 +112,9 @@ function showIndex(index) {
     input.id = "group-" + i;
     input.dataset.attribute = attribute;
     input.value = state.groupValues.get(attribute) || "";
-    input.placeholder = "text, or N:42 for a number";
+    input.placeholder = isGrid(index) ? "project#1, or several: project#1, project#2" : "text, or N:42 for a number";
     input.autocomplete = "off";
-    label.append(isGrid(index) ? "Project" : "Group: " + attribute, " ", input);
+    label.append(isGrid(index) ? "Project(s)" : "Group: " + attribute, " ", input);
     return label;
   });
   $("groupInputs").replaceChildren(...inputs);
@@ -293,7 +295,7 @@ async function load() {
     total: "true",
   };
   const [path, parameters] = isGrid(index)
-    ? ["/v1/grid", { project: group[0], field: entry, ...common }]
+    ? ["/v1/grid", { project: projectsOf(group[0]), field: entry, ...common }]
     : [`/v1/indexes/${encodeURIComponent(index.name)}/items`, { group, entry: overEntries(index) ? entry : null, ...common }];
   const request = ++state.requested;
   $("status").textContent = "loading…";
@@ -310,6 +312,7 @@ async function load() {
   $("grid").removeAttribute("aria-busy");
   document.body.dataset.loads = String(++state.loaded);
   $("problem").hidden = status === 200;
+  markWhere(status === 200 ? null : body);
   if (status !== 200) {
     showProblem(status, body);
     // the rows of the previous answer do not match what was asked
@@ -357,8 +360,13 @@ function showRange(page, number) {
 async function loadFacets(index, group, entry) {
   const request = ++state.facetsRequested;
   const field = overEntries(index) ? entry : index.path;
+  if (isGrid(index) && projectsOf(group[0]).length > 1) {
+    // the facets count one project's issues (GET /v1/grid/facets takes one project)
+    $("facets").hidden = true;
+    return;
+  }
   const [path, parameters] = isGrid(index)
-    ? ["/v1/grid/facets", { project: group[0], field, where: state.where, budget: state.budget }]
+    ? ["/v1/grid/facets", { project: projectsOf(group[0])[0], field, where: state.where, budget: state.budget }]
     : [`/v1/indexes/${encodeURIComponent(index.name)}/facets`, { group, field, where: state.where, budget: state.budget }];
   const { status, body } = await call(path, parameters);
   if (request !== state.facetsRequested) return;
@@ -482,6 +490,26 @@ function showPlan(page) {
   $("suggestion").textContent = explain.suggestion || "";
 }
 
+// The grid's projects as the project box gives them: one, or several separated by commas (project once each)
+function projectsOf(text) {
+  return (text || "").split(",").map((project) => project.trim()).filter((project) => project);
+}
+
+// Under the Where expression, where the API refused it: the text and a caret at the character its problem names
+// ("predicate 0 at character 15: ..."); hidden when the answer is no problem about it
+function markWhere(problem) {
+  const expression = $("whereExpression");
+  const position = problem && problem.parameter === "where" ? problem.position : undefined;
+  const text = position === undefined ? undefined : state.where[position];
+  const offset = /at character (\d+)/.exec((problem && problem.detail) || "");
+  const ours = text !== undefined && text === expression.value.trim();
+  expression.classList.toggle("invalid", ours);
+  $("whereMark").hidden = !ours;
+  if (!ours) return;
+  $("whereMark").textContent = offset ? text + "\n" + " ".repeat(Number(offset[1])) + "^" : text;
+  if (offset) expression.setSelectionRange(Number(offset[1]), Number(offset[1]));
+}
+
 // Reads the first page when the inputs name a group (and entry); else says what to give
 function loadIfComplete() {
   const needed = lacking();
@@ -496,8 +524,12 @@ function loadIfComplete() {
 function restart() {
   state.cursors = [null];
   state.where = whereOfRows();
+  const expression = $("whereExpression").value.trim();
+  if (expression) state.where.push(expression);
   state.budget = $("budget").value.trim();
-  $("activeWhere").textContent = state.where.length ? state.where.join(" and ") : "no conditions";
+  // an expression beside other conditions in parentheses: every where holds
+  $("activeWhere").textContent = state.where.length
+    ? state.where.map((each) => (state.where.length > 1 && each === expression ? "(" + each + ")" : each)).join(" and ") : "no conditions";
   return load();
 }
 
@@ -563,7 +595,7 @@ async function main() {
   }
   // ?index=NAME&group=G (once per group attribute)&entry=E&order=asc|desc&pageSize=N; the grid's ?project=P&field=F
   const query = new URLSearchParams(location.search);
-  if (query.get("project")) state.groupValues.set("project", query.get("project"));
+  if (query.get("project")) state.groupValues.set("project", query.getAll("project").join(", "));
   if (query.get("field")) state.entries.set("", query.get("field"));
   if (query.get("pageSize")) $("pageSize").value = query.get("pageSize");
   if (["asc", "desc"].includes(query.get("order"))) state.order = query.get("order");
@@ -622,6 +654,12 @@ async function main() {
   $("applyBool").addEventListener("click", () => applyFilter(`boolean = ${$("boolValue").value}`, { type: "bool", equals: $("boolValue").value }));
   $("addWhere").addEventListener("click", () => addWhereRow().querySelector(".where-field").focus());
   $("applyWhere").addEventListener("click", () => restart());
+  $("whereExpression").addEventListener("keydown", (event) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      restart();
+    }
+  });
   $("clearFilter").addEventListener("click", () => {
     state.filter = null;
     $("activeFilter").textContent = "no filter";

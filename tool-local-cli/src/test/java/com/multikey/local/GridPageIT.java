@@ -517,6 +517,90 @@ class GridPageIT {
 
             writeScreenshot();
         }
+
+        /** The seeded issues of the grid's projects 1 and 2 (LocalReadApiIT.writeIssues): project, id, f1 (null: none). */
+        private static final List<List<String>> PROJECTS_1_AND_2 = java.util.Arrays.asList(
+                java.util.Arrays.asList("project#1", "issue#1", "30"), java.util.Arrays.asList("project#1", "issue#2", "10"),
+                java.util.Arrays.asList("project#1", "issue#3", null), java.util.Arrays.asList("project#1", "issue#4", "20"),
+                java.util.Arrays.asList("project#2", "issue#5", "5"));
+
+        /** The rows a list of rows makes in pages of {@code size}. */
+        private static List<List<String>> inPages(List<String> rows, int size) {
+            List<List<String>> pages = new ArrayList<>();
+            for (int from = 0; from < rows.size(); from += size) {
+                pages.add(rows.subList(from, Math.min(rows.size(), from + size)));
+            }
+            return pages;
+        }
+
+        @Test
+        void anOrExpression_listsTheRowsEitherSideMatches_inOrder_pageByPage_andABrokenOneShowsWhereItBreaks() {
+            // given: project#9 sorted by f3, two a page
+            open(api, "?project=" + param("project#9") + "&field=f3&pageSize=2", "");
+
+            // when
+            type("whereExpression", "f1 = closed or f2 >= 6");
+            andWaitForTheGrid(() -> browser.findElement(By.id("applyWhere")).click());
+            List<List<String>> pages = pagesToTheEnd();
+
+            // then: a brute force of the seeded issues, in f3's order
+            List<String> expected = PROJECT_9.stream().filter(issue -> issue.get(1).equals("closed") || Integer.parseInt(issue.get(2)) >= 6)
+                    .sorted(Comparator.comparing((List<String> issue) -> issue.get(3))).map(issue -> "issue#" + issue.get(0)).toList();
+            assertThat(expected).containsExactly("issue#33", "issue#34", "issue#36");
+            assertThat(pages).as(problem()).isEqualTo(inPages(expected, 2));
+            assertThat(browser.findElement(By.id("activeWhere")).getText()).isEqualTo("f1 = closed or f2 >= 6");
+            assertThat(browser.findElement(By.id("range")).getText()).isEqualTo("3–3 of 3");
+
+            // when: a parenthesis that does not close
+            type("whereExpression", "f1 = closed or (f2 >= 6");
+            andWaitForTheGrid(() -> browser.findElement(By.id("applyWhere")).click());
+
+            // then: the API's problem, naming where and the offset, and the expression marked where it breaks
+            WebElement problem = browser.findElement(By.id("problem"));
+            assertThat(problem.isDisplayed()).isTrue();
+            assertThat(problem.getText()).startsWith("400 Bad Request: predicate 0 at character 15: ").endsWith("(parameter where)");
+            assertThat(itemRows()).isEmpty();
+            assertThat(browser.findElement(By.id("whereExpression")).getDomAttribute("class")).contains("invalid");
+            assertThat(browser.findElement(By.id("whereMark")).isDisplayed()).isTrue();
+            assertThat(browser.findElement(By.id("whereMark")).getText()).isEqualTo("f1 = closed or (f2 >= 6\n" + " ".repeat(15) + "^");
+
+            // when: mended
+            type("whereExpression", "f1 = closed or (f2 >= 6 and f3 != z)");
+            andWaitForTheGrid(() -> browser.findElement(By.id("applyWhere")).click());
+            // then
+            assertThat(browser.findElement(By.id("problem")).isDisplayed()).as(problem()).isFalse();
+            assertThat(browser.findElement(By.id("whereMark")).isDisplayed()).isFalse();
+            assertThat(browser.findElement(By.id("whereExpression")).getDomAttribute("class")).doesNotContain("invalid");
+            assertThat(rows()).as(problem()).isEqualTo(inPages(expected, 2).get(0));
+            type("whereExpression", "");
+        }
+
+        @Test
+        void twoProjects_showOneMergedPageStream_inOrder_pageByPage_withTheMissingTailLast() {
+            // given
+            openProject1("&pageSize=2");
+
+            // when: two projects in the project box, comma-separated
+            type("group-0", "project#2, project#1");
+            andWaitForTheGrid(GridPageIT::clickLoad);
+            List<List<String>> pages = pagesToTheEnd();
+
+            // then: a brute force of the seeded issues of both projects: by f1, then those without it
+            List<String> expected = new ArrayList<>(PROJECTS_1_AND_2.stream().filter(issue -> issue.get(2) != null)
+                    .sorted(Comparator.comparing((List<String> issue) -> Integer.parseInt(issue.get(2)))).map(issue -> issue.get(1)).toList());
+            PROJECTS_1_AND_2.stream().filter(issue -> issue.get(2) == null).forEach(issue -> expected.add(issue.get(1) + " (missing)"));
+            assertThat(expected).containsExactly("issue#5", "issue#2", "issue#4", "issue#1", "issue#3 (missing)");
+            assertThat(pages).as(problem()).isEqualTo(inPages(expected, 2));
+            assertThat(browser.findElement(By.id("pageNumber")).getText()).isEqualTo("page 3");
+
+            // when: back to the first page
+            while (browser.findElement(By.id("previous")).isEnabled()) {
+                andWaitForTheGrid(() -> browser.findElement(By.id("previous")).click());
+            }
+            // then
+            assertThat(itemRows()).as(problem()).isEqualTo(inPages(expected, 2).get(0));
+            type("group-0", "project#1");
+        }
     }
 
     /**
