@@ -75,7 +75,7 @@ public final class LocalKinesis implements AutoCloseable {
                 String contentType = String.valueOf(exchange.getRequestHeaders().getFirst("Content-Type"));
                 if (contentType.contains("cbor")) {
                     throw new KinesisError(400, "SerializationException", "the local Kinesis endpoint speaks AWS JSON 1.1 only: "
-                            + "disable CBOR in the client (system property aws.cborEnabled=false or AWS_CBOR_DISABLED=true)");
+                            + "disable CBOR in the client (system property aws.cborEnabled=false or the environment variable CBOR_ENABLED=false)");
                 }
                 if (target == null || !target.startsWith(TARGET_PREFIX)) {
                     throw new KinesisError(400, "UnknownOperationException", "X-Amz-Target must be " + TARGET_PREFIX + "<Operation>");
