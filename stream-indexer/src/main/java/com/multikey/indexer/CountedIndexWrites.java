@@ -30,6 +30,8 @@ final class CountedIndexWrites {
     private final Backoff backoff;
     private final Sleeper sleeper;
     private final StructuredLog log;
+    private long counterUpdates;
+    private long flipRetries;
 
     CountedIndexWrites(DynamoDbClient dynamoDb, String tableName, Backoff backoff, Sleeper sleeper, StructuredLog log) {
         this.dynamoDb = dynamoDb;
@@ -41,6 +43,11 @@ final class CountedIndexWrites {
 
     /** Assumptions one transaction may correct before it counts as failed (each write's flips at most once unless raced). */
     static final int MAX_CORRECTIONS = 10;
+
+    /** What the transactions sent so far did. */
+    IndexWriter.CountedStats stats() {
+        return new IndexWriter.CountedStats(counterUpdates, flipRetries);
+    }
 
     /** Writes the counted changes, adding what is left to retry to {@code unwritten} and what is refused to {@code refused}. */
     void write(List<CountedWrites.Counted> counted, Deadline deadline, Set<IndexKey> unwritten, List<Refused> refused) {
@@ -77,6 +84,7 @@ final class CountedIndexWrites {
             try {
                 List<TransactWriteItem> items = CountedWrites.items(tableName, pending);
                 dynamoDb.transactWriteItems(b -> b.transactItems(items).overrideConfiguration(budget.callTimeout()));
+                counterUpdates += items.stream().filter(item -> item.update() != null).count();
                 return;
             } catch (TransactionCanceledException e) {
                 List<Integer> wrong = CountedWrites.failedAssumptions(e, 0, pending.size());
@@ -85,6 +93,7 @@ final class CountedIndexWrites {
                         pending.set(i, pending.get(i).flipped());
                     }
                     budget.progressed();
+                    flipRetries++;
                     continue;
                 }
                 if (CountedWrites.refused(e)) {

@@ -104,8 +104,9 @@ public final class DynamoDbIndexWriter implements IndexWriter {
         }
         Set<IndexKey> unwritten = new LinkedHashSet<>(plainResult.unwritten());
         List<Refused> refused = new ArrayList<>(plainResult.refused());
-        new CountedIndexWrites(dynamoDb, tableName, backoff, sleeper, log).write(counted, deadline, unwritten, refused);
-        return new WriteResult(unwritten, refused);
+        CountedIndexWrites writes = new CountedIndexWrites(dynamoDb, tableName, backoff, sleeper, log);
+        writes.write(counted, deadline, unwritten, refused);
+        return new WriteResult(unwritten, refused, writes.stats());
     }
 
     /** What one call left: keys to retry in a later delivery, and requests DynamoDB refused. */

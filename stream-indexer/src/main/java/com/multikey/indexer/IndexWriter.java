@@ -39,14 +39,29 @@ public interface IndexWriter {
      * @param refused   changes DynamoDB refused as invalid (a {@code ValidationException} for that request
      *                  alone): skipped, logged and counted, never retried
      */
-    record WriteResult(Set<IndexKey> unwritten, List<Refused> refused) {
+    record WriteResult(Set<IndexKey> unwritten, List<Refused> refused, CountedStats counted) {
 
         public static final WriteResult ALL_WRITTEN = new WriteResult(Set.of(), List.of());
+
+        /** A result without counted writes. */
+        public WriteResult(Set<IndexKey> unwritten, List<Refused> refused) {
+            this(unwritten, refused, CountedStats.NONE);
+        }
 
         public WriteResult {
             unwritten = Set.copyOf(unwritten);
             refused = List.copyOf(refused);
         }
+    }
+
+    /**
+     * What the counted writes' transactions did, for the metrics.
+     *
+     * @param counterUpdates counter updates in the transactions DynamoDB applied
+     * @param flipRetries    transactions sent again after DynamoDB found a write's assumption wrong (its condition failed)
+     */
+    record CountedStats(long counterUpdates, long flipRetries) {
+        public static final CountedStats NONE = new CountedStats(0, 0);
     }
 
     /** A change refused by DynamoDB, with the error code it gave. */

@@ -13,7 +13,14 @@ public interface IndexerMetrics {
     /** Counts of one batch. */
     record BatchSummary(int records, int ignoredRecords, int skippedRecords, int rejectedFields,
                         int valuesNotCopied, int refusedWrites, long puts, long deletes, int failedWrites,
-                        int failedRecords, int missingImages) {
+                        int failedRecords, int missingImages, long counterUpdates, long countedRetries) {
+
+        /** A batch without counted writes. */
+        public BatchSummary(int records, int ignoredRecords, int skippedRecords, int rejectedFields, int valuesNotCopied,
+                            int refusedWrites, long puts, long deletes, int failedWrites, int failedRecords, int missingImages) {
+            this(records, ignoredRecords, skippedRecords, rejectedFields, valuesNotCopied, refusedWrites, puts, deletes, failedWrites,
+                    failedRecords, missingImages, 0, 0);
+        }
     }
 
     /** CloudWatch embedded-metric-format lines. */
@@ -31,6 +38,8 @@ public interface IndexerMetrics {
             counts.put("FailedWrites", summary.failedWrites());
             counts.put("FailedRecords", summary.failedRecords());
             counts.put("MissingImages", summary.missingImages());
+            counts.put("CounterUpdates", summary.counterUpdates());
+            counts.put("CountedRetries", summary.countedRetries());
             emf.publish(counts);
         };
     }

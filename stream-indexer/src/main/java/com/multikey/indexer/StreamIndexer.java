@@ -64,7 +64,8 @@ public final class StreamIndexer {
         Counts counts = result.report();
         metrics.batchProcessed(new IndexerMetrics.BatchSummary(result.records(), counts.ignored(), result.skipped(),
                 counts.rejections(), counts.valuesNotCopied(), counts.refused(), counts.puts(), counts.deletes(),
-                counts.failedWrites(), result.failed(), counts.missingImages()));
+                counts.failedWrites(), result.failed(), counts.missingImages(), counts.counted().counterUpdates(),
+                counts.counted().flipRetries()));
         log.info("batch indexed", Map.of("records", result.records(), "puts", counts.puts(),
                 "deletes", counts.deletes(), "failedRecords", result.failed()));
         return result.response();
@@ -72,7 +73,7 @@ public final class StreamIndexer {
 
     /** What one batch did to the index, for the metrics. */
     private record Counts(int ignored, int rejections, int valuesNotCopied, int refused, long puts, long deletes,
-                          int failedWrites, int missingImages) {
+                          int failedWrites, int missingImages, IndexWriter.CountedStats counted) {
     }
 
     private PartialBatch.Outcome<ChangeRecord, Counts> index(List<ChangeRecord> records, Deadline deadline) {
@@ -83,7 +84,7 @@ public final class StreamIndexer {
             // the grid layout state could not be read (throttled, unavailable): which layouts to write is unknown, so
             // nothing is written and every record is delivered again
             warnings.layoutStateNotRead(records.size(), e);
-            return new PartialBatch.Outcome<>(List.copyOf(records), List.of(), new Counts(0, 0, 0, 0, 0, 0, records.size(), 0));
+            return new PartialBatch.Outcome<>(List.copyOf(records), List.of(), new Counts(0, 0, 0, 0, 0, 0, records.size(), 0, IndexWriter.CountedStats.NONE));
         }
         plan.rejections().forEach(warnings::rejected);
         List<IndexChange.Put> withoutValue = plan.changes().stream()
@@ -98,7 +99,7 @@ public final class StreamIndexer {
 
         return new PartialBatch.Outcome<>(failedRecords(plan, written), plan.skipped(), new Counts(plan.ignoredCount(),
                 plan.rejections().size(), withoutValue.size(), written.refused().size(), plan.puts(), plan.deletes(),
-                written.unwritten().size(), plan.missingImages().size()));
+                written.unwritten().size(), plan.missingImages().size(), written.counted()));
     }
 
     /**

@@ -104,7 +104,7 @@ final class PlanCommand implements Callable<Integer>, Failures.Located {
         for (IndexDefinition index : definitions.indexes()) {
             List<Map<String, AttributeValue>> items = sampled != null ? sampled : SyntheticItems.of(index, definitions.table());
             plans.add(new IndexPlan(IndexMeasurement.of(definitions, index, items), tableItems, changesPerMonth, Prices.US_EAST_1,
-                    GsiAdvisor.verdict(index, definitions.table(), sampled != null ? sampled : List.of())));
+                    GsiAdvisor.verdict(index, definitions.table(), sampled != null ? sampled : List.of()), index.counts()));
         }
         PipelineCost pipeline = new PipelineCost(changesPerMonth, Prices.US_EAST_1);
         if (output.json()) {

@@ -36,6 +36,7 @@ final class PlanDocument {
                     .put("storageBytes", Math.round(plan.storageBytes()));
             entry.putObject("monthly").put("writeUnits", Math.round(plan.writeUnitsPerMonth())).put("writes", cents(plan.writesPerMonthDollars()))
                     .put("storage", cents(plan.storagePerMonthDollars())).put("total", cents(plan.monthlyDollars()));
+            plan.countsCost().ifPresent(counts -> entry.set("counts", counts(counts)));
             entry.set("gsi", PlanCommand.gsi(plan.gsi()));
             total += plan.monthlyDollars();
             nativeCandidates += plan.gsi() instanceof GsiVerdict.Native ? 1 : 0;
@@ -62,6 +63,9 @@ final class PlanDocument {
                     plan.writesPerMonthDollars(), plan.storagePerMonthDollars(), plan.gsi() instanceof GsiVerdict.Native ? "yes" : "no");
             total += plan.monthlyDollars();
         }
+        for (IndexPlan plan : plans) {
+            plan.countsCost().ifPresent(counts -> printCounts(out, plan.measured().index(), counts));
+        }
         out.printf(Locale.ROOT, "%nstream consumers (Lambda, both, batches of %d): $%.2f a month%n", PipelineCost.BATCH, pipeline.monthlyDollars());
         out.printf(Locale.ROOT, "total: $%.2f a month (us-east-1 prices of %s from docs/cost.md: $%.3f per million write units, $%.2f per "
                         + "GB-month, Lambda $%.2f per million requests and $%.10f per GB-second; %s, %s)%n", total, Prices.US_EAST_1.asOf(),
@@ -84,6 +88,29 @@ final class PlanDocument {
                 }
             }
         }
+    }
+
+    private static ObjectNode counts(CountsCost counts) {
+        ObjectNode node = Output.object().put("total", counts.counts().total());
+        node.set("facets", PlanCommand.strings(counts.counts().facets()));
+        node.put("shards", counts.counts().shards()).put("counterUpdatesPerChange", round(counts.counterUpdatesPerChange()))
+                .put("transactionExtraWriteUnitsPerChange", round(counts.transactionExtraUnitsPerChange()))
+                .put("counterWriteUnitsPerChange", round(counts.counterUnitsPerChange()))
+                .put("extraWriteUnitsPerChange", round(counts.extraUnitsPerChange()))
+                .put("writeUnitsPerChange", round(counts.writeUnitsPerChange() + counts.extraUnitsPerChange()))
+                .put("extraWriteUnitsPerItemCreatedOrDeleted", round(counts.extraUnitsPerItemCreatedOrDeleted()))
+                .put("model", CountsCost.MODEL).put("source", CountsCost.SOURCE);
+        return node;
+    }
+
+    private static void printCounts(PrintStream out, String index, CountsCost counts) {
+        out.printf(Locale.ROOT, "kept counts of %s (%s%d shards): %.2f write units a change of a counted field instead of %.2f "
+                        + "(+%.2f for transactional writes, +%.2f for %.3f counter updates), in $ writes; +%.2f an item created or deleted%n",
+                index, (counts.counts().total() ? "total, " : "") + (counts.countsChanges() ? "facets " + counts.counts().facets() + ", " : ""),
+                counts.counts().shards(), counts.writeUnitsPerChange() + counts.extraUnitsPerChange(), counts.writeUnitsPerChange(),
+                counts.transactionExtraUnitsPerChange(), counts.counterUnitsPerChange(), counts.counterUpdatesPerChange(),
+                counts.extraUnitsPerItemCreatedOrDeleted());
+        out.println("  (" + CountsCost.MODEL + "; " + CountsCost.SOURCE + ")");
     }
 
     private static double round(double value) {

@@ -217,6 +217,57 @@ class PlanCommandTest {
                 .contains("            - {AttributeName: pckg, KeyType: HASH}\n            - {AttributeName: dplySts, KeyType: RANGE}");
     }
 
+    /** Indexes of one scalar per item (2 index writes a change), with kept counts of 8, 1 and 32 shards, of the total alone, and none. */
+    private static Path countedDefinitions(Path dir) throws Exception {
+        String index = "  - {name: %s, group: pk, values: {attribute: state}, orderBy: num%s}\n";
+        return java.nio.file.Files.writeString(dir.resolve("counted.yaml"), "version: 1\ntable: {partitionKey: {name: pk, type: S}, sortKey: "
+                + "{name: sk, type: S}}\nindexes:\n" + index.formatted("plain", "") + index.formatted("s8", ", counts: {total: true, facets: [state]}")
+                + index.formatted("s1", ", counts: {total: true, facets: [state], shards: 1}")
+                + index.formatted("s32", ", counts: {total: true, facets: [state], shards: 32}")
+                + index.formatted("totalOnly", ", counts: {total: true}"));
+    }
+
+    @Test
+    void plan_ofIndexesWithKeptCounts_pricesTheirTransactionsAndCounterUpdatesAsCostMdModelsThem(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        assertThat(run("plan", "--definitions", countedDefinitions(dir).toString(), "--output", "json"))
+                .as(err.toString(StandardCharsets.UTF_8)).isZero();
+
+        JsonNode document = document();
+        assertThat(index(document, "plain").path("writeUnitsPerChange").asDouble()).isEqualTo(2.0);
+        assertThat(index(document, "plain").has("counts")).isFalse();
+        assertThat(index(document, "plain").path("monthly").path("writeUnits").asLong()).isEqualTo(2_000_000);
+        // docs/cost.md, With kept counts: 4.43 write units a change with 8 shards, 4.09 with 1, 5.35 with 32
+        Map<String, Double> measured = Map.of("s8", 4.43, "s1", 4.09, "s32", 5.35);
+        measured.forEach((name, units) -> {
+            JsonNode counts = index(document, name).path("counts");
+            assertThat(counts.path("writeUnitsPerChange").asDouble()).as(name).isCloseTo(units, within(0.005));
+            assertThat(counts.path("transactionExtraWriteUnitsPerChange").asDouble()).as(name).isEqualTo(2.0);
+            assertThat(counts.path("extraWriteUnitsPerItemCreatedOrDeleted").asDouble()).as(name).isCloseTo(units - 2, within(0.005));
+            assertThat(counts.path("source").asText()).contains("docs/cost.md").contains("benchmarks.jar counts");
+            assertThat(index(document, name).path("monthly").path("writeUnits").asLong()).as(name).isCloseTo(Math.round(units * 1_000_000), within(5_000L));
+        });
+        assertThat(index(document, "s8").path("counts").path("counterUpdatesPerChange").asDouble()).isCloseTo(0.22, within(0.005));
+        assertThat(index(document, "s8").path("counts").path("shards").asInt()).isEqualTo(8);
+        // the total alone: a change of a value changes no count; an item created or deleted writes its member item
+        JsonNode totalOnly = index(document, "totalOnly").path("counts");
+        assertThat(totalOnly.path("extraWriteUnitsPerChange").asDouble()).isZero();
+        assertThat(totalOnly.path("extraWriteUnitsPerItemCreatedOrDeleted").asDouble()).isCloseTo(2.43, within(0.005));
+        assertThat(index(document, "totalOnly").path("monthly").path("writeUnits").asLong()).isEqualTo(2_000_000);
+    }
+
+    @Test
+    void plan_forPeople_ofAnIndexWithKeptCounts_printsTheirExtraWritesAndTheModelsSource(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        assertThat(run("plan", "--definitions", countedDefinitions(dir).toString())).isZero();
+
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertThat(printed).contains("kept counts of s8 (total, facets [state], 8 shards): 4.43 write units a change of a counted field "
+                        + "instead of 2.00 (+2.00 for transactional writes, +0.43 for 0.215 counter updates), in $ writes; +2.43 an item created or deleted")
+                .contains("kept counts of totalOnly (total, 8 shards): 2.00 write units")
+                .contains("benchmarks.jar counts").doesNotContain("kept counts of plain");
+    }
+
     @Test
     void plan_withDefinitionsOfAnotherKey_isBadUsage_exitTwo() {
         exampleTable();
