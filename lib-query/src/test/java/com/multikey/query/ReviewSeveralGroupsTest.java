@@ -58,7 +58,14 @@ class ReviewSeveralGroupsTest {
                 group: pk
                 values: {attribute: state}
                 orderBy: num
+              - name: title-words
+                covers: [{attribute: sk, beginsWith: "INC#"}]
+                group: pk
+                values: {wordsOf: title}
+                orderBy: num
             """);
+    private static final List<String> TITLES = List.of("Timeout in DB", "TIMEOUTS everywhere", "Caf\u00e9 crash", "Cafe\u0301 slow",
+            "Stra\u00dfe closed", "\u0130stanbul outage", "time-out", "nai\u0308ve bug", "\u6771\u4eac down", "quiet");
     private static final List<String> TEAMS = List.of("TEAM#a", "TEAM#b", "TEAM#c", "TEAM#d", "TEAM#e");
     private static final List<String> STATES = List.of("open", "closed", "new");
     private static final List<String> LABELS = List.of("bug", "ui", "db", "perf");
@@ -84,6 +91,9 @@ class ReviewSeveralGroupsTest {
                 item.put("created", AttributeValue.fromN(Integer.toString(created.get(i))));
             }
             item.put("state", s(STATES.get(random.nextInt(STATES.size()))));
+            if (i % 7 != 3) {
+                item.put("title", s(TITLES.get(i % TITLES.size())));
+            }
             if (random.nextInt(4) != 0) {
                 List<AttributeValue> labels = new ArrayList<>();
                 for (String label : LABELS) {
@@ -311,5 +321,60 @@ class ReviewSeveralGroupsTest {
                 assertThat(readAll(request.withReadBudget(6 * teams.size()))).as("budget %s %s", teams, order).isEqualTo(expected);
             }
         }
+    }
+
+    private static Predicate<Map<String, AttributeValue>> titleIn(int... titles) {
+        return item -> item.containsKey("title") && IntStream.of(titles).anyMatch(t -> TITLES.get(t).equals(item.get("title").s()));
+    }
+
+    @Test
+    void wordsPredicates_inOrAndNot_overSeveralGroups_listTheItemsWhoseTitleHoldsTheWord() {
+        List<String> teams = List.of("TEAM#e", "TEAM#a", "TEAM#c");
+        Map<String, Predicate<Map<String, AttributeValue>>> cases = new LinkedHashMap<>();
+        cases.put("title has timeout", titleIn(0));
+        cases.put("title has \"caf\u00e9\"", titleIn(2, 3));
+        cases.put("title has \"Cafe\u0301\"", titleIn(2, 3));
+        cases.put("title has prefix time", titleIn(0, 1, 6));
+        cases.put("title has \"\u0130stanbul\"", titleIn(5));
+        cases.put("title has \"na\u00efve\"", titleIn(7));
+        cases.put("title has \"\u6771\u4eac\"", titleIn(8));
+        cases.put("title has strasse or title has \"stra\u00dfe\"", titleIn(4));
+        cases.put("title has timeout or state = closed", titleIn(0).or(item -> item.get("state").s().equals("closed")));
+        cases.put("not (title has prefix time)", titleIn(0, 1, 6).negate());
+        cases.put("title has out and not title has timeout", titleIn(6));
+        cases.forEach((text, where) -> {
+            assertThat(readAll(request(teams, 4, text).withMissing())).as(text).isEqualTo(model(teams, where, true));
+            assertThat(readAll(request(List.of("TEAM#b"), 4, text))).as("one group: " + text).isEqualTo(model(List.of("TEAM#b"), where, false));
+        });
+    }
+
+    @Test
+    void notEqualsOnAMultiValuedField_andNotOfARange_andAnOrWithMissing_listTheModel() {
+        List<String> teams = List.of("TEAM#d", "TEAM#b");
+        Map<String, Predicate<Map<String, AttributeValue>>> cases = new LinkedHashMap<>();
+        cases.put("labels != bug", item -> item.containsKey("labels") && item.get("labels").l().stream().anyMatch(v -> !v.s().equals("bug")));
+        cases.put("not (created > 100)", item -> !(item.containsKey("created") && Integer.parseInt(item.get("created").n()) > 100));
+        cases.put("created missing or state = closed", item -> !item.containsKey("created") || item.get("state").s().equals("closed"));
+        cases.put("labels missing or labels = ui", item -> !item.containsKey("labels") || item.get("labels").l().isEmpty() || hasLabel(item, "ui"));
+        cases.put("created in (1, 2, 3, 250, 251) or state = new", item -> item.get("state").s().equals("new")
+                || item.containsKey("created") && List.of("1", "2", "3", "250", "251").contains(item.get("created").n()));
+        cases.forEach((text, where) -> {
+            assertThat(readAll(request(teams, 3, text).withMissing())).as(text).isEqualTo(model(teams, where, true));
+            assertThat(readAll(request(teams, 3, text))).as("no tail: " + text).isEqualTo(model(teams, where, false));
+        });
+    }
+
+    @Test
+    void predicatesOnOneFieldDirectlyUnderOneAnd_areSatisfiedByOneValue_underTwoAndsEachGroupAlone() {
+        List<String> teams = List.of("TEAM#a", "TEAM#e");
+        Predicate<Map<String, AttributeValue>> both = item -> hasLabel(item, "bug") && hasLabel(item, "ui");
+        Map<List<String>, Predicate<Map<String, AttributeValue>>> cases = new LinkedHashMap<>();
+        cases.put(List.of("(labels = bug and labels = ui) or state = zzz"), item -> false);
+        cases.put(List.of("labels = bug and (labels = ui or state = zzz)"), both);
+        cases.put(List.of("not (labels = bug and labels = ui)"), item -> true);
+        cases.put(List.of("(labels = bug or state = zzz) and (labels = ui or state = zzz)"), both);
+        cases.forEach((texts, where) -> {
+            assertThat(readAll(request(teams, 4, texts.toArray(String[]::new)).withMissing())).as("%s", texts).isEqualTo(model(teams, where, true));
+        });
     }
 }
