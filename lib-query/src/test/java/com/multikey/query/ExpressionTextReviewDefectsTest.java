@@ -35,4 +35,13 @@ class ExpressionTextReviewDefectsTest {
                     .isEqualTo(new Expression.Not(equals));
         }
     }
+
+    @Test
+    void notBeforeHas_readsTheKeywordNot_thoughHasIsAnOperator_soAFieldNamedNotCannotTakeHas() {
+        // ExpressionText: "not before a field is the keyword unless what follows it is an operator" (not = 1 is a predicate)
+        assertThat(ExpressionText.parse("not = 1", 0)).isInstanceOf(Predicate.Equals.class);
+        assertThat(ExpressionText.parse("not in (a, b)", 0)).isInstanceOf(Predicate.In.class);
+        assertThat(ExpressionText.parse("not has timeout", 0)).isEqualTo(new Predicate.Has("not", "timeout"));
+        assertThat(ExpressionText.parse("not has prefix time", 0)).isEqualTo(new Predicate.HasPrefix("not", "time"));
+    }
 }
