@@ -377,4 +377,34 @@ class ReviewSeveralGroupsTest {
             assertThat(readAll(request(teams, 4, texts.toArray(String[]::new)).withMissing())).as("%s", texts).isEqualTo(model(teams, where, true));
         });
     }
+
+    @Test
+    void facets_ofLabels_withPredicatesOnTheSortedFieldItself_countEveryLabelOfTheMatchingItems_topAndOthers() {
+        Counts counts = new Counts(shared(), dynamoDb, INDEX_TABLE, DEFINITIONS);
+        Map<String, Predicate<Map<String, AttributeValue>>> cases = new LinkedHashMap<>();
+        cases.put("labels = bug", item -> hasLabel(item, "bug"));
+        cases.put("labels in (ui, db)", item -> hasLabel(item, "ui") || hasLabel(item, "db"));
+        cases.put("labels beginsWith d", item -> hasLabel(item, "db"));
+        cases.put("labels != bug", item -> item.containsKey("labels") && item.get("labels").l().stream().anyMatch(v -> !v.s().equals("bug")));
+        cases.put("title has timeout or labels = perf", titleIn(0).or(item -> hasLabel(item, "perf")));
+        cases.forEach((text, where) -> {
+            Map<String, Long> expected = new TreeMap<>();
+            ITEMS.stream().filter(item -> item.get("pk").s().equals("TEAM#c") && item.containsKey("labels") && where.test(item))
+                    .forEach(item -> item.get("labels").l().stream().map(AttributeValue::s).distinct()
+                            .forEach(label -> expected.merge(label, 1L, Long::sum)));
+            Facets all = counts.facets(FacetRequest.of("by-label", List.of(s("TEAM#c")), List.of("labels"))
+                    .where(List.of(ExpressionText.parse(text, 0))));
+            Map<String, Long> actual = new TreeMap<>();
+            all.facets().get(0).values().forEach(v -> actual.put(v.value().s(), v.count()));
+            assertThat(actual).as(text).isEqualTo(expected);
+            List<Map.Entry<String, Long>> ranked = expected.entrySet().stream()
+                    .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey())).toList();
+            Facets.Facet top = counts.facets(FacetRequest.of("by-label", List.of(s("TEAM#c")), List.of("labels")).withTop(2)
+                    .where(List.of(ExpressionText.parse(text, 0)))).facets().get(0);
+            assertThat(top.values().stream().map(v -> v.value().s()).toList()).as("top " + text)
+                    .isEqualTo(ranked.stream().limit(2).map(Map.Entry::getKey).toList());
+            assertThat(top.otherValues()).as("others " + text).isEqualTo(Math.max(0, ranked.size() - 2));
+            assertThat(top.otherCount()).as("other count " + text).isEqualTo(ranked.stream().skip(2).mapToLong(Map.Entry::getValue).sum());
+        });
+    }
 }
