@@ -407,4 +407,29 @@ class ReviewSeveralGroupsTest {
             assertThat(top.otherCount()).as("other count " + text).isEqualTo(ranked.stream().skip(2).mapToLong(Map.Entry::getValue).sum());
         });
     }
+
+    @Test
+    void aUnionOfDrives_descending_pagesOfOne_withTheTail_andSmallBudgets_listTheModel() {
+        Predicate<Map<String, AttributeValue>> where = item -> item.get("state").s().equals("new") || hasLabel(item, "perf");
+        for (List<String> teams : List.of(List.of("TEAM#c"), List.of("TEAM#c", "TEAM#e"))) {
+            List<String> withCreated = new ArrayList<>(model(teams, where, false));
+            java.util.Collections.reverse(withCreated);
+            List<String> expected = new ArrayList<>(withCreated);
+            List<String> tail = model(teams, where, true).subList(withCreated.size(), model(teams, where, true).size());
+            // the tail: each group in turn, within a group in sort key order reversed in a descending request
+            for (String team : teams) {
+                List<String> ofTeam = new ArrayList<>(tail.stream().filter(k -> k.startsWith(team + " ")).toList());
+                java.util.Collections.reverse(ofTeam);
+                expected.addAll(ofTeam);
+            }
+            for (int budget : List.of(0, 4 * teams.size(), 9 * teams.size())) {
+                PageRequest request = PageRequest.onIndex("by-created", List.of(s(teams.get(0))), "", Order.DESC, 1)
+                        .withGroups(groups(teams)).where(List.of(ExpressionText.parse("state = new or labels = perf", 0))).withMissing();
+                if (budget > 0) {
+                    request = request.withReadBudget(budget);
+                }
+                assertThat(readAll(request)).as("%s budget %d", teams, budget).isEqualTo(expected);
+            }
+        }
+    }
 }
