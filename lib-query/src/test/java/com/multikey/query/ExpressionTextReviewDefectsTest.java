@@ -1,0 +1,47 @@
+package com.multikey.query;
+
+import com.multikey.index.IndexValue;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Defects of the where grammar found in review: each test states the documented behaviour and fails today. */
+class ExpressionTextReviewDefectsTest {
+
+    @Test
+    void format_writesAKeywordValueUnquoted_soParseCannotReadItBack() {
+        for (String keyword : List.of("or", "and", "not", "OR")) {
+            Expression equals = new Predicate.Equals("status", new IndexValue.Text(keyword));
+            Expression or = new Expression.Or(List.of(equals, new Predicate.Equals("team", new IndexValue.Text("core"))));
+            assertThat(ExpressionText.parse(ExpressionText.format(equals), 0)).as(keyword).isEqualTo(equals);
+            assertThat(ExpressionText.parse(ExpressionText.format(or), 0)).as(keyword).isEqualTo(or);
+        }
+    }
+
+    @Test
+    void parseAll_acceptsNinePredicatesWhenTheNinthWhereIsOnePredicateAlone() {
+        assertThatThrownBy(() -> ExpressionText.parseAll(List.of("a = 1 or b = 2", "not (c = 3 and d = 4)", "e = 5", "f = 6 or g = 7",
+                "h = 8", "i = 9"))).isInstanceOf(InvalidPredicateException.class);
+    }
+
+    @Test
+    void format_writesAFieldHoldingAParenthesisUnquoted_soParseCannotReadItBack() {
+        for (String field : List.of("(x", "x)")) {
+            Expression equals = new Predicate.Equals(field, new IndexValue.Text("v"));
+            assertThat(ExpressionText.parse(ExpressionText.format(new Expression.Not(equals)), 0)).as(field)
+                    .isEqualTo(new Expression.Not(equals));
+        }
+    }
+
+    @Test
+    void notBeforeHas_readsTheKeywordNot_thoughHasIsAnOperator_soAFieldNamedNotCannotTakeHas() {
+        // ExpressionText: "not before a field is the keyword unless what follows it is an operator" (not = 1 is a predicate)
+        assertThat(ExpressionText.parse("not = 1", 0)).isInstanceOf(Predicate.Equals.class);
+        assertThat(ExpressionText.parse("not in (a, b)", 0)).isInstanceOf(Predicate.In.class);
+        assertThat(ExpressionText.parse("not has timeout", 0)).isEqualTo(new Predicate.Has("not", "timeout"));
+        assertThat(ExpressionText.parse("not has prefix time", 0)).isEqualTo(new Predicate.HasPrefix("not", "time"));
+    }
+}
