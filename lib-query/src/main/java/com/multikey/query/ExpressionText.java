@@ -34,7 +34,7 @@ public final class ExpressionText {
     /** The most levels of nesting in one text: each {@code (} and each {@code not} opens one. */
     public static final int MAX_DEPTH = 4;
 
-    private static final Pattern OPERATOR = Pattern.compile("(?:=|!=|<|>|(?i:in|beginsWith|present|missing)(?:\\s|\\(|$)).*",
+    private static final Pattern OPERATOR = Pattern.compile("(?:=|!=|<|>|(?i:in|beginsWith|present|missing|has)(?:\\s|\\(|$)).*",
             Pattern.DOTALL);
 
     private final String text;
@@ -69,6 +69,17 @@ public final class ExpressionText {
         List<Expression> expressions = new ArrayList<>();
         for (int i = 0; i < texts.size(); i++) {
             expressions.add(parse(texts.get(i), i, leaves));
+        }
+        if (!expressions.stream().allMatch(e -> e instanceof Predicate)) {
+            // predicates alone are counted as a request's predicates are (PredicateText.validate); with expressions, here
+            int count = 0;
+            for (int i = 0; i < expressions.size(); i++) {
+                count += leaves(expressions.get(i));
+                if (count > PredicateText.MAX_PREDICATES) {
+                    throw new InvalidPredicateException(i, 0, "holds one predicate too many: at most " + PredicateText.MAX_PREDICATES
+                            + " in one request, got " + expressions.stream().mapToInt(ExpressionText::leaves).sum());
+                }
+            }
         }
         return expressions;
     }

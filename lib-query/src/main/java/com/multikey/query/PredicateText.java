@@ -328,7 +328,8 @@ public final class PredicateText {
     }
 
     private static String formatField(String field) {
-        return field.matches("[^\\s=!<>\"]+") ? field : quote(field);
+        // parentheses quoted too: a where's grammar (ExpressionText) groups with them
+        return field.matches("[^\\s=!<>\"()]+") ? field : quote(field);
     }
 
     private static String formatValue(IndexValue value) {
@@ -337,6 +338,7 @@ public final class PredicateText {
             case IndexValue.Bool b -> "BOOL:" + b.value();
             case IndexValue.Text t -> NUMBER.matcher(t.value()).matches() || t.value().startsWith("S:") || t.value().startsWith("N:")
                     || t.value().startsWith("BOOL:") || t.value().startsWith("B:") || !t.value().matches("[^\\s,()\"\\\\]+")
+                    || t.value().matches("(?i)and|or|not") // a where's keywords (ExpressionText)
                     ? quote(t.value()) : t.value();
         };
     }

@@ -8,11 +8,11 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Defects of the where grammar found in review: each test states the documented behaviour and fails today. */
-class ExpressionTextReviewDefectsTest {
+/** The where grammar at its edges: format writes what parse reads back (keyword values, parenthesised fields), the limit of predicates, a field named not before has. */
+class ExpressionTextRoundTripTest {
 
     @Test
-    void format_writesAKeywordValueUnquoted_soParseCannotReadItBack() {
+    void format_quotesAKeywordValue_soParseReadsItBack() {
         for (String keyword : List.of("or", "and", "not", "OR")) {
             Expression equals = new Predicate.Equals("status", new IndexValue.Text(keyword));
             Expression or = new Expression.Or(List.of(equals, new Predicate.Equals("team", new IndexValue.Text("core"))));
@@ -22,13 +22,13 @@ class ExpressionTextReviewDefectsTest {
     }
 
     @Test
-    void parseAll_acceptsNinePredicatesWhenTheNinthWhereIsOnePredicateAlone() {
+    void parseAll_refusesNinePredicates_whenTheNinthWhereIsOnePredicateAlone() {
         assertThatThrownBy(() -> ExpressionText.parseAll(List.of("a = 1 or b = 2", "not (c = 3 and d = 4)", "e = 5", "f = 6 or g = 7",
                 "h = 8", "i = 9"))).isInstanceOf(InvalidPredicateException.class);
     }
 
     @Test
-    void format_writesAFieldHoldingAParenthesisUnquoted_soParseCannotReadItBack() {
+    void format_quotesAFieldHoldingAParenthesis_soParseReadsItBack() {
         for (String field : List.of("(x", "x)")) {
             Expression equals = new Predicate.Equals(field, new IndexValue.Text("v"));
             assertThat(ExpressionText.parse(ExpressionText.format(new Expression.Not(equals)), 0)).as(field)
@@ -37,7 +37,7 @@ class ExpressionTextReviewDefectsTest {
     }
 
     @Test
-    void notBeforeHas_readsTheKeywordNot_thoughHasIsAnOperator_soAFieldNamedNotCannotTakeHas() {
+    void notBeforeHas_isAFieldNamedNot_asBeforeAnyOtherOperator() {
         // ExpressionText: "not before a field is the keyword unless what follows it is an operator" (not = 1 is a predicate)
         assertThat(ExpressionText.parse("not = 1", 0)).isInstanceOf(Predicate.Equals.class);
         assertThat(ExpressionText.parse("not in (a, b)", 0)).isInstanceOf(Predicate.In.class);
