@@ -437,8 +437,8 @@ class ReviewSeveralGroupsTest {
     void has_onAFieldWithoutAWordsIndex_orOfTwoWords_isRefused_evenUnderNotAndOr() {
         for (String text : List.of("labels has bug", "state = new or labels has bug", "not (state has new)", "title has \"time out\"",
                 "title has \"!!\"")) {
-            assertThatThrownBy(() -> shared().page(request(List.of("TEAM#a", "TEAM#b"), 3, text))).as(text).isInstanceOf(RuntimeException.class);
-            assertThatThrownBy(() -> shared().page(request(List.of("TEAM#a"), 3, text))).as("one group " + text).isInstanceOf(RuntimeException.class);
+            assertThatThrownBy(() -> shared().page(request(List.of("TEAM#a", "TEAM#b"), 3, text))).as(text).isInstanceOf(InvalidPredicateException.class);
+            assertThatThrownBy(() -> shared().page(request(List.of("TEAM#a"), 3, text))).as("one group " + text).isInstanceOf(InvalidPredicateException.class);
         }
     }
 }
