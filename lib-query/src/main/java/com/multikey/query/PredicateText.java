@@ -78,7 +78,7 @@ public final class PredicateText {
         Matcher symbol = SYMBOL.matcher(text);
         if (!symbol.matches()) {
             throw new InvalidPredicateException(position, "is not a predicate: write a field, an operator (=, !=, <, <=, >, >=, in, "
-                    + "beginsWith, present, missing) and a value, e.g. 'severity >= 3'");
+                    + "beginsWith, has, has prefix, present, missing) and a value, e.g. 'severity >= 3'");
         }
         String field = field(symbol.group(1), position);
         IndexValue value = value(symbol.group(3), position);
