@@ -94,7 +94,7 @@ class PlannerPropertiesTest {
                 covers: [{attribute: sk, beginsWith: "ISSUE#"}]
                 group: pk
                 values: {wordsOf: title}
-                orderBy: num
+                orderBy: [state, num]
             """;
     private static final IndexDefinitions GROUPED_GRID = IndexDefinitions.packaged().withGridState(GridState.GROUPED);
     private static final IndexDefinitions FIELD_PARTITIONED_GRID = IndexDefinitions.packaged().withGridState(GridState.FIELD_PARTITIONED);
