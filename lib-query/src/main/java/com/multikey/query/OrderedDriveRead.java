@@ -75,8 +75,9 @@ final class OrderedDriveRead {
         List<Part.Listed> listed = new ArrayList<>();
         String last = after;
         boolean ascending = listing.ascending();
-        while (reads.mayRead()) {
-            int limit = (int) Math.min(ReadLimits.MAX_READ_LIMIT, Math.max(ReadLimits.MIN_LIMIT, need - listed.size() + 1L));
+        while (listed.size() < need && reads.mayRead()) {
+            // as many index items as the page still needs: within the value each lists unless its item fails a predicate
+            int limit = Math.min(ReadLimits.MAX_READ_LIMIT, Math.min(Math.max(1, reads.budgetLeft() / 2), need - listed.size()));
             QueryResponse response = reads.index(driver.partition(), driver.project(), range, start, limit, ascending);
             List<ItemKey> keys = response.items().stream().map(item -> IndexEntry.of(item, table)).flatMap(Optional::stream)
                     .map(IndexEntry::source).distinct().filter(key -> !reads.isRead(key)).toList();
@@ -115,6 +116,7 @@ final class OrderedDriveRead {
             start = response.lastEvaluatedKey();
         }
         if (listed.isEmpty()) {
+            // the budget ran out before anything was listed: the cursor would not move
             return Optional.empty();
         }
         return Optional.of(new Part(listed, Optional.of(cursor(last)), known, explained));
