@@ -75,10 +75,15 @@ final class OrderedDriveRead {
         List<Part.Listed> listed = new ArrayList<>();
         String last = after;
         boolean ascending = listing.ascending();
+        long read = 0;
         while (listed.size() < need && reads.mayRead()) {
             // as many index items as the page still needs: within the value each lists unless its item fails a predicate
-            int limit = Math.min(ReadLimits.MAX_READ_LIMIT, Math.min(Math.max(1, reads.budgetLeft() / 2), need - listed.size()));
+            // and, once some failed, more in the share of them that listed so far
+            double yield = read == 0 ? 1.0 : (listed.size() + 1.0) / (read + 1.0);
+            int limit = (int) Math.min(Math.min(ReadLimits.MAX_READ_LIMIT, Math.max(1, reads.budgetLeft() / 2)),
+                    Math.ceil((need - listed.size()) / Math.min(1.0, yield)));
             QueryResponse response = reads.index(driver.partition(), driver.project(), range, start, limit, ascending);
+            read += response.items().size();
             List<ItemKey> keys = response.items().stream().map(item -> IndexEntry.of(item, table)).flatMap(Optional::stream)
                     .map(IndexEntry::source).distinct().filter(key -> !reads.isRead(key)).toList();
             for (int i = 0; i < keys.size() && reads.mayRead(); i += PageReads.MAX_BATCH_GET_KEYS) {
