@@ -31,8 +31,8 @@ import java.util.stream.IntStream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Review probes of several groups with where expressions, cursors, totals and facets, against a brute force from the docs. */
-class ReviewSeveralGroupsTest {
+/** Several groups with where expressions, cursors, totals and facets, against a brute force from the docs. */
+class SeveralGroupsEdgeCasesTest {
 
     @RegisterExtension
     static final LocalTablesExtension TABLES = LocalTablesExtension.createdOnce();
@@ -161,11 +161,11 @@ class ReviewSeveralGroupsTest {
         List<String> expected = new ArrayList<>(ITEMS.stream()
                 .filter(item -> distinct.contains(item.get("pk").s()) && item.containsKey("created") && where.test(item))
                 .sorted(Comparator.comparingInt(item -> Integer.parseInt(item.get("created").n())))
-                .map(ReviewSeveralGroupsTest::key).toList());
+                .map(SeveralGroupsEdgeCasesTest::key).toList());
         if (tail) {
             for (String team : distinct) {
                 ITEMS.stream().filter(item -> item.get("pk").s().equals(team) && !item.containsKey("created") && where.test(item))
-                        .map(ReviewSeveralGroupsTest::key).sorted().forEach(expected::add);
+                        .map(SeveralGroupsEdgeCasesTest::key).sorted().forEach(expected::add);
             }
         }
         return expected;

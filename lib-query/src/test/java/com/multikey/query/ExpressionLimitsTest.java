@@ -9,8 +9,8 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Review probes of the where grammar at its limits (decision 0028, ExpressionText's contract). */
-class ReviewExpressionLimitsTest {
+/** The where grammar at its limits (decision 0028, ExpressionText's contract). */
+class ExpressionLimitsTest {
 
     @Test
     void depth_fourHolds_fiveIsRefused() {

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Several groups of a numeric group attribute: one group spelled two ways (1 and 1.0) is one group, read once. */
 @ExtendWith(LocalTablesExtension.class)
-class ReviewNumericGroupsTest {
+class NumericGroupValuesTest {
 
     private static final IndexDefinitions DEFINITIONS = DefinitionsYaml.parse("""
             version: 1

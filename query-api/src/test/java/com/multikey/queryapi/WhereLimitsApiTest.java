@@ -14,8 +14,8 @@ import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Review probes of the read API's where and groups at their limits: refused with a 400 naming the parameter, nothing read. */
-class ReviewWhereLimitsApiTest {
+/** The read API's where and groups at their limits: refused with a 400 naming the parameter, nothing read. */
+class WhereLimitsApiTest {
 
     private static final IndexDefinitions DEFINITIONS = DefinitionsYaml.parse("""
             version: 1
