@@ -67,10 +67,18 @@ class GridPageIT {
 
     static ChromeDriver browser;
     /** Chromium's own entries in the temporary directory (its singleton socket) before the browser started. */
-    static Path chromiumTemp;
+    static java.util.Set<Path> chromiumFilesBefore;
 
     static boolean chromiumInstalled() {
         return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+    }
+
+    /** What Chromium makes in the temporary directory and leaves there when it quits (its singleton socket's folder). */
+    static java.util.Set<Path> chromiumFiles() throws IOException {
+        try (var entries = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return entries.filter(entry -> entry.getFileName().toString().startsWith("org.chromium.Chromium."))
+                    .collect(java.util.stream.Collectors.toSet());
+        }
     }
 
     @BeforeAll
@@ -78,11 +86,9 @@ class GridPageIT {
         if (!chromiumInstalled()) {
             return;
         }
-        // the browser's temporary files in a folder of this test's own, deleted whole when it ends: another Chromium on the
-        // machine keeps its own
-        chromiumTemp = Files.createTempDirectory("grid-page-chromium");
+        chromiumFilesBefore = chromiumFiles();
         ChromeDriverService driver = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort()
-                .withEnvironment(Map.of("TMPDIR", chromiumTemp.toString())).build();
+                .build();
         // --no-sandbox: Chromium refuses to start as root (CI containers) with its sandbox; it opens only this test's page
         ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile()).addArguments("--headless=new", "--no-sandbox",
                 "--disable-dev-shm-usage", "--hide-scrollbars", "--force-device-scale-factor=1");
@@ -102,16 +108,14 @@ class GridPageIT {
         if (browser != null) {
             browser.quit();
         }
-        if (chromiumTemp != null) {
-            deleteTree(chromiumTemp);
-        }
-    }
-
-    private static void deleteTree(Path root) {
-        try (var files = Files.walk(root)) {
-            files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
-        } catch (IOException | java.io.UncheckedIOException e) {
-            // gone meanwhile: nothing to delete
+        if (chromiumFilesBefore != null) {
+            for (Path left : chromiumFiles()) {
+                if (!chromiumFilesBefore.contains(left)) {
+                    try (var files = Files.walk(left)) {
+                        files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+                    }
+                }
+            }
         }
     }
 
