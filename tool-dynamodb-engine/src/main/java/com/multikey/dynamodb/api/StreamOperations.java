@@ -58,7 +58,8 @@ public final class StreamOperations {
         description.put("StreamViewType", stream.viewType().name());
         description.put("CreationRequestDateTime", Json.epochSeconds(stream.created()));
         description.put("TableName", stream.tableName());
-        description.set("KeySchema", TableDescriptions.keySchema(stream.keySchema()));
+        ArrayNode keySchema = description.putArray("KeySchema");
+        stream.keySchema().forEach(key -> keySchema.addObject().put("AttributeName", key.attributeName()).put("KeyType", key.keyType()));
         ArrayNode shards = description.putArray("Shards");
         if (request.string("ExclusiveStartShardId").map(id -> !id.equals(stream.shardId())).orElse(true)) {
             ObjectNode shard = shards.addObject();

@@ -289,10 +289,17 @@ public final class TableOperations {
             now = now.plusMillis(1);
             label = LABEL.format(now);
         }
-        StreamLog stream = new StreamLog(table.arn() + "/stream/" + label, label, table.name(), table.keySchema(),
+        StreamLog stream = new StreamLog(table.arn() + "/stream/" + label, label, table.name(), streamKey(table),
                 viewType, now, catalog.sequences());
         table.stream(stream);
         catalog.streams().add(stream);
+    }
+
+    private static List<StreamLog.KeyAttribute> streamKey(Table table) {
+        List<StreamLog.KeyAttribute> key = new ArrayList<>();
+        key.add(new StreamLog.KeyAttribute(table.keySchema().partition().name(), "HASH"));
+        table.keySchema().sort().ifPresent(sort -> key.add(new StreamLog.KeyAttribute(sort.name(), "RANGE")));
+        return key;
     }
 
     /** Drawn from the table's ARN and creation instant, not at random: a table rebuilt from a data directory keeps its id. */

@@ -1,6 +1,5 @@
 package com.multikey.dynamodb.stream;
 
-import com.multikey.dynamodb.table.KeySchema;
 import com.multikey.dynamodb.value.Value;
 import com.multikey.dynamodb.value.Values;
 
@@ -27,7 +26,7 @@ public final class StreamLog {
     private final String arn;
     private final String label;
     private final String tableName;
-    private final KeySchema keySchema;
+    private final List<KeyAttribute> keySchema;
     private final ViewType viewType;
     private final Instant created;
     private final String shardId;
@@ -40,12 +39,19 @@ public final class StreamLog {
 
     public enum ViewType { KEYS_ONLY, NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES }
 
-    public StreamLog(String arn, String label, String tableName, KeySchema keySchema, ViewType viewType,
+    /**
+     * One attribute of the table's key as DescribeStream names it ({@code keyType} HASH or RANGE): the stream keeps
+     * its own copy, as it outlives its table, and so depends on no table type.
+     */
+    public record KeyAttribute(String attributeName, String keyType) {
+    }
+
+    public StreamLog(String arn, String label, String tableName, List<KeyAttribute> keySchema, ViewType viewType,
                      Instant created, SequenceNumbers sequences) {
         this.arn = arn;
         this.label = label;
         this.tableName = tableName;
-        this.keySchema = keySchema;
+        this.keySchema = List.copyOf(keySchema);
         this.viewType = viewType;
         this.created = created;
         this.sequences = sequences;
@@ -70,7 +76,7 @@ public final class StreamLog {
         return tableName;
     }
 
-    public KeySchema keySchema() {
+    public List<KeyAttribute> keySchema() {
         return keySchema;
     }
 
