@@ -101,11 +101,9 @@ public final class BatchOperations {
                 continue;
             }
             Locks.under(write.table(), () -> {
-                if (write.item() != null) {
-                    capacity.write(write.table(), write.table().put(write.item(), catalog.now()), write.item(), 1);
-                } else {
-                    capacity.write(write.table(), write.table().delete(write.key(), catalog.now(), false), null, 1);
-                }
+                ItemCore.Write item = write.item() != null ? ItemCore.Put.of(write.table(), write.item()) : new ItemCore.Delete(write.key());
+                ItemCore.Planned written = ItemCore.write(write.table(), item, Optional.empty(), false, catalog.now());
+                capacity.write(write.table(), written.old(), written.current(), 1);
                 return null;
             });
         }

@@ -10,7 +10,6 @@ import com.multikey.dynamodb.value.Value;
 import com.multikey.dynamodb.value.Values;
 
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,10 +43,7 @@ public final class ItemOperations {
         Table table = catalog.table(tableName);
         return Locks.under(table, () -> {
             expressions.checkKeysScalar(table);
-            ItemChecks.item(table, item);
-            Map<String, Value> old = table.get(table.keySchema().keyOf(item));
-            check(condition, old, oldOnFailure);
-            table.put(item, catalog.now());
+            Map<String, Value> old = ItemCore.write(table, ItemCore.Put.of(table, item), condition, oldOnFailure, catalog.now()).old();
             ObjectNode response = Json.object();
             returnValues.write(response, old, item, UnaryOperator.identity());
             capacity.write(table, old, item, 1);
@@ -68,7 +64,7 @@ public final class ItemOperations {
         Table table = catalog.table(tableName);
         return Locks.under(table, () -> {
             expressions.checkKeysScalar(table);
-            Map<String, Value> item = table.get(ItemChecks.key(table, key));
+            Map<String, Value> item = ItemCore.get(table, ItemChecks.key(table, key));
             ObjectNode response = Json.object();
             if (item != null) {
                 response.set("Item", Json.item(projection.map(p -> p.project(item)).orElse(item)));
@@ -93,9 +89,7 @@ public final class ItemOperations {
         return Locks.under(table, () -> {
             expressions.checkKeysScalar(table);
             ItemChecks.key(table, key);
-            Map<String, Value> old = table.get(key);
-            check(condition, old, oldOnFailure);
-            table.delete(key, catalog.now(), false);
+            Map<String, Value> old = ItemCore.write(table, new ItemCore.Delete(key), condition, oldOnFailure, catalog.now()).old();
             ObjectNode response = Json.object();
             returnValues.write(response, old, null, UnaryOperator.identity());
             capacity.write(table, old, null, 1);
@@ -122,10 +116,9 @@ public final class ItemOperations {
             expressions.checkKeysScalar(table);
             ItemChecks.key(table, key);
             update.ifPresent(u -> checkNotKey(table, u));
-            Map<String, Value> old = table.get(key);
-            check(condition, old, oldOnFailure);
-            Map<String, Value> updated = updated(table, key, old, update);
-            table.put(updated, catalog.now());
+            ItemCore.Planned written = ItemCore.write(table, new ItemCore.Update(key, update), condition, oldOnFailure, catalog.now());
+            Map<String, Value> old = written.old();
+            Map<String, Value> updated = written.current();
             ObjectNode response = Json.object();
             UnaryOperator<Map<String, Value>> changed = update.<UnaryOperator<Map<String, Value>>>map(u -> u::updatedAttributes)
                     .orElse(item -> Map.of());
@@ -134,14 +127,6 @@ public final class ItemOperations {
             capacity.writeTo(response, table);
             return response;
         });
-    }
-
-    /** The item an update makes of the old one (or of the bare key), checked as a PutItem's item is. */
-    static Map<String, Value> updated(Table table, Map<String, Value> key, Map<String, Value> old, Optional<UpdateExpression> update) {
-        Map<String, Value> base = old != null ? old : new LinkedHashMap<>(key);
-        Map<String, Value> updated = update.map(u -> u.apply(base)).orElse(base);
-        ItemChecks.item(table, updated);
-        return updated;
     }
 
     static void checkNotKey(Table table, UpdateExpression update) {
@@ -157,9 +142,4 @@ public final class ItemOperations {
         return ReturnValues.read(request, "ReturnValuesOnConditionCheckFailure", PUT_OR_DELETE) == ReturnValues.ALL_OLD;
     }
 
-    private static void check(Optional<ConditionExpression> condition, Map<String, Value> old, boolean oldOnFailure) {
-        if (condition.isPresent() && !condition.get().test(old == null ? Map.of() : old)) {
-            throw new ConditionalCheckFailed(oldOnFailure ? old : null);
-        }
-    }
 }

@@ -44,8 +44,7 @@ public final class TransactionOperations {
 
     private enum Kind { PUT, UPDATE, DELETE, CONDITION_CHECK }
 
-    private record Action(Kind kind, Table table, Map<String, Value> key, Map<String, Value> item,
-                          Optional<ConditionExpression> condition, Optional<UpdateExpression> update, boolean oldOnFailure) {
+    private record Action(Table table, ItemCore.Write write, Optional<ConditionExpression> condition, boolean oldOnFailure) {
     }
 
     public ObjectNode transactWriteItems(Request request) {
@@ -69,57 +68,39 @@ public final class TransactionOperations {
         Set<String> seen = new HashSet<>();
         long bytes = 0;
         for (Action action : actions) {
-            if (!seen.add(action.table().name() + "\u0000" + action.key())) {
+            if (!seen.add(action.table().name() + "\u0000" + action.write().key())) {
                 throw EngineException.validation("Transaction request cannot include multiple operations on one item");
             }
-            bytes += action.item() != null ? Values.itemSize(action.item()) : Values.itemSize(action.key());
+            bytes += action.write() instanceof ItemCore.Put put ? Values.itemSize(put.item()) : Values.itemSize(action.write().key());
         }
         if (bytes > MAX_TRANSACTION_BYTES) {
             throw EngineException.validation("Transaction request cannot be larger than 4 MB");
         }
         List<Table> tables = lockAll(actions.stream().map(Action::table).toList());
         try {
-            List<Map<String, Value>> results = new ArrayList<>();
-            List<Map<String, Value>> olds = new ArrayList<>();
+            List<ItemCore.Planned> planned = new ArrayList<>();
             List<CancellationReason> reasons = new ArrayList<>();
             boolean cancelled = false;
             for (Action action : actions) {
-                Map<String, Value> old = action.table().get(action.key());
-                olds.add(old);
-                if (action.condition().isPresent() && !action.condition().get().test(old == null ? Map.of() : old)) {
-                    reasons.add(new CancellationReason("ConditionalCheckFailed", "The conditional request failed",
-                            action.oldOnFailure() ? old : null));
-                    results.add(null);
-                    cancelled = true;
-                    continue;
-                }
                 try {
-                    results.add(switch (action.kind()) {
-                        case PUT -> action.item();
-                        case UPDATE -> ItemOperations.updated(action.table(), action.key(), old, action.update());
-                        case DELETE, CONDITION_CHECK -> null;
-                    });
+                    planned.add(ItemCore.plan(action.table(), action.write(), action.condition(), action.oldOnFailure()));
                     reasons.add(CancellationReason.NONE);
+                } catch (ConditionalCheckFailed e) {
+                    reasons.add(new CancellationReason("ConditionalCheckFailed", "The conditional request failed", e.item()));
+                    cancelled = true;
                 } catch (EngineException e) {
                     reasons.add(new CancellationReason("ValidationError", e.getMessage(), null));
-                    results.add(null);
                     cancelled = true;
                 }
             }
             if (cancelled) {
                 throw new TransactionCanceled(reasons);
             }
-            for (int i = 0; i < actions.size(); i++) {
-                Action action = actions.get(i);
-                switch (action.kind()) {
-                    case PUT, UPDATE -> action.table().put(results.get(i), catalog.now());
-                    case DELETE -> action.table().delete(action.key(), catalog.now(), false);
-                    case CONDITION_CHECK -> {
-                    }
-                }
-                if (action.kind() != Kind.CONDITION_CHECK) {
+            for (ItemCore.Planned write : planned) {
+                ItemCore.apply(write, catalog.now());
+                if (write.writes()) {
                     // a transaction's writes cost twice a plain write's units
-                    capacity.write(action.table(), olds.get(i), results.get(i), 2);
+                    capacity.write(write.table(), write.old(), write.current(), 2);
                 }
             }
             token.ifPresent(t -> remember(t, transactItems));
@@ -181,11 +162,16 @@ public final class TransactionOperations {
             if (kind == Kind.PUT) {
                 Map<String, Value> item = body.requiredItem("Item");
                 ItemChecks.item(table, item);
-                return new Action(kind, table, table.keySchema().keyOf(item), item, condition, update, oldOnFailure);
+                return new Action(table, ItemCore.Put.of(table, item), condition, oldOnFailure);
             }
             Map<String, Value> key = ItemChecks.key(table, body.requiredItem("Key"));
             update.ifPresent(u -> ItemOperations.checkNotKey(table, u));
-            return new Action(kind, table, key, null, condition, update, oldOnFailure);
+            ItemCore.Write write = switch (kind) {
+                case PUT, UPDATE -> new ItemCore.Update(key, update);
+                case DELETE -> new ItemCore.Delete(key);
+                case CONDITION_CHECK -> new ItemCore.Check(key);
+            };
+            return new Action(table, write, condition, oldOnFailure);
         });
     }
 
