@@ -10,6 +10,7 @@ import com.multikey.dynamodb.api.ConditionalCheckFailed;
 import com.multikey.dynamodb.api.ItemOperations;
 import com.multikey.dynamodb.api.Json;
 import com.multikey.dynamodb.api.KinesisDestinationOperations;
+import com.multikey.dynamodb.api.PartiqlOperations;
 import com.multikey.dynamodb.api.ReadOperations;
 import com.multikey.dynamodb.api.Request;
 import com.multikey.dynamodb.api.StreamOperations;
@@ -93,6 +94,10 @@ public final class DynamoDbEngine implements AutoCloseable {
         operations.put(DYNAMODB + "BatchGetItem", batches::batchGetItem);
         operations.put(DYNAMODB + "TransactWriteItems", transactions::transactWriteItems);
         operations.put(DYNAMODB + "TransactGetItems", transactions::transactGetItems);
+        PartiqlOperations partiql = new PartiqlOperations(catalog);
+        operations.put(DYNAMODB + "ExecuteStatement", partiql::executeStatement);
+        operations.put(DYNAMODB + "BatchExecuteStatement", partiql::batchExecuteStatement);
+        operations.put(DYNAMODB + "ExecuteTransaction", partiql::executeTransaction);
         TagOperations tags = new TagOperations(catalog);
         operations.put(DYNAMODB + "TagResource", tags::tagResource);
         operations.put(DYNAMODB + "UntagResource", tags::untagResource);
