@@ -2,9 +2,9 @@ package com.multikey.dynamodb.partiql;
 
 import com.multikey.dynamodb.EngineException;
 import com.multikey.dynamodb.value.Value;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.util.List;
