@@ -239,6 +239,26 @@ class PartiqlTest extends EngineTestSupport {
         assertThat(records.get(2).dynamodb().keys()).isEqualTo(Map.of("id", s("a")));
     }
 
+    @EngineOnly("TTL expiry on demand")
+    @Test
+    void insert_ofAnItemWithAPastTtl_isExpiredAsAnyOther() {
+        String table = hashTable();
+        dynamoDb.updateTimeToLive(b -> b.tableName(table).timeToLiveSpecification(t -> t.enabled(true).attributeName("expiresAt")));
+        long past = clock.instant().getEpochSecond() - 60;
+
+        execute("INSERT INTO \"" + table + "\" VALUE {'id': 'a', 'expiresAt': " + past + "}");
+        int expired = engine.expire(table, clock.instant());
+
+        assertThat(expired).isEqualTo(1);
+        String arn = dynamoDb.describeTable(b -> b.tableName(table)).table().latestStreamArn();
+        String shard = streams.describeStream(b -> b.streamArn(arn)).streamDescription().shards().get(0).shardId();
+        String iterator = streams.getShardIterator(b -> b.streamArn(arn).shardId(shard)
+                .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
+        List<Record> records = streams.getRecords(b -> b.shardIterator(iterator)).records();
+        assertThat(records).extracting(Record::eventName).containsExactly(OperationType.INSERT, OperationType.REMOVE);
+        assertThat(records.get(1).userIdentity().principalId()).isEqualTo("dynamodb.amazonaws.com");
+    }
+
     @Test
     void executeStatement_returnsConsumedCapacity_whenAsked() {
         String table = hashTable();
