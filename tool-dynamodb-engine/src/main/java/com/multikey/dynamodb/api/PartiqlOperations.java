@@ -42,7 +42,7 @@ import java.util.function.UnaryOperator;
  * evaluator. A SELECT naming the whole primary key is a GetItem, one naming the partition key a Query of that
  * partition, any other a Scan with the WHERE clause as its filter. INSERT puts an item that must not exist
  * (DuplicateItemException); UPDATE and DELETE name one item by its whole key, the rest of the WHERE clause being
- * their condition (an UPDATE of an item that does not exist fails its condition).
+ * their condition (an UPDATE of an item that does not exist fails its condition, a DELETE of one succeeds).
  */
 public final class PartiqlOperations {
 
@@ -293,9 +293,11 @@ public final class PartiqlOperations {
             case Statement.Delete delete -> {
                 Map<String, Value> key = wholeKey(table, Optional.of(delete.where()), translation);
                 Set<String> keyNames = new HashSet<>(key.keySet());
-                // a DELETE of an item that does not exist succeeds, unless a further condition fails on it
+                // ql-reference.delete.html: a DELETE of an item that does not exist succeeds, whatever the rest of the
+                // WHERE clause; one of an item that exists is conditional on that rest
                 Optional<ConditionExpression> condition = Translation.without(delete.where(), keyNames)
-                        .map(rest -> Expressions.condition("ConditionExpression", translation.condition(rest), translation.names(), translation.values()));
+                        .map(rest -> "attribute_not_exists(" + placeholder(translation, partition) + ") OR (" + translation.condition(rest) + ")")
+                        .map(text -> Expressions.condition("ConditionExpression", text, translation.names(), translation.values()));
                 yield new Prepared(table, statement, new ItemCore.Delete(key), condition, Optional.empty(), returnValues(delete.returning()));
             }
             case Statement.Select select -> throw new IllegalArgumentException("a SELECT is not a write");

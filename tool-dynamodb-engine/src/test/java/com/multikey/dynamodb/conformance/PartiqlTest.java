@@ -133,6 +133,8 @@ class PartiqlTest extends EngineTestSupport {
         dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("a"), "v", n("1"))));
 
         execute("DELETE FROM \"" + table + "\" WHERE id = 'missing'");
+        // ql-reference.delete.html: no item with the key is a SUCCESS with nothing deleted, whatever the rest of the WHERE clause
+        execute("DELETE FROM \"" + table + "\" WHERE id = 'missing' AND v = 2");
         expect(() -> execute("DELETE FROM \"" + table + "\" WHERE id = 'a' AND v = 2"), ConditionalCheckFailedException.class,
                 "The conditional request failed");
         var deleted = execute("DELETE FROM \"" + table + "\" WHERE id = 'a' AND v = 1 RETURNING ALL OLD *");
