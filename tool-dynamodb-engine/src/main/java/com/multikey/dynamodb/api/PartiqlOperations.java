@@ -82,6 +82,7 @@ public final class PartiqlOperations {
             case Statement.Insert insert -> write(table, statement, parameters, oldOnFailure, capacity);
             case Statement.Update update -> write(table, statement, parameters, oldOnFailure, capacity);
             case Statement.Delete delete -> write(table, statement, parameters, oldOnFailure, capacity);
+            case Statement.Exists exists -> throw onlyInATransaction();
         };
         capacity.writeTo(response, table);
         return response;
@@ -125,6 +126,8 @@ public final class PartiqlOperations {
                     if (item != null) {
                         result.set("Item", Json.item(item));
                     }
+                } else if (entry.statement() instanceof Statement.Exists) {
+                    throw onlyInATransaction();
                 } else {
                     boolean oldOnFailure = ItemOperations.returnOldOnFailure(entry.json());
                     write(table, entry.statement(), entry.parameters(), oldOnFailure, capacity);
@@ -222,8 +225,10 @@ public final class PartiqlOperations {
                 }
                 for (ItemCore.Planned write : planned) {
                     ItemCore.apply(write, catalog.now());
-                    // a transaction's writes cost twice a plain write's units
-                    capacity.write(write.table(), write.old(), write.current(), 2);
+                    if (write.writes()) {
+                        // a transaction's writes cost twice a plain write's units
+                        capacity.write(write.table(), write.old(), write.current(), 2);
+                    }
                 }
                 token.ifPresent(t -> remember(t, transactStatements));
             }
@@ -300,8 +305,25 @@ public final class PartiqlOperations {
                         .map(text -> Expressions.condition("ConditionExpression", text, translation.names(), translation.values()));
                 yield new Prepared(table, statement, new ItemCore.Delete(key), condition, Optional.empty(), returnValues(delete.returning()));
             }
+            case Statement.Exists exists -> {
+                Statement.Select select = exists.select();
+                if (select.index().isPresent() || !select.projection().isEmpty() || select.orderBy().isPresent()) {
+                    throw EngineException.validation("Unsupported operation: EXISTS takes a SELECT * of a table by its whole key");
+                }
+                Expr where = select.where().orElseThrow(() -> EngineException.validation(
+                        "Where clause does not contain a mandatory equality on all key attributes"));
+                Map<String, Value> key = wholeKey(table, select.where(), translation);
+                // the whole WHERE clause is the condition: its key equalities hold exactly when the item exists
+                ConditionExpression condition = Expressions.condition("ConditionExpression", translation.condition(where),
+                        translation.names(), translation.values());
+                yield new Prepared(table, statement, new ItemCore.Check(key), Optional.of(condition), Optional.empty(), ReturnValues.NONE);
+            }
             case Statement.Select select -> throw new IllegalArgumentException("a SELECT is not a write");
         };
+    }
+
+    private static EngineException onlyInATransaction() {
+        return EngineException.validation("Unsupported operation: EXISTS is a condition check of a transaction (ExecuteTransaction)");
     }
 
     /** The name placeholder of an attribute, made through a throw-away condition of the translation. */

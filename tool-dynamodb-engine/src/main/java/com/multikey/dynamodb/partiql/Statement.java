@@ -46,6 +46,22 @@ public sealed interface Statement {
     record Delete(String table, Expr where, Returning returning, int parameters) implements Statement {
     }
 
+    /**
+     * {@code EXISTS(SELECT * FROM table WHERE condition)}: in a transaction of writes, a check that the item its WHERE
+     * clause names by its whole key exists and satisfies the rest of the clause (TransactWriteItems' ConditionCheck).
+     */
+    record Exists(Select select) implements Statement {
+        @Override
+        public String table() {
+            return select.table();
+        }
+
+        @Override
+        public int parameters() {
+            return select.parameters();
+        }
+    }
+
     /** One SET or REMOVE of an UPDATE. */
     sealed interface Clause {
         record Set(Expr.Path path, Expr value) implements Clause {

@@ -81,7 +81,17 @@ public final class StatementParser {
         if (first.keyword("DELETE")) {
             return delete();
         }
-        throw error("expected SELECT, INSERT, UPDATE or DELETE but found " + first.shown() + first.where());
+        if (first.keyword("EXISTS") && tokens.get(position + 1).symbol("(")) {
+            position += 2;
+            Token at = peek();
+            if (!at.keyword("SELECT")) {
+                throw error("expected SELECT but found " + at.shown() + at.where());
+            }
+            Statement.Select select = select();
+            expect(")");
+            return new Statement.Exists(select);
+        }
+        throw error("expected SELECT, INSERT, UPDATE, DELETE or EXISTS but found " + first.shown() + first.where());
     }
 
     private Statement.Select select() {

@@ -327,6 +327,29 @@ class PartiqlTest extends EngineTestSupport {
     }
 
     @Test
+    void executeTransaction_existsChecksAnItem_asAConditionCheck() {
+        // given: ql-reference.multiplestatements.transactions.html, EXISTS(SELECT ...) beside the writes
+        String table = hashTable();
+        dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("song"), "title", s("Call Me Today"))));
+        ParameterizedStatement insert = ParameterizedStatement.builder().statement("INSERT INTO \"" + table + "\" VALUE {'id': 'added'}").build();
+
+        // when
+        var error = expect(() -> dynamoDb.executeTransaction(b -> b.transactStatements(
+                        ParameterizedStatement.builder().statement("EXISTS(SELECT * FROM \"" + table + "\" WHERE id = 'song' AND title IS MISSING)").build(),
+                        insert)),
+                TransactionCanceledException.class, "Transaction cancelled");
+        dynamoDb.executeTransaction(b -> b.transactStatements(
+                ParameterizedStatement.builder().statement("EXISTS(SELECT * FROM \"" + table + "\" WHERE id = ? AND title = 'Call Me Today')")
+                        .parameters(s("song")).build(),
+                insert));
+
+        // then
+        assertThat(error.cancellationReasons()).extracting(r -> r.code()).containsExactly("ConditionalCheckFailed", "None");
+        assertThat(get(table, "added")).isEqualTo(Map.of("id", s("added")));
+        assertThat(get(table, "song")).isEqualTo(Map.of("id", s("song"), "title", s("Call Me Today")));
+    }
+
+    @Test
     void executeTransaction_writesAllAndReadsByKey() {
         String table = hashTable();
         dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("count"), "n", n("1"))));

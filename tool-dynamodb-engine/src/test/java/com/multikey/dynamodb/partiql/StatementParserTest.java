@@ -108,9 +108,20 @@ class StatementParserTest {
                 Statement.Returning.ALL_OLD, 0));
     }
 
+    @Test
+    void parse_exists_ofASelect() {
+        Statement statement = StatementParser.parse("EXISTS(SELECT * FROM \"Music\" where Artist = ? and Awards is MISSING)");
+
+        assertThat(statement).isEqualTo(new Statement.Exists(new Statement.Select(List.of(), "Music", Optional.empty(),
+                Optional.of(new Expr.And(new Expr.Comparison("=", path("Artist"), new Expr.Parameter(0)),
+                        new Expr.Is(path("Awards"), true, false))), Optional.empty(), 1)));
+        assertThat(statement.parameters()).isEqualTo(1);
+        assertThat(statement.read()).isFalse();
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-            "DROP TABLE t|expected SELECT, INSERT, UPDATE or DELETE but found 'DROP' at line 1, column 1",
+            "DROP TABLE t|expected SELECT, INSERT, UPDATE, DELETE or EXISTS but found 'DROP' at line 1, column 1",
             "SELECT * FROM|expected a table name but found end of statement at line 1, column 14",
             "SELECT * FROM t WHERE|unexpected end of statement at line 1, column 22",
             "SELECT * FROM t WHERE a = 1 extra|unexpected 'extra' at line 1, column 29",
@@ -124,6 +135,8 @@ class StatementParserTest {
             "DELETE FROM t WHERE a = 1 RETURNING ALL NEW *|a DELETE can only return ALL OLD * at line 1, column 37",
             "SELECT * FROM t WHERE a[x] = 1|expected a list index but found 'x' at line 1, column 25",
             "SELECT * FROM t WHERE a = 1e999999|invalid number '1e999999' at line 1, column 27",
+            "EXISTS(DELETE FROM t WHERE a = 1)|expected SELECT but found 'DELETE' at line 1, column 8",
+            "EXISTS(SELECT * FROM t WHERE a = 1|expected ')' but found end of statement at line 1, column 35",
     })
     void parse_refusesWhatIsNotAStatement_namingWhereInIt(String statement, String detail) {
         EngineException error = catchThrowableOfType(EngineException.class, () -> StatementParser.parse(statement));
