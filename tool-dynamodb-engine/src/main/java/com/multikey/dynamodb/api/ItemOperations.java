@@ -141,5 +141,4 @@ public final class ItemOperations {
     static boolean returnOldOnFailure(Request request) {
         return ReturnValues.read(request, "ReturnValuesOnConditionCheckFailure", PUT_OR_DELETE) == ReturnValues.ALL_OLD;
     }
-
 }

@@ -279,7 +279,7 @@ public final class PartiqlOperations {
                 Map<String, Value> item = translation.item(insert.item());
                 ItemChecks.size(item);
                 ItemChecks.item(table, item);
-                String exists = "attribute_not_exists(" + placeholder(translation, partition) + ")";
+                String exists = "attribute_not_exists(" + translation.attribute(partition) + ")";
                 Optional<ConditionExpression> condition = Optional.of(Expressions.condition("ConditionExpression", exists,
                         translation.names(), translation.values()));
                 yield new Prepared(table, statement, ItemCore.Put.of(table, item), condition, Optional.empty(), ReturnValues.NONE);
@@ -301,7 +301,7 @@ public final class PartiqlOperations {
                 // ql-reference.delete.html: a DELETE of an item that does not exist succeeds, whatever the rest of the
                 // WHERE clause; one of an item that exists is conditional on that rest
                 Optional<ConditionExpression> condition = Translation.without(delete.where(), keyNames)
-                        .map(rest -> "attribute_not_exists(" + placeholder(translation, partition) + ") OR (" + translation.condition(rest) + ")")
+                        .map(rest -> "attribute_not_exists(" + translation.attribute(partition) + ") OR (" + translation.condition(rest) + ")")
                         .map(text -> Expressions.condition("ConditionExpression", text, translation.names(), translation.values()));
                 yield new Prepared(table, statement, new ItemCore.Delete(key), condition, Optional.empty(), returnValues(delete.returning()));
             }
@@ -324,12 +324,6 @@ public final class PartiqlOperations {
 
     private static EngineException onlyInATransaction() {
         return EngineException.validation("Unsupported operation: EXISTS is a condition check of a transaction (ExecuteTransaction)");
-    }
-
-    /** The name placeholder of an attribute, made through a throw-away condition of the translation. */
-    private static String placeholder(Translation translation, String attribute) {
-        String text = translation.condition(new Expr.Is(new Expr.Path(List.of(new Expr.Step.Name(attribute))), true, false));
-        return text.substring("attribute_not_exists(".length(), text.length() - 1);
     }
 
     private static ReturnValues returnValues(Statement.Returning returning) {

@@ -235,6 +235,11 @@ public final class Translation {
         return text.toString();
     }
 
+    /** The placeholder of a top-level attribute, for a condition the caller writes around the statement's own. */
+    public String attribute(String name) {
+        return name(name);
+    }
+
     private String name(String attribute) {
         for (Map.Entry<String, String> entry : names.entrySet()) {
             if (entry.getValue().equals(attribute)) {
