@@ -94,7 +94,7 @@ public final class DynamoDbEngine implements AutoCloseable {
         operations.put(DYNAMODB + "BatchGetItem", batches::batchGetItem);
         operations.put(DYNAMODB + "TransactWriteItems", transactions::transactWriteItems);
         operations.put(DYNAMODB + "TransactGetItems", transactions::transactGetItems);
-        PartiqlOperations partiql = new PartiqlOperations(catalog);
+        PartiqlOperations partiql = new PartiqlOperations(catalog, transactions);
         operations.put(DYNAMODB + "ExecuteStatement", partiql::executeStatement);
         operations.put(DYNAMODB + "BatchExecuteStatement", partiql::batchExecuteStatement);
         operations.put(DYNAMODB + "ExecuteTransaction", partiql::executeTransaction);

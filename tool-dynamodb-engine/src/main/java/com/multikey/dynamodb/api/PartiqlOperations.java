@@ -20,12 +20,9 @@ import com.multikey.dynamodb.value.ValueJson;
 import com.multikey.dynamodb.value.Values;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,17 +46,14 @@ public final class PartiqlOperations {
     static final int MAX_BATCH = 25;
     static final int MAX_TRANSACTION = 100;
     static final int MAX_STATEMENT_LENGTH = 8192;
-    private static final Duration TOKEN_LIFETIME = TransactionOperations.TOKEN_LIFETIME;
 
     private final Catalog catalog;
-    private final Map<String, Token> tokens = new HashMap<>();
+    private final ClientTokens tokens;
 
-    /** A ClientRequestToken's transaction (its TransactStatements as JSON) and when it completed. */
-    private record Token(String statements, Instant completed) {
-    }
-
-    public PartiqlOperations(Catalog catalog) {
+    /** {@code transactions}: the TransactWriteItems whose ClientRequestTokens ExecuteTransaction shares. */
+    public PartiqlOperations(Catalog catalog, TransactionOperations transactions) {
         this.catalog = catalog;
+        this.tokens = transactions.tokens();
     }
 
     /** A statement ready to run on its table: its write (or read), its condition and what it returns. */
@@ -168,7 +162,7 @@ public final class PartiqlOperations {
             throw EngineException.validation("Unsupported operation: A transaction must consist of either read statements or write statements, not both");
         }
         String transactStatements = request.node("TransactStatements").toString();
-        if (writes && token.isPresent() && alreadyDone(token.get(), transactStatements)) {
+        if (writes && token.isPresent() && tokens.alreadyDone(token.get(), transactStatements, catalog.now())) {
             // the same transaction again within the token's lifetime succeeds without writing twice
             return Json.object();
         }
@@ -230,7 +224,7 @@ public final class PartiqlOperations {
                         capacity.write(write.table(), write.old(), write.current(), 2);
                     }
                 }
-                token.ifPresent(t -> remember(t, transactStatements));
+                token.ifPresent(t -> tokens.remember(t, transactStatements, catalog.now()));
             }
             capacity.writeListTo(response);
             return response;
@@ -530,27 +524,6 @@ public final class PartiqlOperations {
             case "ThrottlingException" -> "ThrottlingError";
             default -> "InternalServerError";
         };
-    }
-
-    private boolean alreadyDone(String token, String statements) {
-        synchronized (tokens) {
-            tokens.values().removeIf(t -> t.completed().plus(TOKEN_LIFETIME).isBefore(catalog.now()));
-            Token done = tokens.get(token);
-            if (done == null) {
-                return false;
-            }
-            if (!done.statements().equals(statements)) {
-                throw new EngineException("IdempotentParameterMismatchException", 400,
-                        "The request uses the same client token as a previous, but non-identical request.");
-            }
-            return true;
-        }
-    }
-
-    private void remember(String token, String statements) {
-        synchronized (tokens) {
-            tokens.put(token, new Token(statements, catalog.now()));
-        }
     }
 
     /** Locks the distinct tables in name order (so two transactions never wait on each other in a cycle). */

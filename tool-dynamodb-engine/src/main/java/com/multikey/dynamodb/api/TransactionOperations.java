@@ -28,18 +28,17 @@ public final class TransactionOperations {
     static final int MAX_ACTIONS = 100;
     static final long MAX_TRANSACTION_BYTES = 4L * 1024 * 1024;
 
-    /** How long AWS remembers a ClientRequestToken after the request that used it. */
-    static final java.time.Duration TOKEN_LIFETIME = java.time.Duration.ofMinutes(10);
-
     private final Catalog catalog;
-    private final Map<String, Token> tokens = new java.util.HashMap<>();
-
-    /** A ClientRequestToken's transaction (its TransactItems as JSON) and when it completed. */
-    private record Token(String transactItems, java.time.Instant completed) {
-    }
+    private final ClientTokens tokens;
 
     public TransactionOperations(Catalog catalog) {
         this.catalog = catalog;
+        this.tokens = new ClientTokens();
+    }
+
+    /** The ClientRequestTokens it remembers, which ExecuteTransaction shares. */
+    ClientTokens tokens() {
+        return tokens;
     }
 
     private enum Kind { PUT, UPDATE, DELETE, CONDITION_CHECK }
@@ -57,7 +56,7 @@ public final class TransactionOperations {
         Optional<String> token = request.string("ClientRequestToken");
         ConsumedCapacity capacity = ConsumedCapacity.of(request);
         String transactItems = request.node("TransactItems").toString();
-        if (token.isPresent() && alreadyDone(token.get(), transactItems)) {
+        if (token.isPresent() && tokens.alreadyDone(token.get(), transactItems, catalog.now())) {
             // the same transaction again within the token's lifetime succeeds without writing twice
             return Json.object();
         }
@@ -103,33 +102,12 @@ public final class TransactionOperations {
                     capacity.write(write.table(), write.old(), write.current(), 2);
                 }
             }
-            token.ifPresent(t -> remember(t, transactItems));
+            token.ifPresent(t -> tokens.remember(t, transactItems, catalog.now()));
             ObjectNode response = Json.object();
             capacity.writeListTo(response);
             return response;
         } finally {
             tables.forEach(t -> t.lock().unlock());
-        }
-    }
-
-    private boolean alreadyDone(String token, String transactItems) {
-        synchronized (tokens) {
-            tokens.values().removeIf(t -> t.completed().plus(TOKEN_LIFETIME).isBefore(catalog.now()));
-            Token done = tokens.get(token);
-            if (done == null) {
-                return false;
-            }
-            if (!done.transactItems().equals(transactItems)) {
-                throw new EngineException("IdempotentParameterMismatchException", 400,
-                        "The request uses the same client token as a previous, but non-identical request.");
-            }
-            return true;
-        }
-    }
-
-    private void remember(String token, String transactItems) {
-        synchronized (tokens) {
-            tokens.put(token, new Token(transactItems, catalog.now()));
         }
     }
 
