@@ -13,6 +13,7 @@ import software.amazon.awssdk.services.dynamodb.model.ParameterizedStatement;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
@@ -158,6 +159,33 @@ class PartiqlTest extends EngineTestSupport {
         assertThat(ascending.items()).extracting(i -> i.get("sk").n()).containsExactly("2", "3", "4");
         assertThat(ascending.items()).allSatisfy(i -> assertThat(i).containsOnlyKeys("sk", "v"));
         assertThat(descending.items()).extracting(i -> i.get("sk").n()).containsExactly("4", "3", "2", "1");
+    }
+
+    @Test
+    void select_ofSeveralPartitions_byInAndOr() {
+        // ql-reference.select.html's examples: OrderID = 100 OR OrderID = 200, OrderID IN [100, 300, 234]
+        String table = hashTable();
+        for (String id : List.of("100", "200", "300", "234", "999")) {
+            dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s(id))));
+        }
+
+        var or = execute("SELECT id FROM \"" + table + "\" WHERE id = '100' OR id = '200'");
+        var in = execute("SELECT id FROM \"" + table + "\" WHERE id IN ['100', '300', '234']");
+
+        assertThat(or.items()).extracting(i -> i.get("id").s()).containsExactlyInAnyOrder("100", "200");
+        assertThat(in.items()).extracting(i -> i.get("id").s()).containsExactlyInAnyOrder("100", "300", "234");
+    }
+
+    @Test
+    void update_whoseConditionFails_returnsTheOldItem_whenAsked() {
+        String table = hashTable();
+        dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("a"), "v", n("1"))));
+
+        var error = expect(() -> dynamoDb.executeStatement(b -> b.statement("UPDATE \"" + table + "\" SET v = 2 WHERE id = 'a' AND v = 0")
+                        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)),
+                ConditionalCheckFailedException.class, "The conditional request failed");
+
+        assertThat(error.item()).isEqualTo(Map.of("id", s("a"), "v", n("1")));
     }
 
     @Test
