@@ -91,7 +91,8 @@ public final class StatementParser {
             expect(")");
             return new Statement.Exists(select);
         }
-        throw error("expected SELECT, INSERT, UPDATE, DELETE or EXISTS but found " + first.shown() + first.where());
+        // DynamoDB's own words for a statement that is none of these, without a position
+        throw error("Expected data manipulation");
     }
 
     private Statement.Select select() {

@@ -308,16 +308,20 @@ class PartiqlTest extends EngineTestSupport {
         var writes = dynamoDb.batchExecuteStatement(b -> b.statements(
                 BatchStatementRequest.builder().statement("INSERT INTO \"" + table + "\" VALUE {'id': ?}").parameters(s("new")).build(),
                 BatchStatementRequest.builder().statement("INSERT INTO \"" + table + "\" VALUE {'id': 'exists'}").build(),
-                BatchStatementRequest.builder().statement("UPDATE \"" + table + "\" SET v = 1 WHERE id = 'exists'").build()));
+                BatchStatementRequest.builder().statement("UPDATE \"" + table + "\" SET v = 1 WHERE id = 'exists'").build(),
+                BatchStatementRequest.builder().statement("SLECT * FROM \"" + table + "\" WHERE id = 'exists'").build()));
         var reads = dynamoDb.batchExecuteStatement(b -> b.statements(
                 BatchStatementRequest.builder().statement("SELECT * FROM \"" + table + "\" WHERE id = 'exists'").build(),
                 BatchStatementRequest.builder().statement("SELECT * FROM \"" + table + "\" WHERE id = 'nothing'").build()));
 
         List<BatchStatementResponse> written = writes.responses();
-        assertThat(written).hasSize(3);
+        assertThat(written).hasSize(4);
         assertThat(written.get(0).error()).isNull();
         assertThat(written.get(1).error().code()).isEqualTo(BatchStatementErrorCodeEnum.DUPLICATE_ITEM);
         assertThat(written.get(2).error()).isNull();
+        assertThat(written.get(3).error().code()).isEqualTo(BatchStatementErrorCodeEnum.VALIDATION_ERROR);
+        assertThat(written.get(3).error().message()).isEqualTo("Statement wasn't well formed, can't be processed: Expected data manipulation");
+        assertThat(written.get(3).tableName()).isNull();
         assertThat(get(table, "new")).isEqualTo(Map.of("id", s("new")));
         assertThat(reads.responses().get(0).item()).isEqualTo(Map.of("id", s("exists"), "v", n("1")));
         assertThat(reads.responses().get(1).hasItem()).isFalse();

@@ -121,7 +121,8 @@ class StatementParserTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-            "DROP TABLE t|expected SELECT, INSERT, UPDATE, DELETE or EXISTS but found 'DROP' at line 1, column 1",
+            "DROP TABLE t|Expected data manipulation",
+            "SLECT * FROM t|Expected data manipulation",
             "SELECT * FROM|expected a table name but found end of statement at line 1, column 14",
             "SELECT * FROM t WHERE|unexpected end of statement at line 1, column 22",
             "SELECT * FROM t WHERE a = 1 extra|unexpected 'extra' at line 1, column 29",
