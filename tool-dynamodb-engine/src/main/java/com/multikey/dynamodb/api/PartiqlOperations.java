@@ -161,6 +161,19 @@ public final class PartiqlOperations {
         if (reads && writes) {
             throw EngineException.validation("Unsupported operation: A transaction must consist of either read statements or write statements, not both");
         }
+        for (int i = 0; i < statements.size(); i++) {
+            // a transaction's writes return nothing (ql-reference.multiplestatements.transactions.html)
+            Statement.Returning returning = switch (statements.get(i)) {
+                case Statement.Update update -> update.returning();
+                case Statement.Delete delete -> delete.returning();
+                case Statement.Select select -> Statement.Returning.NONE;
+                case Statement.Insert insert -> Statement.Returning.NONE;
+                case Statement.Exists exists -> Statement.Returning.NONE;
+            };
+            if (returning != Statement.Returning.NONE) {
+                throw EngineException.validation("Validation failed in TransactStatements[" + i + "]: RETURNING clause is not supported in ExecuteTransaction.");
+            }
+        }
         String transactStatements = request.node("TransactStatements").toString();
         if (writes && token.isPresent() && tokens.alreadyDone(token.get(), transactStatements, catalog.now())) {
             // the same transaction again within the token's lifetime succeeds without writing twice

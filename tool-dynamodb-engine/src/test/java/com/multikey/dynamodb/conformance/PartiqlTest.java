@@ -402,6 +402,18 @@ class PartiqlTest extends EngineTestSupport {
     }
 
     @Test
+    void executeTransaction_ofAWriteWithReturning_isRefused() {
+        String table = hashTable();
+        dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("a"))));
+
+        expectValidation(() -> dynamoDb.executeTransaction(b -> b.transactStatements(
+                        ParameterizedStatement.builder().statement("UPDATE \"" + table + "\" SET v = 1 WHERE id = 'a' RETURNING ALL NEW *").build())),
+                "Validation failed in TransactStatements[0]: RETURNING clause is not supported in ExecuteTransaction.");
+
+        assertThat(get(table, "a")).isEqualTo(Map.of("id", s("a")));
+    }
+
+    @Test
     void executeTransaction_withTheSameToken_doesNotWriteTwice() {
         String table = hashTable();
         dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("count"), "n", n("1"))));
