@@ -36,6 +36,18 @@ sealed interface Plan {
     }
 
     /**
+     * One value's range of an index ordered, within the value, by the sorted field, read in page order from the cursor until
+     * the page is full, every predicate tested ({@link OrderedDriveRead}); {@code otherwise} when it cannot (an item out of
+     * order, a budget spent before anything is listed).
+     */
+    record OrderedDrive(Driver driver, Plan otherwise) implements Plan {
+        @Override
+        public String describe() {
+            return "ordered-drive(where[" + driver.position() + "]: " + PredicateText.format(driver.predicate()) + ")";
+        }
+    }
+
+    /**
      * The sorted index, or one of the drives: which one is decided as the page reads, from what earlier pages learned and
      * what this one finds (decision 0021, {@link PlannedRead}); {@link Explain} names the one that made the page.
      */

@@ -94,7 +94,7 @@ class PlannerPropertiesTest {
                 covers: [{attribute: sk, beginsWith: "ISSUE#"}]
                 group: pk
                 values: {wordsOf: title}
-                orderBy: num
+                orderBy: [state, num]
             """;
     private static final IndexDefinitions GROUPED_GRID = IndexDefinitions.packaged().withGridState(GridState.GROUPED);
     private static final IndexDefinitions FIELD_PARTITIONED_GRID = IndexDefinitions.packaged().withGridState(GridState.FIELD_PARTITIONED);
@@ -164,6 +164,17 @@ class PlannerPropertiesTest {
     @Property(tries = 20)
     void declaredIndexes_withWordPredicates_pagesListExactlyTheModel(@ForAll("items") List<ItemSpec> items,
                                                                      @ForAll("wordRequests") List<RequestSpec> requests) {
+        checkDeclared(items, requests);
+    }
+
+    /**
+     * {@code has} on {@code @title} read sorted by {@code state}, which the words index {@code title-words} orders each word's
+     * items by ({@code orderBy: [state, num]}): the one predicate an index lists, so an ordered drive, beside predicates no
+     * index lists and the sorted field's own, ascending and descending, within budgets.
+     */
+    @Property(tries = 20)
+    void declaredIndexes_withAWordTheWordsIndexOrdersBySort_pagesListExactlyTheModel(@ForAll("items") List<ItemSpec> items,
+                                                                                    @ForAll("orderedWordRequests") List<RequestSpec> requests) {
         checkDeclared(items, requests);
     }
 
@@ -597,6 +608,26 @@ class PlannerPropertiesTest {
         return requests(Arbitraries.of(ENTRIES), Arbitraries.frequencyOf(Tuple.of(6, Arbitraries.of(ENTRIES)), Tuple.of(3, Arbitraries.of(
                 "@state", "@labels", "@labels", "@state", "@title", "@cf.tags", "@cf.status", "@cf.sev"))),
                 sorted -> Arbitraries.of(sorted, sorted, "@cf." + sorted));
+    }
+
+    @Provide
+    Arbitrary<List<RequestSpec>> orderedWordRequests() {
+        Arbitrary<PredicateSpec> has = Arbitraries.of("timeout", "time", "fix", "db", "caf\u00e9", "42", "t", "nowhere")
+                .map(word -> new PredicateSpec("@title", Op.HAS, List.of(Value.text(word)), false, false));
+        // @title (plainly) and @cf.status are listed by no index: has is the only predicate a drive may start from
+        return requests(Arbitraries.just("state"), Arbitraries.of("@title", "@cf.status", "@cf.sev"),
+                sorted -> Arbitraries.of(sorted, "@" + sorted))
+                .flatMap(requests -> has.list().ofSize(requests.size()).map(words -> {
+                    List<RequestSpec> out = new ArrayList<>();
+                    for (int i = 0; i < requests.size(); i++) {
+                        RequestSpec spec = requests.get(i);
+                        List<PredicateSpec> predicates = new ArrayList<>(spec.predicates().subList(0, Math.min(spec.predicates().size(), 2)));
+                        predicates.add(i % 2, words.get(i));
+                        out.add(new RequestSpec(spec.sortField(), spec.order(), spec.pageSize(), spec.missing(), predicates, spec.budget(),
+                                spec.explain()));
+                    }
+                    return out;
+                }));
     }
 
     @Provide
