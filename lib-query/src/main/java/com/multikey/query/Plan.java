@@ -36,9 +36,9 @@ sealed interface Plan {
     }
 
     /**
-     * One value's range of an index ordered, within the value, by the sorted field, read in page order from the cursor until
-     * the page is full, every predicate tested ({@link OrderedDriveRead}); {@code otherwise} when it cannot (an item out of
-     * order, a budget spent before anything is listed).
+     * One value's range (or several, merged) of an index ordered, within the value, by the sorted field, read in page order
+     * from the cursor until the page is full, every predicate tested ({@link OrderedDriveRead}); {@code otherwise} for the
+     * rest of the page when it cannot (a value that may be cut, a budget too small for its reads).
      */
     record OrderedDrive(Driver driver, Plan otherwise) implements Plan {
         @Override

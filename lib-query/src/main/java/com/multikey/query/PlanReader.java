@@ -38,7 +38,7 @@ final class PlanReader {
                             : "the sorted field's index, each candidate tested", List.of()));
             case Plan.OrderedDrive ordered -> switch (new OrderedDriveRead(listing, reads, table, ordered.driver(), need)
                     .read(start, known, new Part.Explained(ordered, PredicateText.format(ordered.driver().predicate())
-                            + ": one value's range, ordered by the sorted field, read in page order until the page is full", List.of()))) {
+                            + ": each value's range, ordered by the sorted field, read in page order until the page is full", List.of()))) {
                 case OrderedDriveRead.Outcome.Listed listed -> listed.part();
                 // the rest of the page the other way, from where the ordered drive stopped, within what it left
                 case OrderedDriveRead.Outcome.GaveWay gaveWay -> {

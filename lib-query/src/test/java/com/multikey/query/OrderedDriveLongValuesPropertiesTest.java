@@ -40,7 +40,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The ordered drive where the sorted values are longer than the words index's tie-breaker keeps ({@code maxBytes: 48}):
  * there a value is cut and ends with a digest, so two values that agree on their first bytes may order one way in the words
  * index (cut: by the digest, then the item key) and the other in the sorted index (whole). Random ranks, short and long
- * ones sharing long prefixes, some missing; {@code title has timeout} sorted by rank, both orders, small pages, budgets
+ * ones sharing long prefixes, some missing; {@code has}, {@code has prefix} (several words' ranges merged), {@code in} and
+ * {@code =} on a list's elements (an item in several ranges) sorted by rank, both orders, small pages, budgets
  * from the smallest: read to the end, the pages list exactly a brute force's sequence (ranks by their UTF-8 bytes, then the
  * item key), each within its budget, and each page that lists nothing moves its cursor.
  */
@@ -58,6 +59,11 @@ class OrderedDriveLongValuesPropertiesTest {
                 covers: [{attribute: sk, beginsWith: "ISSUE#"}]
                 group: pk
                 values: {wordsOf: title}
+                orderBy: [{attribute: rank, maxBytes: 48}]
+              - name: by-tag
+                covers: [{attribute: sk, beginsWith: "ISSUE#"}]
+                group: pk
+                values: {elementsOf: tags}
                 orderBy: [{attribute: rank, maxBytes: 48}]
             """);
     private static final String INDEX_TABLE = "IssueAttribIndexTable";
@@ -86,12 +92,33 @@ class OrderedDriveLongValuesPropertiesTest {
         }
     }
 
-    /** An item: its rank (null: none) and whether its title holds the word. */
-    record ItemSpec(String rank, boolean timeout) {
+    /** An item: its rank (null: none), its title's marker words and its tags (a list, maybe with repeats). */
+    record ItemSpec(String rank, List<String> words, List<String> tags) {
     }
 
-    /** A request: the order, the page size and the read budget (0: the default). */
-    record RequestSpec(Order order, int pageSize, int budget) {
+    /** A request: its where, the order, the page size and the read budget (0: the default). */
+    record RequestSpec(Where where, Order order, int pageSize, int budget) {
+    }
+
+    /** The predicates read as an ordered drive: one word, the words of a prefix, values of a list's elements. */
+    enum Where {
+        HAS("title has timeout"), HAS_PREFIX("title has prefix tim"), IN("tags in (a, b)"), EQUALS("tags = b");
+
+        final String text;
+
+        Where(String text) {
+            this.text = text;
+        }
+
+        /** The brute force: the item's title words and tags as written. */
+        boolean matches(ItemSpec item) {
+            return switch (this) {
+                case HAS -> item.words().contains("timeout");
+                case HAS_PREFIX -> item.words().stream().anyMatch(word -> word.startsWith("tim"));
+                case IN -> item.tags().contains("a") || item.tags().contains("b");
+                case EQUALS -> item.tags().contains("b");
+            };
+        }
     }
 
     @Property(tries = 25)
@@ -108,7 +135,10 @@ class OrderedDriveLongValuesPropertiesTest {
         IndexProjector projector = new IndexProjector(DEFINITIONS);
         for (int i = 0; i < items.size(); i++) {
             Map<String, AttributeValue> item = new HashMap<>(Map.of("pk", s(PROJECT), "sk", s(String.format("ISSUE#%04d", i)),
-                    "title", s(items.get(i).timeout() ? "Fix the timeout " + i : "Crash " + i)));
+                    "title", s("Crash " + String.join(" ", items.get(i).words()) + " " + i)));
+            if (!items.get(i).tags().isEmpty()) {
+                item.put("tags", AttributeValue.fromL(items.get(i).tags().stream().map(OrderedDriveLongValuesPropertiesTest::s).toList()));
+            }
             if (items.get(i).rank() != null) {
                 item.put("rank", s(items.get(i).rank()));
             }
@@ -125,10 +155,10 @@ class OrderedDriveLongValuesPropertiesTest {
             Comparator<Integer> byRank = Comparator.<Integer, byte[]>comparing(i -> items.get(i).rank().getBytes(StandardCharsets.UTF_8),
                     Arrays::compareUnsigned).thenComparing(i -> String.format("ISSUE#%04d", i));
             List<String> expected = java.util.stream.IntStream.range(0, items.size()).boxed()
-                    .filter(i -> items.get(i).timeout() && items.get(i).rank() != null)
+                    .filter(i -> spec.where().matches(items.get(i)) && items.get(i).rank() != null)
                     .sorted(spec.order() == Order.ASC ? byRank : byRank.reversed()).map(i -> String.format("ISSUE#%04d", i)).toList();
             PageRequest request = PageRequest.onIndex("by-rank", List.of(s(PROJECT)), "", spec.order(), spec.pageSize())
-                    .where(List.of(ExpressionText.parse("title has timeout", 0)));
+                    .where(List.of(ExpressionText.parse(spec.where().text, 0)));
             if (spec.budget() > 0) {
                 request = request.withReadBudget(spec.budget());
             }
@@ -169,16 +199,17 @@ class OrderedDriveLongValuesPropertiesTest {
                 Tuple.of(6, suffix.map(end -> LONG + end)),
                 Tuple.of(2, suffix.map(end -> LONG.substring(0, 44) + end)),
                 Tuple.of(1, Arbitraries.just((String) null)));
-        return Combinators.combine(rank, Arbitraries.integers().between(0, 2).map(i -> i > 0)).as(ItemSpec::new)
-                .list().ofMinSize(5).ofMaxSize(80);
+        Arbitrary<List<String>> words = Arbitraries.of("timeout", "timer", "time", "tim", "ti", "fix").list().ofMaxSize(3);
+        Arbitrary<List<String>> tags = Arbitraries.of("a", "b", "c").list().ofMaxSize(3);
+        return Combinators.combine(rank, words, tags).as(ItemSpec::new).list().ofMinSize(5).ofMaxSize(80);
     }
 
     @Provide
     Arbitrary<List<RequestSpec>> requests() {
         Arbitrary<Integer> budget = Arbitraries.frequencyOf(Tuple.of(2, Arbitraries.just(0)),
                 Tuple.of(3, Arbitraries.integers().between(2, 12)), Tuple.of(2, Arbitraries.integers().between(13, 200)));
-        return Combinators.combine(Arbitraries.of(Order.values()), Arbitraries.integers().between(1, 6), budget).as(RequestSpec::new)
-                .list().ofMinSize(1).ofMaxSize(3);
+        return Combinators.combine(Arbitraries.of(Where.values()), Arbitraries.of(Order.values()), Arbitraries.integers().between(1, 6),
+                budget).as(RequestSpec::new).list().ofMinSize(1).ofMaxSize(4);
     }
 
     private static AttributeValue s(String value) {
