@@ -97,7 +97,12 @@ final class OrderedDriveRead {
             case Predicate.Has p -> values && driver.ranges().size() == 1;
             case Predicate.In p -> values;
             case Predicate.HasPrefix p -> words;
-            default -> false;
+            // not one value's range, or not a range an index lists in value order
+            case Predicate.NotEquals p -> false;
+            case Predicate.BeginsWith p -> false;
+            case Predicate.Range p -> false;
+            case Predicate.Present p -> false;
+            case Predicate.Missing p -> false;
         };
         if (!kind) {
             return false;
