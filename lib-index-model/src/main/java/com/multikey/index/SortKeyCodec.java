@@ -137,6 +137,14 @@ public final class SortKeyCodec {
         return ValueBounds.FIELD_PARTITIONED.textPrefix(text);
     }
 
+    /**
+     * The most bytes a text cut to {@code valueBytes} keeps of its own (type tag and escaped text) before the mark and the
+     * digest that end a cut value; it keeps at least three fewer (a character's bytes that did not fit).
+     */
+    public static int cutTextKeeps(int valueBytes) {
+        return valueBytes - TextEncoding.TRUNCATION_MARK.length() - TextEncoding.DIGEST_HEX_CHARS;
+    }
+
     /** The lowest string any key of a value of this value's type can start with. */
     public static String typeLow(IndexValue value) {
         return ValueEncoding.typeLow(value);

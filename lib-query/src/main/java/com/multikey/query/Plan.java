@@ -36,6 +36,18 @@ sealed interface Plan {
     }
 
     /**
+     * One value's range (or several, merged) of an index ordered, within the value, by the sorted field, read in page order
+     * from the cursor until the page is full, every predicate tested ({@link OrderedDriveRead}); {@code otherwise} for the
+     * rest of the page when it cannot (a value that may be cut, a budget too small for its reads).
+     */
+    record OrderedDrive(Driver driver, Plan otherwise) implements Plan {
+        @Override
+        public String describe() {
+            return "ordered-drive(where[" + driver.position() + "]: " + PredicateText.format(driver.predicate()) + ")";
+        }
+    }
+
+    /**
      * The sorted index, or one of the drives: which one is decided as the page reads, from what earlier pages learned and
      * what this one finds (decision 0021, {@link PlannedRead}); {@link Explain} names the one that made the page.
      */

@@ -36,6 +36,18 @@ final class PlanReader {
             case Plan.SortIndex sort -> new SortedRead(listing, reads, table, sort.ranges(), known, need, progress -> false)
                     .read(start, new Part.Explained(sort, listing.tests().isEmpty() ? "no predicates: the sorted field's index in page order"
                             : "the sorted field's index, each candidate tested", List.of()));
+            case Plan.OrderedDrive ordered -> switch (new OrderedDriveRead(listing, reads, table, ordered.driver(), need)
+                    .read(start, known, new Part.Explained(ordered, PredicateText.format(ordered.driver().predicate())
+                            + ": each value's range, ordered by the sorted field, read in page order until the page is full", List.of()))) {
+                case OrderedDriveRead.Outcome.Listed listed -> listed.part();
+                // the rest of the page the other way, from where the ordered drive stopped, within what it left
+                case OrderedDriveRead.Outcome.GaveWay gaveWay -> {
+                    Part rest = read(ordered.otherwise(), gaveWay.position(), known, need - gaveWay.listed().size());
+                    List<Part.Listed> listed = new ArrayList<>(gaveWay.listed());
+                    listed.addAll(rest.listed());
+                    yield new Part(listed, rest.next(), rest.learned(), rest.explained());
+                }
+            };
             case Plan.SortOrDrive adaptive -> new PlannedRead(listing, reads, table, adaptive, known, need).read(start);
             case Plan.Drive drive -> new PlannedRead(listing, reads, table, new Plan.SortOrDrive(null, List.of(drive)), known, need)
                     .driveAlone(drive.driver(), start);

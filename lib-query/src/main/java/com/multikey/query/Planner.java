@@ -60,7 +60,12 @@ final class Planner {
             index = new Plan.SortIndex(field, ranges);
         } else {
             Plan.SortIndex sort = new Plan.SortIndex(field, ranges);
-            Plan.SortOrDrive adaptive = new Plan.SortOrDrive(sort, drivers.get().stream().map(Plan.Drive::new).toList());
+            List<Driver> known = drivers.get();
+            Plan.SortOrDrive sortOrDrive = new Plan.SortOrDrive(sort, known.stream().map(Plan.Drive::new).toList());
+            // an index ordered by the sorted field within one value reads that value's items in page order (decision 0030)
+            // (only when it is the one predicate an index lists: a smaller range of another may drive better)
+            Plan adaptive = known.stream().filter(d -> known.size() == 1 && OrderedDriveRead.orders(d, listing)).findFirst()
+                    .<Plan>map(d -> new Plan.OrderedDrive(d, sortOrDrive)).orElse(sortOrDrive);
             index = union(listing.request(), tests, driverOf).<Plan>map(u -> new Plan.Union(u.position(), u.drives(), adaptive))
                     .orElse(adaptive);
         }

@@ -1,0 +1,280 @@
+package com.multikey.query;
+
+import com.multikey.index.IndexEntry;
+import com.multikey.index.IndexItem;
+import com.multikey.index.IndexKey;
+import com.multikey.index.ItemKey;
+import com.multikey.index.SortKeyCodec;
+import com.multikey.index.definition.IndexDefinition;
+import com.multikey.index.definition.KeySchema;
+import com.multikey.index.definition.ValueSource;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * An ordered drive ({@link Plan.OrderedDrive}): one value's range of an index that orders, within a value, its items by
+ * the sorted field (its first {@code orderBy}), read in page order from where the last page stopped, each item read and
+ * every predicate tested, until the page is full; or several values' ranges (an {@code in}, the words a {@code has prefix}
+ * finds on the page), each read so, merged in page order. Within the value the index's sort key is {@code value ␁ sorted value ␁
+ * item key}, the sorted index's {@code sorted value ␁ item key}: while the sorted value is not cut to the tie-breaker's
+ * {@code maxBytes}, the key after the value <em>is</em> the sorted index's key, so both list the items in the same order and
+ * every index item read, listed or not, is a place in the sorted index's order the cursor can stand on (as every other read
+ * of the index part leaves it). Items lacking the sorted field (an empty tie-breaker) are not read: the missing tail lists
+ * them.
+ *
+ * <p>It gives way to the plan without it ({@link Outcome.GaveWay}), with what it listed and where it stopped, when it meets
+ * a sorted value that may be cut (one as long as a cut one: its place in the two orders may differ), when the cursor
+ * stands on such a value, or when the page's budget is too small for a read of its own. Its reads leave the other plan
+ * what that needs to move on ({@link PlannedRead#SORTED_READ_RESERVE} items and reads), so a page that reads it and then
+ * the other way still moves on within its budget.
+ */
+final class OrderedDriveRead {
+
+    /** What the ordered drive gives: the page, or what it listed before it gave way and where the other plan goes on. */
+    sealed interface Outcome {
+        /** The page: full, the range ended, or the budget spent on it (then with a cursor after what it passed). */
+        record Listed(Part part) implements Outcome {
+        }
+
+        /**
+         * Read the rest of the page the other way, from {@code position} (the sorted index's key of the last index item
+         * passed, or where the page started), after the items {@code listed} here.
+         */
+        record GaveWay(List<Part.Listed> listed, Map<String, AttributeValue> position) implements Outcome {
+            public GaveWay {
+                listed = List.copyOf(listed);
+            }
+        }
+    }
+
+    /** The reserve, in items and in reads, left to the plan this one gives way to. */
+    private static final int RESERVE = PlannedRead.SORTED_READ_RESERVE;
+    /** The highest character of a value's type tag: every encoded value of the sorted field starts at or below it. */
+    private static final String ABOVE_EVERY_VALUE = "T\u007f";
+    /** Above a word's separator and below every character of a word (the text encoding's escape). */
+    private static final char ESCAPE = '\u0002';
+
+    private final Listing listing;
+    private final PageReads reads;
+    private final KeySchema table;
+    private final Driver driver;
+    private final int need;
+
+    OrderedDriveRead(Listing listing, PageReads reads, KeySchema table, Driver driver, int need) {
+        this.listing = listing;
+        this.reads = reads;
+        this.table = table;
+        this.driver = driver;
+        this.need = need;
+    }
+
+    /**
+     * Whether a driver can be read as an ordered drive for this listing: single values' ranges (an {@code =}, an {@code in}
+     * or a {@code has}), or a {@code has prefix}'s range of words, of a grouped index of the same group and covers, not
+     * filtered on a project, whose {@code orderBy} is the sorted field (a single-valued attribute of a grouped index)
+     * followed by the sorted index's own {@code orderBy}; for a request with neither a filter nor predicates on the sorted
+     * field (they would skip items the cursor cannot stand on).
+     */
+    static boolean orders(Driver driver, Listing listing) {
+        IndexDefinition sorted = listing.target().index();
+        IndexDefinition driving = driver.index();
+        if (driver.ranges().isEmpty() || driver.project().isPresent() || listing.target().project().isPresent()
+                || listing.request().filter().isPresent() || !listing.tests().onSortField().isEmpty()) {
+            return false;
+        }
+        boolean values = driver.ranges().stream().allMatch(range -> range != null && range.prefix() != null
+                && range.prefix().endsWith(String.valueOf(SortKeyCodec.SEPARATOR)));
+        boolean words = driver.predicate() instanceof Predicate.HasPrefix && driving.values() instanceof ValueSource.Words
+                && driver.ranges().size() == 1 && driver.ranges().get(0) != null && driver.ranges().get(0).prefix() != null;
+        boolean kind = switch (driver.predicate()) {
+            case Predicate.Equals p -> values && driver.ranges().size() == 1;
+            case Predicate.Has p -> values && driver.ranges().size() == 1;
+            case Predicate.In p -> values;
+            case Predicate.HasPrefix p -> words;
+            // not one value's range, or not a range an index lists in value order
+            case Predicate.NotEquals p -> false;
+            case Predicate.BeginsWith p -> false;
+            case Predicate.Range p -> false;
+            case Predicate.Present p -> false;
+            case Predicate.Missing p -> false;
+        };
+        if (!kind) {
+            return false;
+        }
+        // the driving index's key within the value is the sorted index's key: the sorted value, its tie-breakers, the item key
+        return sorted.layout() == IndexDefinition.Layout.GROUPED && driving.layout() == IndexDefinition.Layout.GROUPED
+                && sorted.group().equals(driving.group()) && sorted.covers().equals(driving.covers())
+                && sorted.values() instanceof ValueSource.Scalar scalar && driving.orderBy().size() == sorted.orderBy().size() + 1
+                && driving.orderBy().get(0).path().equals(scalar.path())
+                && driving.orderBy().subList(1, driving.orderBy().size()).equals(sorted.orderBy());
+    }
+
+    /** One value's range as the merge reads it: where it resumes, the index items read and not yet passed, whether it ended. */
+    private static final class Run {
+        final String prefix;
+        final Filter.KeyRange range;
+        Map<String, AttributeValue> start;
+        final java.util.ArrayDeque<Map<String, AttributeValue>> read = new java.util.ArrayDeque<>();
+        boolean ended;
+
+        Run(String prefix, Map<String, AttributeValue> start) {
+            this.prefix = prefix;
+            // the value's items that have the sorted field: a value's type tag follows the value's separator
+            this.range = Filter.KeyRange.between(prefix + "N", prefix + ABOVE_EVERY_VALUE);
+            this.start = start;
+        }
+
+        String head() {
+            return read.peekFirst().get(IndexKey.SORT_KEY).s().substring(prefix.length());
+        }
+    }
+
+    /**
+     * The page from {@code position} (the sorted index's key of the last index item passed), or where it gave way. Several
+     * values' ranges (an {@code in}, the words of a {@code has prefix}) are merged in page order (a k-way merge: an index
+     * item is passed once every range that has not ended has shown one at or after it), an item in several of them once.
+     */
+    Outcome read(Map<String, AttributeValue> position, Knowledge known, Part.Explained explained) {
+        AttributeValue afterValue = position.get(IndexKey.SORT_KEY);
+        String after = afterValue == null ? null : afterValue.s();
+        List<Part.Listed> listed = new ArrayList<>();
+        if (after != null && mayBeCut(after)) {
+            // an item whose value is cut here may sort after the cursor there and before it here: read the other way
+            return new Outcome.GaveWay(listed, position);
+        }
+        Optional<List<String>> prefixes = driver.predicate() instanceof Predicate.HasPrefix ? words(driver.ranges().get(0).prefix())
+                : Optional.of(driver.ranges().stream().map(Filter.KeyRange::prefix).distinct().toList());
+        if (prefixes.isEmpty()) {
+            return new Outcome.GaveWay(listed, position);
+        }
+        List<Run> runs = prefixes.get().stream().map(prefix -> new Run(prefix, after == null ? Map.of()
+                : Map.of(IndexKey.ATTRIB_ID, AttributeValue.fromS(driver.partition()), IndexKey.SORT_KEY, AttributeValue.fromS(prefix + after))))
+                .toList();
+        java.util.Comparator<String> order = listing.keyOrder();
+        String last = after;
+        boolean ascending = listing.ascending();
+        long read = 0;
+        while (true) {
+            List<Run> empty = runs.stream().filter(run -> run.read.isEmpty() && !run.ended).toList();
+            if (!empty.isEmpty()) {
+                // half of what the page may still read, less the other plan's reserve, shared by the ranges to read on: the
+                // other half for their items
+                int room = (reads.budgetLeft() - RESERVE) / 2 / empty.size();
+                int batches = reads.readsLeft() - RESERVE - empty.size();
+                if (room < 1 || batches < 1 || !reads.mayRead()) {
+                    break;
+                }
+                // as many index items as the page still needs, shared by the ranges merged: within the value each lists
+                // unless its item fails a predicate and, once some failed, more in the share of them that listed so far
+                double yield = read == 0 ? 1.0 : (listed.size() + 1.0) / (read + 1.0);
+                int limit = (int) Math.min(Math.min(ReadLimits.MAX_READ_LIMIT, Math.min(room,
+                                (long) batches * PageReads.MAX_BATCH_GET_KEYS / empty.size())),
+                        Math.ceil((need - listed.size()) / (double) runs.size() / Math.min(1.0, yield)));
+                List<ItemKey> keys = new ArrayList<>();
+                for (Run run : empty) {
+                    QueryResponse response = reads.index(driver.partition(), driver.project(), run.range, run.start, Math.max(1, limit),
+                            ascending);
+                    read += response.items().size();
+                    run.read.addAll(response.items());
+                    response.items().stream().map(item -> IndexEntry.of(item, table)).flatMap(Optional::stream)
+                            .map(IndexEntry::source).forEach(keys::add);
+                    run.ended = !response.hasLastEvaluatedKey() || response.lastEvaluatedKey().isEmpty();
+                    run.start = response.lastEvaluatedKey();
+                }
+                reads.readAll(keys);
+                continue;
+            }
+            List<Run> open = runs.stream().filter(run -> !run.read.isEmpty()).toList();
+            if (open.isEmpty()) {
+                return new Outcome.Listed(new Part(listed, Optional.empty(), known, explained));
+            }
+            if (open.stream().anyMatch(run -> mayBeCut(run.head()))) {
+                // not surely in the sorted index's order: the other way from the last place passed
+                return new Outcome.GaveWay(listed, last == null ? position : key(last));
+            }
+            String at = open.stream().map(Run::head).min(order).orElseThrow();
+            if (last != null && order.compare(at, last) <= 0) {
+                return new Outcome.GaveWay(listed, last == null ? position : key(last));
+            }
+            // the item at this place in every range that holds it: passed once
+            Map<String, AttributeValue> stored = null;
+            for (Run run : open) {
+                if (run.head().equals(at)) {
+                    stored = run.read.removeFirst();
+                }
+            }
+            Optional<IndexEntry> entry = IndexEntry.of(stored, table);
+            if (entry.isPresent()) {
+                ItemKey key = entry.get().source();
+                Optional<Map<String, AttributeValue>> item = reads.item(key);
+                // listed here when the item is still under this key (not changed since) and passes every predicate
+                Optional<IndexItem> under = item.flatMap(found -> listing.listing(key, found)).filter(first -> first.sortKey().equals(at));
+                if (under.isPresent() && listing.tests().othersMatch(key, item.get())) {
+                    listed.add(new Part.Listed(item.get(), under.get().value().toAttributeValue()));
+                }
+            }
+            last = at;
+            if (listed.size() >= need) {
+                return new Outcome.Listed(new Part(listed, Optional.of(cursor(last)), known, explained));
+            }
+        }
+        if (last == null || last.equals(after)) {
+            // nothing passed within what the page may read here: the other way, with the reserve, moves on
+            return new Outcome.GaveWay(listed, position);
+        }
+        return new Outcome.Listed(new Part(listed, Optional.of(cursor(last)), known, explained));
+    }
+
+    /**
+     * The words a {@code has prefix}'s range holds, each as its range's prefix (the word and its separator), one Query of one
+     * index item a word and one for the end; empty when they are more than an {@code in} may name or the page's reads
+     * cannot find them and leave the other plan its reserve.
+     */
+    private Optional<List<String>> words(String prefix) {
+        String high = prefix + "\uDBFF\uDFFF".repeat((SortKeyCodec.MAX_KEY_BYTES - prefix.getBytes(StandardCharsets.UTF_8).length) / 4);
+        String low = prefix;
+        List<String> words = new ArrayList<>();
+        while (true) {
+            if (words.size() > Driver.MAX_IN_RANGES || reads.budgetLeft() - RESERVE < 3 || reads.readsLeft() - RESERVE < 3) {
+                return Optional.empty();
+            }
+            QueryResponse response = reads.index(driver.partition(), driver.project(), Filter.KeyRange.between(low, high), Map.of(), 1, true);
+            if (response.items().isEmpty()) {
+                return Optional.of(words);
+            }
+            String key = response.items().get(0).get(IndexKey.SORT_KEY).s();
+            String word = key.substring(0, key.indexOf(SortKeyCodec.SEPARATOR) + 1);
+            words.add(word);
+            // above every key of this word, below the next word's: a word holds no character at or below the escape
+            low = word.substring(0, word.length() - 1) + ESCAPE;
+        }
+    }
+
+    /**
+     * Whether the sorted value at the head of {@code key} (a sorted index's key) may order otherwise in the two indexes: a
+     * text at least as long as what a text cut to the tie-breaker's {@code maxBytes} keeps of its own, less a character's
+     * three bytes. Such a cut text (its kept part, then a mark below every character, then a digest) sorts before a longer
+     * text its kept part begins, whatever their whole values; shorter texts, numbers and booleans (never cut) order alike.
+     */
+    private boolean mayBeCut(String key) {
+        int separator = key.indexOf(SortKeyCodec.SEPARATOR);
+        String value = separator < 0 ? key : key.substring(0, separator);
+        return value.startsWith("S") && value.getBytes(StandardCharsets.UTF_8).length
+                >= SortKeyCodec.cutTextKeeps(driver.index().orderBy().get(0).maxBytes()) - 3;
+    }
+
+    private Map<String, AttributeValue> key(String sortKey) {
+        return cursor(sortKey).startKey();
+    }
+
+    private Cursor cursor(String sortKey) {
+        return new Cursor(Cursor.Part.INDEX, Map.of(IndexKey.ATTRIB_ID, AttributeValue.fromS(listing.target().partition()),
+                IndexKey.SORT_KEY, AttributeValue.fromS(sortKey)));
+    }
+}
