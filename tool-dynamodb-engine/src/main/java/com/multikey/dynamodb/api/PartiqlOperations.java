@@ -212,6 +212,7 @@ public final class PartiqlOperations {
                     }
                     prepared.add(p);
                 }
+                checkSize(prepared);
                 List<ItemCore.Planned> planned = new ArrayList<>();
                 List<CancellationReason> reasons = new ArrayList<>();
                 boolean cancelled = false;
@@ -263,6 +264,20 @@ public final class PartiqlOperations {
             }
             return response;
         });
+    }
+
+    /**
+     * A transaction's writes weigh at most 4 MB, counted as TransactWriteItems counts them (an INSERT by its item, any
+     * other statement by its key): DynamoDB's limit on any transaction (transaction-apis.html).
+     */
+    private static void checkSize(List<Prepared> prepared) {
+        long bytes = 0;
+        for (Prepared p : prepared) {
+            bytes += p.write() instanceof ItemCore.Put put ? Values.itemSize(put.item()) : Values.itemSize(p.write().key());
+        }
+        if (bytes > TransactionOperations.MAX_TRANSACTION_BYTES) {
+            throw EngineException.validation("Transaction request cannot be larger than 4 MB");
+        }
     }
 
     /** Plans a prepared write on the item core; an INSERT of an item that exists is a DuplicateItemException. */
