@@ -3,6 +3,7 @@ package com.multikey.dynamodb.conformance;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.ExecuteStatementResponse;
 import software.amazon.awssdk.services.dynamodb.model.IdempotentParameterMismatchException;
 import software.amazon.awssdk.services.dynamodb.model.ParameterizedStatement;
@@ -145,5 +146,31 @@ class PartiqlEdgesTest extends EngineTestSupport {
                 "Transaction request cannot be larger than 4 MB");
 
         assertThat(dynamoDb.scan(b -> b.tableName(table)).count()).isZero();
+    }
+
+    /**
+     * AWS's naming rules and data types (HowItWorks.NamingRulesDataTypes.html): an attribute name is at least one
+     * character long, a set's values are unique, and a value nests at most 32 levels; PutItem refuses an item that
+     * breaks one of them, and an INSERT or an UPDATE writing it as PartiQL literals must not store it either.
+     */
+    @Test
+    void literals_breakingDynamoDbsRulesOnNamesSetsAndNesting_areRefusedAsPutItemRefusesThem() {
+        String table = hashTable();
+        dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("u"))));
+        String deep = "[".repeat(33) + "1" + "]".repeat(33);
+
+        for (String statement : List.of(
+                "INSERT INTO \"" + table + "\" VALUE {'id': 'a', '': 1}",
+                "INSERT INTO \"" + table + "\" VALUE {'id': 'b', 'm': {'': 1}}",
+                "INSERT INTO \"" + table + "\" VALUE {'id': 'c', 'ss': <<'x', 'x'>>}",
+                "INSERT INTO \"" + table + "\" VALUE {'id': 'd', 'ns': <<1, 1.0>>}",
+                "INSERT INTO \"" + table + "\" VALUE {'id': 'e', 'deep': " + deep + "}",
+                "UPDATE \"" + table + "\" SET m = {'': 1} WHERE id = 'u'",
+                "UPDATE \"" + table + "\" SET ss = <<'x', 'x'>> WHERE id = 'u'")) {
+            DynamoDbException error = expect(() -> execute(statement), DynamoDbException.class, "");
+            assertThat(error.awsErrorDetails().errorCode()).as(statement).isEqualTo("ValidationException");
+        }
+
+        assertThat(dynamoDb.scan(b -> b.tableName(table)).items()).containsExactly(Map.of("id", s("u")));
     }
 }
