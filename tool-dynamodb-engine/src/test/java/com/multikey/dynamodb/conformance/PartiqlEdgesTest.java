@@ -173,4 +173,22 @@ class PartiqlEdgesTest extends EngineTestSupport {
 
         assertThat(dynamoDb.scan(b -> b.tableName(table)).items()).containsExactly(Map.of("id", s("u")));
     }
+
+    /** ql-reference.select.html: {@code [ORDER BY key [DESC|ASC] , ...]}, several keys, each a hash or range key. */
+    @Test
+    void select_orderedBySeveralKeys_isServed_andAKeyThatIsNoneIsRefused() {
+        String table = rangeTable();
+        for (int i = 1; i <= 3; i++) {
+            String sk = String.valueOf(i);
+            dynamoDb.putItem(b -> b.tableName(table).item(Map.of("pk", s("a"), "sk", n(sk), "v", n(sk))));
+        }
+
+        var descending = execute("SELECT sk FROM \"" + table + "\" WHERE pk = 'a' ORDER BY pk, sk DESC");
+        var ascending = execute("SELECT sk FROM \"" + table + "\" WHERE pk = 'a' ORDER BY sk ASC, pk DESC");
+
+        assertThat(descending.items()).extracting(i -> i.get("sk").n()).containsExactly("3", "2", "1");
+        assertThat(ascending.items()).extracting(i -> i.get("sk").n()).containsExactly("1", "2", "3");
+        expectValidation(() -> execute("SELECT sk FROM \"" + table + "\" WHERE pk = 'a' ORDER BY sk, v"),
+                "Variable reference [v] must be a hash or range key with an equality condition on the hash key to be used in ORDER BY clause.");
+    }
 }
