@@ -414,17 +414,21 @@ public final class PartiqlOperations {
         }
         boolean descending = false;
         if (select.orderBy().isPresent()) {
-            Statement.OrderBy orderBy = select.orderBy().get();
             if (select.where().isEmpty()) {
                 throw EngineException.validation("Must have WHERE clause in the statement when using ORDER BY clause.");
             }
-            String key = orderBy.key().attribute();
-            boolean keyAttribute = orderBy.key().topLevel() && keySchema.isKeyAttribute(key);
-            if (partition == null || !keyAttribute) {
-                throw EngineException.validation("Variable reference [" + key + "] must be a hash or range key with an equality "
-                        + "condition on the hash key to be used in ORDER BY clause.");
+            // every key a hash or range key; with the hash key's equality, the range key's direction is the order
+            for (Statement.OrderBy orderBy : select.orderBy().get().keys()) {
+                String key = orderBy.key().attribute();
+                boolean keyAttribute = orderBy.key().topLevel() && keySchema.isKeyAttribute(key);
+                if (partition == null || !keyAttribute) {
+                    throw EngineException.validation("Variable reference [" + key + "] must be a hash or range key with an equality "
+                            + "condition on the hash key to be used in ORDER BY clause.");
+                }
+                if (keySchema.sort().map(s -> s.name().equals(key)).orElse(false)) {
+                    descending = orderBy.descending();
+                }
             }
-            descending = orderBy.descending() && keySchema.sort().map(s -> s.name().equals(key)).orElse(false);
         }
         Optional<Map<String, Value>> start = nextToken.map(t -> source.startKey(decodeToken(t)));
         Select attributes = projection.isPresent() ? Select.SPECIFIC_ATTRIBUTES

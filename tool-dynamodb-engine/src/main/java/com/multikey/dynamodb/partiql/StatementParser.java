@@ -116,12 +116,17 @@ public final class StatementParser {
         Optional<Statement.OrderBy> orderBy = Optional.empty();
         if (acceptKeyword("ORDER")) {
             expectKeyword("BY");
-            Expr.Path key = path();
-            boolean descending = acceptKeyword("DESC");
-            if (!descending) {
-                acceptKeyword("ASC");
-            }
-            orderBy = Optional.of(new Statement.OrderBy(key, descending));
+            List<Statement.OrderBy> keys = new ArrayList<>();
+            do {
+                Expr.Path key = path();
+                boolean descending = acceptKeyword("DESC");
+                if (!descending) {
+                    acceptKeyword("ASC");
+                }
+                keys.add(new Statement.OrderBy(key, descending));
+            } while (accept(","));
+            Statement.OrderBy first = keys.get(0);
+            orderBy = Optional.of(new Statement.OrderBy(first.key(), first.descending(), keys.subList(1, keys.size())));
         }
         return new Statement.Select(projection, table, index, where, orderBy, parameters);
     }
