@@ -191,4 +191,21 @@ class PartiqlEdgesTest extends EngineTestSupport {
         expectValidation(() -> execute("SELECT sk FROM \"" + table + "\" WHERE pk = 'a' ORDER BY sk, v"),
                 "Variable reference [v] must be a hash or range key with an equality condition on the hash key to be used in ORDER BY clause.");
     }
+
+    /** ql-operators.html: IN takes at most 50 hash attribute values, or at most 100 non-key attribute values. */
+    @Test
+    void select_inMoreThan50PartitionKeysOr100Values_isRefused() {
+        String table = hashTable();
+        dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("k0"), "v", n("0"))));
+        String fifty = String.join(", ", java.util.stream.IntStream.range(0, 50).mapToObj(i -> "'k" + i + "'").toList());
+        String hundred = String.join(", ", java.util.stream.IntStream.range(0, 100).mapToObj(String::valueOf).toList());
+
+        assertThat(execute("SELECT id FROM \"" + table + "\" WHERE id IN [" + fifty + "]").items()).containsExactly(Map.of("id", s("k0")));
+        assertThat(execute("SELECT id FROM \"" + table + "\" WHERE v IN [" + hundred + "]").items()).containsExactly(Map.of("id", s("k0")));
+        for (String statement : List.of("SELECT id FROM \"" + table + "\" WHERE id IN [" + fifty + ", 'k50']",
+                "SELECT id FROM \"" + table + "\" WHERE v IN [" + hundred + ", 100]")) {
+            DynamoDbException error = expect(() -> execute(statement), DynamoDbException.class, "");
+            assertThat(error.awsErrorDetails().errorCode()).as(statement).isEqualTo("ValidationException");
+        }
+    }
 }
