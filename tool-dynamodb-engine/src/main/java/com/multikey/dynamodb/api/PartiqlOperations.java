@@ -46,6 +46,7 @@ public final class PartiqlOperations {
     static final int MAX_BATCH = 25;
     static final int MAX_TRANSACTION = 100;
     static final int MAX_STATEMENT_LENGTH = 8192;
+    static final int MAX_IN_PARTITION_KEYS = 50;
 
     private final Catalog catalog;
     private final ClientTokens tokens;
@@ -408,6 +409,7 @@ public final class PartiqlOperations {
                 translation.condition(w), translation.names(), translation.values()));
         Optional<ProjectionExpression> projection = projection(select, translation);
         KeySchema keySchema = source.keySchema();
+        select.where().ifPresent(w -> checkInOnPartitionKey(w, keySchema.partition().name()));
         Value partition = equalities.get(keySchema.partition().name());
         if (partition != null && !partition.type().equals(keySchema.partition().type())) {
             partition = null; // of another type than the key's, it matches nothing: read as a filter
@@ -480,6 +482,30 @@ public final class PartiqlOperations {
             response.set("LastEvaluatedKey", read.get("LastEvaluatedKey"));
         }
         return response;
+    }
+
+    /** ql-operators.html: IN takes at most 50 values of the hash key (and 100 of another attribute, as a condition does). */
+    private static void checkInOnPartitionKey(Expr where, String partitionKey) {
+        switch (where) {
+            case Expr.And and -> {
+                checkInOnPartitionKey(and.left(), partitionKey);
+                checkInOnPartitionKey(and.right(), partitionKey);
+            }
+            case Expr.Or or -> {
+                checkInOnPartitionKey(or.left(), partitionKey);
+                checkInOnPartitionKey(or.right(), partitionKey);
+            }
+            case Expr.Not not -> checkInOnPartitionKey(not.operand(), partitionKey);
+            case Expr.In in -> {
+                if (in.operand() instanceof Expr.Path path && path.topLevel() && path.attribute().equals(partitionKey)
+                        && in.candidates().size() > MAX_IN_PARTITION_KEYS) {
+                    throw EngineException.validation("IN takes at most " + MAX_IN_PARTITION_KEYS + " values of the hash key "
+                            + partitionKey + ", found " + in.candidates().size());
+                }
+            }
+            default -> {
+            }
+        }
     }
 
     private static String encodeToken(JsonNode lastEvaluatedKey) {
