@@ -208,4 +208,28 @@ class PartiqlEdgesTest extends EngineTestSupport {
             assertThat(error.awsErrorDetails().errorCode()).as(statement).isEqualTo("ValidationException");
         }
     }
+
+    /**
+     * A SELECT with an equality on the partition key is a Query (ql-reference.select.html), whose sort key conditions
+     * bound the items it reads: Limit (API_ExecuteStatement.html, "the maximum number of items to evaluate") counts
+     * only those, as the same Query's Limit does.
+     */
+    @Test
+    void select_ofAPartitionWithASortKeyCondition_andALimit_evaluatesOnlyTheItemsInItsRange() {
+        String table = rangeTable();
+        for (int i = 1; i <= 10; i++) {
+            String sk = String.valueOf(i);
+            dynamoDb.putItem(b -> b.tableName(table).item(Map.of("pk", s("a"), "sk", n(sk))));
+        }
+
+        var above = dynamoDb.executeStatement(b -> b.statement("SELECT sk FROM \"" + table + "\" WHERE pk = 'a' AND sk > 8").limit(2));
+        var between = dynamoDb.executeStatement(b -> b.statement(
+                "SELECT sk FROM \"" + table + "\" WHERE pk = 'a' AND sk BETWEEN 4 AND 5 ORDER BY sk DESC").limit(2));
+        var query = dynamoDb.query(b -> b.tableName(table).keyConditionExpression("pk = :p AND sk > :s")
+                .expressionAttributeValues(Map.of(":p", s("a"), ":s", n("8"))).limit(2));
+
+        assertThat(query.items()).extracting(i -> i.get("sk").n()).containsExactly("9", "10");
+        assertThat(above.items()).extracting(i -> i.get("sk").n()).containsExactly("9", "10");
+        assertThat(between.items()).extracting(i -> i.get("sk").n()).containsExactly("5", "4");
+    }
 }
