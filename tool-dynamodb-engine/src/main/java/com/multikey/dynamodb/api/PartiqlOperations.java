@@ -437,6 +437,7 @@ public final class PartiqlOperations {
                 : source.index().isPresent() ? Select.ALL_PROJECTED_ATTRIBUTES : Select.ALL_ATTRIBUTES;
         PageReader page = new PageReader(source, filter, projection, attributes, limit);
         if (partition != null) {
+            Optional<ConditionExpression> sortKeyRange = keySchema.sort().flatMap(sort -> sortKeyRange(select.where().get(), sort.name(), parameters));
             NavigableMap<List<Value>, Map<String, Value>> range = source.store().partition(partition);
             if (descending) {
                 range = range.descendingMap();
@@ -445,6 +446,9 @@ public final class PartiqlOperations {
                 range = range.tailMap(source.positionOf(start.get()), false);
             }
             for (Map<String, Value> entry : range.values()) {
+                if (sortKeyRange.isPresent() && !sortKeyRange.get().test(entry)) {
+                    continue; // outside the Query's key condition: not evaluated, as a Query does not read it
+                }
                 if (!page.read(entry)) {
                     break;
                 }
@@ -482,6 +486,47 @@ public final class PartiqlOperations {
             response.set("LastEvaluatedKey", read.get("LastEvaluatedKey"));
         }
         return response;
+    }
+
+    /**
+     * The conditions of a partition's SELECT on its sort key alone, those a Query's key condition takes (a comparison
+     * with a value, BETWEEN, begins_with), as one condition; empty when there is none. They stay in the filter too.
+     */
+    private static Optional<ConditionExpression> sortKeyRange(Expr where, String sortKey, List<Value> parameters) {
+        List<Expr> conditions = new ArrayList<>();
+        collectSortKeyConditions(where, sortKey, conditions);
+        if (conditions.isEmpty()) {
+            return Optional.empty();
+        }
+        Translation translation = new Translation(parameters);
+        List<String> texts = new ArrayList<>();
+        conditions.forEach(c -> texts.add("(" + translation.condition(c) + ")"));
+        return Optional.of(Expressions.condition("FilterExpression", String.join(" AND ", texts), translation.names(), translation.values()));
+    }
+
+    private static void collectSortKeyConditions(Expr expr, String sortKey, List<Expr> conditions) {
+        switch (expr) {
+            case Expr.And and -> {
+                collectSortKeyConditions(and.left(), sortKey, conditions);
+                collectSortKeyConditions(and.right(), sortKey, conditions);
+            }
+            case Expr.Comparison c when !c.operator().equals("<>")
+                    && (isSortKey(c.left(), sortKey) && isValue(c.right()) || isSortKey(c.right(), sortKey) && isValue(c.left())) ->
+                    conditions.add(c);
+            case Expr.Between b when isSortKey(b.operand(), sortKey) && isValue(b.low()) && isValue(b.high()) -> conditions.add(b);
+            case Expr.Call call when call.name().equals("begins_with") && call.arguments().size() == 2
+                    && isSortKey(call.arguments().get(0), sortKey) && isValue(call.arguments().get(1)) -> conditions.add(call);
+            default -> {
+            }
+        }
+    }
+
+    private static boolean isSortKey(Expr expr, String sortKey) {
+        return expr instanceof Expr.Path path && path.topLevel() && path.attribute().equals(sortKey);
+    }
+
+    private static boolean isValue(Expr expr) {
+        return expr instanceof Expr.Literal || expr instanceof Expr.Parameter;
     }
 
     /** ql-operators.html: IN takes at most 50 values of the hash key (and 100 of another attribute, as a condition does). */
