@@ -232,4 +232,23 @@ class PartiqlEdgesTest extends EngineTestSupport {
         assertThat(above.items()).extracting(i -> i.get("sk").n()).containsExactly("9", "10");
         assertThat(between.items()).extracting(i -> i.get("sk").n()).containsExactly("5", "4");
     }
+
+    /**
+     * A statement within ExecuteStatement's 8,192 characters (API_ExecuteStatement.html) that nests thousands of
+     * parentheses or lists is answered, as any statement is, with a ValidationException, not a dropped connection.
+     */
+    @Test
+    void statement_nestingThousandsOfLevels_isAValidationException() {
+        String table = hashTable();
+        dynamoDb.putItem(b -> b.tableName(table).item(Map.of("id", s("a"))));
+
+        for (String statement : List.of(
+                "SELECT * FROM \"" + table + "\" WHERE " + "(".repeat(4000) + "id = 'a'" + ")".repeat(4000),
+                "INSERT INTO \"" + table + "\" VALUE {'id': 'z', 'l': " + "[".repeat(4000) + "]".repeat(4000) + "}")) {
+            DynamoDbException error = expect(() -> execute(statement), DynamoDbException.class, "");
+            assertThat(error.awsErrorDetails().errorCode()).isEqualTo("ValidationException");
+        }
+
+        assertThat(execute("SELECT * FROM \"" + table + "\" WHERE " + "(".repeat(30) + "id = 'a'" + ")".repeat(30)).items()).hasSize(1);
+    }
 }
