@@ -244,7 +244,8 @@ class PartiqlEdgesTest extends EngineTestSupport {
 
         for (String statement : List.of(
                 "SELECT * FROM \"" + table + "\" WHERE " + "(".repeat(4000) + "id = 'a'" + ")".repeat(4000),
-                "INSERT INTO \"" + table + "\" VALUE {'id': 'z', 'l': " + "[".repeat(4000) + "]".repeat(4000) + "}")) {
+                "INSERT INTO \"" + table + "\" VALUE {'id': 'z', 'l': " + "[".repeat(4000) + "]".repeat(4000) + "}",
+                "SELECT * FROM \"" + table + "\" WHERE " + "size(".repeat(1600) + "id" + ")".repeat(1600) + " = 1")) {
             DynamoDbException error = expect(() -> execute(statement), DynamoDbException.class, "");
             assertThat(error.awsErrorDetails().errorCode()).isEqualTo("ValidationException");
         }
