@@ -46,6 +46,7 @@ public final class PartiqlOperations {
     static final int MAX_BATCH = 25;
     static final int MAX_TRANSACTION = 100;
     static final int MAX_STATEMENT_LENGTH = 8192;
+    static final int MAX_IN_PARTITION_KEYS = 50;
 
     private final Catalog catalog;
     private final ClientTokens tokens;
@@ -212,6 +213,7 @@ public final class PartiqlOperations {
                     }
                     prepared.add(p);
                 }
+                checkSize(prepared);
                 List<ItemCore.Planned> planned = new ArrayList<>();
                 List<CancellationReason> reasons = new ArrayList<>();
                 boolean cancelled = false;
@@ -263,6 +265,20 @@ public final class PartiqlOperations {
             }
             return response;
         });
+    }
+
+    /**
+     * A transaction's writes weigh at most 4 MB, counted as TransactWriteItems counts them (an INSERT by its item, any
+     * other statement by its key): DynamoDB's limit on any transaction (transaction-apis.html).
+     */
+    private static void checkSize(List<Prepared> prepared) {
+        long bytes = 0;
+        for (Prepared p : prepared) {
+            bytes += p.write() instanceof ItemCore.Put put ? Values.itemSize(put.item()) : Values.itemSize(p.write().key());
+        }
+        if (bytes > TransactionOperations.MAX_TRANSACTION_BYTES) {
+            throw EngineException.validation("Transaction request cannot be larger than 4 MB");
+        }
     }
 
     /** Plans a prepared write on the item core; an INSERT of an item that exists is a DuplicateItemException. */
@@ -393,29 +409,35 @@ public final class PartiqlOperations {
                 translation.condition(w), translation.names(), translation.values()));
         Optional<ProjectionExpression> projection = projection(select, translation);
         KeySchema keySchema = source.keySchema();
+        select.where().ifPresent(w -> checkInOnPartitionKey(w, keySchema.partition().name()));
         Value partition = equalities.get(keySchema.partition().name());
         if (partition != null && !partition.type().equals(keySchema.partition().type())) {
             partition = null; // of another type than the key's, it matches nothing: read as a filter
         }
         boolean descending = false;
         if (select.orderBy().isPresent()) {
-            Statement.OrderBy orderBy = select.orderBy().get();
             if (select.where().isEmpty()) {
                 throw EngineException.validation("Must have WHERE clause in the statement when using ORDER BY clause.");
             }
-            String key = orderBy.key().attribute();
-            boolean keyAttribute = orderBy.key().topLevel() && keySchema.isKeyAttribute(key);
-            if (partition == null || !keyAttribute) {
-                throw EngineException.validation("Variable reference [" + key + "] must be a hash or range key with an equality "
-                        + "condition on the hash key to be used in ORDER BY clause.");
+            // every key a hash or range key; with the hash key's equality, the range key's direction is the order
+            for (Statement.OrderBy orderBy : select.orderBy().get().keys()) {
+                String key = orderBy.key().attribute();
+                boolean keyAttribute = orderBy.key().topLevel() && keySchema.isKeyAttribute(key);
+                if (partition == null || !keyAttribute) {
+                    throw EngineException.validation("Variable reference [" + key + "] must be a hash or range key with an equality "
+                            + "condition on the hash key to be used in ORDER BY clause.");
+                }
+                if (keySchema.sort().map(s -> s.name().equals(key)).orElse(false)) {
+                    descending = orderBy.descending();
+                }
             }
-            descending = orderBy.descending() && keySchema.sort().map(s -> s.name().equals(key)).orElse(false);
         }
         Optional<Map<String, Value>> start = nextToken.map(t -> source.startKey(decodeToken(t)));
         Select attributes = projection.isPresent() ? Select.SPECIFIC_ATTRIBUTES
                 : source.index().isPresent() ? Select.ALL_PROJECTED_ATTRIBUTES : Select.ALL_ATTRIBUTES;
         PageReader page = new PageReader(source, filter, projection, attributes, limit);
         if (partition != null) {
+            Optional<ConditionExpression> sortKeyRange = keySchema.sort().flatMap(sort -> sortKeyRange(select.where().get(), sort.name(), parameters));
             NavigableMap<List<Value>, Map<String, Value>> range = source.store().partition(partition);
             if (descending) {
                 range = range.descendingMap();
@@ -424,6 +446,9 @@ public final class PartiqlOperations {
                 range = range.tailMap(source.positionOf(start.get()), false);
             }
             for (Map<String, Value> entry : range.values()) {
+                if (sortKeyRange.isPresent() && !sortKeyRange.get().test(entry)) {
+                    continue; // outside the Query's key condition: not evaluated, as a Query does not read it
+                }
                 if (!page.read(entry)) {
                     break;
                 }
@@ -461,6 +486,71 @@ public final class PartiqlOperations {
             response.set("LastEvaluatedKey", read.get("LastEvaluatedKey"));
         }
         return response;
+    }
+
+    /**
+     * The conditions of a partition's SELECT on its sort key alone, those a Query's key condition takes (a comparison
+     * with a value, BETWEEN, begins_with), as one condition; empty when there is none. They stay in the filter too.
+     */
+    private static Optional<ConditionExpression> sortKeyRange(Expr where, String sortKey, List<Value> parameters) {
+        List<Expr> conditions = new ArrayList<>();
+        collectSortKeyConditions(where, sortKey, conditions);
+        if (conditions.isEmpty()) {
+            return Optional.empty();
+        }
+        Translation translation = new Translation(parameters);
+        List<String> texts = new ArrayList<>();
+        conditions.forEach(c -> texts.add("(" + translation.condition(c) + ")"));
+        return Optional.of(Expressions.condition("FilterExpression", String.join(" AND ", texts), translation.names(), translation.values()));
+    }
+
+    private static void collectSortKeyConditions(Expr expr, String sortKey, List<Expr> conditions) {
+        switch (expr) {
+            case Expr.And and -> {
+                collectSortKeyConditions(and.left(), sortKey, conditions);
+                collectSortKeyConditions(and.right(), sortKey, conditions);
+            }
+            case Expr.Comparison c when !c.operator().equals("<>")
+                    && (isSortKey(c.left(), sortKey) && isValue(c.right()) || isSortKey(c.right(), sortKey) && isValue(c.left())) ->
+                    conditions.add(c);
+            case Expr.Between b when isSortKey(b.operand(), sortKey) && isValue(b.low()) && isValue(b.high()) -> conditions.add(b);
+            case Expr.Call call when call.name().equals("begins_with") && call.arguments().size() == 2
+                    && isSortKey(call.arguments().get(0), sortKey) && isValue(call.arguments().get(1)) -> conditions.add(call);
+            default -> {
+            }
+        }
+    }
+
+    private static boolean isSortKey(Expr expr, String sortKey) {
+        return expr instanceof Expr.Path path && path.topLevel() && path.attribute().equals(sortKey);
+    }
+
+    private static boolean isValue(Expr expr) {
+        return expr instanceof Expr.Literal || expr instanceof Expr.Parameter;
+    }
+
+    /** ql-operators.html: IN takes at most 50 values of the hash key (and 100 of another attribute, as a condition does). */
+    private static void checkInOnPartitionKey(Expr where, String partitionKey) {
+        switch (where) {
+            case Expr.And and -> {
+                checkInOnPartitionKey(and.left(), partitionKey);
+                checkInOnPartitionKey(and.right(), partitionKey);
+            }
+            case Expr.Or or -> {
+                checkInOnPartitionKey(or.left(), partitionKey);
+                checkInOnPartitionKey(or.right(), partitionKey);
+            }
+            case Expr.Not not -> checkInOnPartitionKey(not.operand(), partitionKey);
+            case Expr.In in -> {
+                if (in.operand() instanceof Expr.Path path && path.topLevel() && path.attribute().equals(partitionKey)
+                        && in.candidates().size() > MAX_IN_PARTITION_KEYS) {
+                    throw EngineException.validation("IN takes at most " + MAX_IN_PARTITION_KEYS + " values of the hash key "
+                            + partitionKey + ", found " + in.candidates().size());
+                }
+            }
+            default -> {
+            }
+        }
     }
 
     private static String encodeToken(JsonNode lastEvaluatedKey) {

@@ -18,7 +18,7 @@ public sealed interface Statement {
     }
 
     /**
-     * {@code SELECT projection FROM table[.index] [WHERE condition] [ORDER BY key [ASC|DESC]]}; an empty projection
+     * {@code SELECT projection FROM table[.index] [WHERE condition] [ORDER BY key [ASC|DESC], ...]}; an empty projection
      * is {@code *}.
      */
     record Select(List<Expr.Path> projection, String table, Optional<String> index, Optional<Expr> where,
@@ -28,7 +28,23 @@ public sealed interface Statement {
         }
     }
 
-    record OrderBy(Expr.Path key, boolean descending) {
+    /** {@code key [ASC|DESC]}, and the keys written after it ({@code ORDER BY key [ASC|DESC], ...}), in order. */
+    record OrderBy(Expr.Path key, boolean descending, List<OrderBy> then) {
+        public OrderBy {
+            then = List.copyOf(then);
+        }
+
+        public OrderBy(Expr.Path key, boolean descending) {
+            this(key, descending, List.of());
+        }
+
+        /** This key and those after it. */
+        public List<OrderBy> keys() {
+            List<OrderBy> keys = new java.util.ArrayList<>();
+            keys.add(new OrderBy(key, descending));
+            keys.addAll(then);
+            return keys;
+        }
     }
 
     /** {@code INSERT INTO table VALUE {...}}. */

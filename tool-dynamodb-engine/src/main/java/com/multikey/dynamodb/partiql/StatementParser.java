@@ -48,9 +48,16 @@ public final class StatementParser {
         }
     }
 
+    /**
+     * How deep parentheses, tuples, lists, sets and NOTs may nest: far more than a value's 32 levels or what a
+     * condition of DynamoDB's 4 KB expressions can hold, far less than what would exhaust a thread's stack.
+     */
+    static final int MAX_DEPTH = 256;
+
     private final List<Token> tokens;
     private int position;
     private int parameters;
+    private int depth;
 
     private StatementParser(String text) {
         this.tokens = tokenize(text);
@@ -116,12 +123,17 @@ public final class StatementParser {
         Optional<Statement.OrderBy> orderBy = Optional.empty();
         if (acceptKeyword("ORDER")) {
             expectKeyword("BY");
-            Expr.Path key = path();
-            boolean descending = acceptKeyword("DESC");
-            if (!descending) {
-                acceptKeyword("ASC");
-            }
-            orderBy = Optional.of(new Statement.OrderBy(key, descending));
+            List<Statement.OrderBy> keys = new ArrayList<>();
+            do {
+                Expr.Path key = path();
+                boolean descending = acceptKeyword("DESC");
+                if (!descending) {
+                    acceptKeyword("ASC");
+                }
+                keys.add(new Statement.OrderBy(key, descending));
+            } while (accept(","));
+            Statement.OrderBy first = keys.get(0);
+            orderBy = Optional.of(new Statement.OrderBy(first.key(), first.descending(), keys.subList(1, keys.size())));
         }
         return new Statement.Select(projection, table, index, where, orderBy, parameters);
     }
@@ -216,10 +228,23 @@ public final class StatementParser {
     }
 
     private Expr negation() {
+        Token at = peek();
         if (acceptKeyword("NOT")) {
-            return new Expr.Not(negation());
+            enter(at);
+            try {
+                return new Expr.Not(negation());
+            } finally {
+                depth--;
+            }
         }
         return predicate();
+    }
+
+    /** One level deeper (a NOT, or an opening bracket at {@code at}); refused beyond {@link #MAX_DEPTH}. */
+    private void enter(Token at) {
+        if (++depth > MAX_DEPTH) {
+            throw error("nested more than " + MAX_DEPTH + " levels deep" + at.where());
+        }
     }
 
     private Expr predicate() {
@@ -280,6 +305,20 @@ public final class StatementParser {
 
     private Expr primary() {
         Token token = peek();
+        boolean opens = token.symbol("(") || token.symbol("[") || token.symbol("{") || token.symbol("<<")
+                || token.kind() == Kind.WORD && tokens.get(position + 1).symbol("("); // a function's call
+        if (!opens) {
+            return primaryAt(token);
+        }
+        enter(token);
+        try {
+            return primaryAt(token);
+        } finally {
+            depth--;
+        }
+    }
+
+    private Expr primaryAt(Token token) {
         switch (token.kind()) {
             case STRING -> {
                 position++;

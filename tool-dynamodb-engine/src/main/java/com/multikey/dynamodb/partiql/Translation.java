@@ -19,6 +19,9 @@ import java.util.Optional;
  */
 public final class Translation {
 
+    /** The deepest nesting level of a value: 32 (AWS "Service, account, and table quotas", Attributes). */
+    private static final int MAX_NESTING = 32;
+
     private final List<Value> parameters;
     private final Map<String, String> names = new LinkedHashMap<>();
     private final Map<String, Value> values = new LinkedHashMap<>();
@@ -113,15 +116,28 @@ public final class Translation {
         throw EngineException.validation("Unsupported operation: INSERT's VALUE must be a map of attributes");
     }
 
-    /** The value of a constant expression: a literal, a parameter, or a tuple, list or set of those. */
+    /**
+     * The value of a constant expression: a literal, a parameter, or a tuple, list or set of those; held to the rules
+     * the JSON operations' values are held to (AWS's naming rules and data types): no empty attribute name, no value
+     * twice in a set, at most 32 levels of nesting.
+     */
     public Value constant(Expr expr) {
+        Value value = build(expr);
+        checkNesting(value, 1);
+        return value;
+    }
+
+    private Value build(Expr expr) {
         return switch (expr) {
             case Expr.Literal literal -> literal.value();
             case Expr.Parameter parameter -> parameters.get(parameter.index());
             case Expr.Tuple tuple -> {
                 Map<String, Value> entries = new LinkedHashMap<>();
                 for (Expr.Entry entry : tuple.entries()) {
-                    if (entries.put(entry.key(), constant(entry.value())) != null) {
+                    if (entry.key().isEmpty()) {
+                        throw EngineException.validation("Empty attribute name");
+                    }
+                    if (entries.put(entry.key(), build(entry.value())) != null) {
                         throw EngineException.validation("Duplicate attribute name in a tuple: " + entry.key());
                     }
                 }
@@ -129,7 +145,7 @@ public final class Translation {
             }
             case Expr.ListOf list -> {
                 List<Value> elements = new ArrayList<>();
-                list.elements().forEach(e -> elements.add(constant(e)));
+                list.elements().forEach(e -> elements.add(build(e)));
                 yield new Value.L(elements);
             }
             case Expr.Bag bag -> set(bag);
@@ -264,11 +280,29 @@ public final class Translation {
         throw unsupported(operator + " on something else than a path");
     }
 
+    /** The deepest level a value nests to, as the JSON operations count it (an attribute is at level 1). */
+    private static void checkNesting(Value value, int level) {
+        if (level > MAX_NESTING) {
+            throw EngineException.validation("Nesting Levels have exceeded supported limits: "
+                    + "Attributes in the item have nested levels beyond supported limit");
+        }
+        switch (value) {
+            case Value.L list -> list.values().forEach(v -> checkNesting(v, level + 1));
+            case Value.M map -> map.entries().values().forEach(v -> checkNesting(v, level + 1));
+            default -> {
+            }
+        }
+    }
+
     private Value set(Expr.Bag bag) {
         List<Value> elements = new ArrayList<>();
-        bag.elements().forEach(e -> elements.add(constant(e)));
+        bag.elements().forEach(e -> elements.add(build(e)));
         if (elements.isEmpty()) {
             throw EngineException.validation("One or more parameter values were invalid: An empty set is not allowed");
+        }
+        if (new java.util.HashSet<>(elements).size() != elements.size()) {
+            // numbers compare after normalization (Value.N): 1 and 1.0 are the same value
+            throw EngineException.validation("One or more parameter values were invalid: Input collection contains duplicates");
         }
         if (elements.stream().allMatch(Value.S.class::isInstance)) {
             LinkedHashSet<String> strings = new LinkedHashSet<>();
