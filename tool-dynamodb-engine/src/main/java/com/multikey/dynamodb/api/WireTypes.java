@@ -73,6 +73,9 @@ public final class WireTypes {
             Map.entry("KeyConditions", CONDITIONS), Map.entry("QueryFilter", CONDITIONS), Map.entry("ScanFilter", CONDITIONS),
             Map.entry("Expected", CONDITIONS), Map.entry("AttributeUpdates", CONDITIONS));
 
+    /** The strings the service's parser reads as a boolean, in any case. */
+    private static final Set<String> BOOLEAN_WORDS = Set.of("true", "false", "yes", "no", "1", "0");
+
     private WireTypes() {
     }
 
@@ -131,9 +134,12 @@ public final class WireTypes {
                         case "S", "N" -> check(member.getValue(), Scalar.STRING);
                         case "B" -> check(member.getValue(), Scalar.BLOB);
                         case "BOOL", "NULL" -> {
-                            // the service's parser takes a string here ({"NULL": "no"}), which the value's validation refuses
+                            // the service's parser takes a string that spells a boolean here ({"NULL": "no"}), which the
+                            // value's validation refuses; any other string it cannot read
                             if (!member.getValue().isTextual()) {
                                 check(member.getValue(), Scalar.BOOLEAN);
+                            } else if (!BOOLEAN_WORDS.contains(member.getValue().textValue().toLowerCase(java.util.Locale.ROOT))) {
+                                throw serialization("Unexpected token received from parser");
                             }
                         }
                         case "SS", "NS" -> check(member.getValue(), STRINGS);
