@@ -53,9 +53,15 @@ public final class DurableEngine implements AutoCloseable {
      * when the engine is closed with changes since the last one ({@code onClose}).
      */
     public record Compaction(long afterLogBytes, boolean onClose) {
+        public Compaction {
+            if (afterLogBytes < 1) {
+                throw new IllegalArgumentException("afterLogBytes must be positive: " + afterLogBytes);
+            }
+        }
+
         /** Once the log holds 64 MiB (and as much as the last snapshot). */
         public static final Compaction DEFAULT = new Compaction(64L * 1024 * 1024, false);
-        /** As {@link #DEFAULT}, and on a clean shutdown: a server's, so that its next start loads a snapshot. */
+        /** As {@link #DEFAULT}, and on a clean shutdown, so that the next start loads a snapshot and replays nothing. */
         public static final Compaction DEFAULT_AND_ON_CLOSE = new Compaction(64L * 1024 * 1024, true);
         /** Never: the log grows with every change, as before compaction existed. */
         public static final Compaction NEVER = new Compaction(Long.MAX_VALUE, false);
@@ -273,14 +279,21 @@ public final class DurableEngine implements AutoCloseable {
         if (failure != null) {
             return false;
         }
-        Optional<ObjectNode> state = engine.exportState();
-        if (state.isEmpty()) {
+        byte[] payload;
+        try {
+            Optional<ObjectNode> state = engine.exportState();
+            if (state.isEmpty()) {
+                return false;
+            }
+            payload = Json.MAPPER.writeValueAsBytes(state.get());
+        } catch (IOException | RuntimeException e) {
+            // nothing was written: the log goes on as it is
+            System.getLogger(DurableEngine.class.getName()).log(System.Logger.Level.WARNING, "the state could not be exported; the log is kept", e);
             return false;
         }
         try {
             // every change appended is on the disk before its log is replaced, so that no answer waits on the old one
             log.sync(log.size());
-            byte[] payload = Json.MAPPER.writeValueAsBytes(state.get());
             long next = generation + 1;
             SnapshotFile.write(directory.resolve(SNAPSHOT_FILE), next, payload);
             WriteAheadLog old = log;
