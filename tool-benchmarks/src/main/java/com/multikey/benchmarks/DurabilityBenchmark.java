@@ -29,7 +29,7 @@ import java.util.stream.Stream;
  * (11) the write cost of durability: PutItem through the engine's server (an SDK client, as an application calls it),
  * in memory against with a data directory (every change forced to the disk before its answer), from 1 and from 8
  * client threads (the log's group commit lets one force serve the writes that wait together); then how long a restart
- * takes to replay the log.
+ * takes to replay the log, how long compacting it into a snapshot takes, and a restart from the snapshot.
  */
 final class DurabilityBenchmark {
 
@@ -64,6 +64,17 @@ final class DurabilityBenchmark {
                 out.printf("restart: %,d changes (%,.1f MB of log, %.0f bytes a write) replayed in %.2f s (%,.0f changes/s)%n",
                         reopened.startup().replayed(), bytes / 1e6, bytes / (double) reopened.startup().replayed(), seconds,
                         reopened.startup().replayed() / seconds);
+                // the log compacted into a snapshot of the same state, and a restart that loads it instead
+                long compacting = System.nanoTime();
+                reopened.compact();
+                double compacted = (System.nanoTime() - compacting) / 1e9;
+                long snapshot = Files.size(last.resolve(DurableEngine.SNAPSHOT_FILE));
+                out.printf("compaction: a snapshot of that state (%,.1f MB) written and a new log started in %.2f s%n", snapshot / 1e6, compacted);
+            }
+            start = System.nanoTime();
+            try (DurableEngine fromSnapshot = DurableEngine.open(last)) {
+                out.printf("restart from the snapshot: %.2f s (%d changes replayed after it)%n", (System.nanoTime() - start) / 1e9,
+                        fromSnapshot.startup().replayed());
             }
         } finally {
             try (Stream<Path> files = Files.walk(dir)) {

@@ -7,6 +7,7 @@ import com.multikey.dynamodb.api.BatchOperations;
 import com.multikey.dynamodb.api.CancellationReason;
 import com.multikey.dynamodb.api.Catalog;
 import com.multikey.dynamodb.api.ConditionalCheckFailed;
+import com.multikey.dynamodb.api.EngineState;
 import com.multikey.dynamodb.api.ItemOperations;
 import com.multikey.dynamodb.api.Json;
 import com.multikey.dynamodb.api.KinesisDestinationOperations;
@@ -60,6 +61,7 @@ public final class DynamoDbEngine implements AutoCloseable {
     }
 
     private final Catalog catalog;
+    private final TransactionOperations transactions;
     private final Faults faults = new Faults();
     private final Map<String, Function<Request, ObjectNode>> operations = new HashMap<>();
     private ScheduledExecutorService sweeper;
@@ -75,7 +77,7 @@ public final class DynamoDbEngine implements AutoCloseable {
         ItemOperations items = new ItemOperations(catalog);
         ReadOperations reads = new ReadOperations(catalog);
         BatchOperations batches = new BatchOperations(catalog, faults);
-        TransactionOperations transactions = new TransactionOperations(catalog);
+        this.transactions = new TransactionOperations(catalog);
         StreamOperations streams = new StreamOperations(catalog);
         operations.put(DYNAMODB + "CreateTable", tables::createTable);
         operations.put(DYNAMODB + "DescribeTable", tables::describeTable);
@@ -111,6 +113,22 @@ public final class DynamoDbEngine implements AutoCloseable {
         operations.put(STREAMS + "DescribeStream", streams::describeStream);
         operations.put(STREAMS + "GetShardIterator", streams::getShardIterator);
         operations.put(STREAMS + "GetRecords", streams::getRecords);
+    }
+
+    /**
+     * The engine's whole state as JSON ({@link EngineState}), or empty when it cannot be exported (a table has a
+     * Kinesis streaming destination). Call while no change runs.
+     */
+    public java.util.Optional<ObjectNode> exportState() {
+        return EngineState.exportable(catalog) ? java.util.Optional.of(EngineState.export(catalog, transactions)) : java.util.Optional.empty();
+    }
+
+    /** Loads a state {@link #exportState} gave into this engine, new and unused; IllegalArgumentException when it is not one. */
+    public void restoreState(JsonNode state) {
+        if (!catalog.tables().isEmpty() || catalog.sequences().current() != 0) {
+            throw new IllegalStateException("a state is restored into a new engine only");
+        }
+        EngineState.restore(state, catalog, transactions);
     }
 
     /** The faults to inject into the next requests. */

@@ -100,6 +100,11 @@ final class ExpressionInputs {
         return used(Expressions.keyCondition(text, names, values, partitionKey, sortKey));
     }
 
+    /** A KeyConditionExpression's checks that need no key schema: made before the table is looked up. */
+    void checkKeyCondition(String text) {
+        Expressions.checkKeyCondition(text, names, values);
+    }
+
     private <P extends Parsed> P used(P parsed) {
         anyExpression = true;
         this.parsed.add(parsed);

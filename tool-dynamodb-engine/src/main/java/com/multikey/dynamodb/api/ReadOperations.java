@@ -51,6 +51,7 @@ public final class ReadOperations {
         });
         request.item("ExclusiveStartKey");
         ConsumedCapacity capacity = ConsumedCapacity.of(request);
+        keyConditionText.ifPresent(expressions::checkKeyCondition);
         Table table = catalog.table(tableName);
         return Locks.under(table, () -> {
             ReadSource source = ReadSource.of(table, request.string("IndexName"));

@@ -69,6 +69,14 @@ public final class Request {
         if (name.startsWith("arn:") && name.length() <= 1024) {
             return;
         }
+        List<String> errors = nameErrors(name, at);
+        if (!errors.isEmpty()) {
+            throw constraints(errors);
+        }
+    }
+
+    /** The constraint errors of a table's or an index's name (pattern, 3 to 255 characters), in the service's words. */
+    public static List<String> nameErrors(String name, String at) {
         List<String> broken = new ArrayList<>();
         if (!TABLE_NAME.matcher(name).matches()) {
             broken.add("Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
@@ -79,13 +87,11 @@ public final class Request {
         if (name.length() > 255) {
             broken.add("Member must have length less than or equal to 255");
         }
-        if (!broken.isEmpty()) {
-            List<String> errors = new ArrayList<>();
-            for (String constraint : broken) {
-                errors.add("Value '" + name + "' at '" + at + "' failed to satisfy constraint: " + constraint);
-            }
-            throw constraints(errors);
+        List<String> errors = new ArrayList<>();
+        for (String constraint : broken) {
+            errors.add("Value '" + name + "' at '" + at + "' failed to satisfy constraint: " + constraint);
         }
+        return errors;
     }
 
     /** A ValidationException of several constraint errors, as the service words them ("2 validation errors detected: a; b"). */

@@ -146,15 +146,9 @@ public final class TableOperations {
     }
 
     public ObjectNode updateTable(Request request) {
-        boolean somethingToUpdate = request.has("ProvisionedThroughput") || request.has("BillingMode")
-                || request.has("StreamSpecification") || !request.structures("GlobalSecondaryIndexUpdates").isEmpty()
-                || request.has("SSESpecification") || request.has("ReplicaUpdates") || request.has("TableClass")
-                || request.has("DeletionProtectionEnabled") || request.has("OnDemandThroughput") || request.has("WarmThroughput");
-        if (!somethingToUpdate) {
-            throw EngineException.validation("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
-                    + "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
-        }
+        UpdateTableChecks.beforeLookup(request);
         Table table = existing(request);
+        UpdateTableChecks.withTable(request);
         return Locks.under(table, () -> {
             Map<String, String> types = new LinkedHashMap<>(table.attributeTypes());
             if (request.has("AttributeDefinitions")) {

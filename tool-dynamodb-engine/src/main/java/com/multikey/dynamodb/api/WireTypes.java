@@ -73,6 +73,9 @@ public final class WireTypes {
             Map.entry("KeyConditions", CONDITIONS), Map.entry("QueryFilter", CONDITIONS), Map.entry("ScanFilter", CONDITIONS),
             Map.entry("Expected", CONDITIONS), Map.entry("AttributeUpdates", CONDITIONS));
 
+    /** The strings the service's parser reads as a boolean, in any case. */
+    private static final Set<String> BOOLEAN_WORDS = Set.of("true", "false", "yes", "no", "1", "0");
+
     private WireTypes() {
     }
 
@@ -131,9 +134,12 @@ public final class WireTypes {
                         case "S", "N" -> check(member.getValue(), Scalar.STRING);
                         case "B" -> check(member.getValue(), Scalar.BLOB);
                         case "BOOL", "NULL" -> {
-                            // the service's parser takes a string here ({"NULL": "no"}), which the value's validation refuses
+                            // the service's parser takes a string that spells a boolean here ({"NULL": "no"}), which the
+                            // value's validation refuses; any other string it cannot read
                             if (!member.getValue().isTextual()) {
                                 check(member.getValue(), Scalar.BOOLEAN);
+                            } else if (!BOOLEAN_WORDS.contains(member.getValue().textValue().toLowerCase(java.util.Locale.ROOT))) {
+                                throw serialization("Unexpected token received from parser");
                             }
                         }
                         case "SS", "NS" -> check(member.getValue(), STRINGS);
@@ -180,6 +186,52 @@ public final class WireTypes {
                     : node.isIntegralNumber() ? "NUMBER_VALUE" : "DECIMAL_VALUE";
             throw serialization(token + " cannot be converted to " + javaType);
         }
+        if (scalar == Scalar.BLOB) {
+            checkBase64(node.textValue());
+        }
+    }
+
+    /**
+     * A blob's text must be canonical base64 (the standard alphabet, padded to a multiple of 4, no bits left over
+     * in the last character), as DynamoDB's parser reads it; the messages are the parser's, spelling included.
+     */
+    static void checkBase64(String text) {
+        if (text.length() % 4 != 0) {
+            throw serialization("Base64 encoded length is expected a multiple of 4 bytes but found: " + text.length());
+        }
+        int padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
+        int data = text.length() - padding;
+        for (int i = 0; i < data; i++) {
+            char c = text.charAt(i);
+            if (c == '=') {
+                throw serialization(LAST_NON_PAD);
+            }
+            if (sextet(c) < 0) {
+                throw serialization("Invalid Base64 character");
+            }
+        }
+        if (padding > 0) {
+            // the bits of the last character past the last whole byte must be zero (4 bits before "==", 2 before "=")
+            int unused = padding == 2 ? 0x0F : 0x03;
+            if (data == 0 || (sextet(text.charAt(data - 1)) & unused) != 0) {
+                throw serialization(LAST_NON_PAD);
+            }
+        }
+    }
+
+    private static final String LAST_NON_PAD = "Invalid last non-pad Base64 character dectected";
+
+    private static int sextet(char c) {
+        if (c >= 'A' && c <= 'Z') {
+            return c - 'A';
+        }
+        if (c >= 'a' && c <= 'z') {
+            return c - 'a' + 26;
+        }
+        if (c >= '0' && c <= '9') {
+            return c - '0' + 52;
+        }
+        return c == '+' ? 62 : c == '/' ? 63 : -1;
     }
 
     private static EngineException structureNotExpected() {

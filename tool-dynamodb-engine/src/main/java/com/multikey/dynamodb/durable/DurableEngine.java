@@ -1,7 +1,9 @@
 package com.multikey.dynamodb.durable;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.dynamodb.DynamoDbEngine;
 import com.multikey.dynamodb.EngineResponse;
+import com.multikey.dynamodb.api.Json;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,6 +17,8 @@ import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -28,6 +32,9 @@ import java.util.concurrent.TimeUnit;
  * records (with their sequence numbers, shard ids and event ids) as before the restart. A restart loses nothing that
  * was acknowledged; see docs/decisions/0033 for the file's format and what a crash may leave.
  *
+ * <p>The log is compacted ({@link Compaction}): the whole state is written to a snapshot ({@value #SNAPSHOT_FILE}),
+ * then a new log starts after it; opening the directory loads the snapshot, then replays the log after it.
+ *
  * <p>The changes run one at a time (so that the log's order is the order they took effect); reads run beside them.
  * Thread-safe.
  */
@@ -37,6 +44,28 @@ public final class DurableEngine implements AutoCloseable {
     public static final String LOG_FILE = "engine.log";
     /** A lock file: one engine at a time per directory. */
     public static final String LOCK_FILE = "engine.lock";
+    /** The snapshot the log continues, once the log was compacted. */
+    public static final String SNAPSHOT_FILE = "engine.snapshot";
+
+    /**
+     * When the log is compacted into a snapshot: once it holds {@code afterLogBytes} bytes and at least as many as the
+     * last snapshot (so that a snapshot is written once per so many bytes of changes, whatever the state's size), and
+     * when the engine is closed with changes since the last one ({@code onClose}).
+     */
+    public record Compaction(long afterLogBytes, boolean onClose) {
+        public Compaction {
+            if (afterLogBytes < 1) {
+                throw new IllegalArgumentException("afterLogBytes must be positive: " + afterLogBytes);
+            }
+        }
+
+        /** Once the log holds 64 MiB (and as much as the last snapshot). */
+        public static final Compaction DEFAULT = new Compaction(64L * 1024 * 1024, false);
+        /** As {@link #DEFAULT}, and on a clean shutdown, so that the next start loads a snapshot and replays nothing. */
+        public static final Compaction DEFAULT_AND_ON_CLOSE = new Compaction(64L * 1024 * 1024, true);
+        /** Never: the log grows with every change, as before compaction existed. */
+        public static final Compaction NEVER = new Compaction(Long.MAX_VALUE, false);
+    }
 
     private static final String DYNAMODB = "DynamoDB_20120810.";
     /** Requests that never change the state: not logged. Any other request answered 200 is (a new operation is, by default). */
@@ -55,20 +84,34 @@ public final class DurableEngine implements AutoCloseable {
 
     private final DynamoDbEngine engine;
     private final PinnedClock clock;
-    private final WriteAheadLog log;
+    /** Replaced by a compaction, under {@code changes}. */
+    private volatile WriteAheadLog log;
     private final FileChannel lockChannel;
     private final Startup startup;
+    private final Path directory;
+    private final Compaction compaction;
+    /** The generation of the snapshot the log continues (0: none); guarded by {@code changes}. */
+    private long generation;
+    /** The log's size when it held no change yet, and the last snapshot's payload in bytes; guarded by {@code changes}. */
+    private long logStart;
+    private long snapshotBytes;
     private final Object changes = new Object();
     /** Set when the log could not be written: the state may then hold a change the log lacks, so no change is taken. */
     private volatile IOException failure;
     private ScheduledExecutorService sweeper;
 
-    private DurableEngine(DynamoDbEngine engine, PinnedClock clock, WriteAheadLog log, FileChannel lockChannel, Startup startup) {
+    private DurableEngine(DynamoDbEngine engine, PinnedClock clock, WriteAheadLog log, FileChannel lockChannel, Startup startup,
+                          Path directory, Compaction compaction, long generation, long logStart, long snapshotBytes) {
         this.engine = engine;
         this.clock = clock;
         this.log = log;
         this.lockChannel = lockChannel;
         this.startup = startup;
+        this.directory = directory;
+        this.compaction = compaction;
+        this.generation = generation;
+        this.logStart = logStart;
+        this.snapshotBytes = snapshotBytes;
     }
 
     /** Opens (making it when missing) a data directory on the system clock, in region us-east-1. */
@@ -76,11 +119,24 @@ public final class DurableEngine implements AutoCloseable {
         return open(directory, Clock.systemUTC(), "us-east-1");
     }
 
+    /** The same, compacting the log as {@code compaction} says. */
+    public static DurableEngine open(Path directory, Compaction compaction) {
+        return open(directory, Clock.systemUTC(), "us-east-1", compaction);
+    }
+
     /**
      * Opens (making it when missing) a data directory and replays its log. Throws {@link CorruptLogException} when the
      * log is damaged anywhere but in its last record, and IllegalStateException when another engine has it open.
      */
     public static DurableEngine open(Path directory, Clock clock, String region) {
+        return open(directory, clock, region, Compaction.DEFAULT);
+    }
+
+    /**
+     * Opens a data directory as {@link #open(Path, Clock, String)} does, compacting its log as {@code compaction}
+     * says. The snapshot is loaded first, then the log after it; a damaged snapshot is refused as a damaged log is.
+     */
+    public static DurableEngine open(Path directory, Clock clock, String region, Compaction compaction) {
         FileChannel lockChannel = null;
         try {
             Files.createDirectories(directory);
@@ -95,18 +151,47 @@ public final class DurableEngine implements AutoCloseable {
                 throw new IllegalStateException(directory + " is in use by another engine: stop it, or pass another --data-dir");
             }
             Path file = directory.resolve(LOG_FILE);
+            Path snapshotFile = directory.resolve(SNAPSHOT_FILE);
+            // what a compaction cut short before its rename: never part of the directory's state
+            Files.deleteIfExists(directory.resolve(SNAPSHOT_FILE + ".new"));
+            Files.deleteIfExists(directory.resolve(LOG_FILE + ".new"));
+            Optional<SnapshotFile.Loaded> snapshot = SnapshotFile.read(snapshotFile);
             WriteAheadLog log = WriteAheadLog.open(file);
             PinnedClock pinned = new PinnedClock(clock);
             DynamoDbEngine engine = new DynamoDbEngine(pinned, region);
             WriteAheadLog.Recovery recovery = log.takeRecovery();
+            List<LogRecord> records = recovery.records();
+            long logGeneration = !records.isEmpty() && records.get(0) instanceof LogRecord.Start start ? start.generation() : 0;
+            long snapshotGeneration = snapshot.map(SnapshotFile.Loaded::generation).orElse(0L);
+            long logStart = MAGIC_END;
             try {
-                replay(engine, pinned, file, recovery);
+                if (logGeneration > snapshotGeneration) {
+                    throw new CorruptLogException(snapshotFile, "the log " + file + " continues the snapshot of generation "
+                            + logGeneration + ", and the directory holds " + (snapshot.isEmpty() ? "no snapshot" : "generation " + snapshotGeneration));
+                }
+                if (snapshot.isPresent()) {
+                    restore(engine, snapshotFile, snapshot.get());
+                }
+                if (logGeneration == snapshotGeneration) {
+                    replay(engine, pinned, file, records);
+                    if (logGeneration > 0) {
+                        logStart = WriteAheadLog.MAGIC.length + WriteAheadLog.HEADER + LogRecord.encode(records.get(0)).length;
+                    }
+                } else {
+                    // a compaction stopped after its snapshot and before the new log: the snapshot holds this log's changes
+                    log.close();
+                    log = WriteAheadLog.replace(file, new LogRecord.Start(clock.instant(), snapshotGeneration));
+                    logStart = log.size();
+                    records = List.of();
+                }
             } catch (RuntimeException e) {
                 log.close();
                 throw e;
             }
+            int replayed = (int) records.stream().filter(r -> !(r instanceof LogRecord.Start)).count();
             return new DurableEngine(engine, pinned, log, lockChannel,
-                    new Startup(file, recovery.records().size(), recovery.tornOffset(), recovery.tornBytes()));
+                    new Startup(file, replayed, recovery.tornOffset(), recovery.tornBytes()), directory, compaction,
+                    snapshotGeneration, logStart, snapshot.map(s -> (long) s.payload().length).orElse(0L));
         } catch (IOException e) {
             closeQuietly(lockChannel);
             throw new UncheckedIOException("the data directory " + directory + " cannot be opened: " + e.getMessage(), e);
@@ -116,10 +201,27 @@ public final class DurableEngine implements AutoCloseable {
         }
     }
 
-    private static void replay(DynamoDbEngine engine, PinnedClock clock, Path file, WriteAheadLog.Recovery recovery) {
+    private static final long MAGIC_END = WriteAheadLog.MAGIC.length;
+
+    /** Loads a snapshot into the new engine; a payload that is not a state the engine writes refuses the snapshot. */
+    private static void restore(DynamoDbEngine engine, Path file, SnapshotFile.Loaded snapshot) {
+        try {
+            engine.restoreState(Json.MAPPER.readTree(snapshot.payload()));
+        } catch (IOException | RuntimeException e) {
+            throw new CorruptLogException(file, "not a state the engine writes (" + e.getMessage() + ")");
+        }
+    }
+
+    private static void replay(DynamoDbEngine engine, PinnedClock clock, Path file, List<LogRecord> records) {
         int number = 0;
-        for (LogRecord record : recovery.records()) {
+        for (LogRecord record : records) {
             number++;
+            if (record instanceof LogRecord.Start) {
+                if (number > 1) {
+                    throw new CorruptLogException(file, "its record number " + number + " starts a log: only the first may");
+                }
+                continue;
+            }
             clock.pin(record.at());
             try {
                 switch (record) {
@@ -132,6 +234,7 @@ public final class DurableEngine implements AutoCloseable {
                         }
                     }
                     case LogRecord.Expiry expiry -> engine.expireAll(expiry.at());
+                    case LogRecord.Start ignored -> throw new IllegalStateException("skipped above");
                 }
             } finally {
                 clock.unpin();
@@ -154,12 +257,74 @@ public final class DurableEngine implements AutoCloseable {
         return log.size();
     }
 
+    /** The generation of the snapshot the log continues; 0 before the first compaction. */
+    long generation() {
+        synchronized (changes) {
+            return generation;
+        }
+    }
+
+    /**
+     * Writes a snapshot of the whole state and starts a new log after it (decision 0033): the snapshot is written
+     * beside its place, forced and renamed over it, then the new log the same way. Returns false, and keeps the log,
+     * when the state holds what a snapshot does not carry (a Kinesis streaming destination) or the directory failed.
+     */
+    public boolean compact() {
+        synchronized (changes) {
+            return compactNow();
+        }
+    }
+
+    private boolean compactNow() {
+        if (failure != null) {
+            return false;
+        }
+        byte[] payload;
+        try {
+            Optional<ObjectNode> state = engine.exportState();
+            if (state.isEmpty()) {
+                return false;
+            }
+            payload = Json.MAPPER.writeValueAsBytes(state.get());
+        } catch (IOException | RuntimeException e) {
+            // nothing was written: the log goes on as it is
+            System.getLogger(DurableEngine.class.getName()).log(System.Logger.Level.WARNING, "the state could not be exported; the log is kept", e);
+            return false;
+        }
+        try {
+            // every change appended is on the disk before its log is replaced, so that no answer waits on the old one
+            log.sync(log.size());
+            long next = generation + 1;
+            SnapshotFile.write(directory.resolve(SNAPSHOT_FILE), next, payload);
+            WriteAheadLog old = log;
+            log = WriteAheadLog.replace(directory.resolve(LOG_FILE), new LogRecord.Start(clock.live(), next));
+            old.close();
+            generation = next;
+            logStart = log.size();
+            snapshotBytes = payload.length;
+            return true;
+        } catch (IOException e) {
+            // the directory may now hold the snapshot and the old log: a change appended to it would be lost
+            failure = e;
+            return false;
+        }
+    }
+
+    /** After a change: compacts once the log has grown past the threshold (under {@code changes}). */
+    private void compactIfDue() {
+        long grown = log.size() - logStart;
+        if (grown >= Math.max(compaction.afterLogBytes(), snapshotBytes)) {
+            compactNow();
+        }
+    }
+
     /** Serves one request as {@link DynamoDbEngine#handle} does; a change is answered once it is on the disk. */
     public EngineResponse handle(String target, byte[] body) {
         if (target != null && READS.contains(target)) {
             return engine.handle(target, body);
         }
         EngineResponse response;
+        WriteAheadLog current;
         long end;
         synchronized (changes) {
             if (failure != null) {
@@ -176,18 +341,21 @@ public final class DurableEngine implements AutoCloseable {
                 return response; // DynamoDB's errors change nothing: nothing to log
             }
             try {
-                end = log.append(new LogRecord.Request(at, target, body));
+                current = log;
+                end = current.append(new LogRecord.Request(at, target, body));
             } catch (IOException e) {
                 failure = e;
                 return unwritable(e);
             }
+            compactIfDue();
         }
-        return sync(end, response);
+        return sync(current, end, response);
     }
 
     /** Expires the items of every table with TTL enabled, as the engine's TTL process does, and logs the sweep. */
     public int expireAll() {
         int deleted;
+        WriteAheadLog current;
         long end;
         synchronized (changes) {
             if (failure != null) {
@@ -204,13 +372,15 @@ public final class DurableEngine implements AutoCloseable {
                 return 0;
             }
             try {
-                end = log.append(new LogRecord.Expiry(at));
+                current = log;
+                end = current.append(new LogRecord.Expiry(at));
             } catch (IOException e) {
                 failure = e;
                 return deleted;
             }
+            compactIfDue();
         }
-        sync(end, null);
+        sync(current, end, null);
         return deleted;
     }
 
@@ -236,9 +406,9 @@ public final class DurableEngine implements AutoCloseable {
         }
     }
 
-    private EngineResponse sync(long end, EngineResponse response) {
+    private EngineResponse sync(WriteAheadLog appendedTo, long end, EngineResponse response) {
         try {
-            log.sync(end);
+            appendedTo.sync(end);
             return response;
         } catch (IOException e) {
             failure = e;
@@ -252,9 +422,21 @@ public final class DurableEngine implements AutoCloseable {
                 + message.replace("\"", "'") + "\"}").getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Stops the TTL sweeper, waits for the change under way, closes the log and releases the directory. */
+    /**
+     * Stops the TTL sweeper, waits for the change under way, compacts the log when {@link Compaction#onClose} says so
+     * and it holds changes, closes it and releases the directory.
+     */
     @Override
     public void close() {
+        close(compaction.onClose());
+    }
+
+    /** Closes as a process killed after its last answer would leave the directory: no compaction. */
+    void halt() {
+        close(false);
+    }
+
+    private void close(boolean compact) {
         synchronized (this) {
             if (sweeper != null) {
                 sweeper.shutdownNow();
@@ -267,6 +449,9 @@ public final class DurableEngine implements AutoCloseable {
             }
         }
         synchronized (changes) {
+            if (compact && failure == null && log.size() > logStart) {
+                compactNow();
+            }
             if (failure == null) {
                 failure = new IOException("the engine is closed");
             }

@@ -17,6 +17,7 @@ sealed interface LogRecord {
 
     byte REQUEST = 1;
     byte EXPIRY = 2;
+    byte START = 3;
 
     /** When the change happened: the engine's clock during the change. */
     Instant at();
@@ -37,6 +38,16 @@ sealed interface LogRecord {
         }
     }
 
+    /**
+     * The first record of a log that continues a snapshot: the snapshot's generation. A log without one continues
+     * no snapshot (generation 0).
+     */
+    record Start(Instant at, long generation) implements LogRecord {
+        public Start {
+            Objects.requireNonNull(at);
+        }
+    }
+
     static byte[] encode(LogRecord record) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
@@ -51,6 +62,11 @@ sealed interface LogRecord {
                 case Expiry expiry -> {
                     out.writeByte(EXPIRY);
                     instant(out, expiry.at());
+                }
+                case Start start -> {
+                    out.writeByte(START);
+                    instant(out, start.at());
+                    out.writeLong(start.generation());
                 }
             }
         } catch (IOException impossible) {
@@ -75,6 +91,7 @@ sealed interface LogRecord {
                     yield new Request(at, target, in.readNBytes(length));
                 }
                 case EXPIRY -> new Expiry(Instant.ofEpochSecond(in.readLong(), in.readInt()));
+                case START -> new Start(Instant.ofEpochSecond(in.readLong(), in.readInt()), in.readLong());
                 default -> throw new IOException("an unknown record kind " + kind);
             };
             if (in.available() > 0) {

@@ -94,6 +94,24 @@ final class WriteAheadLog implements AutoCloseable {
         }
     }
 
+    /**
+     * Replaces the log at this path by a new one that holds only {@code first}: written beside it, forced, then renamed
+     * over it (and the directory forced), so that a crash leaves the old log or the new one, whole.
+     */
+    static WriteAheadLog replace(Path file, LogRecord first) throws IOException {
+        Path temporary = file.resolveSibling(file.getFileName() + ".new");
+        try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE)) {
+            channel.write(ByteBuffer.wrap(MAGIC), 0);
+            channel.write(ByteBuffer.wrap(frame(LogRecord.encode(first))), MAGIC.length);
+            channel.force(true);
+        }
+        Files.move(temporary, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        forceDirectory(file.toAbsolutePath().getParent());
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        return new WriteAheadLog(file, channel, channel.size(), new Recovery(List.of(), -1, 0));
+    }
+
     /** Reads the records into {@code into}; returns where the last whole record ends (before a torn one, if any). */
     private static long scan(Path file, FileChannel channel, long size, List<LogRecord> into) throws IOException {
         long at = MAGIC.length;
@@ -140,15 +158,21 @@ final class WriteAheadLog implements AutoCloseable {
         if (payload.length > MAX_PAYLOAD) {
             throw new IOException("a record of " + payload.length + " bytes is over the log's limit");
         }
-        ByteBuffer buffer = ByteBuffer.allocate(HEADER + payload.length).order(ByteOrder.BIG_ENDIAN);
-        buffer.putInt(payload.length).putInt(crc(payload, 0, payload.length));
-        buffer.putInt(crc(buffer.array(), 0, 8)).put(payload).flip();
+        ByteBuffer buffer = ByteBuffer.wrap(frame(payload));
         long position = written;
         while (buffer.hasRemaining()) {
             position += channel.write(buffer, position);
         }
         written = position;
         return position;
+    }
+
+    /** A record's bytes in the file: its header, then its payload. */
+    private static byte[] frame(byte[] payload) {
+        ByteBuffer buffer = ByteBuffer.allocate(HEADER + payload.length).order(ByteOrder.BIG_ENDIAN);
+        buffer.putInt(payload.length).putInt(crc(payload, 0, payload.length));
+        buffer.putInt(crc(buffer.array(), 0, 8)).put(payload);
+        return buffer.array();
     }
 
     /** Returns once every record up to {@code end} is on the disk; one force serves every append before it. */
@@ -184,7 +208,7 @@ final class WriteAheadLog implements AutoCloseable {
         channel.close();
     }
 
-    private static int crc(byte[] bytes, int from, int length) {
+    static int crc(byte[] bytes, int from, int length) {
         CRC32C crc = new CRC32C();
         crc.update(bytes, from, length);
         return (int) crc.getValue();
@@ -211,7 +235,7 @@ final class WriteAheadLog implements AutoCloseable {
         return true;
     }
 
-    private static void forceDirectory(Path directory) {
+    static void forceDirectory(Path directory) {
         if (directory == null) {
             return;
         }

@@ -77,6 +77,17 @@ public final class Expressions {
     }
 
     /**
+     * Checks a KeyConditionExpression as DynamoDB does before it looks up the table: its syntax, its values, and
+     * its shape without the key schema ({@code KeyConditions.checkShape}).
+     */
+    public static void checkKeyCondition(String text, Map<String, String> names, Map<String, Value> values) {
+        Source source = new Source("KeyConditionExpression", text, names, values);
+        Condition condition = new ConditionParser(source).condition();
+        source.expectEnd();
+        KeyConditions.checkShape(source, condition);
+    }
+
+    /**
      * A KeyConditionExpression for a table or index with these key attribute names ({@code sortKey} null when
      * there is none): equality on the partition key, and optionally one of =, <, <=, >, >=, BETWEEN,
      * begins_with on the sort key.

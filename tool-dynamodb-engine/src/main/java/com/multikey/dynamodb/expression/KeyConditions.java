@@ -4,8 +4,10 @@ import com.multikey.dynamodb.EngineException;
 import com.multikey.dynamodb.value.Value;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Reads a parsed KeyConditionExpression as DynamoDB allows it (AWS "Query operations in DynamoDB", Key
@@ -51,6 +53,80 @@ final class KeyConditions {
             throw EngineException.validation("Query condition missed key schema element: " + partitionKey);
         }
         return new KeyCondition(partition, Optional.ofNullable(sort), source.usedNames(), source.usedValues());
+    }
+
+    /**
+     * The checks DynamoDB makes of a key condition before it looks up the table, so without its key schema, in its
+     * order: each condition, depth first, for an operator a key condition cannot use, BETWEEN or begins_with without
+     * the attribute first, then its operands left to right (two attribute names, a nested attribute, a function
+     * such as size), no attribute at all, a second condition on one attribute; then 1 or 2 conditions in all.
+     */
+    static void checkShape(Source source, Condition condition) {
+        Set<String> attributes = new HashSet<>();
+        checkShape(source, condition, attributes);
+        if (attributes.size() > 2) {
+            throw EngineException.validation("Conditions can be of length 1 or 2 only");
+        }
+    }
+
+    private static void checkShape(Source source, Condition condition, Set<String> attributes) {
+        List<Operand> operands = switch (condition) {
+            case Condition.And and -> {
+                checkShape(source, and.left(), attributes);
+                checkShape(source, and.right(), attributes);
+                yield null;
+            }
+            case Condition.Or ignored -> throw invalidOperator("OR");
+            case Condition.Not ignored -> throw invalidOperator("NOT");
+            case Condition.In ignored -> throw invalidOperator("IN");
+            case Condition.AttributeExists ignored -> throw invalidOperator("attribute_exists");
+            case Condition.AttributeNotExists ignored -> throw invalidOperator("attribute_not_exists");
+            case Condition.AttributeType ignored -> throw invalidOperator("attribute_type");
+            case Condition.Contains ignored -> throw invalidOperator("contains");
+            case Condition.Compare c when c.comparator() == Condition.Comparator.NE -> throw invalidOperator("<>");
+            case Condition.Compare c -> List.of(c.left(), c.right());
+            case Condition.Between b -> {
+                requireAttributeFirst(b.operand(), "BETWEEN");
+                yield List.of(b.operand(), b.low(), b.high());
+            }
+            case Condition.BeginsWith b -> {
+                requireAttributeFirst(b.operand(), "begins_with");
+                yield List.of(b.operand(), b.prefix());
+            }
+        };
+        if (operands == null) {
+            return;
+        }
+        String attribute = null;
+        for (Operand operand : operands) {
+            switch (operand) {
+                case Operand.PathOperand p -> {
+                    if (attribute != null) {
+                        throw EngineException.validation("Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
+                    }
+                    if (p.path().size() != 1) {
+                        throw source.invalid("KeyConditionExpressions cannot have conditions on nested attributes");
+                    }
+                    attribute = p.path().first();
+                }
+                case Operand.Literal ignored -> {
+                }
+                default -> throw source.invalid("KeyConditionExpressions cannot contain nested operations");
+            }
+        }
+        if (attribute == null) {
+            throw EngineException.validation("Invalid condition in KeyConditionExpression: No key attribute specified");
+        }
+        if (!attributes.add(attribute)) {
+            throw source.invalid("KeyConditionExpressions must only contain one condition per key");
+        }
+    }
+
+    private static void requireAttributeFirst(Operand operand, String operator) {
+        if (!(operand instanceof Operand.PathOperand)) {
+            throw EngineException.validation("Invalid condition in KeyConditionExpression: " + operator
+                    + " operator must have the key attribute as its first operand");
+        }
     }
 
     /** The conditions joined by AND; any other logical operator is refused. */

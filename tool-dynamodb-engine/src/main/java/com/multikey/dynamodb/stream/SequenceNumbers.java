@@ -15,8 +15,14 @@ public final class SequenceNumbers {
         return counter.incrementAndGet();
     }
 
-    long current() {
+    /** The last sequence number drawn (0 before the first). */
+    public long current() {
         return counter.get();
+    }
+
+    /** Sets the counter of an engine restored from a snapshot, before any stream draws from it. */
+    public void restore(long current) {
+        counter.set(current);
     }
 
     public static String format(long sequence) {

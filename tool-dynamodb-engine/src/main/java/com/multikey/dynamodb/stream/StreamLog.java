@@ -48,6 +48,11 @@ public final class StreamLog {
 
     public StreamLog(String arn, String label, String tableName, List<KeyAttribute> keySchema, ViewType viewType,
                      Instant created, SequenceNumbers sequences) {
+        this(arn, label, tableName, keySchema, viewType, created, sequences, sequences.current() + 1);
+    }
+
+    private StreamLog(String arn, String label, String tableName, KeySchema keySchema, ViewType viewType,
+                      Instant created, SequenceNumbers sequences, long startingSequence) {
         this.arn = arn;
         this.label = label;
         this.tableName = tableName;
@@ -55,13 +60,35 @@ public final class StreamLog {
         this.viewType = viewType;
         this.created = created;
         this.sequences = sequences;
-        this.startingSequence = sequences.current() + 1;
+        this.startingSequence = startingSequence;
         // drawn from the ARN (which names the table and the stream's creation to the millisecond), not at random: a
         // stream rebuilt from a data directory's log gets the shard id and event ids its readers already know
         ByteBuffer digest = ByteBuffer.wrap(sha256(arn));
         this.salt = digest.getLong();
         this.shardId = "shardId-" + String.format("%020d", created.toEpochMilli()) + "-"
                 + HexFormat.of().toHexDigits(digest.getInt());
+    }
+
+    /** A stream as a snapshot of the engine's state kept it: its records, whether and when it was closed, what was trimmed. */
+    public static StreamLog restore(String arn, String label, String tableName, KeySchema keySchema, ViewType viewType,
+                                    Instant created, SequenceNumbers sequences, long startingSequence, Instant disabledAt,
+                                    long endingSequence, long trimmedUpTo, List<StreamRecord> records) {
+        StreamLog stream = new StreamLog(arn, label, tableName, keySchema, viewType, created, sequences, startingSequence);
+        stream.disabledAt = disabledAt;
+        stream.endingSequence = endingSequence;
+        stream.trimmedUpTo = trimmedUpTo;
+        stream.records.addAll(records);
+        return stream;
+    }
+
+    /** The records kept now, oldest first (for a snapshot of the engine's state). */
+    public synchronized List<StreamRecord> records() {
+        return List.copyOf(records);
+    }
+
+    /** The sequence number of the last record trimmed, 0 when none was (for a snapshot of the engine's state). */
+    public synchronized long trimmedUpTo() {
+        return trimmedUpTo;
     }
 
     public String arn() {

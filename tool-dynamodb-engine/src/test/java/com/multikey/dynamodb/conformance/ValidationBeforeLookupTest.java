@@ -62,6 +62,35 @@ class ValidationBeforeLookupTest extends EngineTestSupport {
                 software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes.builder().keys(key).projectionExpression("").build()))));
     }
 
+    @Test
+    void query_checksTheKeyConditionExpressionsShapeBeforeTheLookup() {
+        Map<String, AttributeValue> values = Map.of(":a", AttributeValue.fromS("a"), ":b", AttributeValue.fromS("b"));
+        Map<String, String> shapes = new java.util.LinkedHashMap<>();
+        shapes.put("a > :a and b > :a or a > :b", "Invalid operator used in KeyConditionExpression: OR");
+        shapes.put("a = :a and attribute_exists(b)", "Invalid operator used in KeyConditionExpression: attribute_exists");
+        shapes.put(":a between b and :b", "Invalid condition in KeyConditionExpression: BETWEEN operator must have the key attribute as its first operand");
+        shapes.put("begins_with(:a, b) and a = :b", "Invalid condition in KeyConditionExpression: begins_with operator must have the key attribute as its first operand");
+        shapes.put("a = :a and b > size(c)", "Invalid KeyConditionExpression: KeyConditionExpressions cannot contain nested operations");
+        shapes.put("b > a", "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
+        shapes.put("begins_with(a, b)", "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
+        shapes.put("a.d = :a", "Invalid KeyConditionExpression: KeyConditionExpressions cannot have conditions on nested attributes");
+        shapes.put(":b > :a AND a = :b", "Invalid condition in KeyConditionExpression: No key attribute specified");
+        shapes.put("b > :a AND b < :b", "Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key");
+        shapes.put("a = :a and b = :a and c = :b", "Conditions can be of length 1 or 2 only");
+        shapes.put("a = :a and b between :b and :a", "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be "
+                + "greater than or equal to lower bound; lower bound operand: AttributeValue: {S:b}, upper bound operand: AttributeValue: {S:a}");
+        shapes.forEach((expression, message) -> {
+            Map<String, AttributeValue> used = new java.util.HashMap<>(values);
+            used.keySet().removeIf(key -> !expression.contains(key));
+            Errors.expectValidation(() -> dynamoDb.query(b -> b.tableName(MISSING).keyConditionExpression(expression)
+                    .expressionAttributeValues(used.isEmpty() ? null : used)), message);
+        });
+        // a well-formed key condition, whatever the key schema, still answers that the table does not exist
+        DynamoDbException missing = catchThrowableOfType(DynamoDbException.class, () -> dynamoDb.query(b -> b.tableName(MISSING)
+                .keyConditionExpression("z = :a and b between :a and :b").expressionAttributeValues(values)));
+        assertThat(missing.awsErrorDetails().errorCode()).isEqualTo("ResourceNotFoundException");
+    }
+
     private static void assertValidation(ThrowableAssert.ThrowingCallable call) {
         DynamoDbException error = catchThrowableOfType(DynamoDbException.class, call);
         assertThat(error).as("a ValidationException").isNotNull();

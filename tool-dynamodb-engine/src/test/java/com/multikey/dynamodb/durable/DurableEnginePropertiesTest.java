@@ -36,7 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A data directory keeps what was acknowledged: random changes (table creations and deletions, puts, deletes, updates,
  * conditional puts, batches, transactions, TTL settings and TTL sweeps) with restarts among them, then a kill at a
  * random byte of the log, leave the tables equal to a model of DynamoDB's documented behaviour applied to every change
- * whose record was whole at the kill.
+ * whose record was whole at the kill. The log is compacted at random thresholds (and at some restarts): what the kill
+ * keeps is then the snapshot and the whole records of the log after it.
  */
 class DurableEnginePropertiesTest {
 
@@ -94,7 +95,8 @@ class DurableEnginePropertiesTest {
 
     @Property(tries = 60)
     void restartsThenAKill_leaveEveryWholeChange(@ForAll("operations") List<Op> ops,
-                                                  @ForAll @DoubleRange(min = 0, max = 1) double cut) throws IOException {
+                                                  @ForAll @DoubleRange(min = 0, max = 1) double cut,
+                                                  @ForAll("compactions") DurableEngine.Compaction compaction) throws IOException {
         Path dir = Files.createTempDirectory("engine-data");
         try {
             TestClock clock = new TestClock(START);
@@ -102,25 +104,32 @@ class DurableEnginePropertiesTest {
             // the model's state at each log size: after a kill at byte b, the last state logged within b bytes
             List<Long> offsets = new ArrayList<>(List.of(0L));
             List<Map<String, TableModel>> states = new ArrayList<>(List.of(copy(model)));
-            DurableEngine engine = DurableEngine.open(dir, clock, "us-east-1");
+            DurableEngine engine = DurableEngine.open(dir, clock, "us-east-1", compaction);
+            long generation = engine.generation();
             for (Op op : ops) {
                 if (op instanceof Restart) {
                     engine.close();
-                    engine = DurableEngine.open(dir, clock, "us-east-1");
+                    engine = DurableEngine.open(dir, clock, "us-east-1", compaction);
                     assertThat(engine.startup().torn()).isFalse();
                     assertThat(state(engine)).isEqualTo(render(model));
-                    continue;
+                } else {
+                    boolean expected = apply(op, model, clock);
+                    boolean answered = run(engine, op, clock);
+                    assertThat(answered).as("%s answered as the model expects", op).isEqualTo(expected);
                 }
-                boolean expected = apply(op, model, clock);
-                boolean answered = run(engine, op, clock);
-                assertThat(answered).as("%s answered as the model expects", op).isEqualTo(expected);
-                if (offsets.get(offsets.size() - 1) != engine.logSize()) {
+                if (engine.generation() != generation) {
+                    // compacted: the snapshot holds the model as it is now, and the new log starts after it
+                    generation = engine.generation();
+                    offsets = new ArrayList<>(List.of(engine.logSize()));
+                    states = new ArrayList<>(List.of(copy(model)));
+                } else if (offsets.get(offsets.size() - 1) != engine.logSize()) {
                     offsets.add(engine.logSize());
                     states.add(copy(model));
                 }
             }
             long size = engine.logSize();
-            engine.close();
+            Statistics.label("compactions").collect(generation == 0 ? "none" : generation == 1 ? "one" : "several");
+            engine.halt();
 
             // when: the process dies at a random byte of its log
             long at = Math.round(cut * size);
@@ -134,7 +143,7 @@ class DurableEnginePropertiesTest {
             }
 
             // then: a restart holds every change whose record is whole, and nothing else
-            try (DurableEngine restarted = DurableEngine.open(dir, clock, "us-east-1")) {
+            try (DurableEngine restarted = DurableEngine.open(dir, clock, "us-east-1", compaction)) {
                 assertThat(state(restarted)).isEqualTo(render(states.get(whole)));
                 boolean onBoundary = offsets.contains(at) || at <= WriteAheadLog.MAGIC.length;
                 assertThat(restarted.startup().torn()).isEqualTo(!onBoundary);
@@ -143,7 +152,7 @@ class DurableEnginePropertiesTest {
                 Op more = new Create("charlie");
                 assertThat(run(restarted, more, clock)).isEqualTo(apply(more, after, clock));
                 restarted.close();
-                try (DurableEngine again = DurableEngine.open(dir, clock, "us-east-1")) {
+                try (DurableEngine again = DurableEngine.open(dir, clock, "us-east-1", compaction)) {
                     assertThat(again.startup().torn()).isFalse();
                     assertThat(state(again)).isEqualTo(render(after));
                 }
@@ -153,6 +162,15 @@ class DurableEnginePropertiesTest {
                 files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
+    }
+
+    /** Mostly thresholds small enough to compact several times a run; sometimes never (the log alone). */
+    @Provide
+    Arbitrary<DurableEngine.Compaction> compactions() {
+        return Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(1, Arbitraries.just(DurableEngine.Compaction.NEVER)),
+                net.jqwik.api.Tuple.of(4, Combinators.combine(Arbitraries.longs().between(1, 4000), Arbitraries.of(true, false))
+                        .as(DurableEngine.Compaction::new)));
     }
 
     @Provide
