@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The ClientRequestTokens of the transactions that completed in the last 10 minutes, as AWS remembers them
@@ -39,5 +40,17 @@ final class ClientTokens {
 
     synchronized void remember(String token, String request, Instant now) {
         tokens.put(token, new Token(request, now));
+    }
+
+    /** The tokens remembered now: token to its request (JSON) and when it completed, for a snapshot of the state. */
+    synchronized Map<String, Map.Entry<String, Instant>> snapshot() {
+        Map<String, Map.Entry<String, Instant>> copy = new TreeMap<>();
+        tokens.forEach((token, done) -> copy.put(token, Map.entry(done.request(), done.completed())));
+        return copy;
+    }
+
+    /** Remembers a token as a snapshot of the engine's state kept it. */
+    synchronized void restore(String token, String request, Instant completed) {
+        tokens.put(token, new Token(request, completed));
     }
 }

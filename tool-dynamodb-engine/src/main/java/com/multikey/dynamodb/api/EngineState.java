@@ -67,7 +67,7 @@ public final class EngineState {
         ArrayNode streamsJson = json.putArray("streams");
         streams.values().forEach(stream -> streamsJson.add(stream(stream)));
         ArrayNode tokens = json.putArray("tokens");
-        transactions.tokens().forEach((token, done) -> tokens.addObject().put("token", token)
+        transactions.tokens().snapshot().forEach((token, done) -> tokens.addObject().put("token", token)
                 .put("transactItems", done.getKey()).put("completed", done.getValue().toString()));
         return json;
     }
@@ -95,7 +95,7 @@ public final class EngineState {
             catalog.add(table);
         }
         for (JsonNode token : required(json, "tokens")) {
-            transactions.restoreToken(required(token, "token").asText(), required(token, "transactItems").asText(),
+            transactions.tokens().restore(required(token, "token").asText(), required(token, "transactItems").asText(),
                     Instant.parse(required(token, "completed").asText()));
         }
     }
@@ -162,7 +162,7 @@ public final class EngineState {
                 .put("viewType", stream.viewType().name()).put("created", stream.created().toString())
                 .put("startingSequence", stream.startingSequence()).put("endingSequence", stream.endingSequence())
                 .put("trimmedUpTo", stream.trimmedUpTo());
-        json.set("keySchema", keySchema(stream.keySchema()));
+        json.set("keySchema", streamKey(stream.keySchema()));
         if (stream.disabledAt() != null) {
             json.put("disabledAt", stream.disabledAt().toString());
         }
@@ -190,7 +190,7 @@ public final class EngineState {
         }
         JsonNode disabledAt = json.get("disabledAt");
         return StreamLog.restore(required(json, "arn").asText(), required(json, "label").asText(), required(json, "tableName").asText(),
-                keySchema(required(json, "keySchema")), StreamLog.ViewType.valueOf(required(json, "viewType").asText()),
+                streamKey(required(json, "keySchema")), StreamLog.ViewType.valueOf(required(json, "viewType").asText()),
                 Instant.parse(required(json, "created").asText()), catalog.sequences(), required(json, "startingSequence").asLong(),
                 disabledAt == null ? null : Instant.parse(disabledAt.asText()), required(json, "endingSequence").asLong(),
                 required(json, "trimmedUpTo").asLong(), records);
@@ -204,6 +204,21 @@ public final class EngineState {
         ArrayNode json = Json.MAPPER.createArrayNode();
         keySchema.elements().forEach(e -> json.addObject().put("name", e.name()).put("type", e.type()));
         return json;
+    }
+
+    private static ArrayNode streamKey(List<StreamLog.KeyAttribute> key) {
+        ArrayNode json = Json.MAPPER.createArrayNode();
+        key.forEach(e -> json.addObject().put("name", e.attributeName()).put("keyType", e.keyType()));
+        return json;
+    }
+
+    private static List<StreamLog.KeyAttribute> streamKey(JsonNode json) {
+        List<StreamLog.KeyAttribute> key = new ArrayList<>();
+        json.forEach(e -> key.add(new StreamLog.KeyAttribute(required(e, "name").asText(), required(e, "keyType").asText())));
+        if (key.isEmpty() || key.size() > 2) {
+            throw new IllegalArgumentException("a stream key of " + key.size() + " attributes");
+        }
+        return key;
     }
 
     private static KeySchema keySchema(JsonNode json) {

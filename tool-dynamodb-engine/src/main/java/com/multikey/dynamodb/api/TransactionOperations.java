@@ -41,22 +41,6 @@ public final class TransactionOperations {
         return tokens;
     }
 
-    /** The ClientRequestTokens remembered now: token to its TransactItems (JSON) and when it completed. */
-    Map<String, Map.Entry<String, java.time.Instant>> tokens() {
-        synchronized (tokens) {
-            Map<String, Map.Entry<String, java.time.Instant>> copy = new java.util.TreeMap<>();
-            tokens.forEach((token, done) -> copy.put(token, Map.entry(done.transactItems(), done.completed())));
-            return copy;
-        }
-    }
-
-    /** Remembers a token as a snapshot of the engine's state kept it. */
-    void restoreToken(String token, String transactItems, java.time.Instant completed) {
-        synchronized (tokens) {
-            tokens.put(token, new Token(transactItems, completed));
-        }
-    }
-
     private enum Kind { PUT, UPDATE, DELETE, CONDITION_CHECK }
 
     private record Action(Table table, ItemCore.Write write, Optional<ConditionExpression> condition, boolean oldOnFailure) {

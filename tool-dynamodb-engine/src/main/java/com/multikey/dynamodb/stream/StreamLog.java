@@ -51,7 +51,7 @@ public final class StreamLog {
         this(arn, label, tableName, keySchema, viewType, created, sequences, sequences.current() + 1);
     }
 
-    private StreamLog(String arn, String label, String tableName, KeySchema keySchema, ViewType viewType,
+    private StreamLog(String arn, String label, String tableName, List<KeyAttribute> keySchema, ViewType viewType,
                       Instant created, SequenceNumbers sequences, long startingSequence) {
         this.arn = arn;
         this.label = label;
@@ -70,7 +70,7 @@ public final class StreamLog {
     }
 
     /** A stream as a snapshot of the engine's state kept it: its records, whether and when it was closed, what was trimmed. */
-    public static StreamLog restore(String arn, String label, String tableName, KeySchema keySchema, ViewType viewType,
+    public static StreamLog restore(String arn, String label, String tableName, List<KeyAttribute> keySchema, ViewType viewType,
                                     Instant created, SequenceNumbers sequences, long startingSequence, Instant disabledAt,
                                     long endingSequence, long trimmedUpTo, List<StreamRecord> records) {
         StreamLog stream = new StreamLog(arn, label, tableName, keySchema, viewType, created, sequences, startingSequence);
