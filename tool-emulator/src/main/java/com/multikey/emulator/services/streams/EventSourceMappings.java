@@ -123,12 +123,33 @@ final class EventSourceMappings {
             if (target == null) {
                 throw new TemplateException(mapping + ".FunctionName: " + function + " is not a function the stack deploys");
             }
-            Source source = bindOne(function, target, properties, properties.get("EventSourceArn"), mapping, mapping + ".EventSourceArn");
+            Object stream = properties.get("EventSourceArn");
+            checkAStream(stream, mapping + ".EventSourceArn");
+            Source source = bindOne(function, target, properties, stream, mapping, mapping + ".EventSourceArn");
             if (source != null) {
                 sources.add(source);
             }
         }
         return sources;
+    }
+
+    /** Refuses an event source the emulator does not serve (an SQS queue, a Kafka topic...), naming its service. */
+    private void checkAStream(Object stream, String where) {
+        if (stream instanceof Map<?, ?> map && map.get("Fn::GetAtt") instanceof List<?> parts && parts.size() == 2
+                && template.resources().get(parts.get(0)) instanceof Map<?, ?> resource && TemplateTables.TABLE_TYPE.equals(resource.get("Type"))) {
+            return;
+        }
+        String arn;
+        try {
+            arn = TemplateEnvironment.resolve(stream, template, names, where);
+        } catch (IllegalArgumentException e) {
+            throw new TemplateException(e.getMessage());
+        }
+        String[] parts = arn.split(":", 4);
+        String service = parts.length > 2 ? parts[2] : arn;
+        if (!service.equals("dynamodb") && !service.equals("kinesis")) {
+            throw new TemplateException(where + ": an event source of " + service + " is not emulated (DynamoDB streams and Kinesis data streams only)");
+        }
     }
 
     /** The function's logical id that an event source mapping's {@code FunctionName} names. */
