@@ -167,7 +167,7 @@ class ExistingTableTemplateTest {
         Map<String, Object> some = indexerEvent(filtered.deployed());
 
         // then
-        assertThat(none).doesNotContainKey("FilterCriteria").containsKey("Stream");
+        assertThat(none).doesNotContainKey("FilterCriteria").containsKey("EventSourceArn");
         assertThat(TemplateEnvironment.resolveAll(some.get("FilterCriteria"), filtered, Map.of(), "FilterCriteria"))
                 .isEqualTo(Map.of("Filters", List.of(Map.of("Pattern", pattern))));
         assertThat(TemplateEnvironment.resolveAll(indexerEvent(repository.deployed()).get("FilterCriteria"), repository, Map.of(), "FilterCriteria"))
@@ -209,21 +209,18 @@ class ExistingTableTemplateTest {
         return names;
     }
 
-    /** The Stream of every function's DynamoDB event, as deployed (unresolved). */
+    /** The EventSourceArn of every function's stream event source mapping, as deployed (unresolved). */
     private static Map<String, Object> streams(SamTemplate deployed) {
         Map<String, Object> streams = new HashMap<>();
-        for (String function : deployed.resourcesOfType("AWS::Serverless::Function")) {
-            if (deployed.properties(function).get("Events") instanceof Map<?, ?> events) {
-                events.values().forEach(event -> streams.put(function, SamTemplate.map(SamTemplate.map(event, "event").get("Properties"),
-                        "Properties").get("Stream")));
-            }
+        for (String mapping : deployed.resourcesOfType(StreamMappings.TYPE)) {
+            Map<String, Object> properties = deployed.properties(mapping);
+            streams.put(StreamMappings.functionOf(properties), properties.get("EventSourceArn"));
         }
         return streams;
     }
 
     private static Map<String, Object> indexerEvent(SamTemplate deployed) {
-        Map<String, Object> events = SamTemplate.map(deployed.properties("StreamIndexerFunction").get("Events"), "Events");
-        return SamTemplate.map(SamTemplate.map(events.get("AppTableStream"), "AppTableStream").get("Properties"), "Properties");
+        return StreamMappings.of(deployed, "StreamIndexerFunction");
     }
 
     private static String output(SamTemplate deployed, String name) {

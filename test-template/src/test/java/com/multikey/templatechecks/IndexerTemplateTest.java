@@ -24,26 +24,25 @@ class IndexerTemplateTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final SamTemplate template = SamTemplate.ofRepository();
 
-    /** The stream event as a deploy with the default parameters makes it (AppTable created, its !If resolved). */
+    /** The stream's event source mapping as a deploy with the default parameters makes it (AppTable created, its !If resolved). */
     private Map<String, Object> streamEvent() {
-        Map<String, Object> events = map(template.deployed().properties("StreamIndexerFunction").get("Events"), "Events");
-        Map<String, Object> event = map(events.get("AppTableStream"), "AppTableStream");
-        assertThat(event.get("Type")).isEqualTo("DynamoDB");
-        return map(event.get("Properties"), "AppTableStream.Properties");
+        assertThat(StreamMappings.invoking(template.deployed(), "StreamIndexerFunction")).containsExactly("StreamIndexerFunctionAppTableStream");
+        return StreamMappings.of(template.deployed(), "StreamIndexerFunction");
     }
 
     @Test
     void eventSourceMapping_reportsPartialFailures_bisects_boundsRetries_andKeepsWhatFails() {
         Map<String, Object> source = streamEvent();
 
-        assertThat(source.get("Stream")).isEqualTo(Map.of("Fn::GetAtt", List.of("AppTable", "StreamArn")));
+        assertThat(source.get("EventSourceArn")).isEqualTo(Map.of("Fn::GetAtt", List.of("AppTable", "StreamArn")));
         assertThat(source.get("FunctionResponseTypes")).isEqualTo(List.of("ReportBatchItemFailures"));
         assertThat(source.get("BisectBatchOnFunctionError")).isEqualTo(true);
         assertThat(source.get("StartingPosition")).isEqualTo("TRIM_HORIZON");
         assertThat(parameterDefault(source.get("MaximumRetryAttempts"))).isBetween(1, 10000);
         assertThat(parameterDefault(source.get("MaximumRecordAgeInSeconds"))).isBetween(60, 604800);
         Map<String, Object> onFailure = map(map(source.get("DestinationConfig"), "DestinationConfig").get("OnFailure"), "OnFailure");
-        assertThat(onFailure.get("Type")).isEqualTo("SQS");
+        // an SQS queue (CloudFormation's OnFailure has its Destination only; SAM's Type SQS was SAM's own)
+        assertThat(onFailure).containsOnlyKeys("Destination");
         @SuppressWarnings("unchecked")
         List<String> queue = (List<String>) map(onFailure.get("Destination"), "Destination").get("Fn::GetAtt");
         assertThat(template.typeOf(queue.get(0))).isEqualTo("AWS::SQS::Queue");
@@ -185,12 +184,16 @@ class IndexerTemplateTest {
     void streamEvents_invokeTheAliasSamPublishes_withSnapStartOnByDefault() {
         Map<String, Object> function = template.properties("StreamIndexerFunction");
 
-        // SAM binds a function's Events to the alias AutoPublishAlias names (the version published on each deploy)
+        // the stream's event source mappings invoke the alias AutoPublishAlias names (the version published on each deploy)
         assertThat(function.get("AutoPublishAlias")).isEqualTo("live");
-        Map<String, Object> events = map(function.get("Events"), "Events");
-        assertThat(events.values()).isNotEmpty().allSatisfy(event -> assertThat(map(event, "event").get("Type")).isEqualTo("DynamoDB"));
-        // nothing outside the function's Events invokes it, so nothing reaches $LATEST instead of the snapshot
-        assertThat(template.resourcesOfType("AWS::Lambda::EventSourceMapping")).isEmpty();
+        assertThat(function).doesNotContainKey("Events");
+        List<String> mappings = StreamMappings.invoking(template, "StreamIndexerFunction");
+        assertThat(mappings).containsExactlyInAnyOrder("StreamIndexerFunctionAppTableStream", "StreamIndexerFunctionAppTableKinesisStream")
+                .allSatisfy(mapping -> assertThat(template.properties(mapping).get("FunctionName"))
+                        .isEqualTo(Map.of("Ref", "StreamIndexerFunction.Alias")));
+        // no mapping invokes a function but through its alias, so nothing reaches $LATEST instead of the snapshot
+        assertThat(template.resourcesOfType("AWS::Lambda::EventSourceMapping")).allSatisfy(mapping ->
+                assertThat(String.valueOf(map(template.properties(mapping).get("FunctionName"), "FunctionName").get("Ref"))).endsWith(".Alias"));
         assertThat(template.resourcesOfType("AWS::Lambda::Permission")).noneSatisfy(permission ->
                 assertThat(template.properties(permission).get("FunctionName").toString()).contains("StreamIndexerFunction"));
 

@@ -18,10 +18,9 @@ class RouterTemplateTest {
 
     @Test
     void parallelizationFactor_isItsOwnParameter_withinLambdasRange() {
-        Map<String, Object> events = map(template.properties("RouterFunction").get("Events"), "Events");
-        Map<String, Object> properties = map(map(events.get("AppTableStream"), "AppTableStream").get("Properties"), "Properties");
-
-        assertThat(properties.get("ParallelizationFactor")).isEqualTo(Map.of("Ref", "RouterParallelizationFactor"));
+        for (String mapping : List.of("RouterFunctionAppTableStream", "RouterFunctionAppTableKinesisStream")) {
+            assertThat(template.properties(mapping).get("ParallelizationFactor")).as(mapping).isEqualTo(Map.of("Ref", "RouterParallelizationFactor"));
+        }
         Map<String, Object> parameter = map(template.parameters().get("RouterParallelizationFactor"), "parameter");
         assertThat(parameter).containsEntry("Type", "Number").containsEntry("MinValue", 1).containsEntry("MaxValue", 10)
                 .containsEntry("Default", 1);
@@ -49,12 +48,15 @@ class RouterTemplateTest {
     void streamEvents_invokeTheAliasSamPublishes_withSnapStartOnByDefault() {
         Map<String, Object> function = template.properties("RouterFunction");
 
-        // SAM binds a function's Events to the alias AutoPublishAlias names (the version published on each deploy)
+        // the stream's event source mappings invoke the alias AutoPublishAlias names (the version published on each deploy)
         assertThat(function.get("AutoPublishAlias")).isEqualTo("live");
-        Map<String, Object> events = map(function.get("Events"), "Events");
-        assertThat(events.values()).isNotEmpty().allSatisfy(event -> assertThat(map(event, "event").get("Type")).isEqualTo("DynamoDB"));
-        // nothing outside the function's Events invokes it, so nothing reaches $LATEST instead of the snapshot
-        assertThat(template.resourcesOfType("AWS::Lambda::EventSourceMapping")).isEmpty();
+        assertThat(function).doesNotContainKey("Events");
+        assertThat(StreamMappings.invoking(template, "RouterFunction"))
+                .containsExactlyInAnyOrder("RouterFunctionAppTableStream", "RouterFunctionAppTableKinesisStream")
+                .allSatisfy(mapping -> assertThat(template.properties(mapping).get("FunctionName")).isEqualTo(Map.of("Ref", "RouterFunction.Alias")));
+        // no mapping invokes a function but through its alias, so nothing reaches $LATEST instead of the snapshot
+        assertThat(template.resourcesOfType("AWS::Lambda::EventSourceMapping")).allSatisfy(mapping ->
+                assertThat(String.valueOf(map(template.properties(mapping).get("FunctionName"), "FunctionName").get("Ref"))).endsWith(".Alias"));
         assertThat(template.resourcesOfType("AWS::Lambda::Permission")).noneSatisfy(permission ->
                 assertThat(template.properties(permission).get("FunctionName").toString()).contains("RouterFunction"));
 

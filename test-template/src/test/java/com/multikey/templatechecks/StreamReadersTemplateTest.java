@@ -151,17 +151,16 @@ class StreamReadersTemplateTest {
         }
     }
 
-    /** The functions with a DynamoDB event (an event source mapping on the stream), sorted. */
+    /** The functions an event source mapping on the DynamoDB stream invokes, sorted. */
     private static List<String> streamReaders(SamTemplate deployed) {
-        return deployed.resourcesOfType("AWS::Serverless::Function").stream()
-                .filter(f -> deployed.properties(f).get("Events") instanceof Map<?, ?> events && events.values().stream()
-                        .anyMatch(e -> "DynamoDB".equals(((Map<?, ?>) e).get("Type"))))
+        return deployed.resourcesOfType(StreamMappings.TYPE).stream()
+                .filter(mapping -> Map.of("Fn::GetAtt", List.of("AppTable", "StreamArn")).equals(deployed.properties(mapping).get("EventSourceArn")))
+                .map(mapping -> StreamMappings.functionOf(deployed.properties(mapping)))
                 .sorted().toList();
     }
 
     private static Map<String, Object> stream(SamTemplate deployed, String function) {
-        Map<String, Object> events = map(deployed.properties(function).get("Events"), "Events");
-        return map(map(events.get("AppTableStream"), "AppTableStream").get("Properties"), "Properties");
+        return StreamMappings.of(deployed, function);
     }
 
     private static Class<?> handlerClass(SamTemplate deployed) throws ClassNotFoundException {

@@ -51,7 +51,7 @@ class StreamSourceTemplateTest {
     void dynamodbSource_readsTheDynamoDbStream_asBefore() throws Exception {
         assertThat(handler(dynamodb, "StreamIndexerFunction")).isEqualTo(StreamIndexerHandler.class);
         assertThat(handler(dynamodb, "RouterFunction")).isEqualTo(RouterHandler.class);
-        assertThat(stream(dynamodb, "StreamIndexerFunction").get("Stream")).isEqualTo(Map.of("Fn::GetAtt", List.of("AppTable", "StreamArn")));
+        assertThat(stream(dynamodb, "StreamIndexerFunction").get("EventSourceArn")).isEqualTo(Map.of("Fn::GetAtt", List.of("AppTable", "StreamArn")));
         assertThat(dynamodb.resources()).doesNotContainKeys("AppTableChangesStream", "ItemStateTable",
                 "StreamIndexerStreamConsumer", "RouterStreamConsumer");
         assertThat(dynamodb.properties("AppTable")).doesNotContainKey("KinesisStreamSpecification");
@@ -71,7 +71,7 @@ class StreamSourceTemplateTest {
         assertThat(handler(kinesis, "RouterFunction")).isEqualTo(KinesisRouterHandler.class);
         for (String function : List.of("StreamIndexerFunction", "RouterFunction")) {
             Map<String, Object> stream = stream(kinesis, function);
-            assertThat(stream.get("Stream")).isEqualTo(Map.of("Fn::GetAtt", List.of("AppTableChangesStream", "Arn")));
+            assertThat(stream.get("EventSourceArn")).isEqualTo(Map.of("Fn::GetAtt", List.of("AppTableChangesStream", "Arn")));
             assertThat(stream.get("FunctionResponseTypes")).isEqualTo(List.of("ReportBatchItemFailures"));
             assertThat(stream).containsEntry("BisectBatchOnFunctionError", true).containsKey("DestinationConfig")
                     .doesNotContainKey("FilterCriteria");
@@ -79,6 +79,16 @@ class StreamSourceTemplateTest {
         assertThat(environment(kinesis, "StreamIndexerFunction")).containsEntry("ITEM_STATE_TABLE_NAME", Map.of("Ref", "ItemStateTable"));
         assertThat(map(kinesis.properties("ItemStateTable").get("TimeToLiveSpecification"), "ttl"))
                 .isEqualTo(Map.of("AttributeName", "expiresAt", "Enabled", true));
+    }
+
+    @Test
+    void itemVersionAttribute_reachesTheKinesisIndexerOnly_emptyByDefault() {
+        Map<String, Object> parameter = map(template.parameters().get("ItemVersionAttribute"), "ItemVersionAttribute");
+
+        assertThat(parameter).containsEntry("Type", "String").containsEntry("Default", "");
+        assertThat(environment(kinesis, "StreamIndexerFunction")).containsEntry("ITEM_VERSION_ATTRIBUTE", Map.of("Ref", "ItemVersionAttribute"));
+        assertThat(environment(dynamodb, "StreamIndexerFunction")).doesNotContainKey("ITEM_VERSION_ATTRIBUTE");
+        assertThat(environment(kinesis, "RouterFunction")).doesNotContainKey("ITEM_VERSION_ATTRIBUTE");
     }
 
     @Test
@@ -113,7 +123,7 @@ class StreamSourceTemplateTest {
         Map<String, String> roles = Map.of("StreamIndexerFunction", "StreamIndexerRole", "RouterFunction", "RouterRole");
         consumers.forEach((function, consumer) -> {
             assertThat(fanOut.typeOf(consumer)).isEqualTo("AWS::Kinesis::StreamConsumer");
-            assertThat(stream(fanOut, function).get("Stream")).isEqualTo(Map.of("Fn::GetAtt", List.of(consumer, "ConsumerARN")));
+            assertThat(stream(fanOut, function).get("EventSourceArn")).isEqualTo(Map.of("Fn::GetAtt", List.of(consumer, "ConsumerARN")));
             assertThat(statements(fanOut, roles.get(function)).get("SubscribeWithItsConsumer"))
                     .containsEntry("Action", List.of("kinesis:SubscribeToShard", "kinesis:DescribeStreamConsumer"))
                     .containsEntry("Resource", Map.of("Fn::GetAtt", List.of(consumer, "ConsumerARN")));
@@ -215,8 +225,7 @@ class StreamSourceTemplateTest {
     }
 
     private static Map<String, Object> stream(SamTemplate deployed, String function) {
-        Map<String, Object> events = map(deployed.properties(function).get("Events"), "Events");
-        return map(map(events.get("AppTableStream"), "AppTableStream").get("Properties"), "Properties");
+        return StreamMappings.of(deployed, function);
     }
 
     private static Map<String, Object> environment(SamTemplate deployed, String function) {

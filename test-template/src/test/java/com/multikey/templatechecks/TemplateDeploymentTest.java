@@ -97,23 +97,24 @@ class TemplateDeploymentTest {
     @Test
     void everyStreamEventSource_reportsPartialFailures_andBoundsRetries() {
         int sources = 0;
-        for (String function : template.resourcesOfType("AWS::Serverless::Function")) {
-            Object events = template.properties(function).get("Events");
-            if (events == null) {
-                continue;
-            }
-            for (Object value : map(events, "Events").values()) {
-                Map<String, Object> event = map(value, "event");
-                if (!"DynamoDB".equals(event.get("Type"))) {
-                    continue;
-                }
-                sources++;
-                Map<String, Object> properties = map(event.get("Properties"), "Properties");
-                assertThat(properties.get("FunctionResponseTypes")).isEqualTo(List.of("ReportBatchItemFailures"));
-                assertThat(properties.get("BisectBatchOnFunctionError")).isEqualTo(true);
-                assertThat(properties).containsKeys("MaximumRetryAttempts", "MaximumRecordAgeInSeconds", "DestinationConfig");
-            }
+        // as deployed with the default parameters: the DynamoDB stream's mappings
+        SamTemplate deployed = template.deployed();
+        assertThat(template.resourcesOfType("AWS::Serverless::Function"))
+                .allSatisfy(function -> assertThat(template.properties(function)).as(function).doesNotContainKey("Events"));
+        for (String mapping : deployed.resourcesOfType("AWS::Lambda::EventSourceMapping")) {
+            sources++;
+            Map<String, Object> properties = deployed.properties(mapping);
+            assertThat(properties.get("FunctionResponseTypes")).isEqualTo(List.of("ReportBatchItemFailures"));
+            assertThat(properties.get("BisectBatchOnFunctionError")).isEqualTo(true);
+            assertThat(properties).containsKeys("MaximumRetryAttempts", "MaximumRecordAgeInSeconds", "DestinationConfig");
         }
+        // every mapping of every mode (the Kinesis ones too) keeps the same failure semantics
+        assertThat(template.resourcesOfType("AWS::Lambda::EventSourceMapping")).hasSize(4).allSatisfy(mapping -> {
+            Map<String, Object> properties = template.properties(mapping);
+            assertThat(properties.get("FunctionResponseTypes")).as(mapping).isEqualTo(List.of("ReportBatchItemFailures"));
+            assertThat(properties).as(mapping).containsEntry("BisectBatchOnFunctionError", true)
+                    .containsKeys("MaximumRetryAttempts", "MaximumRecordAgeInSeconds", "DestinationConfig");
+        });
         assertThat(sources).as("a stream shard serves at most two readers: the indexer and the router").isEqualTo(2);
     }
 

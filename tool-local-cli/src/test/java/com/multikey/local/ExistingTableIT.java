@@ -97,7 +97,7 @@ class ExistingTableIT {
     void stack_givenATableThatDoesNotExist_isRefused_namingIt() {
         assertThatThrownBy(() -> runtime(dynamoDb -> { }).close())
                 .isInstanceOf(TemplateException.class)
-                .hasMessageContaining("StreamIndexerFunction.Events.AppTableStream.Stream: the stream ARN names table Orders, which does not exist");
+                .hasMessageContaining("StreamIndexerFunctionAppTableStream.EventSourceArn: the stream ARN names table Orders, which does not exist");
     }
 
     @Test

@@ -272,19 +272,21 @@ class LocalMainIT {
 
     @Test
     void aTemplateTheRunnerCannotInterpret_isNamed(@TempDir Path dir) throws IOException {
-        // the indexer's stream event, the first of the template's events, becomes one of a type the emulator does not serve
-        String streamEvent = "        AppTableStream:\n          Type: %s\n";
+        // the indexer's stream mapping reads a source the emulator does not serve: an SQS queue
+        String streamSource = "      EventSourceArn: !If [CreateAppTable, !GetAtt AppTable.StreamArn, !Ref ExistingTableStreamArn]\n";
+        String queueSource = "      EventSourceArn: !GetAtt StreamIndexerFailureQueue.Arn\n";
         Path repository = SamTemplate.findUp("template.yaml").toAbsolutePath().getParent();
         String template = Files.readString(SamTemplate.findUp("template.yaml"))
                 // the deployable jars stay where the build put them
                 .replace("CodeUri: ", "CodeUri: " + repository + "/")
-                .replaceFirst(java.util.regex.Pattern.quote(streamEvent.formatted("DynamoDB")), streamEvent.formatted("SQS"));
-        assertThat(template).as("the stream event was changed").contains(streamEvent.formatted("SQS"));
+                .replaceFirst(java.util.regex.Pattern.quote(streamSource), queueSource);
+        assertThat(template).as("the stream mapping was changed").contains(queueSource);
         Path changed = Files.writeString(dir.resolve("template.yaml"), template);
 
         assertThat(run("--template", changed.toString(), "invoke", "StreamIndexerFunction", "-e",
                 samEvents.resolve("issue-insert.json").toString())).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("error: StreamIndexerFunction.Events.AppTableStream: event type SQS is not emulated");
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("error: StreamIndexerFunctionAppTableStream.EventSourceArn: an event source of sqs is not emulated");
     }
 
     @Test

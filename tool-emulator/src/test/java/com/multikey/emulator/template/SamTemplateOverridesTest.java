@@ -15,9 +15,7 @@ class SamTemplateOverridesTest {
     void withParameterOverrides_replacesTheDefault_whereARefResolvesIt() {
         SamTemplate overridden = template.withParameterOverrides(Map.of("StreamIndexerParallelizationFactor", "7"));
 
-        Object property = overridden.properties("StreamIndexerFunction").get("Events") instanceof Map<?, ?> events
-                && events.get("AppTableStream") instanceof Map<?, ?> event && event.get("Properties") instanceof Map<?, ?> properties
-                ? properties.get("ParallelizationFactor") : null;
+        Object property = overridden.properties("StreamIndexerFunctionAppTableStream").get("ParallelizationFactor");
         assertThat(TemplateEnvironment.resolve(property, overridden, Map.of(), "test")).isEqualTo("7");
         assertThat(TemplateEnvironment.resolve(property, template, Map.of(), "test")).isEqualTo("2");
     }

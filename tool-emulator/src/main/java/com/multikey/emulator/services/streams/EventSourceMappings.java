@@ -25,7 +25,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The template's DynamoDB event sources, read as Lambda's event source mappings read them: the table
+ * The template's stream event sources ({@code AWS::Lambda::EventSourceMapping} resources, and SAM's {@code DynamoDB}
+ * and {@code Kinesis} function events), read as Lambda's event source mappings read them: the table
  * stream (a table of the template's, or one that exists before it, by its stream ARN), {@code BatchSize}, {@code FilterCriteria} (event-ruler), {@code MaximumRetryAttempts},
  * {@code BisectBatchOnFunctionError}, {@code FunctionResponseTypes} and {@code ParallelizationFactor} (a
  * number, or {@code !Ref} to a parameter, resolved through its default or override like every other
@@ -35,6 +36,9 @@ final class EventSourceMappings {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern KINESIS_ARN = Pattern.compile("arn:[^:]+:kinesis:[^:]*:[^:]*:stream/[^/]+(/consumer/.+)?");
+    private static final Pattern SQS_ARN = Pattern.compile("arn:[^:]+:sqs:[^:]*:[^:]*:[^:]+");
+    private static final String MAPPING_TYPE = "AWS::Lambda::EventSourceMapping";
+    private static final String SERVERLESS_FUNCTION = "AWS::Serverless::Function";
     private static final Pattern STREAM_ARN = Pattern.compile("arn:[^:]+:dynamodb:[^:]*:[^:]*:table/([^/]+)/stream/.+");
 
     /** A bound mapping, the tail of the stream it reads, its table and the function it delivers to. */
@@ -81,7 +85,7 @@ final class EventSourceMappings {
         this.out = out;
     }
 
-    /** The mappings of one function's {@code DynamoDB} events, delivering to it. */
+    /** The mappings of one function's {@code DynamoDB} and {@code Kinesis} events (SAM's), delivering to it. */
     List<Source> bind(String function, LocalFunction target) {
         List<Source> sources = new ArrayList<>();
         Object events = template.properties(function).get("Events");
@@ -95,35 +99,122 @@ final class EventSourceMappings {
                 throw new TemplateException(where + ": event type " + event.get("Type") + " is not emulated (DynamoDB and Kinesis only)");
             }
             Map<String, Object> properties = SamTemplate.map(event.get("Properties"), where + ".Properties");
-            String kinesisArn = kinesisArn(properties.get("Stream"), where + ".Stream");
-            if (kinesisArn != null) {
-                kinesisSources.add(bindKinesis(function, target, properties, kinesisArn, where));
-                return;
+            Source source = bindOne(function, target, properties, properties.get("Stream"), where, where + ".Stream");
+            if (source != null) {
+                sources.add(source);
             }
-            String table = streamTable(properties.get("Stream"), where + ".Stream");
-            Machine filter = filter(properties, where);
-            int batchSize = number(properties.get("BatchSize"), 100, where + ".BatchSize");
-            int retries = number(properties.get("MaximumRetryAttempts"), 10000, where + ".MaximumRetryAttempts");
-            boolean bisect = Boolean.TRUE.equals(properties.get("BisectBatchOnFunctionError"));
-            boolean partial = properties.get("FunctionResponseTypes") instanceof List<?> types && types.contains("ReportBatchItemFailures");
-            int factor = number(properties.get("ParallelizationFactor"), 1, where + ".ParallelizationFactor");
-            StreamTail tail = new StreamTail(dynamoDb, streams, table);
-            FaultSwitch faults = new FaultSwitch();
-            // every lane reports under the function's name: a line says what happened to a batch, not where
-            ConcurrentBatches mapping = new ConcurrentBatches(function, factor, tail.partitionKey(), lane -> new StreamEventSource(function,
-                    tail.streamArn(), filter, batchSize, retries, bisect,
-                    (String batch) -> {
-                        String answer = target.invoke(batch);
-                        if (faults.failAfterInvoke(sequenceNumbers(batch))) {
-                            throw new IllegalStateException("injected function error");
-                        }
-                        return partial ? batchItemFailures(answer) : new StreamsEventResponse(List.of());
-                    }, out, onFailure(properties, function, tail.streamArn(), where)));
-            Object position = properties.get("StartingPosition");
-            sources.add(new Source(mapping, tail, table, function, faults,
-                    position == null ? "LATEST" : TemplateEnvironment.resolve(position, template, names, where + ".StartingPosition"), batchSize));
         });
         return sources;
+    }
+
+    /**
+     * The template's {@code AWS::Lambda::EventSourceMapping} resources (those a deploy creates: their {@code Condition}
+     * holds), each read as Lambda reads it: {@code EventSourceArn} a DynamoDB stream or a Kinesis data stream (or
+     * enhanced fan-out consumer), {@code FunctionName} a function of the template, its alias SAM publishes
+     * ({@code !Ref <function>.Alias}, {@code !Ref <function>Alias<name>}) or its ARN; the other properties as a SAM
+     * stream event's, and {@code DestinationConfig.OnFailure.Destination} an SQS queue's ARN.
+     */
+    List<Source> bindResources(Map<String, LocalFunction> functions) {
+        List<Source> sources = new ArrayList<>();
+        for (String mapping : template.resourcesOfType(MAPPING_TYPE)) {
+            Map<String, Object> properties = template.properties(mapping);
+            String function = functionOf(properties.get("FunctionName"), mapping + ".FunctionName");
+            LocalFunction target = functions.get(function);
+            if (target == null) {
+                throw new TemplateException(mapping + ".FunctionName: " + function + " is not a function the stack deploys");
+            }
+            Object stream = properties.get("EventSourceArn");
+            checkAStream(stream, mapping + ".EventSourceArn");
+            Source source = bindOne(function, target, properties, stream, mapping, mapping + ".EventSourceArn");
+            if (source != null) {
+                sources.add(source);
+            }
+        }
+        return sources;
+    }
+
+    /** Refuses an event source the emulator does not serve (an SQS queue, a Kafka topic...), naming its service. */
+    private void checkAStream(Object stream, String where) {
+        if (stream instanceof Map<?, ?> map && map.get("Fn::GetAtt") instanceof List<?> parts && parts.size() == 2
+                && template.resources().get(parts.get(0)) instanceof Map<?, ?> resource && TemplateTables.TABLE_TYPE.equals(resource.get("Type"))) {
+            return;
+        }
+        String arn;
+        try {
+            arn = TemplateEnvironment.resolve(stream, template, names, where);
+        } catch (IllegalArgumentException e) {
+            throw new TemplateException(e.getMessage());
+        }
+        String[] parts = arn.split(":", 4);
+        String service = parts.length > 2 ? parts[2] : arn;
+        if (!service.equals("dynamodb") && !service.equals("kinesis")) {
+            throw new TemplateException(where + ": an event source of " + service + " is not emulated (DynamoDB streams and Kinesis data streams only)");
+        }
+    }
+
+    /** The function's logical id that an event source mapping's {@code FunctionName} names. */
+    private String functionOf(Object functionName, String where) {
+        if (functionName instanceof Map<?, ?> map && map.get("Fn::GetAtt") instanceof List<?> parts && parts.size() == 2
+                && "Arn".equals(parts.get(1)) && isFunction(String.valueOf(parts.get(0)))) {
+            return String.valueOf(parts.get(0));
+        }
+        if (functionName instanceof Map<?, ?> map && map.get("Ref") instanceof String ref) {
+            if (isFunction(ref)) {
+                return ref;
+            }
+            if (ref.endsWith(".Alias") && isFunction(ref.substring(0, ref.length() - ".Alias".length()))) {
+                return ref.substring(0, ref.length() - ".Alias".length());
+            }
+            // the alias's logical id SAM generates: <function>Alias<AutoPublishAlias>
+            for (String function : template.resourcesOfType(SERVERLESS_FUNCTION)) {
+                Object alias = template.properties(function).get("AutoPublishAlias");
+                if (alias != null && ref.equals(function + "Alias" + alias)) {
+                    return function;
+                }
+            }
+        }
+        throw new TemplateException(where + " must name a function of the template (!Ref <function>, !Ref <function>.Alias or "
+                + "!GetAtt <function>.Arn), not " + functionName);
+    }
+
+    private boolean isFunction(String logicalId) {
+        return template.resources().get(logicalId) instanceof Map<?, ?> resource
+                && (SERVERLESS_FUNCTION.equals(resource.get("Type")) || "AWS::Lambda::Function".equals(resource.get("Type")));
+    }
+
+    /**
+     * One mapping of {@code function} on the stream {@code stream} names, with a SAM stream event's {@code properties}:
+     * a DynamoDB stream's is returned, a Kinesis stream's is kept in {@link #kinesisSources()} (null returned).
+     */
+    private Source bindOne(String function, LocalFunction target, Map<String, Object> properties, Object stream, String where,
+                           String streamWhere) {
+        String kinesisArn = kinesisArn(stream, streamWhere);
+        if (kinesisArn != null) {
+            kinesisSources.add(bindKinesis(function, target, properties, kinesisArn, where));
+            return null;
+        }
+        String table = streamTable(stream, streamWhere);
+        Machine filter = filter(properties, where);
+        int batchSize = number(properties.get("BatchSize"), 100, where + ".BatchSize");
+        int retries = number(properties.get("MaximumRetryAttempts"), 10000, where + ".MaximumRetryAttempts");
+        boolean bisect = Boolean.TRUE.equals(properties.get("BisectBatchOnFunctionError"));
+        boolean partial = properties.get("FunctionResponseTypes") instanceof List<?> types && types.contains("ReportBatchItemFailures");
+        int factor = number(properties.get("ParallelizationFactor"), 1, where + ".ParallelizationFactor");
+        StreamTail tail = new StreamTail(dynamoDb, streams, table);
+        FaultSwitch faults = new FaultSwitch();
+        // every lane reports under the function's name: a line says what happened to a batch, not where
+        ConcurrentBatches mapping = new ConcurrentBatches(function, factor, tail.partitionKey(), lane -> new StreamEventSource(function,
+                tail.streamArn(), filter, batchSize, retries, bisect,
+                (String batch) -> {
+                    String answer = target.invoke(batch);
+                    if (faults.failAfterInvoke(sequenceNumbers(batch))) {
+                        throw new IllegalStateException("injected function error");
+                    }
+                    return partial ? batchItemFailures(answer) : new StreamsEventResponse(List.of());
+                }, out, onFailure(properties, function, tail.streamArn(), where)));
+        Object position = properties.get("StartingPosition");
+        return new Source(mapping, tail, table, function, faults,
+                position == null ? "LATEST" : TemplateEnvironment.resolve(position, template, names, where + ".StartingPosition"), batchSize);
     }
 
     /** The Kinesis mappings bound so far (by {@link #bind}). */
@@ -187,10 +278,7 @@ final class EventSourceMappings {
         if (!(properties.get("DestinationConfig") instanceof Map<?, ?> config) || !(config.get("OnFailure") instanceof Map<?, ?> onFailure)) {
             return null;
         }
-        if (!"SQS".equals(onFailure.get("Type"))) {
-            throw new TemplateException(where + ".DestinationConfig.OnFailure: only Type SQS is emulated");
-        }
-        String arn = TemplateEnvironment.resolve(onFailure.get("Destination"), template, names, where + ".DestinationConfig.OnFailure.Destination");
+        String arn = sqsDestination(onFailure, where);
         String functionArn = TemplateEnvironment.resolve(Map.of("Fn::GetAtt", List.of(function, "Arn")), template, names, where);
         return new KinesisEventSource.OnFailure(sqs, arn.substring(arn.lastIndexOf(':') + 1), functionArn);
     }
@@ -259,12 +347,24 @@ final class EventSourceMappings {
         if (!(properties.get("DestinationConfig") instanceof Map<?, ?> config) || !(config.get("OnFailure") instanceof Map<?, ?> onFailure)) {
             return OnFailureDestination.NONE;
         }
-        if (!"SQS".equals(onFailure.get("Type"))) {
+        String arn = sqsDestination(onFailure, where);
+        String functionArn = TemplateEnvironment.resolve(Map.of("Fn::GetAtt", List.of(function, "Arn")), template, names, where);
+        return new StreamOnFailureRecord(streams, streamArn, functionArn, sqs, arn.substring(arn.lastIndexOf(':') + 1));
+    }
+
+    /**
+     * The queue ARN of an on-failure destination: SAM's event names its {@code Type} SQS, an
+     * {@code AWS::Lambda::EventSourceMapping} has no {@code Type} and its {@code Destination} is the queue's ARN.
+     */
+    private String sqsDestination(Map<?, ?> onFailure, String where) {
+        if (onFailure.containsKey("Type") && !"SQS".equals(onFailure.get("Type"))) {
             throw new TemplateException(where + ".DestinationConfig.OnFailure: only Type SQS is emulated");
         }
         String arn = TemplateEnvironment.resolve(onFailure.get("Destination"), template, names, where + ".DestinationConfig.OnFailure.Destination");
-        String functionArn = TemplateEnvironment.resolve(Map.of("Fn::GetAtt", List.of(function, "Arn")), template, names, where);
-        return new StreamOnFailureRecord(streams, streamArn, functionArn, sqs, arn.substring(arn.lastIndexOf(':') + 1));
+        if (!SQS_ARN.matcher(arn).matches()) {
+            throw new TemplateException(where + ".DestinationConfig.OnFailure.Destination: only an SQS queue is emulated, not " + arn);
+        }
+        return arn;
     }
 
     /** The batch item failures of a function's answer, as Lambda reads a partial batch response. */

@@ -77,6 +77,7 @@ public final class StreamPolling implements AutoCloseable {
         this.kinesisDelivery = delivery;
         EventSourceMappings mappings = new EventSourceMappings(deployed, names, dynamoDb, streams, out, sqs, kinesis);
         functions.forEach((function, target) -> sources.addAll(mappings.bind(function, target)));
+        sources.addAll(mappings.bindResources(functions));
         kinesisSources.addAll(mappings.kinesisSources());
         for (EventSourceMappings.Source source : sources) {
             if (ttlWatched.add(source.table())) {
