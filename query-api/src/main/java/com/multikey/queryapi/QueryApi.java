@@ -47,7 +47,9 @@ import java.util.regex.Pattern;
  * {@code lt}/{@code le}/{@code gt}/{@code ge}) on the sorted field; {@code where}, once per predicate on any field
  * ({@link PredicateText}), {@code budget} (the items the page may read), {@code explain=true} (the page says how it
  * was read) and {@code total=true} (the page says how many items its request matches). Errors are RFC 9457 problem details naming the parameter at fault (for a predicate,
- * also its position and text); none carries a DynamoDB message, a table name or a key.
+ * also its position and text, and the offending token's offset where the grammar refuses one); none carries a DynamoDB message, a
+ * table name or a key. The facets routes are {@link FacetsRoutes}'; the group parameters are read by {@link GroupParameters} and
+ * checked against the caller's token by {@link GroupAccess}.
  */
 public final class QueryApi {
 
