@@ -495,19 +495,19 @@ function projectsOf(text) {
   return (text || "").split(",").map((project) => project.trim()).filter((project) => project);
 }
 
-// Under the Where expression, where the API refused it: the text and a caret at the character its problem names
-// ("predicate 0 at character 15: ..."); hidden when the answer is no problem about it
+// Under the Where expression, where the API refused it: the text and a caret at the character its problem's offset
+// member names; hidden when the answer is no problem about it
 function markWhere(problem) {
   const expression = $("whereExpression");
   const position = problem && problem.parameter === "where" ? problem.position : undefined;
   const text = position === undefined ? undefined : state.where[position];
-  const offset = /at character (\d+)/.exec((problem && problem.detail) || "");
+  const offset = problem && Number.isInteger(problem.offset) ? problem.offset : undefined;
   const ours = text !== undefined && text === expression.value.trim();
   expression.classList.toggle("invalid", ours);
   $("whereMark").hidden = !ours;
   if (!ours) return;
-  $("whereMark").textContent = offset ? text + "\n" + " ".repeat(Number(offset[1])) + "^" : text;
-  if (offset) expression.setSelectionRange(Number(offset[1]), Number(offset[1]));
+  $("whereMark").textContent = offset !== undefined ? text + "\n" + " ".repeat(offset) + "^" : text;
+  if (offset !== undefined) expression.setSelectionRange(offset, offset);
 }
 
 // Reads the first page when the inputs name a group (and entry); else says what to give

@@ -314,12 +314,12 @@ public final class Counts {
         return new Total(seen.size(), Total.Relation.EQ, Total.Source.COUNTED, calls, examined);
     }
 
-    /** The pages a count reads: the request's, from the first, {@value #WALK_PAGE_SIZE} items a page. */
+    /**
+     * The pages a count reads: the request's, from the first, {@value #WALK_PAGE_SIZE} items a page (each page's read budget
+     * is the walk's).
+     */
     private static PageRequest fromStart(PageRequest request) {
-        PageRequest first = new PageRequest(request.index().orElse(null), request.group(), request.attribId(), request.order(),
-                WALK_PAGE_SIZE, request.filter().orElse(null), request.includeMissing(), null);
-        first = first.where(request.expressions());
-        return request.groups().size() > 1 ? first.withGroups(request.groups()) : first;
+        return request.fromStart().withPageSize(WALK_PAGE_SIZE);
     }
 
     private record Walked(long items, Total.Relation relation, int calls, long examined) {

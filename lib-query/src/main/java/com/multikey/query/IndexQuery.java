@@ -198,28 +198,19 @@ public final class IndexQuery {
             return pageOfGroups(request);
         }
         RetryBudget budget = new RetryBudget(backoff, sleeper, Deadline.after(pageBudget, nanoClock));
-        Target target = Target.of(request, grid.currentDefinitions(budget, pageBudget), definitions, projector);
+        IndexDefinitions current = grid.currentDefinitions(budget, pageBudget);
         int items = readBudget.of(request);
-        ItemTests tests = new ItemTests(projector, target.index(), request.group(), request.attribId(), target.project(),
-                request.expressions());
-        checkFields(request, target, tests);
-        // two spellings of one field are one field: their ranges must leave a value too
-        ExpressionText.validate(request.expressions(), tests::identity);
-        SortRanges ranges = SortRanges.of(request.filter(), tests.onSortField(), target.bounds());
-        boolean tail = Planner.hasTail(request, tests);
-        Optional<Cursor> cursor = request.cursor().map(text -> grid.carriedOver(Cursor.decode(text, request, cursors), target, request)
-                .requireValid(target, ranges.hull(), tail));
-        grid.requireDefined(request, target, tests, cursor, budget, pageBudget);
-        boolean planned = !request.expressions().isEmpty();
+        GroupPlan planned = planGroup(request, current, () -> request.cursor().map(text -> Cursor.decode(text, request, cursors)),
+                budget, true);
+        Target target = planned.target();
+        ItemTests tests = planned.tests();
+        Optional<Cursor> cursor = planned.cursor();
+        boolean predicates = !request.expressions().isEmpty();
         PageReads reads = new PageReads(new PageReads.Tables(dynamoDb, appTable, indexTable, grid.settings()), projector, budget, pageBudget,
-                planned || request.readBudget() > 0 ? items : Integer.MAX_VALUE,
-                planned ? ReadBudget.maxCalls(items) : MAX_READS_PER_PAGE);
-        Listing listing = new Listing(request, target, tests, projector);
-        Plan plan = Planner.plan(listing, ranges, () -> drivers(request, target, tests),
-                (position, predicate) -> driverOf(position, predicate, request, target, tests),
-                cursor.map(c -> c.part() == Cursor.Part.MISSING).orElse(false));
-        Part part = new PlanReader(listing, reads, definitions.table()).read(plan, cursor.map(Cursor::startKey).orElse(Map.of()),
-                cursor.map(Cursor::knowledge).orElse(Knowledge.NONE), request.pageSize());
+                predicates || request.readBudget() > 0 ? items : Integer.MAX_VALUE,
+                predicates ? ReadBudget.maxCalls(items) : MAX_READS_PER_PAGE);
+        Part part = new PlanReader(planned.listing(), reads, definitions.table()).read(planned.plan(),
+                cursor.map(Cursor::startKey).orElse(Map.of()), cursor.map(Cursor::knowledge).orElse(Knowledge.NONE), request.pageSize());
         List<Map<String, AttributeValue>> listed = part.listed().stream().map(Part.Listed::item).toList();
         List<AttributeValue> values = part.listed().stream().map(Part.Listed::value).filter(java.util.Objects::nonNull).toList();
         boolean full = listed.size() >= request.pageSize();
@@ -244,35 +235,21 @@ public final class IndexQuery {
                 : (int) Math.min(readBudget.max(), (long) readBudget.standard() * request.groups().size());
         Optional<MergeCursor> cursor = request.cursor().map(text -> MergeCursor.decode(text, request, cursors));
         List<PageRequest> singles = request.groups().stream().map(request::ofGroup).toList();
-        List<Target> targets = new ArrayList<>();
-        List<ItemTests> tests = new ArrayList<>();
-        List<Plan> plans = new ArrayList<>();
+        List<GroupPlan> groupPlans = new ArrayList<>();
         List<MergeCursor.Position> positions = new ArrayList<>();
         for (int i = 0; i < singles.size(); i++) {
-            PageRequest single = singles.get(i);
-            Target target = Target.of(single, current, definitions, projector);
-            ItemTests groupTests = new ItemTests(projector, target.index(), single.group(), single.attribId(), target.project(),
-                    single.expressions());
-            checkFields(single, target, groupTests);
-            ExpressionText.validate(single.expressions(), groupTests::identity);
-            SortRanges ranges = SortRanges.of(single.filter(), groupTests.onSortField(), target.bounds());
-            boolean tail = Planner.hasTail(single, groupTests);
             int group = i;
-            MergeCursor.Position position = cursor.map(c -> c.positions().get(group))
+            MergeCursor.Position given = cursor.map(c -> c.positions().get(group))
                     .orElseGet(() -> new MergeCursor.Position.Start(Optional.empty()));
-            if (position instanceof MergeCursor.Position.At at) {
-                position = new MergeCursor.Position.At(grid.carriedOver(at.cursor(), target, single).requireValid(target, ranges.hull(), tail),
-                        at.head());
-            }
-            Optional<Cursor> groupCursor = position instanceof MergeCursor.Position.At at ? Optional.of(at.cursor()) : Optional.empty();
-            grid.requireDefined(single, target, groupTests, groupCursor, budget, pageBudget);
-            Listing listing = new Listing(single, target, groupTests, projector);
-            plans.add(Planner.plan(listing, ranges, () -> drivers(single, target, groupTests),
-                    groupCursor.map(c -> c.part() == Cursor.Part.MISSING).orElse(false)));
-            targets.add(target);
-            tests.add(groupTests);
-            positions.add(position);
+            GroupPlan plan = planGroup(singles.get(i), current,
+                    () -> given instanceof MergeCursor.Position.At at ? Optional.of(at.cursor()) : Optional.empty(), budget, false);
+            groupPlans.add(plan);
+            positions.add(given instanceof MergeCursor.Position.At at ? new MergeCursor.Position.At(plan.cursor().orElseThrow(), at.head())
+                    : given);
         }
+        List<Target> targets = groupPlans.stream().map(GroupPlan::target).toList();
+        List<ItemTests> tests = groupPlans.stream().map(GroupPlan::tests).toList();
+        List<Plan> plans = groupPlans.stream().map(GroupPlan::plan).toList();
         long reading = positions.stream().filter(p -> !(p instanceof MergeCursor.Position.Done)).count();
         boolean planned = !request.expressions().isEmpty();
         boolean budgeted = planned || request.readBudget() > 0;
@@ -287,7 +264,7 @@ public final class IndexQuery {
             PageReads groupReads = new PageReads(new PageReads.Tables(dynamoDb, appTable, indexTable, grid.settings()), projector, budget,
                     pageBudget, budgeted ? share : Integer.MAX_VALUE, planned ? ReadBudget.maxCalls(share) : MAX_READS_PER_PAGE);
             reads.add(groupReads);
-            groups.add(new MergeRead.Group(new Listing(singles.get(i), targets.get(i), tests.get(i), projector), groupReads, positions.get(i)));
+            groups.add(new MergeRead.Group(groupPlans.get(i).listing(), groupReads, positions.get(i)));
         }
         MergeRead.Result result = new MergeRead(groups, definitions.table()).read(new Plan.Merge(plans), request.pageSize());
         List<Map<String, AttributeValue>> listed = result.listed().stream().map(Part.Listed::item).toList();
@@ -304,6 +281,39 @@ public final class IndexQuery {
                 ? Explain.of(result.explained(), counts, Suggestion.of(request, targets.get(0).index(), tests.get(0), examined, full))
                 : null)
                 .readFrom(targets.get(0).index().name());
+    }
+
+    /** One group's page, planned: what it reads, its tests, its cursor carried over and checked, and its plan. */
+    private record GroupPlan(Target target, ItemTests tests, Listing listing, Optional<Cursor> cursor, Plan plan) {
+    }
+
+    /**
+     * Plans the page of one group, as a request of one group and each group of a request of several are planned: its target,
+     * the fields its predicates name checked, its cursor (read once the checks before it pass) carried over to the layout
+     * read and checked against the request's ranges, the grid's attributes checked defined, and its plan.
+     *
+     * @param cursor     the group's cursor as the request gives it; empty for its first page
+     * @param byDisjunct whether an {@code or} among the {@code where}s may be read as a union of drives (a request of one group)
+     */
+    private GroupPlan planGroup(PageRequest request, IndexDefinitions current, Supplier<Optional<Cursor>> cursor, RetryBudget budget,
+                                boolean byDisjunct) {
+        Target target = Target.of(request, current, definitions, projector);
+        ItemTests tests = new ItemTests(projector, target.index(), request.group(), request.attribId(), target.project(),
+                request.expressions());
+        checkFields(request, target, tests);
+        // two spellings of one field are one field: their ranges must leave a value too
+        ExpressionText.validate(request.expressions(), tests::identity);
+        SortRanges ranges = SortRanges.of(request.filter(), tests.onSortField(), target.bounds());
+        boolean tail = Planner.hasTail(request, tests);
+        Optional<Cursor> checked = cursor.get().map(given -> grid.carriedOver(given, target, request).requireValid(target, ranges.hull(), tail));
+        grid.requireDefined(request, target, tests, checked, budget, pageBudget);
+        Listing listing = new Listing(request, target, tests, projector);
+        Supplier<List<Driver>> drivers = () -> drivers(request, target, tests);
+        boolean inTail = checked.map(c -> c.part() == Cursor.Part.MISSING).orElse(false);
+        Plan plan = byDisjunct
+                ? Planner.plan(listing, ranges, drivers, (position, predicate) -> driverOf(position, predicate, request, target, tests), inTail)
+                : Planner.plan(listing, ranges, drivers, inTail);
+        return new GroupPlan(target, tests, listing, checked, plan);
     }
 
     /**

@@ -227,6 +227,19 @@ public final class PageRequest {
         return new PageRequest(index, groups, attribId, order, pageSize, filter, includeMissing, cursor, expressions, readBudget, true);
     }
 
+    /**
+     * The same request from its first page: every part of it kept but the cursor (a count walks a request's pages so,
+     * {@link Counts}).
+     */
+    public PageRequest fromStart() {
+        return new PageRequest(index, groups, attribId, order, pageSize, filter, includeMissing, null, expressions, readBudget, explain);
+    }
+
+    /** The same request with pages of this many items (1 to {@value #MAX_PAGE_SIZE}). */
+    public PageRequest withPageSize(int pageSize) {
+        return new PageRequest(index, groups, attribId, order, pageSize, filter, includeMissing, cursor, expressions, readBudget, explain);
+    }
+
     private static List<List<AttributeValue>> groups(List<List<AttributeValue>> groups) {
         List<List<AttributeValue>> distinct = Objects.requireNonNull(groups, "groups").stream()
                 .map(group -> List.copyOf(Objects.requireNonNull(group, "group"))).distinct().toList();

@@ -22,18 +22,21 @@ final class Problem extends RuntimeException {
     private final int position;
     /** For a {@code where} predicate at fault: its text as given, when the request gave one at that place; else null. */
     private final String predicate;
+    /** For a token of a {@code where} the grammar refuses: its character offset in that text (from 0); else -1. */
+    private final int offset;
 
     Problem(int status, String title, String detail, String parameter) {
-        this(status, title, detail, parameter, -1, null);
+        this(status, title, detail, parameter, -1, null, -1);
     }
 
-    private Problem(int status, String title, String detail, String parameter, int position, String predicate) {
+    private Problem(int status, String title, String detail, String parameter, int position, String predicate, int offset) {
         super(detail, null, false, false);
         this.status = status;
         this.title = title;
         this.parameter = parameter;
         this.position = position;
         this.predicate = predicate;
+        this.offset = offset;
     }
 
     static Problem badRequest(String parameter, String detail) {
@@ -41,11 +44,15 @@ final class Problem extends RuntimeException {
     }
 
     /**
-     * A {@code where} predicate that cannot be used: its place among the request's {@code where} values, and its text
-     * (null when the fault is a predicate beyond those given, e.g. one too many).
+     * A {@code where} that cannot be used, as the query library refused it: its place among the request's {@code where}
+     * values, its text (none when the fault is a predicate beyond those given) and, for a token the grammar refuses, the
+     * token's character offset in that text (RFC 9457 extension members: a client points at it without reading
+     * {@code detail}).
      */
-    static Problem badPredicate(int position, String predicate, String detail) {
-        return new Problem(400, "Bad Request", detail, "where", position, predicate);
+    static Problem badPredicate(com.multikey.query.InvalidPredicateException refusal, java.util.List<String> where) {
+        int position = refusal.position();
+        return new Problem(400, "Bad Request", refusal.getMessage(), "where", position, position < where.size() ? where.get(position) : null,
+                refusal.offset());
     }
 
     static Problem throttled() {
@@ -75,6 +82,9 @@ final class Problem extends RuntimeException {
         }
         if (predicate != null) {
             body.put("predicate", predicate);
+        }
+        if (offset >= 0) {
+            body.put("offset", offset);
         }
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("content-type", "application/problem+json");

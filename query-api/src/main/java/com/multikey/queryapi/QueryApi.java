@@ -5,7 +5,6 @@ import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.index.definition.ValueSource;
 import com.multikey.query.FilterParameters;
-import com.multikey.query.GroupValue;
 import com.multikey.query.InvalidPredicateException;
 import com.multikey.query.Page;
 import com.multikey.query.PageParameters;
@@ -21,7 +20,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +47,9 @@ import java.util.regex.Pattern;
  * {@code lt}/{@code le}/{@code gt}/{@code ge}) on the sorted field; {@code where}, once per predicate on any field
  * ({@link PredicateText}), {@code budget} (the items the page may read), {@code explain=true} (the page says how it
  * was read) and {@code total=true} (the page says how many items its request matches). Errors are RFC 9457 problem details naming the parameter at fault (for a predicate,
- * also its position and text); none carries a DynamoDB message, a table name or a key.
+ * also its position and text, and the offending token's offset where the grammar refuses one); none carries a DynamoDB message, a
+ * table name or a key. The facets routes are {@link FacetsRoutes}'; the group parameters are read by {@link GroupParameters} and
+ * checked against the caller's token by {@link GroupAccess}.
  */
 public final class QueryApi {
 
@@ -122,22 +122,18 @@ public final class QueryApi {
     public static final String ANY_GROUP = "*";
 
     private static final Pattern INDEX_ITEMS = Pattern.compile("/v1/indexes/([A-Za-z0-9_.-]{1,64})/items");
-    private static final Pattern INDEX_FACETS = Pattern.compile("/v1/indexes/([A-Za-z0-9_.-]{1,64})/facets");
-    /** The parameters of a facets request beside the group's (and the grid's field, repeatable there too). */
-    private static final Set<String> FACET_PARAMETERS = Set.of("field", "top", "where", "budget");
     private static final Set<String> PAGE_PARAMETERS = java.util.Arrays.stream(PageParameters.Parameter.values())
             .map(PageParameters.Parameter::apiName).collect(java.util.stream.Collectors.toUnmodifiableSet());
     /** The parameters a request may give more than once, each value in its place. */
     private static final Set<String> REPEATABLE = Set.of("group", "groups", "project", "where");
-    /** A facets request names each of its fields with a {@code field} parameter. */
-    private static final Set<String> REPEATABLE_ON_FACETS = Set.of("group", "where", "field");
 
     private final Pages pages;
     private final Counting counting;
     private final IndexDefinitions definitions;
     private final Supplier<IndexDefinitions> current;
     private final PageDocuments documents;
-    private final Set<String> indexNames;
+    private final GroupAccess access;
+    private final FacetsRoutes facets;
     private final String openApi;
 
     /** Over definitions that are read as they are (no grid layout state). */
@@ -163,8 +159,8 @@ public final class QueryApi {
         this.definitions = definitions;
         this.current = current;
         this.documents = new PageDocuments(definitions);
-        // every declared name a token may qualify a group with: both of the grid's, whichever layout the stack's state keeps
-        this.indexNames = definitions.declared().stream().map(IndexDefinition::name).collect(java.util.stream.Collectors.toUnmodifiableSet());
+        this.access = new GroupAccess(definitions);
+        this.facets = new FacetsRoutes(this.counting, definitions, access);
         this.openApi = openApiDocument();
     }
 
@@ -222,139 +218,35 @@ public final class QueryApi {
             return json(PageDocuments.indexes(current.get()));
         }
         if (path.equals("/v1/grid")) {
-            Parameters parameters = parameters(request, union(PAGE_PARAMETERS, Set.of("project", "field", "total")));
-            IndexDefinition grid = gridIndex().orElseThrow(() -> new Problem(404, "Not Found", "no issue grid is declared: "
+            RequestParameters parameters = parameters(request, RequestParameters.union(PAGE_PARAMETERS, Set.of("project", "field", "total")));
+            IndexDefinition grid = access.grid().orElseThrow(() -> new Problem(404, "Not Found", "no issue grid is declared: "
                             + "read a declared index under /v1/indexes", null));
-            parameters.required("project");
-            List<String> projects = parameters.all("project");
-            if (projects.stream().anyMatch(String::isEmpty)) {
-                throw Problem.badRequest("project", "required: a project's id each time it is given");
-            }
+            List<List<AttributeValue>> groups = GroupParameters.projects(parameters);
             String field = parameters.required("field");
-            List<List<AttributeValue>> groups = projects.stream().distinct().map(project -> List.of(AttributeValue.fromS(project))).toList();
-            requireAtMostMaxGroups("project", groups);
-            authorize(request, groups, grid);
+            GroupParameters.atMostMaxGroups("project", groups);
+            access.authorize(request, groups, grid);
             return page(grid, groups, field, "field", parameters);
         }
         Matcher items = INDEX_ITEMS.matcher(path);
         if (items.matches()) {
             IndexDefinition index = definitions.index(items.group(1)).orElseThrow(() ->
                     new Problem(404, "Not Found", "no index named '" + items.group(1) + "' is declared (GET /v1/indexes lists them)", null));
-            Parameters parameters = parameters(request, union(PAGE_PARAMETERS, Set.of("group", "groups", "entry", "total")));
-            List<AttributeValue> group = parameters.all("group").stream().map(QueryApi::groupValue).toList();
-            List<String> several = parameters.all("groups");
-            if (!several.isEmpty() && !group.isEmpty()) {
-                throw Problem.badRequest("groups", "give group (the values of one group) or groups (several groups), not both");
-            }
-            if (several.isEmpty() && group.size() != index.group().size()) {
-                throw Problem.badRequest("group", "index '" + index.name() + "' runs within " + index.group() + ": give "
-                        + index.group().size() + " group value(s), got " + group.size());
-            }
-            List<List<AttributeValue>> groups = several.isEmpty() ? List.of(group)
-                    : several.stream().map(text -> groupOfText(index, text)).distinct().toList();
-            requireAtMostMaxGroups("groups", groups);
+            RequestParameters parameters = parameters(request, RequestParameters.union(PAGE_PARAMETERS, Set.of("group", "groups", "entry", "total")));
+            List<List<AttributeValue>> groups = GroupParameters.ofIndex(index, parameters);
             String entry = parameters.optional("entry").orElse("");
-            authorize(request, groups, index);
+            access.authorize(request, groups, index);
             return page(index, groups, entry, "entry", parameters);
         }
-        if (path.equals("/v1/grid/facets")) {
-            Parameters parameters = parameters(request, union(FACET_PARAMETERS, Set.of("project")), REPEATABLE_ON_FACETS);
-            IndexDefinition grid = gridIndex().orElseThrow(() -> new Problem(404, "Not Found", "no issue grid is declared: "
-                    + "count a declared index under /v1/indexes", null));
-            List<AttributeValue> group = List.of(AttributeValue.fromS(parameters.required("project")));
-            authorize(request, List.of(group), grid);
-            return facets(grid, group, parameters);
-        }
-        Matcher facets = INDEX_FACETS.matcher(path);
-        if (facets.matches()) {
-            IndexDefinition index = definitions.index(facets.group(1)).orElseThrow(() ->
-                    new Problem(404, "Not Found", "no index named '" + facets.group(1) + "' is declared (GET /v1/indexes lists them)", null));
-            Parameters parameters = parameters(request, union(FACET_PARAMETERS, Set.of("group")), REPEATABLE_ON_FACETS);
-            List<AttributeValue> group = parameters.all("group").stream().map(QueryApi::groupValue).toList();
-            if (group.size() != index.group().size()) {
-                throw Problem.badRequest("group", "index '" + index.name() + "' runs within " + index.group() + ": give "
-                        + index.group().size() + " group value(s), got " + group.size());
-            }
-            authorize(request, List.of(group), index);
-            return facets(index, group, parameters);
+        if (FacetsRoutes.routes(path)) {
+            return facets.answer(request);
         }
         throw new Problem(404, "Not Found", "no such route: GET /v1/grid, /v1/grid/facets, /v1/indexes, /v1/indexes/{index}/items, "
                 + "/v1/indexes/{index}/facets or /openapi.json", null);
     }
 
-    /**
-     * A group of {@code groups}: its values joined by {@code /} as a token names the group ({@link GroupScope#parse}), as many
-     * as the index has group attributes.
-     */
-    private static List<AttributeValue> groupOfText(IndexDefinition index, String text) {
-        if (index.group().isEmpty()) {
-            throw Problem.badRequest("groups", "index '" + index.name() + "' has no group");
-        }
-        List<AttributeValue> group;
-        try {
-            group = GroupScope.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw Problem.badRequest("groups", e.getMessage());
-        }
-        if (group.size() != index.group().size()) {
-            throw Problem.badRequest("groups", "index '" + index.name() + "' runs within " + index.group() + ": each groups value is "
-                    + index.group().size() + " group value(s) joined by /, got " + group.size());
-        }
-        return group;
-    }
-
-    /** A group value in a parameter, spelled as {@link GroupValue} reads it (S:, N:, BOOL:, B:, or plain text). */
-    private static AttributeValue groupValue(String text) {
-        try {
-            return GroupValue.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw Problem.badRequest("group", e.getMessage());
-        }
-    }
-
-    private static void requireAtMostMaxGroups(String parameter, List<List<AttributeValue>> groups) {
-        if (groups.size() > PageRequest.MAX_GROUPS) {
-            throw Problem.badRequest(parameter, "at most " + PageRequest.MAX_GROUPS + " groups a request, got " + groups.size());
-        }
-    }
-
-    /**
-     * Refuses, before anything is read, a group the caller's token does not name ({@link GroupScope}: {@value #ANY_GROUP},
-     * index-qualified group patterns, or projects of the grid); of several groups, every one is checked, and the refusal
-     * names those the token does not.
-     */
-    private void authorize(Request request, List<List<AttributeValue>> groups, IndexDefinition index) {
-        if (request.readableGroups().isEmpty()) {
-            return;
-        }
-        GroupScope scope = GroupScope.of(request.readableGroups().get(), indexNames);
-        // both of the grid's layouts are the grid: a token's unqualified projects read it whichever the stack reads
-        List<List<AttributeValue>> refused = groups.stream().filter(group -> !scope.permits(index, group, definitions.isGrid(index))).toList();
-        if (refused.isEmpty()) {
-            return;
-        }
-        if (groups.size() > 1) {
-            throw new Problem(403, "Forbidden", "the token does not name " + refused.size() + " of the " + groups.size()
-                    + " groups of index '" + index.name() + "': " + refused.stream().map(GroupScope::text).toList(), null);
-        }
-        List<AttributeValue> group = groups.get(0);
-        throw new Problem(403, "Forbidden", group.isEmpty()
-                ? "index '" + index.name() + "' has no group: it is readable by tokens that name " + ANY_GROUP + " or "
-                + index.name() + ":" + ANY_GROUP + " only"
-                : "the token does not name this group of index '" + index.name() + "'", null);
-    }
-
-    /**
-     * The grid: the index {@code GET /v1/grid} names, whose projects a token names without an index (the query
-     * library reads it in the layout the stack's grid state reads).
-     */
-    private Optional<IndexDefinition> gridIndex() {
-        return definitions.fieldPartitionedGrid().or(definitions::groupedGrid);
-    }
-
     /** @param entryParameter the parameter that names the entry on this route: {@code field} on the grid's, else {@code entry} */
     private Response page(IndexDefinition index, List<List<AttributeValue>> groups, String entry, String entryParameter,
-                          Parameters parameters) {
+                          RequestParameters parameters) {
         List<AttributeValue> group = groups.get(0);
         List<String> where = parameters.all("where");
         try {
@@ -383,59 +275,17 @@ public final class QueryApi {
             }
             return new Response(200, Map.of("content-type", "application/json"), body.toString(), read.items().size());
         } catch (InvalidPredicateException e) {
-            int position = e.position();
-            throw Problem.badPredicate(position, position < where.size() ? where.get(position) : null, e.getMessage());
+            throw Problem.badPredicate(e, where);
         }
     }
 
     /** Whether the request asks for its total ({@code total=true}; {@code false} or absent: not). */
-    private static boolean total(Parameters parameters) {
+    private static boolean total(RequestParameters parameters) {
         return switch (parameters.optional("total").orElse("false")) {
             case "true" -> true;
             case "false" -> false;
             default -> throw Problem.badRequest("total", "true or false");
         };
-    }
-
-    /** The counts of one or more fields' values within a group, of the items matching the {@code where} predicates. */
-    private Response facets(IndexDefinition index, List<AttributeValue> group, Parameters parameters) {
-        List<String> where = parameters.all("where");
-        List<String> fields = parameters.all("field");
-        if (fields.isEmpty()) {
-            throw Problem.badRequest("field", "required: name each field to count with a field parameter");
-        }
-        int top = parameters.optional("top").map(text -> wholeNumber("top", text, com.multikey.query.FacetRequest.MAX_TOP))
-                .orElse(com.multikey.query.FacetRequest.DEFAULT_TOP);
-        int budget = parameters.optional("budget").map(text -> wholeNumber("budget", text, com.multikey.query.ReadBudget.DEFAULT.max()))
-                .orElse(0);
-        if (budget == 1) {
-            throw Problem.badRequest("budget", "at least 2 items (an index item and its item), got 1");
-        }
-        try {
-            List<com.multikey.query.Expression> predicates = new ArrayList<>();
-            for (int i = 0; i < where.size(); i++) {
-                predicates.add(com.multikey.query.ExpressionText.parse(where.get(i), i));
-            }
-            com.multikey.query.Facets counted = counting.facets(new com.multikey.query.FacetRequest(index.name(), group, fields, top,
-                    predicates, budget));
-            return new Response(200, Map.of("content-type", "application/json"), PageDocuments.facets(index, group, counted).toString());
-        } catch (InvalidPredicateException e) {
-            int position = e.position();
-            throw Problem.badPredicate(position, position < where.size() ? where.get(position) : null, e.getMessage());
-        }
-    }
-
-    private static int wholeNumber(String parameter, String text, int max) {
-        int value;
-        try {
-            value = Integer.parseInt(text);
-        } catch (NumberFormatException e) {
-            throw Problem.badRequest(parameter, "a whole number from 1 to " + max + ", got '" + text + "'");
-        }
-        if (value < 1 || value > max) {
-            throw Problem.badRequest(parameter, "from 1 to " + max + ", got " + value);
-        }
-        return value;
     }
 
     /** The parameter of this API a library refusal is about: the grid route names the group its project, the entry its field. */
@@ -455,41 +305,7 @@ public final class QueryApi {
         return new Response(200, Map.of("content-type", "application/json"), body.toString());
     }
 
-    private static Set<String> union(Set<String> a, Set<String> b) {
-        Set<String> all = new java.util.HashSet<>(a);
-        all.addAll(b);
-        return all;
-    }
-
-    private static Parameters parameters(Request request, Set<String> known) {
-        return parameters(request, known, REPEATABLE);
-    }
-
-    private static Parameters parameters(Request request, Set<String> known, Set<String> repeatable) {
-        for (Map.Entry<String, List<String>> parameter : request.parameters().entrySet()) {
-            if (!known.contains(parameter.getKey())) {
-                throw Problem.badRequest(parameter.getKey(), "unknown parameter" + (known.isEmpty() ? "" : "; known: "
-                        + known.stream().sorted().toList()));
-            }
-            if (!repeatable.contains(parameter.getKey()) && parameter.getValue().size() > 1) {
-                throw Problem.badRequest(parameter.getKey(), "given more than once");
-            }
-        }
-        return new Parameters(request.parameters());
-    }
-
-    private record Parameters(Map<String, List<String>> values) {
-        Optional<String> optional(String name) {
-            List<String> given = values.getOrDefault(name, List.of());
-            return given.isEmpty() ? Optional.empty() : Optional.of(given.get(0));
-        }
-
-        String required(String name) {
-            return optional(name).filter(value -> !value.isEmpty()).orElseThrow(() -> Problem.badRequest(name, "required"));
-        }
-
-        List<String> all(String name) {
-            return new ArrayList<>(values.getOrDefault(name, List.of()));
-        }
+    private static RequestParameters parameters(Request request, Set<String> known) {
+        return RequestParameters.of(request, known, REPEATABLE);
     }
 }

@@ -125,11 +125,9 @@ final class FacetsCommand implements Callable<Integer>, Failures.Located {
         if (budget != null && (budget < 2 || budget > ReadBudget.DEFAULT.max())) {
             throw Failure.usage("--budget must be from 2 to " + ReadBudget.DEFAULT.max() + " items, got " + budget);
         }
-        List<Expression> predicates = new ArrayList<>();
         try {
-            for (int i = 0; i < where.size(); i++) {
-                predicates.add(ExpressionText.parse(where.get(i), i));
-            }
+            // read as query's --where (the one parser's limits over all of them, a refusal at the token's offset)
+            List<Expression> predicates = ExpressionText.parseAll(where);
             return new FacetRequest(name, values, fields, top, predicates, budget == null ? 0 : budget);
         } catch (InvalidPredicateException e) {
             throw QueryRefusals.where(e, where);

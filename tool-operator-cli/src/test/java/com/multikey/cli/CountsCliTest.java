@@ -175,6 +175,26 @@ class CountsCliTest {
     }
 
     @Test
+    void facets_whenTheNinthPredicateIsInTheSecondWhere_isExit2AtItsOffset_asQueryRefusesIt() {
+        // given: five predicates, then four; the ninth of the request at character 27 of the second --where
+        List<String> where = List.of("--where", "a = 1 or b = 2 or c = 3 or d = 4 or e = 5", "--where", "f = 6 or g = 7 or h = 8 or i = 9");
+        String expected = "error: --where[1] 'f = 6 or g = 7 or h = 8 or i = 9': at character 27: is one predicate too many: at most 8 "
+                + "in one request";
+
+        // when
+        int facets = run(Stream.concat(Stream.of("facets", "--project", PROJECT, "--field", "status"), where.stream()).toArray(String[]::new));
+        String facetsError = err.toString(StandardCharsets.UTF_8).strip();
+        int query = query(Stream.concat(Stream.of("--project", PROJECT, "--attribute", "status"), where.stream()).toArray(String[]::new));
+        String queryError = err.toString(StandardCharsets.UTF_8).strip();
+
+        // then
+        assertThat(facets).as(facetsError).isEqualTo(2);
+        assertThat(facetsError).isEqualTo(expected);
+        assertThat(query).as(queryError).isEqualTo(2);
+        assertThat(queryError).isEqualTo(expected);
+    }
+
+    @Test
     void countText_writesThousands_andABoundWithAPlus() {
         assertThat(CountText.of(1234, Total.Relation.EQ)).isEqualTo("1,234");
         assertThat(CountText.of(10_000, Total.Relation.GTE)).isEqualTo("10,000+");
