@@ -122,6 +122,9 @@ final class OrderedDriveRead {
         Map<String, AttributeValue> start;
         final java.util.ArrayDeque<Map<String, AttributeValue>> read = new java.util.ArrayDeque<>();
         boolean ended;
+        /** Whether it was read on this page, and how many of its index items the merge passed. */
+        boolean readOnce;
+        int taken;
 
         Run(String prefix, Map<String, AttributeValue> start) {
             this.prefix = prefix;
@@ -135,100 +138,179 @@ final class OrderedDriveRead {
         }
     }
 
+    /** An index item the merge passed, at its place in the sorted order, whose item is not read yet. */
+    private record Passed(String at, Optional<ItemKey> key) {
+    }
+
+    /** What a page of the merge holds: what it listed, the place of the last index item whose item it tested. */
+    private final class Merge {
+        final List<Part.Listed> listed = new ArrayList<>();
+        final java.util.ArrayDeque<Passed> passed = new java.util.ArrayDeque<>();
+        String last;
+        long tested;
+
+        Merge(String after) {
+            this.last = after;
+        }
+
+        /** The index items the page may still pass before it reads their items: what it needs, over the share that listed. */
+        int wanted() {
+            double yield = tested == 0 ? 1.0 : Math.min(1.0, (listed.size() + 1.0) / (tested + 1.0));
+            return (int) Math.max(1, Math.ceil((need - listed.size()) / yield));
+        }
+
+        /** Whether one more passed index item's item can be read and still leave the other plan its reserve. */
+        boolean mayPass() {
+            int items = passed.size() + 1;
+            int batches = (items + PageReads.MAX_BATCH_GET_KEYS - 1) / PageReads.MAX_BATCH_GET_KEYS;
+            return items <= reads.budgetLeft() - RESERVE && batches <= reads.readsLeft() - RESERVE;
+        }
+
+        /** Reads the passed index items' items (a BatchGetItem per hundred) and lists those that pass; whether the page is full. */
+        boolean test() {
+            if (passed.isEmpty()) {
+                return listed.size() >= need;
+            }
+            reads.readAll(passed.stream().map(Passed::key).flatMap(Optional::stream).toList());
+            while (!passed.isEmpty() && listed.size() < need) {
+                Passed next = passed.removeFirst();
+                tested++;
+                if (next.key().isPresent()) {
+                    ItemKey key = next.key().get();
+                    Optional<Map<String, AttributeValue>> item = reads.item(key);
+                    // listed here when the item is still under this key (not changed since) and passes every predicate
+                    Optional<IndexItem> under = item.flatMap(found -> listing.listing(key, found))
+                            .filter(first -> first.sortKey().equals(next.at()));
+                    if (under.isPresent() && listing.tests().othersMatch(key, item.get())) {
+                        listed.add(new Part.Listed(item.get(), under.get().value().toAttributeValue()));
+                    }
+                }
+                last = next.at();
+            }
+            // passed index items after the page's last are read again by the next page
+            passed.clear();
+            return listed.size() >= need;
+        }
+    }
+
     /**
      * The page from {@code position} (the sorted index's key of the last index item passed), or where it gave way. Several
      * values' ranges (an {@code in}, the words of a {@code has prefix}) are merged in page order (a k-way merge: an index
      * item is passed once every range that has not ended has shown one at or after it), an item in several of them once.
+     * Each range is read as far as the merge takes from it: a first read of a share of what the page needs (all of it for
+     * one range, half an even share for several), and then, from the range the merge drew from, its share of what the
+     * merge took so far; items are read only for the index items the merge passed, once they are as many as the page still
+     * needs.
      */
     Outcome read(Map<String, AttributeValue> position, Knowledge known, Part.Explained explained) {
         AttributeValue afterValue = position.get(IndexKey.SORT_KEY);
         String after = afterValue == null ? null : afterValue.s();
-        List<Part.Listed> listed = new ArrayList<>();
         if (after != null && mayBeCut(after)) {
             // an item whose value is cut here may sort after the cursor there and before it here: read the other way
-            return new Outcome.GaveWay(listed, position);
+            return new Outcome.GaveWay(List.of(), position);
         }
         Optional<List<String>> prefixes = driver.predicate() instanceof Predicate.HasPrefix ? words(driver.ranges().get(0).prefix())
                 : Optional.of(driver.ranges().stream().map(Filter.KeyRange::prefix).distinct().toList());
         if (prefixes.isEmpty()) {
-            return new Outcome.GaveWay(listed, position);
+            return new Outcome.GaveWay(List.of(), position);
         }
         List<Run> runs = prefixes.get().stream().map(prefix -> new Run(prefix, after == null ? Map.of()
                 : Map.of(IndexKey.ATTRIB_ID, AttributeValue.fromS(driver.partition()), IndexKey.SORT_KEY, AttributeValue.fromS(prefix + after))))
                 .toList();
         java.util.Comparator<String> order = listing.keyOrder();
-        String last = after;
         boolean ascending = listing.ascending();
-        long read = 0;
+        Merge merge = new Merge(after);
+        // the place of the last index item passed, its item read or not
+        String merged = after;
+        int taken = 0;
         while (true) {
+            if (!merge.passed.isEmpty() && merge.passed.size() >= merge.wanted()) {
+                if (merge.test()) {
+                    return full(merge, known, explained);
+                }
+                continue;
+            }
             List<Run> empty = runs.stream().filter(run -> run.read.isEmpty() && !run.ended).toList();
             if (!empty.isEmpty()) {
-                // half of what the page may still read, less the other plan's reserve, shared by the ranges to read on: the
-                // other half for their items
-                int room = (reads.budgetLeft() - RESERVE) / 2 / empty.size();
-                int batches = reads.readsLeft() - RESERVE - empty.size();
+                // half of what the page may still read, less the other plan's reserve and the items of the index items
+                // passed, shared by the ranges to read on: the other half for their items
+                int room = (reads.budgetLeft() - RESERVE - merge.passed.size()) / 2 / empty.size();
+                int batches = reads.readsLeft() - RESERVE - empty.size() - 1;
                 if (room < 1 || batches < 1 || !reads.mayRead()) {
                     break;
                 }
-                // as many index items as the page still needs, shared by the ranges merged: within the value each lists
-                // unless its item fails a predicate and, once some failed, more in the share of them that listed so far
-                double yield = read == 0 ? 1.0 : (listed.size() + 1.0) / (read + 1.0);
-                int limit = (int) Math.min(Math.min(ReadLimits.MAX_READ_LIMIT, Math.min(room,
-                                (long) batches * PageReads.MAX_BATCH_GET_KEYS / empty.size())),
-                        Math.ceil((need - listed.size()) / (double) runs.size() / Math.min(1.0, yield)));
-                List<ItemKey> keys = new ArrayList<>();
+                int still = Math.max(1, merge.wanted() - merge.passed.size());
                 for (Run run : empty) {
-                    QueryResponse response = reads.index(driver.partition(), driver.project(), run.range, run.start, Math.max(1, limit),
-                            ascending);
-                    read += response.items().size();
+                    // what the merge will take from this range: its share of what it took so far (an even share at first)
+                    long share = !run.readOnce ? (runs.size() == 1 ? still : (long) Math.ceil(still / (2.0 * runs.size())))
+                            : (long) Math.ceil(still * (run.taken + 1.0) / (taken + runs.size())) + 1;
+                    int limit = (int) Math.max(1, Math.min(Math.min(ReadLimits.MAX_READ_LIMIT, room), share));
+                    QueryResponse response = reads.index(driver.partition(), driver.project(), run.range, run.start, limit, ascending);
+                    run.readOnce = true;
                     run.read.addAll(response.items());
-                    response.items().stream().map(item -> IndexEntry.of(item, table)).flatMap(Optional::stream)
-                            .map(IndexEntry::source).forEach(keys::add);
                     run.ended = !response.hasLastEvaluatedKey() || response.lastEvaluatedKey().isEmpty();
                     run.start = response.lastEvaluatedKey();
                 }
-                reads.readAll(keys);
                 continue;
             }
             List<Run> open = runs.stream().filter(run -> !run.read.isEmpty()).toList();
             if (open.isEmpty()) {
-                return new Outcome.Listed(new Part(listed, Optional.empty(), known, explained));
+                // every range ended: what was passed is the rest of the page
+                if (merge.test()) {
+                    return full(merge, known, explained);
+                }
+                return new Outcome.Listed(new Part(merge.listed, Optional.empty(), known, explained));
             }
             if (open.stream().anyMatch(run -> mayBeCut(run.head()))) {
                 // not surely in the sorted index's order: the other way from the last place passed
-                return new Outcome.GaveWay(listed, last == null ? position : key(last));
+                return gaveWay(merge, position, known, explained);
             }
             String at = open.stream().map(Run::head).min(order).orElseThrow();
-            if (last != null && order.compare(at, last) <= 0) {
-                return new Outcome.GaveWay(listed, last == null ? position : key(last));
+            if (merged != null && order.compare(at, merged) <= 0) {
+                return gaveWay(merge, position, known, explained);
+            }
+            if (!merge.mayPass()) {
+                if (merge.passed.isEmpty()) {
+                    break;
+                }
+                // the items of what was passed first, then the page's budget as it is left
+                if (merge.test()) {
+                    return full(merge, known, explained);
+                }
+                continue;
             }
             // the item at this place in every range that holds it: passed once
             Map<String, AttributeValue> stored = null;
             for (Run run : open) {
                 if (run.head().equals(at)) {
                     stored = run.read.removeFirst();
+                    run.taken++;
                 }
             }
-            Optional<IndexEntry> entry = IndexEntry.of(stored, table);
-            if (entry.isPresent()) {
-                ItemKey key = entry.get().source();
-                Optional<Map<String, AttributeValue>> item = reads.item(key);
-                // listed here when the item is still under this key (not changed since) and passes every predicate
-                Optional<IndexItem> under = item.flatMap(found -> listing.listing(key, found)).filter(first -> first.sortKey().equals(at));
-                if (under.isPresent() && listing.tests().othersMatch(key, item.get())) {
-                    listed.add(new Part.Listed(item.get(), under.get().value().toAttributeValue()));
-                }
-            }
-            last = at;
-            if (listed.size() >= need) {
-                return new Outcome.Listed(new Part(listed, Optional.of(cursor(last)), known, explained));
-            }
+            taken++;
+            merge.passed.addLast(new Passed(at, IndexEntry.of(stored, table).map(IndexEntry::source)));
+            merged = at;
         }
-        if (last == null || last.equals(after)) {
+        if (merge.test()) {
+            return full(merge, known, explained);
+        }
+        if (merge.last == null || merge.last.equals(after)) {
             // nothing passed within what the page may read here: the other way, with the reserve, moves on
-            return new Outcome.GaveWay(listed, position);
+            return new Outcome.GaveWay(merge.listed, position);
         }
-        return new Outcome.Listed(new Part(listed, Optional.of(cursor(last)), known, explained));
+        return new Outcome.Listed(new Part(merge.listed, Optional.of(cursor(merge.last)), known, explained));
+    }
+
+    private Outcome full(Merge merge, Knowledge known, Part.Explained explained) {
+        return new Outcome.Listed(new Part(merge.listed, Optional.of(cursor(merge.last)), known, explained));
+    }
+
+    /** Gives way after the index items passed, their items read and tested; the page when that fills it. */
+    private Outcome gaveWay(Merge merge, Map<String, AttributeValue> position, Knowledge known, Part.Explained explained) {
+        if (merge.test()) {
+            return full(merge, known, explained);
+        }
+        return new Outcome.GaveWay(merge.listed, merge.last == null ? position : key(merge.last));
     }
 
     /**

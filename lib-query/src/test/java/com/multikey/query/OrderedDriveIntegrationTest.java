@@ -23,6 +23,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -164,7 +165,46 @@ class OrderedDriveIntegrationTest {
         assertThat(examined).as("items read over the whole read").isLessThanOrEqualTo(2L * expected.size() + 6L * pages);
     }
 
+    @ParameterizedTest
+    @EnumSource(Order.class)
+    void prefixOfACommonAndARareWord_eachRangeReadAsFarAsTheMergeTakesFromIt_itemsReadOnlyWhenTheMergeReachesThem(
+            Order order, LocalTables tables) {
+        // given: "tim" starts "timeout" (5% of the titles) and "timer" (0.5%), 55 titles in all, pages of 10
+        IntFunction<Map<String, AttributeValue>> titled = i -> Map.of("pk", s("project#p"), "sk", s("ISSUE#" + i),
+                "title", s((i % 20 == 3 ? "Fix the Timeout in " : "Crash in ") + "module " + i % 7 + (i % 200 == 7 ? " timer" : "")),
+                "rank", AttributeValue.fromN(Integer.toString(i * 37 % ITEMS)));
+        IndexQuery query = load(tables, TABLE + "-prefix-sized-" + order, titled);
+        Comparator<Integer> byRank = Comparator.comparingInt(i -> i * 37 % ITEMS);
+        List<String> expected = IntStream.range(0, ITEMS).filter(i -> i % 20 == 3 || i % 200 == 7).boxed()
+                .sorted(order == Order.ASC ? byRank : byRank.reversed()).map(i -> "ISSUE#" + i).toList();
+        PageRequest request = PageRequest.onIndex("by-rank", List.of(s("project#p")), "", order, 10)
+                .where(List.of(ExpressionText.parse("title has prefix tim", 0)));
+
+        // when
+        List<String> listed = new ArrayList<>();
+        long examined = 0;
+        int pages = 0;
+        for (; request != null && pages < 100; pages++) {
+            Page page = query.page(request);
+            examined += page.examined();
+            page.items().forEach(item -> listed.add(item.get("sk").s()));
+            request = page.nextCursor().map(request::after).orElse(null);
+        }
+
+        // then: an item is read only for an index item the merge passed, and the rare word's range is read a few index items
+        // past the page's last, not an even share of the page: two items read per item listed, and a page's few more (its
+        // two words found, an index item each, and three past its last)
+        assertThat(expected).hasSize(55);
+        assertThat(listed).isEqualTo(expected);
+        assertThat(examined).as("items read over the whole read, in %d pages", pages)
+                .isLessThanOrEqualTo(2L * expected.size() + 5L * pages);
+    }
+
     private static IndexQuery load(LocalTables tables, String table) {
+        return load(tables, table, OrderedDriveIntegrationTest::item);
+    }
+
+    private static IndexQuery load(LocalTables tables, String table, IntFunction<Map<String, AttributeValue>> items) {
         DynamoDbClient dynamoDb = tables.dynamoDb();
         dynamoDb.createTable(b -> b.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
@@ -172,7 +212,7 @@ class OrderedDriveIntegrationTest {
                 .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH), k -> k.attributeName("sk").keyType(KeyType.RANGE)));
         IndexProjector projector = new IndexProjector(DEFINITIONS);
         for (int i = 0; i < ITEMS; i++) {
-            Map<String, AttributeValue> item = item(i);
+            Map<String, AttributeValue> item = items.apply(i);
             dynamoDb.putItem(b -> b.tableName(table).item(item));
             projector.project(projector.keyOf(item).orElseThrow(), item).items().stream().map(IndexItem::toItem)
                     .forEach(indexItem -> dynamoDb.putItem(b -> b.tableName(INDEX_TABLE).item(indexItem)));

@@ -35,7 +35,7 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * (12) word predicates on one group of {@value #ITEMS} items with titles of 4 to 9 words (a declared words index of the
+ * (15) word predicates on one group of {@value #ITEMS} items with titles of 4 to 9 words (a declared words index of the
  * title, {@code values: {wordsOf: title}}), read sorted by {@code rank} (another declared index) page by page to the end:
  * items read per item listed (index items and items, as the page counts them) and API calls a page, for {@code has} words
  * in 5%, 0.5% and 0.05% of the titles, {@code has prefix} starts matching several words per title, and two together.
@@ -77,7 +77,7 @@ final class WordsBenchmark {
             long start = System.nanoTime();
             List<String> titles = new ArrayList<>();
             long indexItems = load(dynamoDb, titles);
-            out.printf("(12) words: %,d items of one group with titles of 4 to 9 words, %,d index items (by-rank and title-words), "
+            out.printf("(15) words: %,d items of one group with titles of 4 to 9 words, %,d index items (by-rank and title-words), "
                     + "written in %.1f s; pages of %d sorted by rank%n", ITEMS, indexItems, (System.nanoTime() - start) / 1e9, PAGE_SIZE);
             IndexQuery query = new IndexQuery(dynamoDb, "AppTable", "IssueAttribIndexTable", DEFINITIONS, Backoff.standard(),
                     Sleeper.SYSTEM, Duration.ofSeconds(60), System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()), GridSettings.NONE);
