@@ -46,23 +46,12 @@ public final class DynamoDbItemStates implements ItemStates {
     private final String tableName;
     private final Backoff backoff;
     private final Sleeper sleeper;
-    private final java.time.Clock removals;
 
     public DynamoDbItemStates(DynamoDbClient dynamoDb, String tableName, Backoff backoff, Sleeper sleeper) {
-        this(dynamoDb, tableName, backoff, sleeper, null);
-    }
-
-    /**
-     * @param removals when versions are not creation times (a version attribute, {@link ChangeVersion.Attribute}): the
-     *                 clock a tombstone's lifetime starts from when it is written; null: from its version, the removal's
-     *                 creation time
-     */
-    public DynamoDbItemStates(DynamoDbClient dynamoDb, String tableName, Backoff backoff, Sleeper sleeper, java.time.Clock removals) {
         this.dynamoDb = dynamoDb;
         this.tableName = tableName;
         this.backoff = backoff;
         this.sleeper = sleeper;
-        this.removals = removals;
     }
 
     /** The item's key as the state table's partition key value. */
@@ -112,8 +101,7 @@ public final class DynamoDbItemStates implements ItemStates {
         if (next.image() != null) {
             item.put(IMAGE, AttributeValue.fromM(next.image()));
         } else {
-            Instant removedAt = removals != null ? removals.instant()
-                    : Instant.EPOCH.plus(Duration.ofNanos(Math.multiplyExact(next.version(), 1_000L)));
+            Instant removedAt = Instant.EPOCH.plus(Duration.ofNanos(Math.multiplyExact(next.version(), 1_000L)));
             item.put(EXPIRES_AT, AttributeValue.fromN(Long.toString(removedAt.plus(TOMBSTONE_LIFETIME).getEpochSecond())));
         }
         try {

@@ -28,8 +28,6 @@ public final class KinesisStreamIndexerHandler implements RequestHandler<Kinesis
 
     /** The table of the items' states ({@link DynamoDbItemStates}). */
     static final String ITEM_STATE_TABLE = "ITEM_STATE_TABLE_NAME";
-    /** The table's numeric version attribute that orders each item's changes; unset or empty: the creation time. */
-    static final String ITEM_VERSION_ATTRIBUTE = "ITEM_VERSION_ATTRIBUTE";
 
     private final VersionedStreamIndexer indexer;
 
@@ -67,12 +65,10 @@ public final class KinesisStreamIndexerHandler implements RequestHandler<Kinesis
         IndexerMetrics metrics = IndexerMetrics.emf(
                 EmfMetrics.toStandardOutput(env.getOrDefault("METRICS_NAMESPACE", "Multikey"), "stream-indexer"));
         Map<GridState, IndexProjector> projectors = new ConcurrentHashMap<>();
-        ChangeVersion versions = ChangeVersion.fromSetting(env.get(ITEM_VERSION_ATTRIBUTE));
         return new VersionedStreamIndexer(() -> {
             IndexDefinitions now = gridLayout.current();
             return projectors.computeIfAbsent(now.gridState(), state -> new IndexProjector(now));
-        }, config.definitions().table().partitionKey().name(), versions,
-                new DynamoDbItemStates(dynamoDb, stateTable, Backoff.standard(), Sleeper.SYSTEM,
-                        versions.isCreationTime() ? null : java.time.Clock.systemUTC()), writer, metrics, log);
+        }, config.definitions().table().partitionKey().name(),
+                new DynamoDbItemStates(dynamoDb, stateTable, Backoff.standard(), Sleeper.SYSTEM), writer, metrics, log);
     }
 }

@@ -31,17 +31,10 @@ import java.util.stream.Collectors;
 public final class VersionedBatchPlanner {
 
     private final Function<List<ChangeRecord>, IndexProjector> projectors;
-    private final ChangeVersion versions;
 
     /** @param projectors the projector of a batch's definitions (the grid state the stack records) */
     public VersionedBatchPlanner(Function<List<ChangeRecord>, IndexProjector> projectors) {
-        this(projectors, ChangeVersion.creationTime());
-    }
-
-    /** As {@link #VersionedBatchPlanner(Function)}, ordering each item's changes by {@code versions}. */
-    public VersionedBatchPlanner(Function<List<ChangeRecord>, IndexProjector> projectors, ChangeVersion versions) {
         this.projectors = projectors;
-        this.versions = versions;
     }
 
     /** What one item's records ask of the index. */
@@ -81,9 +74,9 @@ public final class VersionedBatchPlanner {
                         record.eventId(), record.sequenceNumber().orElse(""), "record keys do not match the definitions' table key"));
                 continue;
             }
-            if (versions.of(record).isEmpty()) {
+            if (ChangeOrder.version(record).isEmpty()) {
                 skipped.add(new PartialBatch.Skipped(key.get().toString(), record.eventId(), record.sequenceNumber().orElse(""),
-                        versions.missing()));
+                        "record has no ApproximateCreationDateTime: its order among the item's changes cannot be known"));
                 continue;
             }
             if (record.kind() != ChangeKind.REMOVE && record.newImage().isEmpty()) {
@@ -110,7 +103,7 @@ public final class VersionedBatchPlanner {
             ItemKey item = entry.getKey();
             ItemState state = states.get(item);
             List<ChangeRecord> inVersionOrder = entry.getValue().stream()
-                    .sorted(Comparator.comparingLong(r -> versions.of(r).orElseThrow())).toList();
+                    .sorted(Comparator.comparingLong(r -> ChangeOrder.version(r).orElseThrow())).toList();
             ItemState current = state;
             // each applied record's diff, in version order, the last change per key kept: what a failed attempt may
             // have written of an intermediate image is cleared too
@@ -118,7 +111,7 @@ public final class VersionedBatchPlanner {
             boolean applied = false;
             boolean anyCovered = state != null && projector.coversAny(state.image());
             for (ChangeRecord record : inVersionOrder) {
-                long version = versions.of(record).orElseThrow();
+                long version = ChangeOrder.version(record).orElseThrow();
                 if (!ChangeOrder.follows(record, version, current)) {
                     stale++;
                     continue;

@@ -49,17 +49,11 @@ public final class VersionedStreamIndexer {
     /** @param projector the projector of the definitions current for a batch (the grid state the stack records) */
     public VersionedStreamIndexer(Supplier<IndexProjector> projector, String keyAttribute, ItemStates states, IndexWriter writer,
                                   IndexerMetrics metrics, StructuredLog log) {
-        this(projector, keyAttribute, ChangeVersion.creationTime(), states, writer, metrics, log);
-    }
-
-    /** As the constructor above, each item's changes ordered by {@code versions} (docs/decisions/0024). */
-    public VersionedStreamIndexer(Supplier<IndexProjector> projector, String keyAttribute, ChangeVersion versions, ItemStates states,
-                                  IndexWriter writer, IndexerMetrics metrics, StructuredLog log) {
         this.batch = new PartialBatch<>(record -> {
             throw new IllegalStateException("Kinesis records are read by KinesisChangeRecords");
         }, ChangeRecord::sequenceNumber, keyAttribute, log);
         this.reader = new KinesisChangeRecords(keyAttribute);
-        this.planner = new VersionedBatchPlanner(records -> projector.get(), versions);
+        this.planner = new VersionedBatchPlanner(records -> projector.get());
         this.states = states;
         this.writer = writer;
         this.metrics = metrics;

@@ -75,32 +75,6 @@ class DynamoDbItemStatesTest {
     }
 
     @Test
-    void aTombstone_expires400DaysAfterItsRemoval_theCreationTimeOrTheClockWithAVersionAttribute() {
-        // given: a removal at 2026-12-06T00:00:00Z (its creation time, the version), and one versioned by an attribute
-        // (version 7: no time at all), written by states whose clock reads 2026-12-07T00:00:00Z
-        states = newTable();
-        String name = "ItemStates" + (tableCount - 1);
-        DynamoDbItemStates versioned = new DynamoDbItemStates(dynamoDb, name, new Backoff(Duration.ofMillis(1), Duration.ofMillis(5),
-                new Random(1)), Sleeper.SYSTEM, java.time.Clock.fixed(java.time.Instant.parse("2026-12-07T00:00:00Z"), java.time.ZoneOffset.UTC));
-        ItemKey byTime = ItemKey.ofString("id", "issue#t");
-        ItemKey byAttribute = ItemKey.ofString("id", "issue#v");
-
-        // when
-        states.write(new ItemState(byTime, java.time.Instant.parse("2026-12-06T00:00:00Z").getEpochSecond() * 1_000_000L, "e1", null),
-                Optional.empty(), minute());
-        versioned.write(new ItemState(byAttribute, 7, "e2", null), Optional.empty(), minute());
-
-        // then: past Kinesis's longest retention after the removal, whatever the version counts
-        assertThat(expiresAt(name, byTime)).isEqualTo(java.time.Instant.parse("2028-01-10T00:00:00Z").getEpochSecond());
-        assertThat(expiresAt(name, byAttribute)).isEqualTo(java.time.Instant.parse("2028-01-11T00:00:00Z").getEpochSecond());
-    }
-
-    private static long expiresAt(String table, ItemKey item) {
-        return Long.parseLong(dynamoDb.getItem(b -> b.tableName(table).key(Map.of("itemKey",
-                AttributeValue.fromS(DynamoDbItemStates.itemKey(item))))).item().get("expiresAt").n());
-    }
-
-    @Test
     void write_overAStateNotTheOneRead_isRefused() {
         // given
         states = newTable();

@@ -192,15 +192,9 @@ class KinesisIndexingPropertiesTest {
         final InMemoryIndexWriter index = new InMemoryIndexWriter();
         final InMemoryItemStates states = new InMemoryItemStates();
         private final int batchSize;
-        private final ChangeVersion versions;
 
         Lambda(int batchSize) {
-            this(batchSize, ChangeVersion.creationTime());
-        }
-
-        Lambda(int batchSize, ChangeVersion versions) {
             this.batchSize = batchSize;
-            this.versions = versions;
         }
 
         void deliver(List<KinesisEventRecord> all, Random random, double failureRate) {
@@ -211,7 +205,7 @@ class KinesisIndexingPropertiesTest {
                 boolean mayFail = failureRate > 0 && attempts++ < 200;
                 index.failWhen(change -> mayFail && random.nextDouble() < failureRate);
                 states.failWhen(state -> mayFail && random.nextDouble() < failureRate);
-                StreamsEventResponse response = new VersionedStreamIndexer(() -> PROJECTOR, "id", versions, states, index,
+                StreamsEventResponse response = new VersionedStreamIndexer(() -> PROJECTOR, "id", states, index,
                         new RecordingMetrics(), IndexerFixtures.quietLog()).process(batch, Deadline.after(Duration.ofMinutes(1)));
                 index.failWhen(change -> false);
                 states.failWhen(state -> false);

@@ -82,16 +82,6 @@ class StreamSourceTemplateTest {
     }
 
     @Test
-    void itemVersionAttribute_reachesTheKinesisIndexerOnly_emptyByDefault() {
-        Map<String, Object> parameter = map(template.parameters().get("ItemVersionAttribute"), "ItemVersionAttribute");
-
-        assertThat(parameter).containsEntry("Type", "String").containsEntry("Default", "");
-        assertThat(environment(kinesis, "StreamIndexerFunction")).containsEntry("ITEM_VERSION_ATTRIBUTE", Map.of("Ref", "ItemVersionAttribute"));
-        assertThat(environment(dynamodb, "StreamIndexerFunction")).doesNotContainKey("ITEM_VERSION_ATTRIBUTE");
-        assertThat(environment(kinesis, "RouterFunction")).doesNotContainKey("ITEM_VERSION_ATTRIBUTE");
-    }
-
-    @Test
     void kinesisSource_eachRole_readsThatStreamOnly_andTheIndexerItsItemStates() {
         for (String role : List.of("StreamIndexerRole", "RouterRole")) {
             Map<String, Map<String, Object>> statements = statements(kinesis, role);
