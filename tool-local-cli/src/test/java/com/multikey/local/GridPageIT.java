@@ -66,15 +66,19 @@ class GridPageIT {
     static final Dimension WINDOW = new Dimension(1200, 900);
 
     static ChromeDriver browser;
-    /**
-     * A folder of this test's own for what the browser writes to a temporary directory (its profile, its singleton socket's
-     * folder, crash dumps), deleted whole when the test ends: the machine's shared temporary directory, where other runs keep
-     * theirs, is left alone.
-     */
-    static Path chromiumTemp;
+    /** Chromium's own entries in the temporary directory (its singleton socket) before the browser started. */
+    static java.util.Set<Path> chromiumFilesBefore;
 
     static boolean chromiumInstalled() {
         return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+    }
+
+    /** What Chromium makes in the temporary directory and leaves there when it quits (its singleton socket's folder). */
+    static java.util.Set<Path> chromiumFiles() throws IOException {
+        try (var entries = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return entries.filter(entry -> entry.getFileName().toString().startsWith("org.chromium.Chromium."))
+                    .collect(java.util.stream.Collectors.toSet());
+        }
     }
 
     @BeforeAll
@@ -82,17 +86,12 @@ class GridPageIT {
         if (!chromiumInstalled()) {
             return;
         }
-        chromiumTemp = Files.createTempDirectory("grid-page-chromium-");
-        // the driver's environment as this process's, with TMPDIR this test's folder: the browser it starts inherits it (a
-        // whole environment of TMPDIR alone kept Chromium's launcher script from starting it)
-        Map<String, String> environment = new java.util.HashMap<>(System.getenv());
-        environment.put("TMPDIR", chromiumTemp.toString());
+        chromiumFilesBefore = chromiumFiles();
         ChromeDriverService driver = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort()
-                .withEnvironment(environment).build();
+                .build();
         // --no-sandbox: Chromium refuses to start as root (CI containers) with its sandbox; it opens only this test's page
         ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile()).addArguments("--headless=new", "--no-sandbox",
-                "--disable-dev-shm-usage", "--hide-scrollbars", "--force-device-scale-factor=1",
-                "--user-data-dir=" + chromiumTemp.resolve("profile"), "--crash-dumps-dir=" + chromiumTemp.resolve("crash-dumps"));
+                "--disable-dev-shm-usage", "--hide-scrollbars", "--force-device-scale-factor=1");
         browser = new ChromeDriver(driver, options);
         browser.manage().window().setSize(WINDOW);
     }
@@ -109,9 +108,13 @@ class GridPageIT {
         if (browser != null) {
             browser.quit();
         }
-        if (chromiumTemp != null) {
-            try (var files = Files.walk(chromiumTemp)) {
-                files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+        if (chromiumFilesBefore != null) {
+            for (Path left : chromiumFiles()) {
+                if (!chromiumFilesBefore.contains(left)) {
+                    try (var files = Files.walk(left)) {
+                        files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+                    }
+                }
             }
         }
     }
