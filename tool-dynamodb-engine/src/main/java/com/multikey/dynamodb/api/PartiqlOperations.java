@@ -232,13 +232,7 @@ public final class PartiqlOperations {
                 if (cancelled) {
                     throw new TransactionCanceled(reasons);
                 }
-                for (ItemCore.Planned write : planned) {
-                    ItemCore.apply(write, catalog.now());
-                    if (write.writes()) {
-                        // a transaction's writes cost twice a plain write's units
-                        capacity.write(write.table(), write.old(), write.current(), 2);
-                    }
-                }
+                ItemCore.applyTransaction(planned, capacity, catalog.now());
                 token.ifPresent(t -> tokens.remember(t, transactStatements, catalog.now()));
             }
             capacity.writeListTo(response);

@@ -95,13 +95,7 @@ public final class TransactionOperations {
             if (cancelled) {
                 throw new TransactionCanceled(reasons);
             }
-            for (ItemCore.Planned write : planned) {
-                ItemCore.apply(write, catalog.now());
-                if (write.writes()) {
-                    // a transaction's writes cost twice a plain write's units
-                    capacity.write(write.table(), write.old(), write.current(), 2);
-                }
-            }
+            ItemCore.applyTransaction(planned, capacity, catalog.now());
             token.ifPresent(t -> tokens.remember(t, transactItems, catalog.now()));
             ObjectNode response = Json.object();
             capacity.writeListTo(response);
