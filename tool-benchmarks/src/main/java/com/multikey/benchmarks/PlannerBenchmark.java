@@ -22,7 +22,6 @@ import com.multikey.query.Predicate;
 import com.multikey.query.PredicateText;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
@@ -272,11 +271,11 @@ final class PlannerBenchmark {
      */
     private static long load(DynamoDbClient dynamoDb, IndexDefinitions definitions) {
         Random random = new Random(2026_11_27L);
-        List<Integer> rank = permutation(random);
-        List<Integer> score = permutation(random);
+        List<Integer> rank = BatchLoads.permutation(ISSUES, random);
+        List<Integer> score = BatchLoads.permutation(ISSUES, random);
         Map<String, boolean[]> hits = new LinkedHashMap<>();
         HITS.forEach((field, count) -> {
-            List<Integer> order = permutation(random);
+            List<Integer> order = BatchLoads.permutation(ISSUES, random);
             boolean[] hit = new boolean[ISSUES];
             for (int i = 0; i < count; i++) {
                 hit[order.get(i)] = true;
@@ -304,42 +303,16 @@ final class PlannerBenchmark {
                     "project", AttributeValue.fromS(PROJECT), "num", AttributeValue.fromN(Integer.toString(i + 1)),
                     "title", AttributeValue.fromS("planner benchmark issue " + i), "custom_fields", AttributeValue.fromM(fields),
                     "unlisted", AttributeValue.fromM(fields));
-            issues.add(put(item));
+            issues.add(BatchLoads.put(item));
             for (IndexItem indexItem : projector.project(projector.keyOf(item).orElseThrow(), item).items()) {
-                index.add(put(indexItem.toItem()));
+                index.add(BatchLoads.put(indexItem.toItem()));
                 indexItems++;
             }
-            flush(dynamoDb, "AppTable", issues, false);
-            flush(dynamoDb, "IssueAttribIndexTable", index, false);
+            BatchLoads.flush(dynamoDb, "AppTable", issues, false);
+            BatchLoads.flush(dynamoDb, "IssueAttribIndexTable", index, false);
         }
-        flush(dynamoDb, "AppTable", issues, true);
-        flush(dynamoDb, "IssueAttribIndexTable", index, true);
+        BatchLoads.flush(dynamoDb, "AppTable", issues, true);
+        BatchLoads.flush(dynamoDb, "IssueAttribIndexTable", index, true);
         return indexItems;
-    }
-
-    private static List<Integer> permutation(Random random) {
-        List<Integer> values = new ArrayList<>(ISSUES);
-        for (int i = 0; i < ISSUES; i++) {
-            values.add(i);
-        }
-        Collections.shuffle(values, random);
-        return values;
-    }
-
-    private static WriteRequest put(Map<String, AttributeValue> item) {
-        return WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build();
-    }
-
-    /** Writes the pending requests 25 at a time; all of them when {@code all}, else only full batches. */
-    private static void flush(DynamoDbClient dynamoDb, String table, List<WriteRequest> pending, boolean all) {
-        while (pending.size() >= 25 || all && !pending.isEmpty()) {
-            List<WriteRequest> chunk = List.copyOf(pending.subList(0, Math.min(25, pending.size())));
-            pending.subList(0, chunk.size()).clear();
-            Map<String, List<WriteRequest>> left = Map.of(table, chunk);
-            while (!left.isEmpty()) {
-                Map<String, List<WriteRequest>> request = left;
-                left = dynamoDb.batchWriteItem(b -> b.requestItems(request)).unprocessedItems();
-            }
-        }
     }
 }

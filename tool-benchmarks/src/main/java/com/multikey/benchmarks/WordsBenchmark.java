@@ -21,7 +21,6 @@ import com.multikey.query.Predicate;
 import com.multikey.query.PredicateText;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 import java.io.OutputStream;
@@ -132,7 +131,7 @@ final class WordsBenchmark {
      */
     private static long load(DynamoDbClient dynamoDb, List<String> titles) {
         Random random = new Random(2026_12_06L);
-        List<Integer> rank = permutation(random);
+        List<Integer> rank = BatchLoads.permutation(ITEMS, random);
         List<List<String>> words = new ArrayList<>();
         for (int i = 0; i < ITEMS; i++) {
             List<String> title = new ArrayList<>();
@@ -142,7 +141,7 @@ final class WordsBenchmark {
             words.add(title);
         }
         MARKERS.forEach((marker, count) -> {
-            List<Integer> order = permutation(random);
+            List<Integer> order = BatchLoads.permutation(ITEMS, random);
             for (int i = 0; i < count; i++) {
                 List<String> title = words.get(order.get(i));
                 title.add(random.nextInt(title.size() + 1), random.nextBoolean() ? marker : marker.toUpperCase(Locale.ROOT));
@@ -158,45 +157,19 @@ final class WordsBenchmark {
             Map<String, AttributeValue> item = Map.of("id", AttributeValue.fromS(String.format("issue#%06d", i)),
                     "project", AttributeValue.fromS(GROUP), "num", AttributeValue.fromN(Integer.toString(i + 1)),
                     "rank", AttributeValue.fromN(Integer.toString(rank.get(i))), "title", AttributeValue.fromS(title));
-            items.add(put(item));
+            items.add(BatchLoads.put(item));
             for (IndexItem indexItem : projector.project(projector.keyOf(item).orElseThrow(), item).items()) {
-                index.add(put(indexItem.toItem()));
+                index.add(BatchLoads.put(indexItem.toItem()));
                 indexItems++;
             }
-            flush(dynamoDb, "AppTable", items, false);
-            flush(dynamoDb, "IssueAttribIndexTable", index, false);
+            BatchLoads.flush(dynamoDb, "AppTable", items, false);
+            BatchLoads.flush(dynamoDb, "IssueAttribIndexTable", index, false);
         }
-        flush(dynamoDb, "AppTable", items, true);
-        flush(dynamoDb, "IssueAttribIndexTable", index, true);
+        BatchLoads.flush(dynamoDb, "AppTable", items, true);
+        BatchLoads.flush(dynamoDb, "IssueAttribIndexTable", index, true);
         if (Words.of(titles.get(0)).isEmpty()) {
             throw new IllegalStateException("a title without words");
         }
         return indexItems;
-    }
-
-    private static List<Integer> permutation(Random random) {
-        List<Integer> values = new ArrayList<>(ITEMS);
-        for (int i = 0; i < ITEMS; i++) {
-            values.add(i);
-        }
-        Collections.shuffle(values, random);
-        return values;
-    }
-
-    private static WriteRequest put(Map<String, AttributeValue> item) {
-        return WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build();
-    }
-
-    /** Writes the pending requests 25 at a time; all of them when {@code all}, else only full batches. */
-    private static void flush(DynamoDbClient dynamoDb, String table, List<WriteRequest> pending, boolean all) {
-        while (pending.size() >= 25 || all && !pending.isEmpty()) {
-            List<WriteRequest> chunk = List.copyOf(pending.subList(0, Math.min(25, pending.size())));
-            pending.subList(0, chunk.size()).clear();
-            Map<String, List<WriteRequest>> left = Map.of(table, chunk);
-            while (!left.isEmpty()) {
-                Map<String, List<WriteRequest>> request = left;
-                left = dynamoDb.batchWriteItem(b -> b.requestItems(request)).unprocessedItems();
-            }
-        }
     }
 }
