@@ -19,8 +19,6 @@ import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,13 +51,7 @@ class CountsBudgetTest {
 
     @BeforeAll
     static void load() {
-        PrintStream console = System.out;
-        System.setOut(new PrintStream(OutputStream.nullOutputStream()));
-        try {
-            tables = LocalTables.start();
-        } finally {
-            System.setOut(console);
-        }
+        tables = LocalTables.startQuietly();
         DynamoDbClient dynamoDb = tables.dynamoDb();
         dynamoDb.createTable(b -> b.tableName(TABLE).billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(a -> a.attributeName("id").attributeType(ScalarAttributeType.S))

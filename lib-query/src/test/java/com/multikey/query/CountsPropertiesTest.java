@@ -24,8 +24,6 @@ import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.HashMap;
@@ -77,13 +75,7 @@ class CountsPropertiesTest {
 
     @BeforeContainer
     static void start() {
-        PrintStream console = System.out;
-        System.setOut(new PrintStream(OutputStream.nullOutputStream()));
-        try {
-            tables = LocalTables.start();
-        } finally {
-            System.setOut(console);
-        }
+        tables = LocalTables.startQuietly();
     }
 
     @AfterContainer

@@ -27,8 +27,6 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -90,13 +88,7 @@ class MergedGroupsPropertiesTest {
 
     @BeforeContainer
     static void start() {
-        PrintStream console = System.out;
-        System.setOut(new PrintStream(OutputStream.nullOutputStream()));
-        try {
-            tables = LocalTables.start();
-        } finally {
-            System.setOut(console);
-        }
+        tables = LocalTables.startQuietly();
     }
 
     @AfterContainer

@@ -31,8 +31,6 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -111,13 +109,7 @@ class PlannerPropertiesTest {
 
     @BeforeContainer
     static void start() {
-        PrintStream console = System.out;
-        System.setOut(new PrintStream(OutputStream.nullOutputStream()));
-        try {
-            tables = LocalTables.start();
-        } finally {
-            System.setOut(console);
-        }
+        tables = LocalTables.startQuietly();
     }
 
     @AfterContainer

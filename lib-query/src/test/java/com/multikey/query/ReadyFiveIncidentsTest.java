@@ -18,8 +18,6 @@ import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,13 +52,7 @@ class ReadyFiveIncidentsTest {
 
     @BeforeAll
     static void start() throws Exception {
-        PrintStream console = System.out;
-        System.setOut(new PrintStream(OutputStream.nullOutputStream()));
-        try {
-            tables = LocalTables.start();
-        } finally {
-            System.setOut(console);
-        }
+        tables = LocalTables.startQuietly();
         definitions = DefinitionsYaml.parse(Files.readString(repository().resolve("examples/ready-five/index-definitions.yaml")));
         DynamoDbClient dynamoDb = tables.dynamoDb();
         dynamoDb.createTable(b -> b.tableName(TABLE).billingMode(BillingMode.PAY_PER_REQUEST)

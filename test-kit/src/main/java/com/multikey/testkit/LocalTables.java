@@ -5,6 +5,8 @@ import com.multikey.emulator.template.SamTemplate;
 import com.multikey.emulator.template.TemplateTables;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.util.Map;
 
 /**
@@ -28,6 +30,20 @@ public final class LocalTables implements AutoCloseable {
     /** Starts the DynamoDB engine on a free port and creates the repository template's tables. */
     public static LocalTables start() {
         return new LocalTables(LocalDynamoDb.start(), SamTemplate.ofRepository());
+    }
+
+    /**
+     * {@link #start()} with standard output silenced while the engine starts (for a test class that starts its own,
+     * e.g. a jqwik container, whose report the engine's start lines would otherwise interleave).
+     */
+    public static LocalTables startQuietly() {
+        PrintStream console = System.out;
+        System.setOut(new PrintStream(OutputStream.nullOutputStream()));
+        try {
+            return start();
+        } finally {
+            System.setOut(console);
+        }
     }
 
     /** Drops every table, the template's and any a test made, and creates the template's tables anew. */
