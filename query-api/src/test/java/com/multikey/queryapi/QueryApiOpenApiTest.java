@@ -139,6 +139,22 @@ class QueryApiOpenApiTest {
         assertThat(problems(new QueryApi.Response(429, Map.of("content-type", "application/problem+json"), throttled.body())))
                 .singleElement().asString().contains("Retry-After");
     }
+    @Test
+    void document_refusesAProblemMemberItDoesNotDeclare_onEveryKindOfProblem() throws Exception {
+        // given: a 400 naming a where's token, and a 429, each with one member more than the document declares
+        QueryApi.Response refused = gridWhere(request -> new Page(List.of(), null, 1), Map.of("where", List.of("a = 1 or (b = 2")));
+        ObjectNode refusedWithMore = (ObjectNode) JSON.readTree(refused.body());
+        refusedWithMore.put("hint", "close the '('");
+        QueryApi.Response throttled = Problem.throttled().response();
+        ObjectNode throttledWithMore = (ObjectNode) JSON.readTree(throttled.body());
+        throttledWithMore.put("instance", "/v1/grid");
+
+        // then: every member the API sends is one the document declares, and any other is refused
+        assertThat(JSON.readTree(refused.body()).has("offset")).isTrue();
+        assertThat(problems(withBody(refused, refusedWithMore.toString()))).singleElement().asString().contains("hint");
+        assertThat(problems(withBody(throttled, throttledWithMore.toString()))).singleElement().asString().contains("instance");
+    }
+
     private static QueryApi.Response gridWhere(QueryApi.Pages pages, Map<String, List<String>> more) {
         Map<String, List<String>> parameters = new java.util.HashMap<>(Map.of("project", List.of("project#1"), "field", List.of("3812")));
         parameters.putAll(more);
