@@ -8,6 +8,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.math.BigDecimal;
 import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * A group value as a caller writes it in text (the read API's {@code group}, the operator CLI's {@code --group}): one
@@ -70,6 +73,18 @@ public final class GroupValue {
             }
         }
         return AttributeValue.fromS(text);
+    }
+
+    /**
+     * The groups, each once, in the order first named: two groups are one when their values are, however spelled (equal
+     * numbers, {@code N:100} and {@code N:1E+2}, are one value); a group keeps its first spelling.
+     */
+    public static List<List<AttributeValue>> distinct(List<List<AttributeValue>> groups) {
+        Map<List<String>, List<AttributeValue>> byValues = new LinkedHashMap<>();
+        for (List<AttributeValue> group : groups) {
+            byValues.putIfAbsent(group.stream().map(GroupValue::format).toList(), group);
+        }
+        return List.copyOf(byValues.values());
     }
 
     /**

@@ -205,7 +205,7 @@ public final class PageRequest {
 
     /**
      * The same request of several groups, each the values of the index's group attributes, in order: its pages list the items
-     * of every group, merged in the request's order, each item once (a group named twice is read once), under one cursor.
+     * of every group, merged in the request's order, each item once (a group named twice is read once, equal numbers however spelled), under one cursor.
      *
      * @throws QueryException naming the group when there is none or more than {@value #MAX_GROUPS}
      */
@@ -241,8 +241,8 @@ public final class PageRequest {
     }
 
     private static List<List<AttributeValue>> groups(List<List<AttributeValue>> groups) {
-        List<List<AttributeValue>> distinct = Objects.requireNonNull(groups, "groups").stream()
-                .map(group -> List.copyOf(Objects.requireNonNull(group, "group"))).distinct().toList();
+        List<List<AttributeValue>> distinct = GroupValue.distinct(Objects.requireNonNull(groups, "groups").stream()
+                .map(group -> List.copyOf(Objects.requireNonNull(group, "group"))).toList());
         if (distinct.isEmpty()) {
             throw new QueryException(QueryException.Subject.GROUP, "name at least one group");
         }

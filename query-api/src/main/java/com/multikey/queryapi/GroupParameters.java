@@ -42,7 +42,7 @@ final class GroupParameters {
         if (several.isEmpty()) {
             return List.of(oneGroup(index, group));
         }
-        return atMostMaxGroups("groups", several.stream().map(text -> groupOfText(index, text)).distinct().toList());
+        return atMostMaxGroups("groups", GroupValue.distinct(several.stream().map(text -> groupOfText(index, text)).toList()));
     }
 
     /** The one group of an index a request names with {@code group}: as many values as the index has group attributes. */

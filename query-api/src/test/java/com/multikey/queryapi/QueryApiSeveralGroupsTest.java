@@ -69,6 +69,24 @@ class QueryApiSeveralGroupsTest {
     }
 
     @Test
+    void groups_oneNumberSpelledFiftyOneWays_isOneGroup_readOnce() throws Exception {
+        // given: equal numbers name one group (N:100 = N:1E+2), so these are one group named 51 times
+        List<String> spellings = new ArrayList<>(List.of("N:100", "N:1E+2"));
+        for (int i = 0; spellings.size() <= PageRequest.MAX_GROUPS; i++) {
+            spellings.add("N:100." + "0".repeat(i + 1));
+        }
+
+        // when
+        QueryApi.Response response = get("/v1/indexes/incidents-by-team/items", Map.of("groups", spellings), Set.of("incidents-by-team:N:100"));
+
+        // then
+        assertThat(response.status()).as(response.body()).isEqualTo(200);
+        assertThat(asked).singleElement().extracting(PageRequest::groups).isEqualTo(List.of(List.of(AttributeValue.fromN("100"))));
+        assertThat(JSON.readTree(response.body()).has("groups")).isFalse();
+        assertThat(JSON.readTree(response.body()).get("group").toString()).isEqualTo("[100]");
+    }
+
+    @Test
     void groups_ofAnIndexOfTwoGroupAttributes_joinsEachGroupsValuesBySlash() {
         QueryApi.Response two = get("/v1/indexes/by-team-and-state/items", Map.of("groups", List.of("sre/closed", "S:a%2Fb/N:1")), null);
         QueryApi.Response short1 = get("/v1/indexes/by-team-and-state/items", Map.of("groups", List.of("sre/closed", "web")), null);
