@@ -328,8 +328,9 @@ public final class PredicateText {
     }
 
     private static String formatField(String field) {
-        // parentheses quoted too: a where's grammar (ExpressionText) groups with them
-        return field.matches("[^\\s=!<>\"()]+") ? field : quote(field);
+        // parentheses quoted too: a where's grammar (ExpressionText) groups with them; and an operator's word, which after a
+        // not would make the not a field's name (not in (a, b))
+        return field.matches("[^\\s=!<>\"()]+") && !field.matches("(?i)in|beginsWith|present|missing|has") ? field : quote(field);
     }
 
     private static String formatValue(IndexValue value) {

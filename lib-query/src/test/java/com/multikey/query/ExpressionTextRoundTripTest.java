@@ -37,6 +37,18 @@ class ExpressionTextRoundTripTest {
     }
 
     @Test
+    void format_quotesAFieldNamedAsAnOperatorWord_soParseReadsItBackAfterNot() {
+        // "not" followed by an operator is a field named not (not in (a, b)): a field named in, has, ... is quoted after a not
+        for (String field : List.of("in", "IN", "present", "missing", "has", "Has", "beginsWith")) {
+            Expression not = new Expression.Not(new Predicate.Equals(field, new IndexValue.Num(java.math.BigDecimal.ONE)));
+            Expression or = new Expression.Or(List.of(new Predicate.Present("a"), not));
+            assertThat(ExpressionText.parse(ExpressionText.format(not), 0)).as(field).isEqualTo(not);
+            assertThat(ExpressionText.parse(ExpressionText.format(or), 0)).as(field).isEqualTo(or);
+            assertThat(ExpressionText.parse(PredicateText.format(or), 0)).as(field).isEqualTo(or);
+        }
+    }
+
+    @Test
     void notBeforeHas_isAFieldNamedNot_asBeforeAnyOtherOperator() {
         // ExpressionText: "not before a field is the keyword unless what follows it is an operator" (not = 1 is a predicate)
         assertThat(ExpressionText.parse("not = 1", 0)).isInstanceOf(Predicate.Equals.class);
