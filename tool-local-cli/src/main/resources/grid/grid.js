@@ -507,7 +507,9 @@ function markWhere(problem) {
   $("whereMark").hidden = !ours;
   if (!ours) return;
   $("whereMark").textContent = offset !== undefined ? text + "\n" + " ".repeat(offset) + "^" : text;
-  if (offset !== undefined) expression.setSelectionRange(offset, offset);
+  // the offset counts characters (code points); the box's selection UTF-16 units
+  const at = offset === undefined ? undefined : Array.from(text).slice(0, offset).join("").length;
+  if (at !== undefined) expression.setSelectionRange(at, at);
 }
 
 // Reads the first page when the inputs name a group (and entry); else says what to give

@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  * <p>Limits, over one request: at most {@value PredicateText#MAX_PREDICATES} predicates in all its {@code where}s, and at
  * most {@value #MAX_DEPTH} levels of nesting (each {@code (} and each {@code not} opens one). A refusal is an
  * {@link InvalidPredicateException} naming the {@code where} by its position and the offending token by its character
- * offset in that text (from 0).
+ * offset in that text (from 0, in Unicode code points: a character outside the Basic Multilingual Plane counts one).
  */
 public final class ExpressionText {
 
@@ -236,8 +236,9 @@ public final class ExpressionText {
         return text.substring(at, end);
     }
 
+    /** A refusal of the token at this index of the text, named by its offset in characters (code points, as callers count). */
     private InvalidPredicateException refuse(int offset, String what) {
-        return new InvalidPredicateException(position, offset, what);
+        return new InvalidPredicateException(position, text.codePointCount(0, Math.min(offset, text.length())), what);
     }
 
     /** The text {@link #parse} reads back as this expression ({@link PredicateText#format}, which it reads). */
