@@ -308,7 +308,7 @@ public final class PredicateText {
 
     private static String unquote(String text, int position) {
         if (text.length() < 2 || !text.endsWith("\"")) {
-            throw new InvalidPredicateException(position, "has a quote that does not close");
+            throw new InvalidPredicateException(position, closes(text) ? "has text after a closing quote" : "has a quote that does not close");
         }
         StringBuilder out = new StringBuilder();
         for (int i = 1; i < text.length() - 1; i++) {
@@ -325,6 +325,18 @@ public final class PredicateText {
             }
         }
         return out.toString();
+    }
+
+    /** Whether the quote a text begins with closes: an unescaped quote after it. */
+    private static boolean closes(String text) {
+        for (int i = 1; i < text.length(); i++) {
+            if (text.charAt(i) == '\\') {
+                i++;
+            } else if (text.charAt(i) == '"') {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String formatField(String field) {

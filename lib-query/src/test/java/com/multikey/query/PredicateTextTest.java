@@ -61,6 +61,15 @@ class PredicateTextTest {
     }
 
     @Test
+    void aQuotedTextFollowedByMore_isRefusedForTheTextAfterItsClosingQuote_notForAQuoteThatDoesNotClose() {
+        for (String text : List.of("title = \"x\" y", "title = \"x\"y", "title beginsWith \"Fix\" it", "status in (\"open\" now, triage)",
+                "title = \"a \\\" b\" c")) {
+            assertThat(refusal(text)).as(text).contains("has text after a closing quote").doesNotContain("does not close");
+        }
+        assertThat(refusal("title = \"a \\\" b")).contains("quote that does not close");
+    }
+
+    @Test
     void aRequestsPredicates_areCheckedTogether() {
         assertThatThrownBy(() -> PredicateText.validate(List.of(parse("s >= 5"), parse("t < 1"), PredicateText.parse("s < 3", 2))))
                 .isInstanceOfSatisfying(InvalidPredicateException.class, e -> assertThat(e.position()).isEqualTo(2))
