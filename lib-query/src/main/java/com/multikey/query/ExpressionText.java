@@ -187,7 +187,8 @@ public final class ExpressionText {
             throw refuse(start, "is one predicate too many: at most " + PredicateText.MAX_PREDICATES + " in one request");
         }
         try {
-            return leaf(leaf, position);
+            // the spaces around it are the grammar's (any Unicode space, as between keywords), no part of its value
+            return leaf(alone ? leaf : leaf.strip(), position);
         } catch (InvalidPredicateException e) {
             if (alone) {
                 // a text of one predicate is refused as it always was
