@@ -224,6 +224,31 @@ class SeveralGroupsEdgeCasesTest {
     }
 
     @Test
+    void aCursor_nextPageOfAnotherPageSizeOrBudget_goesOn_listingTheModel_oneGroupAndSeveral() {
+        // the page size may change between pages, and the budget is no part of what a cursor binds
+        int[] sizes = {1, 7, 2, 100, 3, 1, 13};
+        int[] budgets = {0, 6, 2_000, 10, 0, 40};
+        for (List<String> teams : List.of(List.of("TEAM#a"), List.of("TEAM#c", "TEAM#a", "TEAM#e"))) {
+            for (String where : List.of("state = closed or labels = bug", "not (labels = ui)")) {
+                Predicate<Map<String, AttributeValue>> model = where.startsWith("not") ? item -> !hasLabel(item, "ui")
+                        : item -> item.get("state").s().equals("closed") || hasLabel(item, "bug");
+                List<String> listed = new ArrayList<>();
+                PageRequest request = request(teams, sizes[0], where).withMissing();
+                for (int n = 0; request != null; n++) {
+                    assertThat(n).isLessThan(2000);
+                    Page page = shared().page(request);
+                    page.items().forEach(item -> listed.add(key(item)));
+                    PageRequest next = request(teams, sizes[(n + 1) % sizes.length], where).withMissing();
+                    int budget = budgets[(n + 1) % budgets.length] * teams.size();
+                    PageRequest budgeted = budget > 0 ? next.withReadBudget(budget) : next;
+                    request = page.nextCursor().map(budgeted::after).orElse(null);
+                }
+                assertThat(listed).as("%s %s", teams, where).isEqualTo(model(teams, model, true));
+            }
+        }
+    }
+
+    @Test
     void aCursor_reusedWithAnotherWhere_isRefused() {
         List<String> teams = List.of("TEAM#a", "TEAM#b");
         Page first = shared().page(request(teams, 3, "state = closed or labels = bug"));
