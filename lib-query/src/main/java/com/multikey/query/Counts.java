@@ -193,10 +193,11 @@ public final class Counts {
         return new Facets(facets, calls, examined);
     }
 
-    private static int budget(int requested) {
-        if (requested > ReadBudget.DEFAULT.max()) {
-            throw new FilterParameters.InvalidParameterException(PageParameters.Parameter.BUDGET,
-                    "at most " + ReadBudget.DEFAULT.max() + " items, got " + requested);
+    /** A count's budget: the request's, at most the query's maximum (the deployment's), else {@value #DEFAULT_BUDGET}. */
+    private int budget(int requested) {
+        int max = query.readBudget().max();
+        if (requested > max) {
+            throw new FilterParameters.InvalidParameterException(PageParameters.Parameter.BUDGET, "at most " + max + " items, got " + requested);
         }
         return requested > 0 ? requested : DEFAULT_BUDGET;
     }
@@ -337,7 +338,8 @@ public final class Counts {
         while (true) {
             long left = budget - examined;
             // a page reads at least an index item and its item (of each group, for several)
-            Page page = query.page(next.withReadBudget((int) Math.max(2L * first.groups().size(), Math.min(ReadBudget.DEFAULT.max(), left))));
+            // each page within the most the query lets a page read (the deployment's maximum)
+            Page page = query.page(next.withReadBudget((int) Math.max(2L * first.groups().size(), Math.min(query.readBudget().max(), left))));
             items += page.items().size();
             page.items().forEach(listed);
             calls += page.apiCalls();

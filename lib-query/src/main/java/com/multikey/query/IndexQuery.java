@@ -182,6 +182,11 @@ public final class IndexQuery {
         return new IndexQuery(this, pageBudget, cursors, java.util.Objects.requireNonNull(budget, "budget"));
     }
 
+    /** The items a page with predicates reads by default, and at most: a count's pages read within it ({@link Counts}). */
+    ReadBudget readBudget() {
+        return readBudget;
+    }
+
     /** The same query with cursors sealed and opened by {@code sealer}: the deployment's keys. */
     public IndexQuery withCursorSealer(CursorSealer sealer) {
         return new IndexQuery(this, pageBudget, sealer, readBudget);

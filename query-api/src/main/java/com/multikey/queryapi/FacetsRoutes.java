@@ -6,7 +6,6 @@ import com.multikey.query.ExpressionText;
 import com.multikey.query.FacetRequest;
 import com.multikey.query.Facets;
 import com.multikey.query.InvalidPredicateException;
-import com.multikey.query.ReadBudget;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.util.List;
@@ -76,7 +75,8 @@ final class FacetsRoutes {
             throw Problem.badRequest("field", "required: name each field to count with a field parameter");
         }
         int top = parameters.optional("top").map(text -> wholeNumber("top", text, FacetRequest.MAX_TOP)).orElse(FacetRequest.DEFAULT_TOP);
-        int budget = parameters.optional("budget").map(text -> wholeNumber("budget", text, ReadBudget.DEFAULT.max())).orElse(0);
+        // up to the deployment's maximum, which the query library holds and checks (Counts)
+        int budget = parameters.optional("budget").map(text -> wholeNumber("budget", text, QueryApiHandler.MAX_READ_BUDGET_LIMIT)).orElse(0);
         if (budget == 1) {
             throw Problem.badRequest("budget", "at least 2 items (an index item and its item), got 1");
         }
@@ -92,6 +92,10 @@ final class FacetsRoutes {
     private static int wholeNumber(String parameter, String text, int max) {
         int value;
         try {
+            // ASCII digits alone, as a page's whole numbers (PageParameters): no sign, no other script's digits
+            if (!text.matches("[0-9]{1,9}")) {
+                throw new NumberFormatException();
+            }
             value = Integer.parseInt(text);
         } catch (NumberFormatException e) {
             throw Problem.badRequest(parameter, "a whole number from 1 to " + max + ", got '" + text + "'");
