@@ -9,11 +9,8 @@ import com.multikey.index.ItemKey;
 import com.multikey.index.counts.CountLayout;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.Delete;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
-import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
-import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 
 /**
  * Verify (and repair) one scan segment a page at a time, in memory bounded by the page size:
@@ -34,9 +30,9 @@ import java.util.stream.Collectors;
  *       (no {@value IndexItem#ITEM_KEY} or {@value IndexItem#ITEM_ID}, or one that is no key of the table), is
  *       <b>orphaned</b>, an item its existing source item does not imply (at that key) is <b>stale</b>.</li>
  * </ul>
- * With repair on, each wrong source item is fixed through {@link ConditionalIndexWriter} from a consistent read,
- * conditioned on that version, so it is safe beside the stream indexer. Each page's outcome lists the wrong entries it
- * found, so that whoever drives the pages can keep them to look at again once the stream has caught up.
+ * With repair on, each wrong source item is fixed by {@link SegmentRepairs} through {@link ConditionalIndexWriter} from a
+ * consistent read, conditioned on that version, so it is safe beside the stream indexer. Each page's outcome lists the
+ * wrong entries it found, so that whoever drives the pages can keep them to look at again once the stream has caught up.
  */
 public final class SegmentVerifier implements SegmentWork {
 
@@ -47,13 +43,11 @@ public final class SegmentVerifier implements SegmentWork {
     /** What is wrong with an index entry. */
     public enum Kind { MISSING, STALE, ORPHANED }
 
-    private static final int MAX_ATTEMPTS_PER_ITEM = 5;
-
     private final DynamoDbClient dynamoDb;
     private final String appTable;
     private final String indexTable;
     private final IndexScope scope;
-    private final ConditionalIndexWriter writer;
+    private final SegmentRepairs repairs;
     private final BatchReader reader;
     private final RateLimiter rate;
     private final boolean repair;
@@ -74,9 +68,9 @@ public final class SegmentVerifier implements SegmentWork {
         this.appTable = appTable;
         this.indexTable = indexTable;
         this.scope = scope;
-        this.writer = new ConditionalIndexWriter(dynamoDb, appTable, indexTable, scope);
         this.reader = new BatchReader(dynamoDb);
         this.rate = new RateLimiter(writeUnitsPerSecond, System::nanoTime);
+        this.repairs = new SegmentRepairs(dynamoDb, appTable, indexTable, scope, rate);
         this.repair = repair;
         this.pageSize = pageSize;
         this.found = found;
@@ -141,7 +135,7 @@ public final class SegmentVerifier implements SegmentWork {
         long repaired = 0;
         if (repair) {
             for (Map.Entry<ItemKey, List<IndexChange>> fix : fixes.entrySet()) {
-                long made = repairFromTable(fix.getKey(), versions.get(fix.getKey()), fix.getValue());
+                long made = repairs.fromTable(fix.getKey(), versions.get(fix.getKey()), fix.getValue());
                 writes += made;
                 repaired += made > 0 ? 1 : 0;
             }
@@ -156,24 +150,6 @@ public final class SegmentVerifier implements SegmentWork {
     private void report(List<Discrepancy> wrong, Discrepancy discrepancy) {
         found.accept(discrepancy);
         wrong.add(discrepancy);
-    }
-
-    /** Puts what the scanned version lacks; if the item changed since, puts everything its current version implies. */
-    private long repairFromTable(ItemKey itemKey, Map<String, AttributeValue> version, List<IndexChange> puts)
-            throws InterruptedException {
-        Map<String, AttributeValue> current = version;
-        List<IndexChange> changes = puts;
-        for (int attempt = 1; current != null && attempt <= MAX_ATTEMPTS_PER_ITEM; attempt++) {
-            rate.acquire(WriteCost.units(changes.size()));
-            if (writer.write(itemKey, current, changes) == ConditionalIndexWriter.Outcome.WRITTEN) {
-                return changes.size();
-            }
-            current = writer.currentVersion(itemKey);
-            if (current != null) {
-                changes = scope.project(itemKey, current).items().stream().<IndexChange>map(IndexChange.Put::new).toList();
-            }
-        }
-        return 0;
     }
 
     private PageOutcome indexPage(int segment, int totalSegments, SegmentPosition at) throws InterruptedException {
@@ -193,7 +169,7 @@ public final class SegmentVerifier implements SegmentWork {
                 IndexKey key = IndexKey.of(item);
                 orphaned++;
                 report(wrong, new Discrepancy(Kind.ORPHANED, "", key));
-                if (repair && deleteSourceless(item)) {
+                if (repair && repairs.deleteSourceless(item)) {
                     writes++;
                     repaired++;
                 }
@@ -210,7 +186,7 @@ public final class SegmentVerifier implements SegmentWork {
         for (Map.Entry<ItemKey, List<Map<String, AttributeValue>>> entry : bySource.entrySet()) {
             ItemKey itemKey = entry.getKey();
             Map<String, AttributeValue> version = versions.get(itemKey);
-            Set<IndexKey> wanted = wantedKeys(itemKey, version);
+            Set<IndexKey> wanted = repairs.wantedKeys(itemKey, version);
             List<IndexKey> unwanted = new ArrayList<>();
             for (Map<String, AttributeValue> item : entry.getValue()) {
                 IndexKey key = IndexKey.of(item);
@@ -226,7 +202,7 @@ public final class SegmentVerifier implements SegmentWork {
                 }
             }
             if (repair && !unwanted.isEmpty()) {
-                long made = repairFromIndex(itemKey, version, unwanted);
+                long made = repairs.fromIndex(itemKey, version, unwanted);
                 writes += made;
                 repaired += made > 0 ? 1 : 0;
             }
@@ -247,75 +223,10 @@ public final class SegmentVerifier implements SegmentWork {
         return new PageOutcome(new PageCounts(indexItems, 0, writes, missing, stale, orphaned, repaired), next, wrong);
     }
 
-    /**
-     * Deletes an index item that names no source item (no {@value IndexItem#ITEM_KEY} or {@value IndexItem#ITEM_ID}, or
-     * one that is not a key of the table), unless what names its source has been written since; whether it deleted it. A
-     * transaction of one delete: the calls and permissions the worker already has.
-     */
-    private boolean deleteSourceless(Map<String, AttributeValue> item) throws InterruptedException {
-        rate.acquire(WriteCost.units(1));
-        List<String> terms = new ArrayList<>(List.of("attribute_exists(#a)"));
-        Map<String, String> names = new LinkedHashMap<>(Map.of("#a", IndexKey.ATTRIB_ID));
-        Map<String, AttributeValue> values = new LinkedHashMap<>();
-        List<String> naming = List.of(IndexItem.ITEM_KEY, IndexItem.ITEM_ID);
-        for (int i = 0; i < naming.size(); i++) {
-            names.put("#n" + i, naming.get(i));
-            AttributeValue read = item.get(naming.get(i));
-            if (read == null) {
-                terms.add("attribute_not_exists(#n" + i + ")");
-            } else {
-                terms.add("#n" + i + " = :n" + i);
-                values.put(":n" + i, read);
-            }
-        }
-        Delete.Builder delete = Delete.builder().tableName(indexTable).key(IndexKey.of(item).toKey())
-                .conditionExpression(String.join(" AND ", terms)).expressionAttributeNames(names);
-        if (!values.isEmpty()) {
-            delete.expressionAttributeValues(values);
-        }
-        try {
-            dynamoDb.transactWriteItems(b -> b.transactItems(TransactWriteItem.builder().delete(delete.build()).build()));
-            return true;
-        } catch (TransactionCanceledException e) {
-            if (e.hasCancellationReasons() && e.cancellationReasons().stream().anyMatch(r -> "ConditionalCheckFailed".equals(r.code()))) {
-                return false;
-            }
-            throw e;
-        }
-    }
-
     /** A counter item of an index that keeps counts: checked against the index items it counts, not as one of them. */
     private boolean isKeptCounter(Map<String, AttributeValue> item) {
         AttributeValue index = item.get(IndexItem.INDEX);
         return CountLayout.isCounter(item) && index != null && scope.definitions().index(index.s())
                 .map(definition -> definition.counts().any()).orElse(false);
-    }
-
-    private Set<IndexKey> wantedKeys(ItemKey itemKey, Map<String, AttributeValue> version) {
-        if (version == null) {
-            return Set.of();
-        }
-        return scope.project(itemKey, version).items().stream().map(IndexItem::key).collect(Collectors.toSet());
-    }
-
-    /** Deletes the keys the item's version (or its absence) does not imply, re-reading it when it changed meanwhile. */
-    private long repairFromIndex(ItemKey itemKey, Map<String, AttributeValue> version, List<IndexKey> unwanted)
-            throws InterruptedException {
-        Map<String, AttributeValue> current = version;
-        List<IndexKey> keys = unwanted;
-        for (int attempt = 1; attempt <= MAX_ATTEMPTS_PER_ITEM; attempt++) {
-            List<IndexChange> deletes = keys.stream().<IndexChange>map(IndexChange.Delete::new).toList();
-            if (deletes.isEmpty()) {
-                return 0;
-            }
-            rate.acquire(WriteCost.units(deletes.size()));
-            if (writer.write(itemKey, current, deletes) == ConditionalIndexWriter.Outcome.WRITTEN) {
-                return deletes.size();
-            }
-            current = writer.currentVersion(itemKey);
-            Set<IndexKey> wanted = wantedKeys(itemKey, current);
-            keys = keys.stream().filter(key -> !wanted.contains(key)).toList();
-        }
-        return 0;
     }
 }

@@ -66,19 +66,18 @@ class GridPageIT {
     static final Dimension WINDOW = new Dimension(1200, 900);
 
     static ChromeDriver browser;
-    /** Chromium's own entries in the temporary directory (its singleton socket) before the browser started. */
-    static java.util.Set<Path> chromiumFilesBefore;
+    /**
+     * A folder of this test's own for what the browser writes to a temporary directory (its profile, its singleton socket's
+     * folder, crash dumps, shared memory files), deleted whole when the test ends: the machine's shared temporary directory,
+     * where other runs keep theirs, is left alone. It is made directly under {@link #SHORT_TEMP}, not under
+     * {@code java.io.tmpdir}: the singleton socket's path ({@code TMPDIR/org.chromium.Chromium.XXXXXX/SingletonSocket}) must
+     * fit the 108 bytes of a UNIX socket's path, which a long temporary directory (a CI run's own) leaves no room for.
+     */
+    static Path chromiumTemp;
+    static final Path SHORT_TEMP = Path.of("/tmp");
 
     static boolean chromiumInstalled() {
         return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
-    }
-
-    /** What Chromium makes in the temporary directory and leaves there when it quits (its singleton socket's folder). */
-    static java.util.Set<Path> chromiumFiles() throws IOException {
-        try (var entries = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            return entries.filter(entry -> entry.getFileName().toString().startsWith("org.chromium.Chromium."))
-                    .collect(java.util.stream.Collectors.toSet());
-        }
     }
 
     @BeforeAll
@@ -86,12 +85,17 @@ class GridPageIT {
         if (!chromiumInstalled()) {
             return;
         }
-        chromiumFilesBefore = chromiumFiles();
+        chromiumTemp = Files.createTempDirectory(SHORT_TEMP, "gp-");
+        // the driver's environment as this process's, with TMPDIR this test's folder: the browser it starts inherits it (an
+        // environment of TMPDIR alone would keep Chromium's launcher script from starting it)
+        Map<String, String> environment = new java.util.HashMap<>(System.getenv());
+        environment.put("TMPDIR", chromiumTemp.toString());
         ChromeDriverService driver = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort()
-                .build();
+                .withEnvironment(environment).build();
         // --no-sandbox: Chromium refuses to start as root (CI containers) with its sandbox; it opens only this test's page
         ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile()).addArguments("--headless=new", "--no-sandbox",
-                "--disable-dev-shm-usage", "--hide-scrollbars", "--force-device-scale-factor=1");
+                "--disable-dev-shm-usage", "--hide-scrollbars", "--force-device-scale-factor=1",
+                "--user-data-dir=" + chromiumTemp.resolve("profile"), "--crash-dumps-dir=" + chromiumTemp.resolve("crash-dumps"));
         browser = new ChromeDriver(driver, options);
         browser.manage().window().setSize(WINDOW);
     }
@@ -105,15 +109,15 @@ class GridPageIT {
 
     @AfterAll
     static void stopBrowser() throws IOException {
-        if (browser != null) {
-            browser.quit();
-        }
-        if (chromiumFilesBefore != null) {
-            for (Path left : chromiumFiles()) {
-                if (!chromiumFilesBefore.contains(left)) {
-                    try (var files = Files.walk(left)) {
-                        files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
-                    }
+        try {
+            if (browser != null) {
+                browser.quit();
+            }
+        } finally {
+            // also when the browser failed to start or to quit (JUnit runs @AfterAll after a failed @BeforeAll)
+            if (chromiumTemp != null) {
+                try (var files = Files.walk(chromiumTemp)) {
+                    files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
                 }
             }
         }

@@ -1,40 +1,18 @@
 package com.multikey.redrive.handler;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.multikey.common.ClientFactory;
-import com.multikey.emulator.TemplateRuntime;
-import com.multikey.emulator.functions.LocalFunction;
 import com.multikey.emulator.services.bus.LocalEventBridge;
-import com.multikey.emulator.template.SamTemplate;
-import com.multikey.redrive.FunctionInvoker;
 import com.multikey.redrive.OnFailureRecord;
 import com.multikey.redrive.QueueKind;
 import com.multikey.redrive.Redrive;
-import com.multikey.redrive.RedriveConfig;
-import com.multikey.redrive.Redrives;
-import com.multikey.reindex.IndexScope;
-import com.multikey.reindex.Verifier;
 import com.multikey.testkit.IssueFixtures;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
-import software.amazon.awssdk.services.sqs.SqsClient;
 
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,85 +23,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * first item's index is repaired without its event being sent again, the second's event is sent once more and its index
  * left alone.
  */
-class OneReaderRedriveIT {
+class OneReaderRedriveIT extends RedriveStack {
 
-    private static final String APP = "AppTable";
-    private static final String INDEX = "IssueAttribIndexTable";
-    private static final String QUEUE = "StreamIndexerFailureQueue";
-    private static final Duration QUIET = Duration.ofSeconds(60);
+    private static final String QUEUE = INDEXER_QUEUE;
 
-    private final List<String> lines = new CopyOnWriteArrayList<>();
-    private TemplateRuntime runtime;
-    private DynamoDbClient dynamoDb;
-    private SqsClient sqs;
-    private Redrives redrives;
-
-    @BeforeEach
-    void start() {
-        // give up after one retry, so a persistent failure reaches the on-failure destination quickly
-        SamTemplate template = SamTemplate.ofRepository().withParameterOverrides(Map.of("StreamReaders", "one", "StreamMaximumRetryAttempts", "1"));
-        runtime = new TemplateRuntime(template, 0, lines::add);
-        dynamoDb = runtime.dynamoDb();
-        Map<String, String> env = new HashMap<>(runtime.environment("RedriveFunction"));
-        sqs = new ClientFactory(env).configure(SqsClient.builder(), "SQS").httpClient(ClientFactory.httpClient()).build();
-        redrives = new Redrives(RedriveConfig.fromEnvironment(env), dynamoDb, runtime.dynamoDbLocal().streamsClient(), sqs, this::invokeLocally);
-        runtime.startPolling();
-    }
-
-    @AfterEach
-    void stop() {
-        if (sqs != null) {
-            sqs.close();
-        }
-        if (runtime != null) {
-            runtime.close();
-        }
-    }
-
-    private String invokeLocally(String functionName, String eventJson) {
-        LocalFunction function = runtime.function(functionName);
-        try {
-            return function.invoke(eventJson);
-        } catch (RuntimeException e) {
-            throw new FunctionInvoker.FunctionFailedException(functionName + " failed: " + e.getMessage());
-        }
-    }
-
-    private JsonNode invokeRedriveFunction(String request) throws Exception {
-        return new ObjectMapper().readTree(new ObjectMapper().readTree(runtime.function("RedriveFunction").invoke(request)).asText());
-    }
-
-    private static Map<String, AttributeValue> issue(int n, int num, Map<String, String> fields) {
-        return Map.of("id", AttributeValue.fromS("issue#" + n), "project", AttributeValue.fromS("project#1"),
-                "num", AttributeValue.fromN(Integer.toString(num)), "name", AttributeValue.fromS("issue " + n),
-                "custom_fields", AttributeValue.fromM(fields.entrySet().stream()
-                        .collect(Collectors.toMap(Map.Entry::getKey, e -> AttributeValue.fromS(e.getValue())))));
-    }
-
-    private void put(Map<String, AttributeValue> item) {
-        dynamoDb.putItem(b -> b.tableName(APP).item(item));
-    }
-
-    private void awaitQuiet() throws InterruptedException {
-        assertThat(runtime.awaitQuiet(QUIET)).as("the local stack went quiet").isTrue();
-    }
-
-    private Set<Map<String, AttributeValue>> dropIndexTable() {
-        Set<Map<String, AttributeValue>> saved = new HashSet<>(dynamoDb.scanPaginator(b -> b.tableName(INDEX)).items().stream().toList());
-        dynamoDb.deleteTable(b -> b.tableName(INDEX));
-        return saved;
-    }
-
-    private void restoreIndexTable(Set<Map<String, AttributeValue>> items) {
-        dynamoDb.createTable(b -> b.tableName(INDEX).billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(a -> a.attributeName("attribId").attributeType(ScalarAttributeType.S),
-                        a -> a.attributeName("sortKey").attributeType(ScalarAttributeType.S))
-                .keySchema(k -> k.attributeName("attribId").keyType(KeyType.HASH), k -> k.attributeName("sortKey").keyType(KeyType.RANGE)));
-        items.forEach(item -> dynamoDb.putItem(b -> b.tableName(INDEX).item(item)));
-    }
-
-    private Verifier.Report verify() {
-        return new Verifier(dynamoDb, APP, INDEX, IndexScope.all(IssueFixtures.recorded(dynamoDb, INDEX))).verify(false);
+    @Override
+    Map<String, String> parameters() {
+        return Map.of("StreamReaders", "one");
     }
 
     /** The issue ids of the events the bus received from the given position on. */
@@ -160,7 +66,7 @@ class OneReaderRedriveIT {
         int before = runtime.bus().received().size();
 
         // when: a dry run, then the deployed redrive function, from its jar
-        Redrive.Report dryRun = redrives.forQueue(QueueKind.INDEXER).run(true, 10, false);
+        Redrive.Report dryRun = redrives().forQueue(QueueKind.INDEXER).run(true, 10, false);
         Set<Map<String, AttributeValue>> indexAfterDryRun = IssueFixtures.storedIndex(dynamoDb, INDEX);
         int afterDryRun = runtime.bus().received().size();
         JsonNode report = invokeRedriveFunction("{\"queue\": \"indexer\"}");
@@ -174,14 +80,13 @@ class OneReaderRedriveIT {
         assertThat(runtime.sqs().bodies(QUEUE)).isEmpty();
         assertThat(eventsFrom(before)).as("the event of issue 2 only: issue 1's was sent").containsExactly("issue#2");
         assertThat(verify().clean()).isTrue();
-        assertThat(IssueFixtures.storedIndex(dynamoDb, INDEX)).isEqualTo(IssueFixtures.expectedIndex(dynamoDb, APP,
-                IssueFixtures.recorded(dynamoDb, INDEX)));
-        assertThat(redrives.forQueue(QueueKind.INDEXER).run(false, 10, false).outcomes()).as("nothing left").isEmpty();
+        assertThat(IssueFixtures.storedIndex(dynamoDb, INDEX)).isEqualTo(expectedIndex());
+        assertThat(redrives().forQueue(QueueKind.INDEXER).run(false, 10, false).outcomes()).as("nothing left").isEmpty();
     }
 
     @Test
     void theRouterQueue_withOneReader_isRefused_namingTheIndexerQueue() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> redrives.forQueue(QueueKind.ROUTER))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> redrives().forQueue(QueueKind.ROUTER))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--queue indexer");
     }
 }

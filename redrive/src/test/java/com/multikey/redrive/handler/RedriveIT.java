@@ -2,45 +2,26 @@ package com.multikey.redrive.handler;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.multikey.common.ClientFactory;
-import com.multikey.emulator.TemplateRuntime;
-import com.multikey.emulator.functions.LocalFunction;
-import com.multikey.emulator.template.SamTemplate;
 import com.multikey.index.GridLayoutStore;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexValue;
 import com.multikey.index.definition.IndexDefinitions;
-import com.multikey.redrive.FunctionInvoker;
 import com.multikey.redrive.OnFailureRecord;
 import com.multikey.redrive.QueueKind;
 import com.multikey.redrive.Redrive;
-import com.multikey.redrive.RedriveConfig;
-import com.multikey.redrive.Redrives;
 import com.multikey.redrive.StreamRange;
 import com.multikey.redrive.StreamRangeReader;
 import com.multikey.reindex.IndexScope;
 import com.multikey.reindex.Verifier;
 import com.multikey.testkit.IssueFixtures;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
-import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
-import software.amazon.awssdk.services.sqs.SqsClient;
 
 import java.math.BigDecimal;
-import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,128 +30,19 @@ import static org.assertj.core.api.Assertions.assertThat;
  * local SQS endpoint): a batch fails past its retry limit, its on-failure record lands in the template's
  * failure queue, and redrive acts on it.
  */
-class RedriveIT {
+class RedriveIT extends RedriveStack {
 
-    private static final String APP = "AppTable";
-    private static final String INDEX = "IssueAttribIndexTable";
-    private static final String INDEXER_QUEUE = "StreamIndexerFailureQueue";
-    private static final String ROUTER_QUEUE = "RouterFailureQueue";
     private static final String DEAD_LETTERS = "DeleteLayerDeadLetterQueue";
-    private static final Duration QUIET = Duration.ofSeconds(60);
 
-    private final List<String> lines = new CopyOnWriteArrayList<>();
-    private TemplateRuntime runtime;
-    private DynamoDbClient dynamoDb;
-    private DynamoDbStreamsClient streams;
-    private SqsClient sqs;
-    private Redrives redrives;
-
-    @BeforeEach
-    void start() {
-        SamTemplate template = SamTemplate.ofRepository();
-        // give up after one retry, so a persistent failure reaches the on-failure destination quickly
-        SamTemplate.map(template.parameters().get("StreamMaximumRetryAttempts"), "parameter").put("Default", 1);
-        runtime = new TemplateRuntime(template, 0, lines::add);
-        dynamoDb = runtime.dynamoDb();
-        streams = runtime.dynamoDbLocal().streamsClient();
-        Map<String, String> env = new HashMap<>(runtime.environment("RedriveFunction"));
-        sqs = new ClientFactory(env).configure(SqsClient.builder(), "SQS").httpClient(ClientFactory.httpClient()).build();
-        redrives = new Redrives(RedriveConfig.fromEnvironment(env), dynamoDb, streams, sqs, this::invokeLocally);
-        runtime.startPolling();
-    }
-
-    @AfterEach
-    void stop() {
-        if (sqs != null) {
-            sqs.close();
-        }
-        if (streams != null) {
-            streams.close();
-        }
-        if (runtime != null) {
-            runtime.close();
-        }
-    }
-
-    /** The functions of the local runtime stand in for Lambda's Invoke. */
-    private String invokeLocally(String functionName, String eventJson) {
-        LocalFunction function = runtime.function(functionName);
-        try {
-            return function.invoke(eventJson);
-        } catch (RuntimeException e) {
-            throw new FunctionInvoker.FunctionFailedException(functionName + " failed: " + e.getMessage());
-        }
-    }
-
-    /** The deployable redrive function, run from its jar by the local runtime; its JSON report. */
-    private JsonNode invokeRedriveFunction(String request) {
-        try {
-            return new ObjectMapper().readTree(new ObjectMapper().readTree(runtime.function("RedriveFunction").invoke(request)).asText());
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new AssertionError("the redrive function answered no JSON report", e);
-        }
-    }
-
-    private static Map<String, AttributeValue> issue(int n, int num, Map<String, String> fields) {
-        return Map.of("id", AttributeValue.fromS("issue#" + n), "project", AttributeValue.fromS("project#1"),
-                "num", AttributeValue.fromN(Integer.toString(num)), "name", AttributeValue.fromS("issue " + n),
-                "custom_fields", AttributeValue.fromM(fields.entrySet().stream()
-                        .collect(Collectors.toMap(Map.Entry::getKey, e -> AttributeValue.fromS(e.getValue())))));
-    }
-
-    private void put(Map<String, AttributeValue> item) {
-        dynamoDb.putItem(b -> b.tableName(APP).item(item));
-    }
-
-    private void delete(int n) {
-        dynamoDb.deleteItem(b -> b.tableName(APP).key(Map.of("id", AttributeValue.fromS("issue#" + n))));
-    }
-
-    private void awaitQuiet() throws InterruptedException {
-        assertThat(runtime.awaitQuiet(QUIET)).as("the local stack went quiet").isTrue();
-    }
-
-    /** Index writes fail persistently: the index table is gone (ResourceNotFoundException, retried, never refused). */
-    private Set<Map<String, AttributeValue>> dropIndexTable() {
-        // every item, the grid layout's control item too: the restored table is the same stack's
-        Set<Map<String, AttributeValue>> saved = new java.util.HashSet<>(dynamoDb.scanPaginator(b -> b.tableName(INDEX)).items().stream()
-                .toList());
-        dynamoDb.deleteTable(b -> b.tableName(INDEX));
-        return saved;
-    }
-
-    private void restoreIndexTable(Set<Map<String, AttributeValue>> items) {
-        dynamoDb.createTable(b -> b.tableName(INDEX).billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(a -> a.attributeName("attribId").attributeType(ScalarAttributeType.S),
-                        a -> a.attributeName("sortKey").attributeType(ScalarAttributeType.S))
-                .keySchema(k -> k.attributeName("attribId").keyType(KeyType.HASH), k -> k.attributeName("sortKey").keyType(KeyType.RANGE)));
-        items.forEach(item -> dynamoDb.putItem(b -> b.tableName(INDEX).item(item)));
-    }
-
-    private Verifier.Report verify() {
-        // a new stack: the grid grouped by project, as the indexer recorded it
-        return new Verifier(dynamoDb, APP, INDEX, IndexScope.all(IssueFixtures.recorded(dynamoDb, INDEX))).verify(false);
-    }
-
-    /** Issues 1 to 6 indexed; then, with index writes failing, 1 and 2 updated, 3 deleted, 7 created: the indexer gives up on them. */
-    private Set<Map<String, AttributeValue>> failedIndexerBatch() throws InterruptedException {
-        for (int i = 1; i <= 6; i++) {
-            put(issue(i, i, Map.of("size", "s" + i, "owner", "o" + i)));
-        }
-        awaitQuiet();
-        Set<Map<String, AttributeValue>> before = dropIndexTable();
-        put(issue(1, 1, Map.of("size", "changed", "owner", "o1")));
-        put(issue(2, 20, Map.of("size", "s2")));
-        delete(3);
-        put(issue(7, 7, Map.of("size", "s7")));
-        awaitQuiet();
-        return before;
+    @Override
+    Map<String, String> parameters() {
+        return Map.of();
     }
 
     /** The keys of the items the records in the messages' ranges changed, read back from the stream. */
     private Set<String> issuesNamedBy(List<String> bodies) {
         Set<String> ids = new TreeSet<>();
-        StreamRangeReader reader = new StreamRangeReader(streams);
+        StreamRangeReader reader = new StreamRangeReader(streams());
         IndexScope scope = IndexScope.all(IndexDefinitions.packaged());
         for (String body : bodies) {
             if (reader.read(OnFailureRecord.parse(body)) instanceof StreamRange.Found found) {
@@ -194,7 +66,7 @@ class RedriveIT {
         dynamoDb.putItem(b -> b.tableName(INDEX).item(planted.toItem()));
 
         // when: a dry run, then the redrive
-        Redrive.Report dryRun = redrives.forQueue(QueueKind.INDEXER).run(true, 100, false);
+        Redrive.Report dryRun = redrives().forQueue(QueueKind.INDEXER).run(true, 100, false);
         Set<Map<String, AttributeValue>> afterDryRun = IssueFixtures.storedIndex(dynamoDb, INDEX);
         JsonNode report = invokeRedriveFunction("{\"queue\": \"indexer\", \"maxMessages\": 100}");
 
@@ -225,14 +97,13 @@ class RedriveIT {
         assertThat(verify().clean()).as("the index is wrong before the redrive").isFalse();
 
         // when
-        Redrive.Report report = redrives.forQueue(QueueKind.INDEXER).run(false, 100, false);
+        Redrive.Report report = redrives().forQueue(QueueKind.INDEXER).run(false, 100, false);
 
         // then
         assertThat(report.outcomes()).hasSize(messages).allMatch(Redrive.Outcome.Redriven.class::isInstance);
         assertThat(runtime.sqs().bodies(INDEXER_QUEUE)).isEmpty();
         assertThat(verify().clean()).isTrue();
-        assertThat(IssueFixtures.storedIndex(dynamoDb, INDEX)).isEqualTo(IssueFixtures.expectedIndex(dynamoDb, APP,
-                IssueFixtures.recorded(dynamoDb, INDEX)));
+        assertThat(IssueFixtures.storedIndex(dynamoDb, INDEX)).isEqualTo(expectedIndex());
     }
 
     @Test
@@ -247,7 +118,7 @@ class RedriveIT {
         runtime.sqs().send(INDEXER_QUEUE, body);
 
         // when
-        Redrive.Report kept = redrives.forQueue(QueueKind.INDEXER).run(false, 10, false);
+        Redrive.Report kept = redrives().forQueue(QueueKind.INDEXER).run(false, 10, false);
         JsonNode keptByTheFunction = invokeRedriveFunction("{\"queue\": \"indexer\"}");
 
         // then
@@ -262,7 +133,7 @@ class RedriveIT {
         });
         assertThat(keptByTheFunction.path("remaining").asInt()).isEqualTo(1);
 
-        Redrive.Report dropped = redrives.forQueue(QueueKind.INDEXER).run(false, 10, true);
+        Redrive.Report dropped = redrives().forQueue(QueueKind.INDEXER).run(false, 10, true);
         assertThat(dropped.outcomes()).singleElement().isInstanceOfSatisfying(Redrive.Outcome.RangeGone.class,
                 gone -> assertThat(gone.dropped()).isTrue());
         assertThat(runtime.sqs().bodies(INDEXER_QUEUE)).isEmpty();
@@ -281,7 +152,7 @@ class RedriveIT {
 
         // when: a dry run; then the deployable function from its jar, its Lambda client invoking the router through
         // the local Lambda API's Invoke
-        Redrive.Report dryRun = redrives.forQueue(QueueKind.ROUTER).run(true, 10, false);
+        Redrive.Report dryRun = redrives().forQueue(QueueKind.ROUTER).run(true, 10, false);
         int afterDryRun = runtime.bus().received().size();
         JsonNode byTheFunction = invokeRedriveFunction("{\"queue\": \"router\"}");
 
@@ -291,7 +162,7 @@ class RedriveIT {
         assertThat(byTheFunction.path("messages")).hasSize(dryRun.outcomes().size())
                 .allSatisfy(m -> assertThat(m.path("outcome").asText()).isEqualTo("redriven"));
         assertThat(runtime.sqs().bodies(ROUTER_QUEUE)).isEmpty();
-        assertThat(redrives.forQueue(QueueKind.ROUTER).run(false, 10, false).outcomes()).as("nothing left").isEmpty();
+        assertThat(redrives().forQueue(QueueKind.ROUTER).run(false, 10, false).outcomes()).as("nothing left").isEmpty();
         assertThat(runtime.bus().received().subList(received, runtime.bus().received().size()))
                 .extracting(r -> r.envelope().path("detail").path("keys").path("id").asText())
                 .contains("issue#1", "issue#2");
@@ -313,9 +184,9 @@ class RedriveIT {
         long deletesBefore = layerDeletes();
 
         // when
-        Redrive.Report dryRun = redrives.forQueue(QueueKind.DELETE_LAYER).run(true, 10, false);
+        Redrive.Report dryRun = redrives().forQueue(QueueKind.DELETE_LAYER).run(true, 10, false);
         long deletesAfterDryRun = layerDeletes();
-        Redrive.Report report = redrives.forQueue(QueueKind.DELETE_LAYER).run(false, 10, false);
+        Redrive.Report report = redrives().forQueue(QueueKind.DELETE_LAYER).run(false, 10, false);
 
         // then
         assertThat(dryRun.outcomes()).singleElement().isInstanceOf(Redrive.Outcome.WouldRedrive.class);

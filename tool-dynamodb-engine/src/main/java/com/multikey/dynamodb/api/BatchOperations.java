@@ -41,7 +41,8 @@ public final class BatchOperations {
         this.faults = faults;
     }
 
-    private record Write(Table table, JsonNode json, Map<String, Value> item, Map<String, Value> key) {
+    /** A write of the batch, its item checked (a put's when it was made) before any write of the batch is applied. */
+    private record Write(Table table, JsonNode json, ItemCore.Write write) {
     }
 
     public ObjectNode batchWriteItem(Request request) {
@@ -85,7 +86,7 @@ public final class BatchOperations {
                     throw EngineException.validation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes");
                 }
                 Write checked = check(table, element, put, delete);
-                if (!keys.add(checked.key())) {
+                if (!keys.add(checked.write().key())) {
                     throw EngineException.validation("Provided list of item keys contains duplicates");
                 }
                 writes.add(checked);
@@ -101,8 +102,7 @@ public final class BatchOperations {
                 continue;
             }
             Locks.under(write.table(), () -> {
-                ItemCore.Write item = write.item() != null ? ItemCore.Put.of(write.table(), write.item()) : new ItemCore.Delete(write.key());
-                ItemCore.Planned written = ItemCore.write(write.table(), item, Optional.empty(), false, catalog.now());
+                ItemCore.Planned written = ItemCore.write(write.table(), write.write(), Optional.empty(), false, catalog.now());
                 capacity.write(write.table(), written.old(), written.current(), 1);
                 return null;
             });
@@ -114,12 +114,10 @@ public final class BatchOperations {
     private static Write check(Table table, JsonNode json, Optional<Request> put, Optional<Request> delete) {
         return Locks.under(table, () -> {
             if (put.isPresent()) {
-                Map<String, Value> item = put.get().requiredItem("Item");
-                ItemChecks.item(table, item);
-                return new Write(table, json, item, table.keySchema().keyOf(item));
+                return new Write(table, json, ItemCore.Put.of(table, put.get().requiredItem("Item")));
             }
             Map<String, Value> key = ItemChecks.key(table, delete.get().requiredItem("Key"));
-            return new Write(table, json, null, key);
+            return new Write(table, json, new ItemCore.Delete(key));
         });
     }
 

@@ -25,9 +25,14 @@ final class ItemCore {
         Map<String, Value> key();
     }
 
-    /** Replaces the item with {@code item} (its key derived from it). */
+    /**
+     * Replaces the item with {@code item} (its key derived from it). Made by {@link #of}, which checks the item: the one
+     * check of an item to be stored, whatever request carries it.
+     */
     record Put(Map<String, Value> item, Map<String, Value> key) implements Write {
+        /** The put of {@code item}, checked as a PutItem's item is (a ValidationException otherwise). */
         static Put of(Table table, Map<String, Value> item) {
+            ItemChecks.item(table, item);
             return new Put(item, table.keySchema().keyOf(item));
         }
     }
@@ -61,13 +66,11 @@ final class ItemCore {
 
     /**
      * Plans a write: tests the condition on the item as it is (an absent item is tested as an empty one) and makes
-     * the new image, checked as a PutItem's item is. Throws {@link ConditionalCheckFailed} (with the old item when
-     * {@code oldOnFailure}) or a ValidationException; changes nothing.
+     * the new image, checked as a PutItem's item is (a put's item was checked when the put was made). Throws
+     * {@link ConditionalCheckFailed} (with the old item when {@code oldOnFailure}) or a ValidationException; changes
+     * nothing.
      */
     static Planned plan(Table table, Write write, Optional<ConditionExpression> condition, boolean oldOnFailure) {
-        if (write instanceof Put put) {
-            ItemChecks.item(table, put.item());
-        }
         Map<String, Value> old = table.get(write.key());
         if (condition.isPresent() && !condition.get().test(old == null ? Map.of() : old)) {
             throw new ConditionalCheckFailed(oldOnFailure ? old : null);

@@ -295,11 +295,11 @@ public final class PartiqlOperations {
             case Statement.Insert insert -> {
                 Map<String, Value> item = translation.item(insert.item());
                 ItemChecks.size(item);
-                ItemChecks.item(table, item);
+                ItemCore.Put put = ItemCore.Put.of(table, item);
                 String exists = "attribute_not_exists(" + translation.attribute(partition) + ")";
                 Optional<ConditionExpression> condition = Optional.of(Expressions.condition("ConditionExpression", exists,
                         translation.names(), translation.values()));
-                yield new Prepared(table, statement, ItemCore.Put.of(table, item), condition, Optional.empty(), ReturnValues.NONE);
+                yield new Prepared(table, statement, put, condition, Optional.empty(), ReturnValues.NONE);
             }
             case Statement.Update update -> {
                 Map<String, Value> key = wholeKey(table, Optional.of(update.where()), translation);

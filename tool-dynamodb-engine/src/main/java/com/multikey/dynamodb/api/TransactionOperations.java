@@ -133,7 +133,6 @@ public final class TransactionOperations {
             expressions.checkKeysScalar(table);
             if (kind == Kind.PUT) {
                 Map<String, Value> item = body.requiredItem("Item");
-                ItemChecks.item(table, item);
                 return new Action(table, ItemCore.Put.of(table, item), condition, oldOnFailure);
             }
             Map<String, Value> key = ItemChecks.key(table, body.requiredItem("Key"));

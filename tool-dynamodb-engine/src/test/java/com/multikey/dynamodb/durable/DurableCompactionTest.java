@@ -1,13 +1,11 @@
 package com.multikey.dynamodb.durable;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.dynamodb.EngineResponse;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +14,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
+import static com.multikey.dynamodb.durable.EngineRequests.ISSUES_TABLE;
+import static com.multikey.dynamodb.durable.EngineRequests.call;
+import static com.multikey.dynamodb.durable.EngineRequests.flip;
+import static com.multikey.dynamodb.durable.EngineRequests.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -26,14 +28,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class DurableCompactionTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final DurableEngine.Compaction ON_DEMAND = DurableEngine.Compaction.NEVER;
-    private static final String TABLE = "{\"TableName\":\"issues\",\"BillingMode\":\"PAY_PER_REQUEST\","
-            + "\"KeySchema\":[{\"AttributeName\":\"id\",\"KeyType\":\"HASH\"}],"
-            + "\"AttributeDefinitions\":[{\"AttributeName\":\"id\",\"AttributeType\":\"S\"},{\"AttributeName\":\"project\",\"AttributeType\":\"S\"}],"
-            + "\"GlobalSecondaryIndexes\":[{\"IndexName\":\"ByProject\",\"KeySchema\":[{\"AttributeName\":\"project\",\"KeyType\":\"HASH\"}],"
-            + "\"Projection\":{\"ProjectionType\":\"ALL\"}}],"
-            + "\"StreamSpecification\":{\"StreamEnabled\":true,\"StreamViewType\":\"NEW_AND_OLD_IMAGES\"}}";
+    private static final String TABLE = ISSUES_TABLE;
 
     @TempDir
     Path dir;
@@ -214,28 +210,5 @@ class DurableCompactionTest {
 
     private DurableEngine open(DurableEngine.Compaction compaction) {
         return DurableEngine.open(dir, clock, "us-east-1", compaction);
-    }
-
-    private static void flip(Path file, long at) throws IOException {
-        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-            raf.seek(at);
-            int b = raf.read();
-            raf.seek(at);
-            raf.write(b ^ 0x5a);
-        }
-    }
-
-    private static JsonNode ok(DurableEngine engine, String operation, String body) {
-        return call(engine, "DynamoDB_20120810." + operation, body);
-    }
-
-    private static JsonNode call(DurableEngine engine, String target, String body) {
-        EngineResponse response = engine.handle(target, body.getBytes(StandardCharsets.UTF_8));
-        assertThat(response.status()).as("%s %s", target, response.bodyText()).isEqualTo(200);
-        try {
-            return JSON.readTree(response.body());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 }

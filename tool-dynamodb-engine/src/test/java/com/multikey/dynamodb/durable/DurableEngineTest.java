@@ -1,7 +1,6 @@
 package com.multikey.dynamodb.durable;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.multikey.dynamodb.EngineResponse;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,18 +12,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 
+import static com.multikey.dynamodb.durable.EngineRequests.ISSUES_TABLE;
+import static com.multikey.dynamodb.durable.EngineRequests.flip;
+import static com.multikey.dynamodb.durable.EngineRequests.ok;
+import static com.multikey.dynamodb.durable.EngineRequests.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class DurableEngineTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String TABLE = "{\"TableName\":\"issues\",\"BillingMode\":\"PAY_PER_REQUEST\","
-            + "\"KeySchema\":[{\"AttributeName\":\"id\",\"KeyType\":\"HASH\"}],"
-            + "\"AttributeDefinitions\":[{\"AttributeName\":\"id\",\"AttributeType\":\"S\"},{\"AttributeName\":\"project\",\"AttributeType\":\"S\"}],"
-            + "\"GlobalSecondaryIndexes\":[{\"IndexName\":\"ByProject\",\"KeySchema\":[{\"AttributeName\":\"project\",\"KeyType\":\"HASH\"}],"
-            + "\"Projection\":{\"ProjectionType\":\"ALL\"}}],"
-            + "\"StreamSpecification\":{\"StreamEnabled\":true,\"StreamViewType\":\"NEW_AND_OLD_IMAGES\"}}";
+    private static final String TABLE = ISSUES_TABLE;
 
     @TempDir
     Path dir;
@@ -177,15 +174,6 @@ class DurableEngineTest {
         return DurableEngine.open(dir, clock, "us-east-1");
     }
 
-    private static void flip(Path file, long at) throws IOException {
-        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-            raf.seek(at);
-            int b = raf.read();
-            raf.seek(at);
-            raf.write(b ^ 0x5a);
-        }
-    }
-
     private static String iterator(DurableEngine engine) {
         String arn = ok(engine, "DescribeTable", "{\"TableName\":\"issues\"}").get("Table").get("LatestStreamArn").asText();
         String shard = streams(engine, "DescribeStream", "{\"StreamArn\":\"" + arn + "\"}")
@@ -196,23 +184,5 @@ class DurableEngineTest {
 
     private static JsonNode records(DurableEngine engine, String iterator) {
         return streams(engine, "GetRecords", "{\"ShardIterator\":\"" + iterator + "\"}").get("Records");
-    }
-
-    private static JsonNode ok(DurableEngine engine, String operation, String body) {
-        return call(engine, "DynamoDB_20120810." + operation, body);
-    }
-
-    private static JsonNode streams(DurableEngine engine, String operation, String body) {
-        return call(engine, "DynamoDBStreams_20120810." + operation, body);
-    }
-
-    private static JsonNode call(DurableEngine engine, String target, String body) {
-        EngineResponse response = engine.handle(target, body.getBytes(StandardCharsets.UTF_8));
-        assertThat(response.status()).as(response.bodyText()).isEqualTo(200);
-        try {
-            return JSON.readTree(response.body());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 }

@@ -1,23 +1,18 @@
 package com.multikey.dynamodb.durable;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.multikey.dynamodb.EngineResponse;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 
+import static com.multikey.dynamodb.durable.EngineRequests.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** PartiQL's writes in a data directory: logged as the JSON operations' are, and replayed to the same tables. */
 class DurablePartiqlTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TABLE = "{\"TableName\":\"issues\",\"BillingMode\":\"PAY_PER_REQUEST\","
             + "\"KeySchema\":[{\"AttributeName\":\"id\",\"KeyType\":\"HASH\"}],"
             + "\"AttributeDefinitions\":[{\"AttributeName\":\"id\",\"AttributeType\":\"S\"}]}";
@@ -44,16 +39,6 @@ class DurablePartiqlTest {
             // then
             JsonNode items = ok(engine, "ExecuteStatement", "{\"Statement\":\"SELECT * FROM issues\"}").get("Items");
             assertThat(items.toString()).isEqualTo("[{\"id\":{\"S\":\"a\"},\"n\":{\"N\":\"3\"}}]");
-        }
-    }
-
-    private static JsonNode ok(DurableEngine engine, String operation, String body) {
-        EngineResponse response = engine.handle("DynamoDB_20120810." + operation, body.getBytes(StandardCharsets.UTF_8));
-        assertThat(response.status()).as(response.bodyText()).isEqualTo(200);
-        try {
-            return JSON.readTree(response.body());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }
