@@ -699,7 +699,11 @@ class PlannerPropertiesTest {
             Arbitrary<String> anyField = Arbitraries.frequencyOf(Tuple.of(4, field), Tuple.of(1, Arbitraries.just(spec.sortField())));
             // now and then an or each of whose disjuncts an index may list: read as a union of drives when it fits
             Arbitrary<String> otherField = field.filter(f -> !f.equals(spec.sortField()));
-            Arbitrary<ExprSpec> expression = Arbitraries.frequencyOf(Tuple.of(3, expression(anyField, 4)), Tuple.of(2, drivableOr(otherField, anyField)))
+            // and such an or as a conjunct of an and, which reads as a where of its own would
+            Arbitrary<ExprSpec> andOfOr = Combinators.combine(expression(anyField, 1), drivableOr(otherField, anyField))
+                    .as((e, or) -> new ExprSpec.All(List.of(e, or)));
+            Arbitrary<ExprSpec> expression = Arbitraries.frequencyOf(Tuple.of(3, expression(anyField, 4)), Tuple.of(2, drivableOr(otherField, anyField)),
+                            Tuple.of(1, andOfOr))
                     .filter(e -> !(e instanceof ExprSpec.Leaf) && e.levels() <= ExpressionText.MAX_DEPTH
                             && e.leaves() <= PredicateText.MAX_PREDICATES);
             return Combinators.combine(Arbitraries.integers().between(0, 2), expression.list().ofMinSize(1).ofMaxSize(2))

@@ -75,6 +75,34 @@ class UnionPlanIntegrationTest {
     }
 
     @Test
+    void page_ofAnOrNestedInAnAnd_isTheUnionOfItsDisjunctsDrives_eachItemTestedAgainstTheAnd(LocalTables tables) {
+        // given: one where, an and of a predicate on the sorted field (no drive) and the or, by rank
+        IndexQuery query = grid(tables);
+        List<String> expected = IntStream.rangeClosed(1, ISSUES).filter(i -> i % 40 == 0 || i % 50 == 7).filter(i -> i * 37 % ISSUES < 200).boxed()
+                .sorted(Comparator.comparingInt(i -> i * 37 % ISSUES)).map(i -> "issue#" + i).toList();
+        PageRequest request = PageRequest.first("project#p", "rank", Order.ASC, 4)
+                .where(List.of(ExpressionText.parse("rank < 200 and (status = rare or team = core)", 0)))
+                .withExplain();
+
+        // when
+        List<String> ids = new ArrayList<>();
+        List<Page> pages = new ArrayList<>();
+        for (int n = 0; request != null && n < 50; n++) {
+            Page page = query.page(request);
+            pages.add(page);
+            page.items().forEach(item -> ids.add(item.get("id").s()));
+            request = page.nextCursor().map(request::after).orElse(null);
+        }
+
+        // then
+        assertThat(ids).isEqualTo(expected);
+        assertThat(pages).allSatisfy(page -> {
+            assertThat(page.explain().orElseThrow().plan()).isEqualTo("union(drive(where[0]: status = rare), drive(where[0]: team = core))");
+            assertThat(page.examined()).isLessThanOrEqualTo(2 * 19);
+        });
+    }
+
+    @Test
     void page_ofAnOrWhoseRangesDoNotFitTheBudget_isReadTheOtherWay_andListsTheSame(LocalTables tables) {
         // given: a budget of 20 items a page, less than the ranges and their items (37)
         IndexQuery query = grid(tables);
