@@ -66,7 +66,10 @@ final class Planner {
             // (only when it is the one predicate an index lists: a smaller range of another may drive better)
             Plan adaptive = known.stream().filter(d -> known.size() == 1 && OrderedDriveRead.orders(d, listing)).findFirst()
                     .<Plan>map(d -> new Plan.OrderedDrive(d, sortOrDrive)).orElse(sortOrDrive);
-            index = union(listing.request(), tests, driverOf).<Plan>map(u -> new Plan.Union(u.position(), u.drives(), adaptive))
+            // a union whose drives an ordered drive may each read is read page by page, merged in page order (else whole)
+            index = union(listing.request(), tests, driverOf).<Plan>map(u -> u.drives().stream()
+                            .allMatch(d -> OrderedDriveRead.orders(d.driver(), listing))
+                            ? new Plan.OrderedUnion(u.position(), u.drives(), adaptive) : new Plan.Union(u.position(), u.drives(), adaptive))
                     .orElse(adaptive);
         }
         return hasTail(listing.request(), tests) ? new Plan.Then(index, new Plan.Tail(field)) : index;

@@ -175,6 +175,17 @@ class PlannerPropertiesTest {
     }
 
     /**
+     * An or of words on {@code @title} read sorted by {@code state}, which the words index orders each word's items by: an
+     * ordered union (each word's range, or a prefix's words' ranges, merged in page order page by page), beside a word the
+     * index orders (an ordered drive), predicates no index lists and the sorted field's own, within budgets.
+     */
+    @Property(tries = 20)
+    void declaredIndexes_withAnOrOfWordsTheWordsIndexOrdersBySort_pagesListExactlyTheModel(@ForAll("items") List<ItemSpec> items,
+                                                                                         @ForAll("orderedWordOrRequests") List<RequestSpec> requests) {
+        checkDeclared(items, requests);
+    }
+
+    /**
      * Expressions of and, or and not (depth up to 4, every operator, on multi-valued and missing fields, the sorted field
      * too), written as text and read by the where grammar, beside a request's predicates: the pages list exactly what the
      * model's independent evaluation of the expression lists.
@@ -755,6 +766,18 @@ class PlannerPropertiesTest {
      */
     @Provide
     Arbitrary<List<RequestSpec>> severalGroupRequests() {
+        return withWordOrs(Arbitraries.oneOf(declaredExpressionRequests(), wordRequests(), orderedWordRequests()), true);
+    }
+
+    /** Requests sorted by {@code state}, with a word the words index orders by it, two in three with an or of words besides. */
+    @Provide
+    Arbitrary<List<RequestSpec>> orderedWordOrRequests() {
+        // their budgets as generated: an ordered union gives way when a budget is too small for its reads
+        return withWordOrs(orderedWordRequests(), false);
+    }
+
+    /** Two in three of the requests with an or of words before their expressions (with the default budget when asked). */
+    private static Arbitrary<List<RequestSpec>> withWordOrs(Arbitrary<List<RequestSpec>> base, boolean defaultBudget) {
         // words most titles' words are, so that each disjunct lists items of its own
         Arbitrary<PredicateSpec> word = Arbitraries.oneOf(
                 Arbitraries.of("fix", "crash", "timeout", "time", "timer", "db", "test", "typo")
@@ -763,8 +786,7 @@ class PlannerPropertiesTest {
                         .map(start -> new PredicateSpec("@title", Op.HAS_PREFIX, List.of(Value.text(start)), false, false)));
         Arbitrary<ExprSpec> wordOr = word.list().ofMinSize(2).ofMaxSize(3)
                 .map(words -> new ExprSpec.Any(words.stream().<ExprSpec>map(ExprSpec.Leaf::new).toList()));
-        return Arbitraries.oneOf(declaredExpressionRequests(), wordRequests(), orderedWordRequests())
-                .flatMap(requests -> wordOr.list().ofSize(requests.size()).map(ors -> {
+        return base.flatMap(requests -> wordOr.list().ofSize(requests.size()).map(ors -> {
                     List<RequestSpec> out = new ArrayList<>();
                     for (int i = 0; i < requests.size(); i++) {
                         RequestSpec spec = requests.get(i);
@@ -776,8 +798,8 @@ class PlannerPropertiesTest {
                             if (leaves + ors.get(i).leaves() <= PredicateText.MAX_PREDICATES) {
                                 expressions.addAll(spec.expressions());
                             }
-                            spec = new RequestSpec(spec.sortField(), spec.order(), spec.pageSize(), spec.missing(), spec.predicates(), -1,
-                                    spec.explain(), expressions);
+                            spec = new RequestSpec(spec.sortField(), spec.order(), spec.pageSize(), spec.missing(), spec.predicates(),
+                                    defaultBudget ? -1 : spec.budget(), spec.explain(), expressions);
                         }
                         out.add(spec);
                     }
