@@ -206,7 +206,7 @@ public final class IndexQuery {
         IndexDefinitions current = grid.currentDefinitions(budget, pageBudget);
         int items = readBudget.of(request);
         GroupPlan planned = planGroup(request, current, () -> request.cursor().map(text -> Cursor.decode(text, request, cursors)),
-                budget, true);
+                budget);
         Target target = planned.target();
         ItemTests tests = planned.tests();
         Optional<Cursor> cursor = planned.cursor();
@@ -247,7 +247,7 @@ public final class IndexQuery {
             MergeCursor.Position given = cursor.map(c -> c.positions().get(group))
                     .orElseGet(() -> new MergeCursor.Position.Start(Optional.empty()));
             GroupPlan plan = planGroup(singles.get(i), current,
-                    () -> given instanceof MergeCursor.Position.At at ? Optional.of(at.cursor()) : Optional.empty(), budget, false);
+                    () -> given instanceof MergeCursor.Position.At at ? Optional.of(at.cursor()) : Optional.empty(), budget);
             groupPlans.add(plan);
             positions.add(given instanceof MergeCursor.Position.At at ? new MergeCursor.Position.At(plan.cursor().orElseThrow(), at.head())
                     : given);
@@ -297,11 +297,9 @@ public final class IndexQuery {
      * the fields its predicates name checked, its cursor (read once the checks before it pass) carried over to the layout
      * read and checked against the request's ranges, the grid's attributes checked defined, and its plan.
      *
-     * @param cursor     the group's cursor as the request gives it; empty for its first page
-     * @param byDisjunct whether an {@code or} among the {@code where}s may be read as a union of drives (a request of one group)
+     * @param cursor the group's cursor as the request gives it; empty for its first page
      */
-    private GroupPlan planGroup(PageRequest request, IndexDefinitions current, Supplier<Optional<Cursor>> cursor, RetryBudget budget,
-                                boolean byDisjunct) {
+    private GroupPlan planGroup(PageRequest request, IndexDefinitions current, Supplier<Optional<Cursor>> cursor, RetryBudget budget) {
         Target target = Target.of(request, current, definitions, projector);
         ItemTests tests = new ItemTests(projector, target.index(), request.group(), request.attribId(), target.project(),
                 request.expressions());
@@ -315,9 +313,10 @@ public final class IndexQuery {
         Listing listing = new Listing(request, target, tests, projector);
         Supplier<List<Driver>> drivers = () -> drivers(request, target, tests);
         boolean inTail = checked.map(c -> c.part() == Cursor.Part.MISSING).orElse(false);
-        Plan plan = byDisjunct
-                ? Planner.plan(listing, ranges, drivers, (position, predicate) -> driverOf(position, predicate, request, target, tests), inTail)
-                : Planner.plan(listing, ranges, drivers, inTail);
+        // an or among the wheres may be read as a union of drives, in a group of a merged request as in a request of one group:
+        // the union's cursor is the sorted index's key of an item, as every plan's, which is what MergeCursor keeps
+        Plan plan = Planner.plan(listing, ranges, drivers, (position, predicate) -> driverOf(position, predicate, request, target, tests),
+                inTail);
         return new GroupPlan(target, tests, listing, checked, plan);
     }
 

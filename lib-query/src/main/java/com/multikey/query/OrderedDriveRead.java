@@ -63,14 +63,20 @@ final class OrderedDriveRead {
     private final Listing listing;
     private final PageReads reads;
     private final KeySchema table;
-    private final Driver driver;
+    /** The drivers whose ranges are merged: one, or a union's ({@link Plan.OrderedUnion}), each ordered as {@link #orders} says. */
+    private final List<Driver> drivers;
     private final int need;
 
     OrderedDriveRead(Listing listing, PageReads reads, KeySchema table, Driver driver, int need) {
+        this(listing, reads, table, List.of(driver), need);
+    }
+
+    /** The ranges of several drivers (a union's disjuncts), merged in page order, an item in several of them passed once. */
+    OrderedDriveRead(Listing listing, PageReads reads, KeySchema table, List<Driver> drivers, int need) {
         this.listing = listing;
         this.reads = reads;
         this.table = table;
-        this.driver = driver;
+        this.drivers = List.copyOf(drivers);
         this.need = need;
     }
 
@@ -117,6 +123,8 @@ final class OrderedDriveRead {
 
     /** One value's range as the merge reads it: where it resumes, the index items read and not yet passed, whether it ended. */
     private static final class Run {
+        /** The driver whose index partition holds the range. */
+        final Driver driver;
         final String prefix;
         final Filter.KeyRange range;
         Map<String, AttributeValue> start;
@@ -126,7 +134,8 @@ final class OrderedDriveRead {
         boolean readOnce;
         int taken;
 
-        Run(String prefix, Map<String, AttributeValue> start) {
+        Run(Driver driver, String prefix, Map<String, AttributeValue> start) {
+            this.driver = driver;
             this.prefix = prefix;
             // the value's items that have the sorted field: a value's type tag follows the value's separator
             this.range = Filter.KeyRange.between(prefix + "N", prefix + ABOVE_EVERY_VALUE);
@@ -209,14 +218,19 @@ final class OrderedDriveRead {
             // an item whose value is cut here may sort after the cursor there and before it here: read the other way
             return new Outcome.GaveWay(List.of(), position);
         }
-        Optional<List<String>> prefixes = driver.predicate() instanceof Predicate.HasPrefix ? words(driver.ranges().get(0).prefix())
-                : Optional.of(driver.ranges().stream().map(Filter.KeyRange::prefix).distinct().toList());
-        if (prefixes.isEmpty()) {
-            return new Outcome.GaveWay(List.of(), position);
+        // each driver's values' ranges (a union's disjuncts: each of theirs), one run each, a range two of them name read once
+        Map<String, Run> byRange = new java.util.LinkedHashMap<>();
+        for (Driver driver : drivers) {
+            Optional<List<String>> prefixes = driver.predicate() instanceof Predicate.HasPrefix ? words(driver, driver.ranges().get(0).prefix())
+                    : Optional.of(driver.ranges().stream().map(Filter.KeyRange::prefix).distinct().toList());
+            if (prefixes.isEmpty()) {
+                return new Outcome.GaveWay(List.of(), position);
+            }
+            prefixes.get().forEach(prefix -> byRange.putIfAbsent(driver.partition() + "\u0000" + prefix, new Run(driver, prefix, after == null
+                    ? Map.of()
+                    : Map.of(IndexKey.ATTRIB_ID, AttributeValue.fromS(driver.partition()), IndexKey.SORT_KEY, AttributeValue.fromS(prefix + after)))));
         }
-        List<Run> runs = prefixes.get().stream().map(prefix -> new Run(prefix, after == null ? Map.of()
-                : Map.of(IndexKey.ATTRIB_ID, AttributeValue.fromS(driver.partition()), IndexKey.SORT_KEY, AttributeValue.fromS(prefix + after))))
-                .toList();
+        List<Run> runs = List.copyOf(byRange.values());
         java.util.Comparator<String> order = listing.keyOrder();
         boolean ascending = listing.ascending();
         Merge merge = new Merge(after);
@@ -245,7 +259,7 @@ final class OrderedDriveRead {
                     long share = !run.readOnce ? (runs.size() == 1 ? still : (long) Math.ceil(still / (2.0 * runs.size())))
                             : (long) Math.ceil(still * (run.taken + 1.0) / (taken + runs.size())) + 1;
                     int limit = (int) Math.max(1, Math.min(Math.min(ReadLimits.MAX_READ_LIMIT, room), share));
-                    QueryResponse response = reads.index(driver.partition(), driver.project(), run.range, run.start, limit, ascending);
+                    QueryResponse response = reads.index(run.driver.partition(), run.driver.project(), run.range, run.start, limit, ascending);
                     run.readOnce = true;
                     run.read.addAll(response.items());
                     run.ended = !response.hasLastEvaluatedKey() || response.lastEvaluatedKey().isEmpty();
@@ -318,7 +332,7 @@ final class OrderedDriveRead {
      * index item a word and one for the end; empty when they are more than an {@code in} may name or the page's reads
      * cannot find them and leave the other plan its reserve.
      */
-    private Optional<List<String>> words(String prefix) {
+    private Optional<List<String>> words(Driver driver, String prefix) {
         String high = prefix + "\uDBFF\uDFFF".repeat((SortKeyCodec.MAX_KEY_BYTES - prefix.getBytes(StandardCharsets.UTF_8).length) / 4);
         String low = prefix;
         List<String> words = new ArrayList<>();
@@ -347,8 +361,9 @@ final class OrderedDriveRead {
     private boolean mayBeCut(String key) {
         int separator = key.indexOf(SortKeyCodec.SEPARATOR);
         String value = separator < 0 ? key : key.substring(0, separator);
-        return value.startsWith("S") && value.getBytes(StandardCharsets.UTF_8).length
-                >= SortKeyCodec.cutTextKeeps(driver.index().orderBy().get(0).maxBytes()) - 3;
+        // of several drivers' indexes, the one that cuts shortest
+        int maxBytes = drivers.stream().mapToInt(each -> each.index().orderBy().get(0).maxBytes()).min().orElseThrow();
+        return value.startsWith("S") && value.getBytes(StandardCharsets.UTF_8).length >= SortKeyCodec.cutTextKeeps(maxBytes) - 3;
     }
 
     private Map<String, AttributeValue> key(String sortKey) {

@@ -82,6 +82,27 @@ sealed interface Plan {
         }
     }
 
+    /**
+     * The items of an {@code or} ({@code where[position]}) each of whose disjuncts' drivers an ordered drive may read
+     * ({@link OrderedDriveRead#orders}): their values' ranges merged in page order from the cursor, page by page, each item
+     * once, every {@code where} tested ({@link OrderedDriveRead} with several drivers); {@code otherwise} for the rest of the
+     * page when it gives way, as an ordered drive does.
+     */
+    record OrderedUnion(int position, List<Drive> drives, Plan otherwise) implements Plan {
+        public OrderedUnion {
+            drives = List.copyOf(drives);
+            if (drives.size() < 2) {
+                throw new IllegalArgumentException("a union reads at least two drives");
+            }
+        }
+
+        @Override
+        public String describe() {
+            return "ordered-union(" + String.join(", ", drives.stream().map(drive -> "where[" + drive.driver().position() + "]: "
+                    + PredicateText.format(drive.driver().predicate())).toList()) + ")";
+        }
+    }
+
     /** The group's items lacking the sorted field, in their source's order, each tested ({@link TailRead}). */
     record Tail(String field) implements Plan {
         @Override

@@ -48,6 +48,18 @@ final class PlanReader {
                     yield new Part(listed, rest.next(), rest.learned(), rest.explained());
                 }
             };
+            case Plan.OrderedUnion union -> switch (new OrderedDriveRead(listing, reads, table,
+                    union.drives().stream().map(Plan.Drive::driver).toList(), need).read(start, known, new Part.Explained(union,
+                    union.drives().size() + " disjuncts' values' ranges, ordered by the sorted field, merged and read in page order until the page is full",
+                    List.of()))) {
+                case OrderedDriveRead.Outcome.Listed listed -> listed.part();
+                case OrderedDriveRead.Outcome.GaveWay gaveWay -> {
+                    Part rest = read(union.otherwise(), gaveWay.position(), known, need - gaveWay.listed().size());
+                    List<Part.Listed> listed = new ArrayList<>(gaveWay.listed());
+                    listed.addAll(rest.listed());
+                    yield new Part(listed, rest.next(), rest.learned(), rest.explained());
+                }
+            };
             case Plan.SortOrDrive adaptive -> new PlannedRead(listing, reads, table, adaptive, known, need).read(start);
             case Plan.Drive drive -> new PlannedRead(listing, reads, table, new Plan.SortOrDrive(null, List.of(drive)), known, need)
                     .driveAlone(drive.driver(), start);

@@ -66,7 +66,10 @@ final class Planner {
             // (only when it is the one predicate an index lists: a smaller range of another may drive better)
             Plan adaptive = known.stream().filter(d -> known.size() == 1 && OrderedDriveRead.orders(d, listing)).findFirst()
                     .<Plan>map(d -> new Plan.OrderedDrive(d, sortOrDrive)).orElse(sortOrDrive);
-            index = union(listing.request(), tests, driverOf).<Plan>map(u -> new Plan.Union(u.position(), u.drives(), adaptive))
+            // a union whose drives an ordered drive may each read is read page by page, merged in page order (else whole)
+            index = union(listing.request(), tests, driverOf).<Plan>map(u -> u.drives().stream()
+                            .allMatch(d -> OrderedDriveRead.orders(d.driver(), listing))
+                            ? new Plan.OrderedUnion(u.position(), u.drives(), adaptive) : new Plan.Union(u.position(), u.drives(), adaptive))
                     .orElse(adaptive);
         }
         return hasTail(listing.request(), tests) ? new Plan.Then(index, new Plan.Tail(field)) : index;
@@ -77,31 +80,51 @@ final class Planner {
     }
 
     /**
-     * The first {@code where} that is an {@code or} each of whose disjuncts an index lists: a predicate an index lists (not
-     * on the sorted field), or an {@code and} holding one directly (the best ranked, as {@link Driver#rankOf} ranks them).
-     * A {@code not} never drives, nor does a disjunct without such a predicate: then no union.
+     * The first {@code or} each of whose disjuncts an index lists — a {@code where} that is one, or one of the conjuncts of a
+     * {@code where} that is an {@code and} (a top-level and's conjuncts hold as separate {@code where}s would) — by the
+     * {@code where}'s position: a disjunct is a predicate an index lists (not on the sorted field), or an {@code and} holding
+     * one directly (the best ranked, as {@link Driver#rankOf} ranks them). A {@code not} never drives, nor does a disjunct
+     * without such a predicate: then no union.
      */
     static Optional<Disjuncts> union(PageRequest request, ItemTests tests, DriverOf driverOf) {
         for (int i = 0; i < request.expressions().size(); i++) {
-            if (!(request.expressions().get(i) instanceof Expression.Or or) || or.operands().size() < 2) {
-                continue;
-            }
-            int position = i;
-            List<Plan.Drive> drives = new ArrayList<>();
-            for (Expression disjunct : or.operands()) {
-                Optional<Driver> best = drivable(disjunct).stream().filter(p -> !tests.isSortField(p.field()))
-                        .map(p -> driverOf.of(position, p)).flatMap(Optional::stream)
-                        .min(Comparator.comparingInt(Driver::rank));
-                if (best.isEmpty()) {
-                    break;
+            for (Expression.Or or : ors(request.expressions().get(i))) {
+                Optional<Disjuncts> union = union(i, or, tests, driverOf);
+                if (union.isPresent()) {
+                    return union;
                 }
-                drives.add(new Plan.Drive(best.get()));
-            }
-            if (drives.size() == or.operands().size()) {
-                return Optional.of(new Disjuncts(i, drives));
             }
         }
         return Optional.empty();
+    }
+
+    /** A {@code where}'s {@code or}s a union may read: itself, or its conjuncts (those of nested ands too) when it is an and. */
+    private static List<Expression.Or> ors(Expression where) {
+        return switch (where) {
+            case Expression.Or or -> List.of(or);
+            case Expression.And and -> and.operands().stream().flatMap(conjunct -> conjunct instanceof Expression.And
+                    || conjunct instanceof Expression.Or ? ors(conjunct).stream() : java.util.stream.Stream.empty()).toList();
+            case Predicate p -> List.of();
+            case Expression.Not not -> List.of();
+        };
+    }
+
+    /** The drives of an or of {@code where[position]}, when each of its disjuncts has one. */
+    private static Optional<Disjuncts> union(int position, Expression.Or or, ItemTests tests, DriverOf driverOf) {
+        if (or.operands().size() < 2) {
+            return Optional.empty();
+        }
+        List<Plan.Drive> drives = new ArrayList<>();
+        for (Expression disjunct : or.operands()) {
+            Optional<Driver> best = drivable(disjunct).stream().filter(p -> !tests.isSortField(p.field()))
+                    .map(p -> driverOf.of(position, p)).flatMap(Optional::stream)
+                    .min(Comparator.comparingInt(Driver::rank));
+            if (best.isEmpty()) {
+                return Optional.empty();
+            }
+            drives.add(new Plan.Drive(best.get()));
+        }
+        return Optional.of(new Disjuncts(position, drives));
     }
 
     /** The predicates a disjunct may drive from: itself, or those directly under its and. */

@@ -175,6 +175,17 @@ class PlannerPropertiesTest {
     }
 
     /**
+     * An or of words on {@code @title} read sorted by {@code state}, which the words index orders each word's items by: an
+     * ordered union (each word's range, or a prefix's words' ranges, merged in page order page by page), beside a word the
+     * index orders (an ordered drive), predicates no index lists and the sorted field's own, within budgets.
+     */
+    @Property(tries = 20)
+    void declaredIndexes_withAnOrOfWordsTheWordsIndexOrdersBySort_pagesListExactlyTheModel(@ForAll("items") List<ItemSpec> items,
+                                                                                         @ForAll("orderedWordOrRequests") List<RequestSpec> requests) {
+        checkDeclared(items, requests);
+    }
+
+    /**
      * Expressions of and, or and not (depth up to 4, every operator, on multi-valued and missing fields, the sorted field
      * too), written as text and read by the where grammar, beside a request's predicates: the pages list exactly what the
      * model's independent evaluation of the expression lists.
@@ -195,6 +206,59 @@ class PlannerPropertiesTest {
     void declaredIndexes_withOrAndNotExpressions_pagesListExactlyTheModel(@ForAll("items") List<ItemSpec> items,
                                                                          @ForAll("declaredExpressionRequests") List<RequestSpec> requests) {
         checkDeclared(items, requests);
+    }
+
+    /**
+     * Requests of two groups ({@code withGroups}, in either order), each group planned as a request of its own would be —
+     * an or read as a union of drives (of word predicates too: {@code @title has timeout or @title has prefix ti}), an or
+     * nested in an and, a word's ordered drive, and predicates of every operator — merged: the pages list exactly the
+     * model's items of both groups in page order, then each group's missing tail in the order named, within their budgets.
+     */
+    @Property(tries = 25)
+    void declaredIndexes_ofSeveralGroups_withOrsAndWordPredicates_pagesListExactlyTheModel(@ForAll("items") List<ItemSpec> items,
+                                                                                           @ForAll("severalGroupRequests") List<RequestSpec> requests) {
+        checkDeclaredGroups(items, requests);
+    }
+
+    private static synchronized void checkDeclaredGroups(List<ItemSpec> items, List<RequestSpec> requests) {
+        tables.reset();
+        DynamoDbClient dynamoDb = tables.dynamoDb();
+        dynamoDb.createTable(b -> b.tableName(TRACKER).billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
+                        a -> a.attributeName("sk").attributeType(ScalarAttributeType.S))
+                .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH), k -> k.attributeName("sk").keyType(KeyType.RANGE)));
+        List<Map<String, AttributeValue>> written = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            written.add(declaredItem(PROJECT, i, items.get(i)));
+            if (i % 3 == 0) {
+                // the other group's copy of a third of the items, under nums of its own: no two items of the groups tie
+                Map<String, AttributeValue> other = new LinkedHashMap<>(declaredItem(OTHER, i, items.get(i)));
+                other.put("num", n(Integer.toString(items.size() + i + 1)));
+                written.add(other);
+            }
+        }
+        for (String group : List.of(PROJECT, OTHER)) {
+            // in the group's partition, covered by no index: never in the missing tail
+            write(dynamoDb, TRACKER, DECLARED, Map.of("pk", s(group), "sk", s("PROJECT#p"), "num", n("0")));
+        }
+        written.forEach(item -> write(dynamoDb, TRACKER, DECLARED, item));
+        List<Model.Item> model = written.stream().map(item -> new Model.Item(item.get("pk").s() + " " + item.get("sk").s(),
+                new BigDecimal(item.get("num").n()), item.get("sk").s(), item)).toList();
+        for (RequestSpec spec : requests) {
+            List<String> named = spec.pageSize() % 2 == 0 ? List.of(PROJECT, OTHER) : List.of(OTHER, PROJECT);
+            PageRequest first = (switch (spec.sortField()) {
+                case "labels" -> PageRequest.onIndex("labels", List.of(s(PROJECT)), "", spec.order(), spec.pageSize());
+                case "state" -> PageRequest.onIndex("states", List.of(s(PROJECT)), "", spec.order(), spec.pageSize());
+                default -> PageRequest.onIndex("fields", List.of(s(PROJECT)), spec.sortField(), spec.order(), spec.pageSize());
+            }).withGroups(named.stream().map(group -> List.of(s(group))).toList());
+            Model.Fields fields = switch (spec.sortField()) {
+                case "labels", "state" -> Model.Fields.ofValues(spec.sortField());
+                default -> Model.Fields.ofEntries("cf", spec.sortField());
+            };
+            check(DECLARED, TRACKER, spec, fields, first, model, Model.Tail.TABLE_SORT_KEY,
+                    item -> item.get("pk").s() + " " + item.get("sk").s(), named.size(),
+                    item -> named.indexOf(item.attributes().get("pk").s()));
+        }
     }
 
     /** One try at a time: a shrink that ran out of time may still be running beside the next property. */
@@ -257,6 +321,18 @@ class PlannerPropertiesTest {
     private static void check(IndexDefinitions definitions, String table, RequestSpec spec, Model.Fields fields, PageRequest plain,
                               List<Model.Item> items, Model.Tail tail,
                               java.util.function.Function<Map<String, AttributeValue>, String> keyOf) {
+        check(definitions, table, spec, fields, plain, items, tail, keyOf, 1, item -> 0);
+    }
+
+    /**
+     * Reads every page of the request, of {@code groups} groups, and checks it against the model: a request of several groups
+     * names a budget of at least 2 items a group, and each page makes at most the calls of one group's page per group read
+     * (within the share of the groups not yet done); the missing tails follow group by group ({@code groupRank}).
+     */
+    private static void check(IndexDefinitions definitions, String table, RequestSpec spec, Model.Fields fields, PageRequest plain,
+                              List<Model.Item> items, Model.Tail tail,
+                              java.util.function.Function<Map<String, AttributeValue>, String> keyOf, int groups,
+                              java.util.function.Function<Model.Item, Integer> groupRank) {
         RecordingDynamoDbClient client = new RecordingDynamoDbClient(tables.dynamoDb());
         IndexQuery query = new IndexQuery(client, table, INDEX_TABLE, definitions,
                 new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, Duration.ofSeconds(60),
@@ -277,15 +353,20 @@ class PlannerPropertiesTest {
         if (spec.missing()) {
             request = request.withMissing();
         }
-        if (spec.budget() > 0) {
-            request = request.withReadBudget(spec.budget());
+        int asked = spec.budget() > 0 ? Math.max(2 * groups, spec.budget()) : 0;
+        if (asked > 0) {
+            request = request.withReadBudget(asked);
         }
         if (spec.explain()) {
             request = request.withExplain();
         }
-        int budget = spec.budget() > 0 ? spec.budget() : ReadBudget.DEFAULT.standard();
-        int maxCalls = ReadBudget.maxCalls(budget) + (budget + 99) / 100;
-        List<String> expected = Model.sequence(items, spec, fields, tail);
+        int budget = asked > 0 ? asked : Math.min(ReadBudget.DEFAULT.max(), ReadBudget.DEFAULT.standard() * groups);
+        int maxCalls = 0;
+        for (int reading = 1; reading <= groups; reading++) {
+            int share = budget / reading;
+            maxCalls = Math.max(maxCalls, reading * (ReadBudget.maxCalls(share) + (share + 99) / 100));
+        }
+        List<String> expected = Model.sequence(items, spec, fields, tail, groupRank);
 
         // every page moves on by at least one index item of the read partition or one item of the tail, or learns what lets
         // the next one do so: no request takes more than twice as many pages as the tables hold items, whatever its budget
@@ -678,6 +759,54 @@ class PlannerPropertiesTest {
                         "@cf.status", "@cf.sev"), sorted -> Arbitraries.of(sorted, "@" + sorted));
     }
 
+    /**
+     * Requests on the declared indexes with expressions (ors a union may read, alone or in an and), with word predicates,
+     * or with a word the words index orders by the sorted field; two in three with an or of words before their expressions
+     * and the default budget, so that a union reads it.
+     */
+    @Provide
+    Arbitrary<List<RequestSpec>> severalGroupRequests() {
+        return withWordOrs(Arbitraries.oneOf(declaredExpressionRequests(), wordRequests(), orderedWordRequests()), true);
+    }
+
+    /** Requests sorted by {@code state}, with a word the words index orders by it, two in three with an or of words besides. */
+    @Provide
+    Arbitrary<List<RequestSpec>> orderedWordOrRequests() {
+        // their budgets as generated: an ordered union gives way when a budget is too small for its reads
+        return withWordOrs(orderedWordRequests(), false);
+    }
+
+    /** Two in three of the requests with an or of words before their expressions (with the default budget when asked). */
+    private static Arbitrary<List<RequestSpec>> withWordOrs(Arbitrary<List<RequestSpec>> base, boolean defaultBudget) {
+        // words most titles' words are, so that each disjunct lists items of its own
+        Arbitrary<PredicateSpec> word = Arbitraries.oneOf(
+                Arbitraries.of("fix", "crash", "timeout", "time", "timer", "db", "test", "typo")
+                        .map(w -> new PredicateSpec("@title", Op.HAS, List.of(Value.text(w)), false, false)),
+                Arbitraries.of("ti", "fi", "cr", "ty", "te", "d")
+                        .map(start -> new PredicateSpec("@title", Op.HAS_PREFIX, List.of(Value.text(start)), false, false)));
+        Arbitrary<ExprSpec> wordOr = word.list().ofMinSize(2).ofMaxSize(3)
+                .map(words -> new ExprSpec.Any(words.stream().<ExprSpec>map(ExprSpec.Leaf::new).toList()));
+        return base.flatMap(requests -> wordOr.list().ofSize(requests.size()).map(ors -> {
+                    List<RequestSpec> out = new ArrayList<>();
+                    for (int i = 0; i < requests.size(); i++) {
+                        RequestSpec spec = requests.get(i);
+                        int leaves = spec.predicates().size() + spec.expressions().stream().mapToInt(ExprSpec::leaves).sum();
+                        if (i % 3 != 2) {
+                            // the first or a union may read, within the default budget (two groups': 4,000), which its ranges fit
+                            // (the other expressions left out when the predicates would be more than a request may have)
+                            List<ExprSpec> expressions = new ArrayList<>(List.of(ors.get(i)));
+                            if (leaves + ors.get(i).leaves() <= PredicateText.MAX_PREDICATES) {
+                                expressions.addAll(spec.expressions());
+                            }
+                            spec = new RequestSpec(spec.sortField(), spec.order(), spec.pageSize(), spec.missing(), spec.predicates(),
+                                    defaultBudget ? -1 : spec.budget(), spec.explain(), expressions);
+                        }
+                        out.add(spec);
+                    }
+                    return out;
+                }));
+    }
+
     @Provide
     Arbitrary<List<RequestSpec>> gridExpressionRequests() {
         return withExpressions(gridRequests(), Arbitraries.frequencyOf(Tuple.of(6, Arbitraries.of(ENTRIES)), Tuple.of(2, Arbitraries.of(
@@ -699,7 +828,11 @@ class PlannerPropertiesTest {
             Arbitrary<String> anyField = Arbitraries.frequencyOf(Tuple.of(4, field), Tuple.of(1, Arbitraries.just(spec.sortField())));
             // now and then an or each of whose disjuncts an index may list: read as a union of drives when it fits
             Arbitrary<String> otherField = field.filter(f -> !f.equals(spec.sortField()));
-            Arbitrary<ExprSpec> expression = Arbitraries.frequencyOf(Tuple.of(3, expression(anyField, 4)), Tuple.of(2, drivableOr(otherField, anyField)))
+            // and such an or as a conjunct of an and, which reads as a where of its own would
+            Arbitrary<ExprSpec> andOfOr = Combinators.combine(expression(anyField, 1), drivableOr(otherField, anyField))
+                    .as((e, or) -> new ExprSpec.All(List.of(e, or)));
+            Arbitrary<ExprSpec> expression = Arbitraries.frequencyOf(Tuple.of(3, expression(anyField, 4)), Tuple.of(2, drivableOr(otherField, anyField)),
+                            Tuple.of(1, andOfOr))
                     .filter(e -> !(e instanceof ExprSpec.Leaf) && e.levels() <= ExpressionText.MAX_DEPTH
                             && e.leaves() <= PredicateText.MAX_PREDICATES);
             return Combinators.combine(Arbitraries.integers().between(0, 2), expression.list().ofMinSize(1).ofMaxSize(2))
@@ -999,6 +1132,15 @@ class PlannerPropertiesTest {
         }
 
         static List<String> sequence(List<Item> items, RequestSpec request, Fields fields, Tail tail) {
+            return sequence(items, request, fields, tail, item -> 0);
+        }
+
+        /**
+         * The items the request lists, in page order, its items drawn from several groups: those with the sorted field merged
+         * in page order, then the missing tail group by group ({@code groupRank}: the order the request names them).
+         */
+        static List<String> sequence(List<Item> items, RequestSpec request, Fields fields, Tail tail,
+                                     java.util.function.Function<Item, Integer> groupRank) {
             String sorted = fields.sorted();
             List<PredicateSpec> named = request.predicates().stream()
                     .map(p -> new PredicateSpec(fields.identity(p.field()), p.op(), p.values(), p.lowInclusive(), p.highInclusive())).toList();
@@ -1031,7 +1173,7 @@ class PlannerPropertiesTest {
             if (withTail) {
                 Comparator<Item> order = tail == Tail.NUM ? Comparator.comparing(Item::num)
                         : Comparator.comparing(item -> item.tailKey().getBytes(StandardCharsets.UTF_8), Arrays::compareUnsigned);
-                missing.sort(descending ? order.reversed() : order);
+                missing.sort(Comparator.comparing(groupRank).thenComparing(descending ? order.reversed() : order));
                 missing.forEach(item -> sequence.add(item.key()));
             }
             return sequence;

@@ -75,6 +75,34 @@ class UnionPlanIntegrationTest {
     }
 
     @Test
+    void page_ofAnOrNestedInAnAnd_isTheUnionOfItsDisjunctsDrives_eachItemTestedAgainstTheAnd(LocalTables tables) {
+        // given: one where, an and of a predicate on the sorted field (no drive) and the or, by rank
+        IndexQuery query = grid(tables);
+        List<String> expected = IntStream.rangeClosed(1, ISSUES).filter(i -> i % 40 == 0 || i % 50 == 7).filter(i -> i * 37 % ISSUES < 200).boxed()
+                .sorted(Comparator.comparingInt(i -> i * 37 % ISSUES)).map(i -> "issue#" + i).toList();
+        PageRequest request = PageRequest.first("project#p", "rank", Order.ASC, 4)
+                .where(List.of(ExpressionText.parse("rank < 200 and (status = rare or team = core)", 0)))
+                .withExplain();
+
+        // when
+        List<String> ids = new ArrayList<>();
+        List<Page> pages = new ArrayList<>();
+        for (int n = 0; request != null && n < 50; n++) {
+            Page page = query.page(request);
+            pages.add(page);
+            page.items().forEach(item -> ids.add(item.get("id").s()));
+            request = page.nextCursor().map(request::after).orElse(null);
+        }
+
+        // then
+        assertThat(ids).isEqualTo(expected);
+        assertThat(pages).allSatisfy(page -> {
+            assertThat(page.explain().orElseThrow().plan()).isEqualTo("union(drive(where[0]: status = rare), drive(where[0]: team = core))");
+            assertThat(page.examined()).isLessThanOrEqualTo(2 * 19);
+        });
+    }
+
+    @Test
     void page_ofAnOrWhoseRangesDoNotFitTheBudget_isReadTheOtherWay_andListsTheSame(LocalTables tables) {
         // given: a budget of 20 items a page, less than the ranges and their items (37)
         IndexQuery query = grid(tables);
@@ -99,17 +127,65 @@ class UnionPlanIntegrationTest {
         assertThat(plans).doesNotContain("union(drive(where[0]: status = rare), drive(where[0]: team = core))");
     }
 
+    @Test
+    void page_ofSeveralProjects_withAnOr_readsEachProjectAsTheUnionOfItsDrives_mergedInOrder(LocalTables tables) {
+        // given: project#p and project#q (the same issues, ranks shifted by one), status = rare or team = core, by rank
+        IndexQuery query = grid(tables);
+        write(tables.dynamoDb(), IntStream.rangeClosed(1, ISSUES).mapToObj(i -> {
+            Map<String, AttributeValue> item = new LinkedHashMap<>(issue(i));
+            Map<String, AttributeValue> fields = new LinkedHashMap<>(item.get("custom_fields").m());
+            fields.put("rank", AttributeValue.fromN(Integer.toString(i * 37 % ISSUES + 1)));
+            item.put("custom_fields", AttributeValue.fromM(fields));
+            item.put("id", AttributeValue.fromS("issue#q" + i));
+            item.put("project", AttributeValue.fromS("project#q"));
+            return item;
+        }).toList());
+        List<String> expected = IntStream.rangeClosed(1, ISSUES).filter(i -> i % 40 == 0 || i % 50 == 7).boxed()
+                .flatMap(i -> java.util.stream.Stream.of("issue#" + i, "issue#q" + i))
+                // by rank, then num
+                .sorted(Comparator.comparingInt(id -> {
+                    int i = Integer.parseInt(id.replaceAll("\\D", ""));
+                    return (i * 37 % ISSUES + (id.startsWith("issue#q") ? 1 : 0)) * 1000 + i;
+                })).toList();
+        PageRequest request = PageRequest.first("project#p", "rank", Order.ASC, 4)
+                .withGroups(List.of(List.of(AttributeValue.fromS("project#p")), List.of(AttributeValue.fromS("project#q"))))
+                .where(List.of(ExpressionText.parse("status = rare or team = core", 0))).withExplain();
+
+        // when
+        List<String> ids = new ArrayList<>();
+        List<Page> pages = new ArrayList<>();
+        for (int n = 0; request != null && n < 50; n++) {
+            Page page = query.page(request);
+            pages.add(page);
+            page.items().forEach(item -> ids.add(item.get("id").s()));
+            request = page.nextCursor().map(request::after).orElse(null);
+        }
+
+        // then
+        assertThat(ids).isEqualTo(expected);
+        assertThat(pages).allSatisfy(page -> {
+            assertThat(page.explain().orElseThrow().plan())
+                    .isEqualTo("merge(2 groups: union(drive(where[0]: status = rare), drive(where[0]: team = core)))");
+            // each project's two ranges (19 index items) and their 18 issues, not the sorted index's 400 each
+            assertThat(page.examined()).isLessThanOrEqualTo(2 * 2 * 19);
+        });
+    }
+
     private static IndexQuery grid(LocalTables tables) {
         DynamoDbClient dynamoDb = tables.dynamoDb();
+        write(dynamoDb, IntStream.rangeClosed(1, ISSUES).mapToObj(UnionPlanIntegrationTest::issue).toList());
+        return new IndexQuery(dynamoDb, "AppTable", "IssueAttribIndexTable", DEFINITIONS,
+                new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, Duration.ofSeconds(60),
+                System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()), new GridSettings("ByProject", (project, attribute) -> true));
+    }
+
+    /** The issues and the index items the stream indexer keeps for them (its own projection), written directly. */
+    private static void write(DynamoDbClient dynamoDb, List<Map<String, AttributeValue>> issues) {
         IndexProjector projector = new IndexProjector(DEFINITIONS);
-        for (int i = 1; i <= ISSUES; i++) {
-            Map<String, AttributeValue> item = issue(i);
+        for (Map<String, AttributeValue> item : issues) {
             dynamoDb.putItem(b -> b.tableName("AppTable").item(item));
             projector.project(projector.keyOf(item).orElseThrow(), item).items()
                     .forEach(indexItem -> dynamoDb.putItem(b -> b.tableName("IssueAttribIndexTable").item(indexItem.toItem())));
         }
-        return new IndexQuery(dynamoDb, "AppTable", "IssueAttribIndexTable", DEFINITIONS,
-                new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, Duration.ofSeconds(60),
-                System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()), new GridSettings("ByProject", (project, attribute) -> true));
     }
 }

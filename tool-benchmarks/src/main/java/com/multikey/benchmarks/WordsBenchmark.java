@@ -12,13 +12,14 @@ import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.query.CursorKeys;
 import com.multikey.query.CursorSealer;
+import com.multikey.query.Expression;
+import com.multikey.query.ExpressionText;
 import com.multikey.query.GridSettings;
 import com.multikey.query.IndexQuery;
 import com.multikey.query.Order;
 import com.multikey.query.Page;
 import com.multikey.query.PageRequest;
 import com.multikey.query.Predicate;
-import com.multikey.query.PredicateText;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
@@ -85,13 +86,14 @@ final class WordsBenchmark {
             out.println("|---|---|---|---|---|---|---|");
             for (List<String> where : List.of(List.of("title has timeout"), List.of("title has deadlock"), List.of("title has segfault"),
                     List.of("title has prefix dead"), List.of("title has prefix time"), List.of("title has prefix seg"),
-                    List.of("title has timeout", "title has prefix dead"), List.of("title has deadlock", "title has prefix time"))) {
-                List<Predicate> predicates = new ArrayList<>();
+                    List.of("title has timeout", "title has prefix dead"), List.of("title has deadlock", "title has prefix time"),
+                    List.of("title has timeout or title has deadlock"))) {
+                List<Expression> predicates = new ArrayList<>();
                 for (int i = 0; i < where.size(); i++) {
-                    predicates.add(PredicateText.parse(where.get(i), i));
+                    predicates.add(ExpressionText.parse(where.get(i), i));
                 }
                 long matches = titles.stream().filter(title -> predicates.stream()
-                        .allMatch(p -> p.test(new com.multikey.index.IndexValue.Text(title)))).count();
+                        .allMatch(p -> holds(p, new com.multikey.index.IndexValue.Text(title)))).count();
                 List<Integer> examined = new ArrayList<>();
                 List<Integer> calls = new ArrayList<>();
                 long listed = 0;
@@ -120,6 +122,16 @@ final class WordsBenchmark {
         } finally {
             System.setOut(console);
         }
+    }
+
+    /** Whether an expression holds for a title: its predicates' own test, combined as and, or and not combine them. */
+    private static boolean holds(Expression expression, com.multikey.index.IndexValue title) {
+        return switch (expression) {
+            case Predicate p -> p.test(title);
+            case Expression.And and -> and.operands().stream().allMatch(operand -> holds(operand, title));
+            case Expression.Or or -> or.operands().stream().anyMatch(operand -> holds(operand, title));
+            case Expression.Not not -> !holds(not.operand(), title);
+        };
     }
 
     /**
