@@ -4,6 +4,7 @@ import com.multikey.index.IndexEntry;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;
 import com.multikey.index.ItemKey;
+import com.multikey.index.KeyOrder;
 import com.multikey.index.SortKeyCodec;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.KeySchema;
@@ -59,12 +60,19 @@ final class OrderedDriveRead {
     private static final String ABOVE_EVERY_VALUE = "T\u007f";
     /** Above a word's separator and below every character of a word (the text encoding's escape). */
     private static final char ESCAPE = '\u0002';
+    /**
+     * The part of its expected share of what the page still needs that a range read first (unbounded) reads: a little less
+     * than all, so that the ranges read after it, bounded by its last index item, seldom take the page past its end.
+     */
+    private static final double UNBOUNDED_SHARE = 0.9;
 
     private final Listing listing;
     private final PageReads reads;
     private final KeySchema table;
     private final Driver driver;
     private final int need;
+    /** The ranges of a {@code has prefix}'s words this page read: remembered in the cursor; null for other drivers. */
+    private List<Run> wordRuns;
 
     OrderedDriveRead(Listing listing, PageReads reads, KeySchema table, Driver driver, int need) {
         this.listing = listing;
@@ -125,12 +133,30 @@ final class OrderedDriveRead {
         /** Whether it was read on this page, and how many of its index items the merge passed. */
         boolean readOnce;
         int taken;
+        /**
+         * The place (in the sorted index's order) up to which a read bounded there found every index item of the range: the
+         * merge passes places up to it without reading the range again; null when its reads were not bounded.
+         */
+        String until;
+        /** The index items the merge took from it on the last page (remembered in the cursor); 0 when unknown. */
+        final long takenBefore;
 
-        Run(String prefix, Map<String, AttributeValue> start) {
+        Run(String prefix, Map<String, AttributeValue> start, long takenBefore) {
             this.prefix = prefix;
             // the value's items that have the sorted field: a value's type tag follows the value's separator
             this.range = Filter.KeyRange.between(prefix + "N", prefix + ABOVE_EVERY_VALUE);
             this.start = start;
+            this.takenBefore = takenBefore;
+        }
+
+        /** The place of the last index item read and not yet passed, or up to which a bounded read found them all. */
+        String frontier() {
+            return read.isEmpty() ? until : read.peekLast().get(IndexKey.SORT_KEY).s().substring(prefix.length());
+        }
+
+        /** The place of its {@code n}-th index item read and not yet passed (from 1). */
+        String nth(int n) {
+            return read.stream().skip(n - 1L).findFirst().orElseThrow().get(IndexKey.SORT_KEY).s().substring(prefix.length());
         }
 
         String head() {
@@ -209,14 +235,19 @@ final class OrderedDriveRead {
             // an item whose value is cut here may sort after the cursor there and before it here: read the other way
             return new Outcome.GaveWay(List.of(), position);
         }
-        Optional<List<String>> prefixes = driver.predicate() instanceof Predicate.HasPrefix ? words(driver.ranges().get(0).prefix())
-                : Optional.of(driver.ranges().stream().map(Filter.KeyRange::prefix).distinct().toList());
+        boolean words = driver.predicate() instanceof Predicate.HasPrefix;
+        Optional<List<Knowledge.Word>> prefixes = words ? words(driver.ranges().get(0).prefix(), known.words())
+                : Optional.of(driver.ranges().stream().map(Filter.KeyRange::prefix).distinct().map(prefix -> new Knowledge.Word(prefix, 0)).toList());
         if (prefixes.isEmpty()) {
             return new Outcome.GaveWay(List.of(), position);
         }
-        List<Run> runs = prefixes.get().stream().map(prefix -> new Run(prefix, after == null ? Map.of()
-                : Map.of(IndexKey.ATTRIB_ID, AttributeValue.fromS(driver.partition()), IndexKey.SORT_KEY, AttributeValue.fromS(prefix + after))))
-                .toList();
+        List<Run> runs = prefixes.get().stream().map(word -> new Run(word.prefix(), after == null ? Map.of()
+                : Map.of(IndexKey.ATTRIB_ID, AttributeValue.fromS(driver.partition()), IndexKey.SORT_KEY, AttributeValue.fromS(word.prefix() + after)),
+                word.taken())).toList();
+        if (words) {
+            // the next page checks for new words between these rather than finding them again, and sizes each range's reads
+            wordRuns = runs;
+        }
         java.util.Comparator<String> order = listing.keyOrder();
         boolean ascending = listing.ascending();
         Merge merge = new Merge(after);
@@ -230,26 +261,22 @@ final class OrderedDriveRead {
                 }
                 continue;
             }
-            List<Run> empty = runs.stream().filter(run -> run.read.isEmpty() && !run.ended).toList();
+            // the place the merge passes next, if every range it waits for has shown one at or after it
+            String next = runs.stream().filter(run -> !run.read.isEmpty()).map(Run::head).min(order).orElse(null);
+            List<Run> empty = runs.stream().filter(run -> run.read.isEmpty() && !run.ended
+                    && (run.until == null || next == null || order.compare(next, run.until) > 0)).toList();
             if (!empty.isEmpty()) {
+                int still = Math.max(1, merge.wanted() - merge.passed.size());
+                List<Run> toRead = reading(runs, empty, still);
                 // half of what the page may still read, less the other plan's reserve and the items of the index items
                 // passed, shared by the ranges to read on: the other half for their items
-                int room = (reads.budgetLeft() - RESERVE - merge.passed.size()) / 2 / empty.size();
-                int batches = reads.readsLeft() - RESERVE - empty.size() - 1;
+                int room = (reads.budgetLeft() - RESERVE - merge.passed.size()) / 2 / toRead.size();
+                int batches = reads.readsLeft() - RESERVE - toRead.size() - 1;
                 if (room < 1 || batches < 1 || !reads.mayRead()) {
                     break;
                 }
-                int still = Math.max(1, merge.wanted() - merge.passed.size());
-                for (Run run : empty) {
-                    // what the merge will take from this range: its share of what it took so far (an even share at first)
-                    long share = !run.readOnce ? (runs.size() == 1 ? still : (long) Math.ceil(still / (2.0 * runs.size())))
-                            : (long) Math.ceil(still * (run.taken + 1.0) / (taken + runs.size())) + 1;
-                    int limit = (int) Math.max(1, Math.min(Math.min(ReadLimits.MAX_READ_LIMIT, room), share));
-                    QueryResponse response = reads.index(driver.partition(), driver.project(), run.range, run.start, limit, ascending);
-                    run.readOnce = true;
-                    run.read.addAll(response.items());
-                    run.ended = !response.hasLastEvaluatedKey() || response.lastEvaluatedKey().isEmpty();
-                    run.start = response.lastEvaluatedKey();
+                for (Run run : toRead) {
+                    read(run, runs, still, room, taken, ascending, order);
                 }
                 continue;
             }
@@ -259,7 +286,7 @@ final class OrderedDriveRead {
                 if (merge.test()) {
                     return full(merge, known, explained);
                 }
-                return new Outcome.Listed(new Part(merge.listed, Optional.empty(), known, explained));
+                return new Outcome.Listed(new Part(merge.listed, Optional.empty(), learned(known), explained));
             }
             if (open.stream().anyMatch(run -> mayBeCut(run.head()))) {
                 // not surely in the sorted index's order: the other way from the last place passed
@@ -298,11 +325,97 @@ final class OrderedDriveRead {
             // nothing passed within what the page may read here: the other way, with the reserve, moves on
             return new Outcome.GaveWay(merge.listed, position);
         }
-        return new Outcome.Listed(new Part(merge.listed, Optional.of(cursor(merge.last)), known, explained));
+        return new Outcome.Listed(new Part(merge.listed, Optional.of(cursor(merge.last)), learned(known), explained));
+    }
+
+    /** The fraction of the index items the merge takes that the page expects from {@code run}, among the ranges not ended. */
+    private static double share(Run run, List<Run> runs, int taken) {
+        List<Run> reading = runs.stream().filter(other -> !other.ended).toList();
+        if (taken > 0) {
+            return (run.taken + 1.0) / (taken + reading.size());
+        }
+        // the shares the last page found, else even ones
+        long before = reading.stream().mapToLong(other -> other.takenBefore).sum();
+        return (run.takenBefore + 1.0) / (before + reading.size());
+    }
+
+    /**
+     * The ranges to read now of those the merge waits for: all of them when one range is read or another range bounds their
+     * reads ({@link #bound}), else only the one the merge is expected to take most from (its reads then bound the others').
+     */
+    private List<Run> reading(List<Run> runs, List<Run> empty, int still) {
+        if (empty.size() == 1 || empty.stream().allMatch(run -> bound(run, runs, still) != null)) {
+            return empty;
+        }
+        List<Run> bounded = empty.stream().filter(run -> bound(run, runs, still) != null).toList();
+        if (!bounded.isEmpty()) {
+            return bounded;
+        }
+        int taken = runs.stream().mapToInt(run -> run.taken).sum();
+        return List.of(empty.stream().max(java.util.Comparator.comparingDouble(run -> share(run, runs, taken))).orElseThrow());
+    }
+
+    /**
+     * The place after which this page need not read {@code run}: the earliest, over the other ranges not ended, of the
+     * place of their {@code still}-th index item read and not passed (the page passes no more than {@code still}, so
+     * nothing after it), or of the last of them (past it the merge waits for them to be read again anyway); null when no
+     * other range holds index items read and not passed.
+     */
+    private String bound(Run run, List<Run> runs, int still) {
+        java.util.Comparator<String> order = listing.keyOrder();
+        String bound = null;
+        for (Run other : runs) {
+            if (other == run || other.ended) {
+                continue;
+            }
+            if (other.read.isEmpty()) {
+                // not read on, or read up to a bound of its own: no place of its own to bound by
+                continue;
+            }
+            String place = other.read.size() >= still ? other.nth(still) : other.frontier();
+            bound = bound == null || order.compare(place, bound) < 0 ? place : bound;
+        }
+        return bound;
+    }
+
+    /**
+     * Reads on in {@code run}: up to the {@link #bound} other ranges give it (what the page still needs, all of which may lie
+     * before it), or, unbounded, its share of what the page still needs, a little less (the ranges read after it are
+     * bounded by its last index item, so that a page reads few index items past its last).
+     */
+    private void read(Run run, List<Run> runs, int still, int room, int taken, boolean ascending, java.util.Comparator<String> order) {
+        String bound = bound(run, runs, still);
+        boolean alone = runs.stream().filter(other -> !other.ended).count() == 1;
+        long share = bound != null || alone ? still : (long) Math.floor(still * share(run, runs, taken) * UNBOUNDED_SHARE);
+        int limit = (int) Math.max(1, Math.min(Math.min(ReadLimits.MAX_READ_LIMIT, room), share));
+        Filter.KeyRange range = bound == null ? run.range : ascending ? Filter.KeyRange.between(run.range.low(), run.prefix + bound)
+                : Filter.KeyRange.between(run.prefix + bound, run.range.high());
+        QueryResponse response = reads.index(driver.partition(), driver.project(), range, run.start, limit, ascending);
+        run.readOnce = true;
+        run.read.addAll(response.items());
+        boolean more = response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty();
+        run.until = null;
+        if (more) {
+            run.start = response.lastEvaluatedKey();
+        } else if (bound == null) {
+            run.ended = true;
+        } else {
+            // every index item up to the bound read: the range goes on after the last of them
+            run.until = bound;
+            if (!response.items().isEmpty()) {
+                Map<String, AttributeValue> last = response.items().get(response.items().size() - 1);
+                run.start = Map.of(IndexKey.ATTRIB_ID, last.get(IndexKey.ATTRIB_ID), IndexKey.SORT_KEY, last.get(IndexKey.SORT_KEY));
+            }
+        }
     }
 
     private Outcome full(Merge merge, Knowledge known, Part.Explained explained) {
-        return new Outcome.Listed(new Part(merge.listed, Optional.of(cursor(merge.last)), known, explained));
+        return new Outcome.Listed(new Part(merge.listed, Optional.of(cursor(merge.last)), learned(known), explained));
+    }
+
+    /** What the request knows after this page: a {@code has prefix}'s words and what the merge took from each. */
+    private Knowledge learned(Knowledge known) {
+        return wordRuns == null ? known : known.withWords(wordRuns.stream().map(run -> new Knowledge.Word(run.prefix, run.taken)).toList());
     }
 
     /** Gives way after the index items passed, their items read and tested; the page when that fills it. */
@@ -314,25 +427,53 @@ final class OrderedDriveRead {
     }
 
     /**
-     * The words a {@code has prefix}'s range holds, each as its range's prefix (the word and its separator), one Query of one
-     * index item a word and one for the end; empty when they are more than an {@code in} may name or the page's reads
-     * cannot find them and leave the other plan its reserve.
+     * The words a {@code has prefix}'s range holds, each as its range's prefix (the word and its separator), with what the
+     * merge took from it on the last page when the cursor remembers it; empty when they are more than an {@code in} may
+     * name or the page's reads cannot find them and leave the other plan its reserve. Without remembered words, one Query of
+     * one index item a word and one for the end; with them, a Query of each gap between them (the prefix's range before
+     * the first, between two, after the last), which reads nothing unless a word appeared there since (an item written
+     * between pages): then it is found as above, within its gap.
+     *
+     * @throws QueryException when a remembered word is not one of this prefix's (an edited cursor)
      */
-    private Optional<List<String>> words(String prefix) {
+    private Optional<List<Knowledge.Word>> words(String prefix, List<Knowledge.Word> remembered) {
         String high = prefix + "\uDBFF\uDFFF".repeat((SortKeyCodec.MAX_KEY_BYTES - prefix.getBytes(StandardCharsets.UTF_8).length) / 4);
+        List<Knowledge.Word> words = new ArrayList<>();
         String low = prefix;
-        List<String> words = new ArrayList<>();
+        for (Knowledge.Word word : remembered) {
+            String key = word.prefix();
+            int separator = key.indexOf(SortKeyCodec.SEPARATOR);
+            String stem = key.substring(0, key.length() - 1);
+            // a word's key within the prefix's range, ending at its separator, after the gap before it
+            if (!key.startsWith(prefix) || separator != key.length() - 1 || KeyOrder.compare(low, stem) > 0 || KeyOrder.compare(stem, high) > 0) {
+                throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor: a word it remembers is not one of the prefix's");
+            }
+            if (!find(low, stem, words)) {
+                return Optional.empty();
+            }
+            words.add(word);
+            low = stem + ESCAPE;
+        }
+        return find(low, high, words) ? Optional.of(words) : Optional.empty();
+    }
+
+    /**
+     * Adds the words whose keys are within [{@code low}, {@code high}] to {@code words}, one Query of one index item a word
+     * and one for the end; false when they are more than an {@code in} may name or the page cannot read them and leave the
+     * other plan its reserve.
+     */
+    private boolean find(String low, String high, List<Knowledge.Word> words) {
         while (true) {
             if (words.size() > Driver.MAX_IN_RANGES || reads.budgetLeft() - RESERVE < 3 || reads.readsLeft() - RESERVE < 3) {
-                return Optional.empty();
+                return false;
             }
             QueryResponse response = reads.index(driver.partition(), driver.project(), Filter.KeyRange.between(low, high), Map.of(), 1, true);
             if (response.items().isEmpty()) {
-                return Optional.of(words);
+                return words.size() <= Driver.MAX_IN_RANGES;
             }
             String key = response.items().get(0).get(IndexKey.SORT_KEY).s();
             String word = key.substring(0, key.indexOf(SortKeyCodec.SEPARATOR) + 1);
-            words.add(word);
+            words.add(new Knowledge.Word(word, 0));
             // above every key of this word, below the next word's: a word holds no character at or below the escape
             low = word.substring(0, word.length() - 1) + ESCAPE;
         }
