@@ -61,10 +61,10 @@ final class OrderedDriveRead {
     /** Above a word's separator and below every character of a word (the text encoding's escape). */
     private static final char ESCAPE = '\u0002';
     /**
-     * The part of its expected share of what the page still needs that a range read first (unbounded) reads: a little less
-     * than all, so that the ranges read after it, bounded by its last index item, seldom take the page past its end.
+     * The part of its expected share of what the page needs that the range read first on a page (unbounded) reads: a little
+     * less than all, so that the ranges read after it, bounded by its last index item, seldom take the page past its end.
      */
-    private static final double UNBOUNDED_SHARE = 0.9;
+    private static final double FIRST_SHARE = 0.9;
 
     private final Listing listing;
     private final PageReads reads;
@@ -149,18 +149,23 @@ final class OrderedDriveRead {
             this.takenBefore = takenBefore;
         }
 
-        /** The place of the last index item read and not yet passed, or up to which a bounded read found them all. */
+        /** The place of the last index item read and not yet passed. */
         String frontier() {
-            return read.isEmpty() ? until : read.peekLast().get(IndexKey.SORT_KEY).s().substring(prefix.length());
+            return place(read.peekLast());
+        }
+
+        /** The place of one of its index items in the sorted index's order: its key after the value's prefix. */
+        String place(Map<String, AttributeValue> item) {
+            return item.get(IndexKey.SORT_KEY).s().substring(prefix.length());
         }
 
         /** The place of its {@code n}-th index item read and not yet passed (from 1). */
         String nth(int n) {
-            return read.stream().skip(n - 1L).findFirst().orElseThrow().get(IndexKey.SORT_KEY).s().substring(prefix.length());
+            return place(read.stream().skip(n - 1L).findFirst().orElseThrow());
         }
 
         String head() {
-            return read.peekFirst().get(IndexKey.SORT_KEY).s().substring(prefix.length());
+            return place(read.peekFirst());
         }
     }
 
@@ -379,14 +384,23 @@ final class OrderedDriveRead {
     }
 
     /**
-     * Reads on in {@code run}: up to the {@link #bound} other ranges give it (what the page still needs, all of which may lie
-     * before it), or, unbounded, its share of what the page still needs, a little less (the ranges read after it are
-     * bounded by its last index item, so that a page reads few index items past its last).
+     * Reads on in {@code run}: up to the {@link #bound} other ranges give it, at most what the page still needs less the index
+     * items the other ranges hold up to there (so that all it reads is passed, or it stops before the bound); or, unbounded,
+     * its share of what the page still needs (a little less on the page's first read: the ranges read after it are bounded by
+     * its last index item, and the page seldom ends before that item), so that a page reads few index items past its last.
      */
     private void read(Run run, List<Run> runs, int still, int room, int taken, boolean ascending, java.util.Comparator<String> order) {
         String bound = bound(run, runs, still);
         boolean alone = runs.stream().filter(other -> !other.ended).count() == 1;
-        long share = bound != null || alone ? still : (long) Math.floor(still * share(run, runs, taken) * UNBOUNDED_SHARE);
+        long share;
+        if (bound != null) {
+            // the page takes no more than it still needs, less what the other ranges hold up to the bound
+            long before = runs.stream().filter(other -> other != run)
+                    .mapToLong(other -> other.read.stream().filter(item -> order.compare(other.place(item), bound) <= 0).count()).sum();
+            share = still - before;
+        } else {
+            share = alone ? still : (long) Math.floor(still * share(run, runs, taken) * (taken == 0 ? FIRST_SHARE : 1.0));
+        }
         int limit = (int) Math.max(1, Math.min(Math.min(ReadLimits.MAX_READ_LIMIT, room), share));
         Filter.KeyRange range = bound == null ? run.range : ascending ? Filter.KeyRange.between(run.range.low(), run.prefix + bound)
                 : Filter.KeyRange.between(run.prefix + bound, run.range.high());
