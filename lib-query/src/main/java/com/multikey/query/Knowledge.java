@@ -21,7 +21,8 @@ import java.util.TreeMap;
  * {@link #words}): its page is read as a page with nothing known is.
  *
  * @param words the words of a {@code has prefix} its ordered drive found on the last page that read it, in key order, and
- *              the index items it took from each ({@link OrderedDriveRead}); empty when none are remembered (more or
+ *              the index items it took from each over the pages that remembered it ({@link OrderedDriveRead}); empty when
+ *              none are remembered (more or
  *              longer than {@link #MAX_WORDS} and {@link #MAX_WORDS_BYTES}): then the next page finds them again
  */
 record Knowledge(Map<Integer, Long> exact, Map<Integer, Long> atLeast, long sortRead, long sortListed, LastPage last,
@@ -35,7 +36,7 @@ record Knowledge(Map<Integer, Long> exact, Map<Integer, Long> atLeast, long sort
 
     /**
      * A word a {@code has prefix}'s range holds, as its range's prefix (the word's key and its separator), and the index
-     * items the merge took from it on that page (its share of the next page's reads).
+     * items the merge took from it on the pages that remembered it (its share of the next page's reads).
      */
     record Word(String prefix, long taken) {
         Word {

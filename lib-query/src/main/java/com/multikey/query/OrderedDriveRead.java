@@ -21,8 +21,8 @@ import java.util.Optional;
 /**
  * An ordered drive ({@link Plan.OrderedDrive}): one value's range of an index that orders, within a value, its items by
  * the sorted field (its first {@code orderBy}), read in page order from where the last page stopped, each item read and
- * every predicate tested, until the page is full; or several values' ranges (an {@code in}, the words a {@code has prefix}
- * finds on the page), each read so, merged in page order. Within the value the index's sort key is {@code value ␁ sorted value ␁
+ * every predicate tested, until the page is full; or several values' ranges (an {@code in}, the words of a {@code has
+ * prefix}: found by the page, or remembered by the cursor and checked for new ones), each read so, merged in page order. Within the value the index's sort key is {@code value ␁ sorted value ␁
  * item key}, the sorted index's {@code sorted value ␁ item key}: while the sorted value is not cut to the tie-breaker's
  * {@code maxBytes}, the key after the value <em>is</em> the sorted index's key, so both list the items in the same order and
  * every index item read, listed or not, is a place in the sorted index's order the cursor can stand on (as every other read
@@ -138,7 +138,7 @@ final class OrderedDriveRead {
          * merge passes places up to it without reading the range again; null when its reads were not bounded.
          */
         String until;
-        /** The index items the merge took from it on the last page (remembered in the cursor); 0 when unknown. */
+        /** The index items the merge took from it on earlier pages (remembered in the cursor); 0 when unknown. */
         final long takenBefore;
 
         Run(String prefix, Map<String, AttributeValue> start, long takenBefore) {
@@ -227,11 +227,12 @@ final class OrderedDriveRead {
     /**
      * The page from {@code position} (the sorted index's key of the last index item passed), or where it gave way. Several
      * values' ranges (an {@code in}, the words of a {@code has prefix}) are merged in page order (a k-way merge: an index
-     * item is passed once every range that has not ended has shown one at or after it), an item in several of them once.
-     * Each range is read as far as the merge takes from it: a first read of a share of what the page needs (all of it for
-     * one range, half an even share for several), and then, from the range the merge drew from, its share of what the
-     * merge took so far; items are read only for the index items the merge passed, once they are as many as the page still
-     * needs.
+     * item is passed once every range that has not ended, or was not read up to a bound at or after it, has shown one at or
+     * after it), an item in several of them once. One range is read for what the page needs; several in turn: the one the
+     * merge is expected to take most from (its share of the last page, which the cursor remembers with a {@code has
+     * prefix}'s words, else an even share) for a little less than its share, then the others bounded by where the page can
+     * end ({@link #bound}), and so on while the page needs more; items are read only for the index items the merge passed,
+     * once they are as many as the page still needs.
      */
     Outcome read(Map<String, AttributeValue> position, Knowledge known, Part.Explained explained) {
         AttributeValue afterValue = position.get(IndexKey.SORT_KEY);
@@ -339,7 +340,7 @@ final class OrderedDriveRead {
         if (taken > 0) {
             return (run.taken + 1.0) / (taken + reading.size());
         }
-        // the shares the last page found, else even ones
+        // the shares earlier pages found, else even ones
         long before = reading.stream().mapToLong(other -> other.takenBefore).sum();
         return (run.takenBefore + 1.0) / (before + reading.size());
     }
@@ -427,9 +428,13 @@ final class OrderedDriveRead {
         return new Outcome.Listed(new Part(merge.listed, Optional.of(cursor(merge.last)), learned(known), explained));
     }
 
-    /** What the request knows after this page: a {@code has prefix}'s words and what the merge took from each. */
+    /**
+     * What the request knows after this page: a {@code has prefix}'s words and what the merge took from each over the pages
+     * that remembered it (a steadier share than one page's).
+     */
     private Knowledge learned(Knowledge known) {
-        return wordRuns == null ? known : known.withWords(wordRuns.stream().map(run -> new Knowledge.Word(run.prefix, run.taken)).toList());
+        return wordRuns == null ? known : known.withWords(wordRuns.stream()
+                .map(run -> new Knowledge.Word(run.prefix, run.takenBefore + run.taken)).toList());
     }
 
     /** Gives way after the index items passed, their items read and tested; the page when that fills it. */
