@@ -1,7 +1,6 @@
 package com.multikey.query;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.multikey.common.Backoff;
 import com.multikey.common.Sleeper;
