@@ -22,8 +22,9 @@ import java.util.Optional;
  * An ordered drive ({@link Plan.OrderedDrive}): one value's range of an index that orders, within a value, its items by
  * the sorted field (its first {@code orderBy}), read in page order from where the last page stopped, each item read and
  * every predicate tested, until the page is full; or several values' ranges (an {@code in}, the words of a {@code has
- * prefix}: found by the page, or remembered by the cursor and checked for new ones), each read so, merged in page order. Within the value the index's sort key is {@code value ␁ sorted value ␁
- * item key}, the sorted index's {@code sorted value ␁ item key}: while the sorted value is not cut to the tie-breaker's
+ * prefix}: found by the page, or remembered by the cursor and checked for new ones), each read so, merged in page order.
+ * Within the value the index's sort key is {@code value ␁ sorted value ␁ item key}, the sorted index's {@code sorted value ␁
+ * item key}: while the sorted value is not cut to the tie-breaker's
  * {@code maxBytes}, the key after the value <em>is</em> the sorted index's key, so both list the items in the same order and
  * every index item read, listed or not, is a place in the sorted index's order the cursor can stand on (as every other read
  * of the index part leaves it). Items lacking the sorted field (an empty tie-breaker) are not read: the missing tail lists
@@ -229,8 +230,8 @@ final class OrderedDriveRead {
      * values' ranges (an {@code in}, the words of a {@code has prefix}) are merged in page order (a k-way merge: an index
      * item is passed once every range that has not ended, or was not read up to a bound at or after it, has shown one at or
      * after it), an item in several of them once. One range is read for what the page needs; several in turn: the one the
-     * merge is expected to take most from (its share of the last page, which the cursor remembers with a {@code has
-     * prefix}'s words, else an even share) for a little less than its share, then the others bounded by where the page can
+     * merge is expected to take most from (its share over the earlier pages, which the cursor remembers with a {@code
+     * has prefix}'s words, else an even share) for a little less than its share, then the others bounded by where the page can
      * end ({@link #bound}), and so on while the page needs more; items are read only for the index items the merge passed,
      * once they are as many as the page still needs.
      */
