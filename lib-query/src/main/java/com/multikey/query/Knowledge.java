@@ -3,7 +3,10 @@ package com.multikey.query;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -14,12 +17,46 @@ import java.util.TreeMap;
  * the yield of the sorted field's index (index items read, items listed from them), and how the last page read
  * ({@link LastPage}), which sizes the next page's first reads so that one Query and one BatchGetItem fill it.
  *
- * <p>A cursor made before a part of this was carried opens with that part unknown ({@link LastPage#NONE}): its page is
- * read as a page with nothing known is.
+ * <p>A cursor made before a part of this was carried opens with that part unknown ({@link LastPage#NONE}, no
+ * {@link #words}): its page is read as a page with nothing known is.
+ *
+ * @param words the words of a {@code has prefix} its ordered drive found on the last page that read it, in key order, and
+ *              the index items it took from each over the pages that remembered it ({@link OrderedDriveRead}); empty when
+ *              none are remembered (more or
+ *              longer than {@link #MAX_WORDS} and {@link #MAX_WORDS_BYTES}): then the next page finds them again
  */
-record Knowledge(Map<Integer, Long> exact, Map<Integer, Long> atLeast, long sortRead, long sortListed, LastPage last) {
+record Knowledge(Map<Integer, Long> exact, Map<Integer, Long> atLeast, long sortRead, long sortListed, LastPage last,
+                 List<Word> words) {
 
     static final Knowledge NONE = new Knowledge(Map.of(), Map.of(), 0, 0, LastPage.NONE);
+    /** The most words a cursor remembers: as many as an {@code in} may name. */
+    static final int MAX_WORDS = Driver.MAX_IN_RANGES;
+    /** The most UTF-8 bytes the remembered words' keys hold together: a cursor stays short. */
+    static final int MAX_WORDS_BYTES = 256;
+
+    /**
+     * A word a {@code has prefix}'s range holds, as its range's prefix (the word's key and its separator), and the index
+     * items the merge took from it on the pages that remembered it (its share of the next page's reads).
+     */
+    record Word(String prefix, long taken) {
+        Word {
+            java.util.Objects.requireNonNull(prefix, "prefix");
+            if (taken < 0) {
+                throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor");
+            }
+        }
+    }
+
+    /** Without remembered words. */
+    Knowledge(Map<Integer, Long> exact, Map<Integer, Long> atLeast, long sortRead, long sortListed, LastPage last) {
+        this(exact, atLeast, sortRead, sortListed, last, List.of());
+    }
+
+    /** Whether {@code words} fit in a cursor: few and short. */
+    static boolean fits(List<Word> words) {
+        return words.size() <= MAX_WORDS
+                && words.stream().mapToInt(word -> word.prefix().getBytes(StandardCharsets.UTF_8).length).sum() <= MAX_WORDS_BYTES;
+    }
 
     /**
      * How the last page read, for the next one's sizes: of the sorted field's index, the index items it consumed, the items
@@ -42,6 +79,12 @@ record Knowledge(Map<Integer, Long> exact, Map<Integer, Long> atLeast, long sort
         exact = Map.copyOf(exact);
         atLeast = Map.copyOf(atLeast);
         java.util.Objects.requireNonNull(last, "last");
+        words = List.copyOf(words);
+    }
+
+    /** With these words remembered in place of any before; none when they do not {@link #fits fit}. */
+    Knowledge withWords(List<Word> found) {
+        return new Knowledge(exact, atLeast, sortRead, sortListed, last, fits(found) ? found : List.of());
     }
 
     Optional<Long> exactCount(int predicate) {
@@ -66,16 +109,16 @@ record Knowledge(Map<Integer, Long> exact, Map<Integer, Long> atLeast, long sort
         } else if (!e.containsKey(predicate)) {
             a.merge(predicate, count, Math::max);
         }
-        return new Knowledge(e, a, sortRead, sortListed, last);
+        return new Knowledge(e, a, sortRead, sortListed, last, words);
     }
 
     /** With the predicates' range counts of {@code other} in place of these (what another read learned of them meanwhile). */
     Knowledge withCountsOf(Knowledge other) {
-        return new Knowledge(other.exact, other.atLeast, sortRead, sortListed, last);
+        return new Knowledge(other.exact, other.atLeast, sortRead, sortListed, last, words);
     }
 
     Knowledge withSortRead(long read, long listed) {
-        return new Knowledge(exact, atLeast, sortRead + read, sortListed + listed, last);
+        return new Knowledge(exact, atLeast, sortRead + read, sortListed + listed, last, words);
     }
 
     /**
@@ -84,13 +127,13 @@ record Knowledge(Map<Integer, Long> exact, Map<Integer, Long> atLeast, long sort
      */
     Knowledge withLastSortRead(long indexRead, long keysRead, long listed, long listedValues) {
         return new Knowledge(exact, atLeast, sortRead, sortListed,
-                new LastPage(indexRead, keysRead, listed, listedValues, last.tailRead(), last.tailListed()));
+                new LastPage(indexRead, keysRead, listed, listedValues, last.tailRead(), last.tailListed()), words);
     }
 
     /** With this page's read of the missing tail as the last one: items evaluated, listed. */
     Knowledge withLastTailRead(long read, long listed) {
         return new Knowledge(exact, atLeast, sortRead, sortListed,
-                new LastPage(last.indexRead(), last.keysRead(), last.listed(), last.listedValues(), read, listed));
+                new LastPage(last.indexRead(), last.keysRead(), last.listed(), last.listedValues(), read, listed), words);
     }
 
     /**
@@ -157,6 +200,10 @@ record Knowledge(Map<Integer, Long> exact, Map<Integer, Long> atLeast, long sort
             k.putArray("p").add(last.indexRead()).add(last.keysRead()).add(last.listed()).add(last.listedValues()).add(last.tailRead())
                     .add(last.tailListed());
         }
+        if (!words.isEmpty()) {
+            com.fasterxml.jackson.databind.node.ArrayNode w = k.putArray("w");
+            words.forEach(word -> w.addArray().add(word.prefix()).add(word.taken()));
+        }
     }
 
     /** @throws QueryException when the cursor's knowledge is not well formed */
@@ -169,7 +216,28 @@ record Knowledge(Map<Integer, Long> exact, Map<Integer, Long> atLeast, long sort
             throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor");
         }
         return new Knowledge(counts(k.get("e"), predicates), counts(k.get("a"), predicates), k.get("r").asLong(), k.get("l").asLong(),
-                lastPage(k.get("p")));
+                lastPage(k.get("p")), words(k.get("w")));
+    }
+
+    /** The remembered words: none in a cursor made before they were carried; refused when more or longer than one holds. */
+    private static List<Word> words(JsonNode node) {
+        if (node == null) {
+            return List.of();
+        }
+        if (!node.isArray() || node.isEmpty()) {
+            throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor");
+        }
+        List<Word> words = new ArrayList<>();
+        for (JsonNode word : node) {
+            if (!word.isArray() || word.size() != 2 || !word.get(0).isTextual() || !word.get(1).canConvertToLong()) {
+                throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor");
+            }
+            words.add(new Word(word.get(0).asText(), word.get(1).asLong()));
+        }
+        if (!fits(words)) {
+            throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor");
+        }
+        return words;
     }
 
     /** The last page's reads; none in a cursor made before they were carried. */
