@@ -118,7 +118,7 @@ final class WordsBenchmark {
                 }
                 long total = examined.stream().mapToLong(Integer::longValue).sum();
                 double perItem = matches == 0 ? 0 : (double) total / matches;
-                out.printf(Locale.ROOT, "| `%s` | %,d | %d | %.0f / %d | %.2f / %d | %.2f | %s | %,d | %.3f |%n", String.join("` and `", where),
+                out.printf(Locale.ROOT, "| `%s` | %,d | %d | %.0f / %d | %.2f / %d | %.3f | %s | %,d | %.3f |%n", String.join("` and `", where),
                         matches, examined.size(), examined.stream().mapToInt(Integer::intValue).average().orElse(0), examined.get(0),
                         calls.stream().mapToInt(Integer::intValue).average().orElse(0), Collections.max(calls), perItem,
                         perItem <= 2.0 ? "yes" : "no", oracle, oracle == 0 ? 0 : (double) total / oracle);
