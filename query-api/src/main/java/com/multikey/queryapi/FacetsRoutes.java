@@ -2,9 +2,11 @@ package com.multikey.queryapi;
 
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.query.CountParameters;
 import com.multikey.query.ExpressionText;
 import com.multikey.query.FacetRequest;
 import com.multikey.query.Facets;
+import com.multikey.query.InvalidCountException;
 import com.multikey.query.InvalidPredicateException;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -76,10 +78,13 @@ final class FacetsRoutes {
         }
         int top = parameters.optional("top").map(text -> wholeNumber("top", text, FacetRequest.MAX_TOP)).orElse(FacetRequest.DEFAULT_TOP);
         // up to the deployment's maximum, which the query library holds and checks (Counts)
-        int budget = parameters.optional("budget").map(text -> wholeNumber("budget", text, QueryApiHandler.MAX_READ_BUDGET_LIMIT)).orElse(0);
-        if (budget == 1) {
-            throw Problem.badRequest("budget", "at least 2 items (an index item and its item), got 1");
-        }
+        int budget = parameters.optional("budget").map(text -> {
+            try {
+                return CountParameters.budget(text, QueryApiHandler.MAX_READ_BUDGET_LIMIT);
+            } catch (InvalidCountException e) {
+                throw Problem.badRequest(e.parameter(), e.detail());
+            }
+        }).orElse(0);
         try {
             Facets counted = counting.facets(new FacetRequest(index.name(), group, fields, top, ExpressionText.parseAll(where), budget));
             return new QueryApi.Response(200, Map.of("content-type", "application/json"),
@@ -90,19 +95,11 @@ final class FacetsRoutes {
     }
 
     private static int wholeNumber(String parameter, String text, int max) {
-        int value;
         try {
-            // ASCII digits alone, as a page's whole numbers (PageParameters): no sign, no other script's digits
-            if (!text.matches("[0-9]{1,9}")) {
-                throw new NumberFormatException();
-            }
-            value = Integer.parseInt(text);
-        } catch (NumberFormatException e) {
-            throw Problem.badRequest(parameter, "a whole number from 1 to " + max + ", got '" + text + "'");
+            // the one parser of a count's whole numbers, the CLI's too
+            return CountParameters.wholeNumber(parameter, text, max);
+        } catch (InvalidCountException e) {
+            throw Problem.badRequest(e.parameter(), e.detail());
         }
-        if (value < 1 || value > max) {
-            throw Problem.badRequest(parameter, "from 1 to " + max + ", got " + value);
-        }
-        return value;
     }
 }

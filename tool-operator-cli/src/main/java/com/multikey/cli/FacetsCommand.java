@@ -8,6 +8,7 @@ import com.multikey.clikit.Output;
 import com.multikey.common.PlainJson;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.IndexDefinitions;
+import com.multikey.query.CountParameters;
 import com.multikey.query.Counts;
 import com.multikey.query.Expression;
 import com.multikey.query.ExpressionText;
@@ -61,13 +62,13 @@ final class FacetsCommand implements Callable<Integer>, Failures.Located {
     List<String> fields = new ArrayList<>();
     @Option(names = "--top", defaultValue = "10", description = "how many values of each field to print, 1 to " + FacetRequest.MAX_TOP
             + " (default ${DEFAULT-VALUE})")
-    int top;
+    String top;
     @Option(names = "--where", paramLabel = "PREDICATE", description = "count only the items that satisfy it (repeat for several), "
             + "as query's --where")
     List<String> where = new ArrayList<>();
     @Option(names = "--budget", paramLabel = "ITEMS", description = "items a count at read time may read per field, 2 to "
             + "20000 (default " + Counts.DEFAULT_BUDGET + "): past it, the counts are lower bounds")
-    Integer budget;
+    String budget;
 
     @Override
     public Failures.Context context() {
@@ -119,16 +120,13 @@ final class FacetsCommand implements Callable<Integer>, Failures.Located {
                 }
             }
         }
-        if (top < 1 || top > FacetRequest.MAX_TOP) {
-            throw Failure.usage("--top must be from 1 to " + FacetRequest.MAX_TOP + ", got " + top);
-        }
-        if (budget != null && (budget < 2 || budget > ReadBudget.DEFAULT.max())) {
-            throw Failure.usage("--budget must be from 2 to " + ReadBudget.DEFAULT.max() + " items, got " + budget);
-        }
         try {
+            // the read API's parser of a count's whole numbers (ASCII digits alone), the bound the query library reads within
+            int topValues = CountParameters.wholeNumber("top", top, FacetRequest.MAX_TOP);
+            int items = budget == null ? 0 : CountParameters.budget(budget, ReadBudget.DEFAULT.max());
             // read as query's --where (the one parser's limits over all of them, a refusal at the token's offset)
             List<Expression> predicates = ExpressionText.parseAll(where);
-            return new FacetRequest(name, values, fields, top, predicates, budget == null ? 0 : budget);
+            return new FacetRequest(name, values, fields, topValues, predicates, items);
         } catch (InvalidPredicateException e) {
             throw QueryRefusals.where(e, where);
         } catch (InvalidCountException e) {

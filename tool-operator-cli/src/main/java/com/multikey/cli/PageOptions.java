@@ -28,8 +28,9 @@ final class PageOptions {
 
     @Option(names = "--desc", description = "descending order (default: ascending)")
     boolean descending;
+    // read as text, parsed by the one parser of page parameters (PageParameters), as the read API reads it
     @Option(names = "--page-size", defaultValue = "25", description = "items per page (default ${DEFAULT-VALUE})")
-    int pageSize;
+    String pageSize;
     @Option(names = "--cursor", description = "the next cursor a previous page printed (default: the first page)")
     String cursor;
     @Option(names = "--page-timeout", defaultValue = "5", paramLabel = "SECONDS", description = "time the page may take, its retries "
@@ -65,7 +66,7 @@ final class PageOptions {
     @Option(names = "--budget", paramLabel = "ITEMS", description = "items the page may read, index items and items of the "
             + "table together, 2 (an index item and its item) to 20000: a page that reads them comes back short, with its cursor "
             + "(default: 2000 with --where, else as many as the page needs)")
-    Integer budget;
+    String budget;
     @Option(names = "--explain", description = "print how the page was read: the plan and why, each plan weighed with its "
             + "estimated items, what was read, and the definitions entry of an index that would answer the query in two calls "
             + "when one would (on standard error; with --output json as the document's explain)")
@@ -100,7 +101,7 @@ final class PageOptions {
     PageParameters parameters() {
         Map<PageParameters.Parameter, String> given = new EnumMap<>(PageParameters.Parameter.class);
         given.put(PageParameters.Parameter.ORDER, descending ? "desc" : "asc");
-        given.put(PageParameters.Parameter.PAGE_SIZE, Integer.toString(pageSize));
+        given.put(PageParameters.Parameter.PAGE_SIZE, pageSize);
         given.put(PageParameters.Parameter.MISSING, Boolean.toString(missing));
         given.put(PageParameters.Parameter.EXPLAIN, Boolean.toString(explain));
         given.put(PageParameters.Parameter.TYPE, type);
@@ -111,7 +112,7 @@ final class PageOptions {
         put(given, PageParameters.Parameter.LE, atMost);
         put(given, PageParameters.Parameter.GT, greaterThan);
         put(given, PageParameters.Parameter.GE, atLeast);
-        put(given, PageParameters.Parameter.BUDGET, budget == null ? null : budget.toString());
+        put(given, PageParameters.Parameter.BUDGET, budget);
         try {
             PageParameters parameters = PageParameters.parse(given, where);
             if (parameters.budget().isPresent() && parameters.budget().get() > ReadBudget.DEFAULT.max()) {

@@ -175,6 +175,30 @@ class CountsCliTest {
     }
 
     @Test
+    void pageNumbers_spelledAsTheReadApiRefusesThem_areExit2_namingTheOption() {
+        // given: whole numbers the read API refuses (ASCII digits alone: no sign, no other script's digits, no hexadecimal)
+        List<String> spellings = List.of("+5", "0x10", "\u0665", " 5", "5 ");
+        for (String text : spellings) {
+            List<List<String>> cases = List.of(
+                    List.of("facets", "--project", PROJECT, "--field", "status", "--top", text),
+                    List.of("facets", "--project", PROJECT, "--field", "status", "--budget", text),
+                    List.of("query", "--project", PROJECT, "--attribute", "status", "--page-size", text),
+                    List.of("query", "--project", PROJECT, "--attribute", "status", "--budget", text));
+            for (List<String> args : cases) {
+                // when
+                int exit = args.get(0).equals("query") ? query(args.subList(1, args.size()).toArray(String[]::new))
+                        : run(args.toArray(String[]::new));
+                String error = err.toString(StandardCharsets.UTF_8).strip();
+
+                // then: one line naming the option, as the read API names its parameter
+                String option = args.get(args.size() - 2);
+                assertThat(exit).as(args + ": " + error).isEqualTo(2);
+                assertThat(error).as(args.toString()).startsWith("error: " + option).doesNotContain("\n");
+            }
+        }
+    }
+
+    @Test
     void facets_whenTheNinthPredicateIsInTheSecondWhere_isExit2AtItsOffset_asQueryRefusesIt() {
         // given: five predicates, then four; the ninth of the request at character 27 of the second --where
         List<String> where = List.of("--where", "a = 1 or b = 2 or c = 3 or d = 4 or e = 5", "--where", "f = 6 or g = 7 or h = 8 or i = 9");
