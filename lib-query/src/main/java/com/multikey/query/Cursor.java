@@ -63,7 +63,7 @@ record Cursor(Part part, Map<String, AttributeValue> startKey, Knowledge knowled
 
     /** @throws QueryException when the text is not a cursor this sealer's keys sealed for this query within its lifetime */
     static Cursor decode(String text, PageRequest request, CursorSealer sealer) {
-        byte[] content = sealer.open(text, request.identity());
+        byte[] content = CursorBinding.open(sealer, text, request);
         JsonNode node;
         try {
             node = JSON.readTree(new String(content, StandardCharsets.UTF_8));

@@ -84,7 +84,7 @@ record MergeCursor(List<Position> positions) {
 
     /** @throws QueryException when the text is not a cursor this sealer's keys sealed for this request */
     static MergeCursor decode(String text, PageRequest request, CursorSealer sealer) {
-        byte[] content = sealer.open(text, request.identity());
+        byte[] content = CursorBinding.open(sealer, text, request);
         JsonNode node;
         try {
             node = JSON.readTree(new String(content, StandardCharsets.UTF_8));

@@ -255,13 +255,27 @@ public final class PageRequest {
     /**
      * What identifies the query a cursor belongs to: everything but the page size and the cursor, each part written with
      * its length first, so that no two requests give one text whatever their parts hold. A request of several groups names
-     * them all, in their order.
+     * them all, in their order. A group's number is written canonically: {@code N:100} and {@code N:1E+2} are one group.
      */
     String identity() {
+        return identity(true);
+    }
+
+    /**
+     * The identity as it was before groups' numbers were canonical in it ({@code N:1E+2} as given, not {@code N:100}): a
+     * cursor made then still opens for the request spelled as it was made. Equal to {@link #identity()} for every request
+     * whose numbers are spelled canonically.
+     */
+    String identityAsSpelled() {
+        return identity(false);
+    }
+
+    // a group's number is canonical (equal numbers, however spelled, are one group: GroupValue.distinct)
+    private String identity(boolean canonical) {
         if (groups.size() > 1) {
             List<String> named = new ArrayList<>(List.of("groups"));
             for (List<AttributeValue> each : groups) {
-                named.add(ofGroup(each).identity());
+                named.add(ofGroup(each).identity(canonical));
             }
             return lengthPrefixed(named);
         }
@@ -270,7 +284,7 @@ public final class PageRequest {
         for (AttributeValue value : group) {
             parts.add(value.type() + ":" + switch (value.type()) {
                 case S -> value.s();
-                case N -> value.n();
+                case N -> canonical ? com.multikey.common.CanonicalNumbers.canonical(value.n()) : value.n();
                 case B -> Base64.getEncoder().encodeToString(value.b().asByteArrayUnsafe());
                 default -> String.valueOf(value);
             });
