@@ -14,7 +14,6 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
-import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -86,7 +85,10 @@ class OrderedUnionPagingPropertiesTest {
             new Where("title has timeout or title has prefix timeo", s -> prefix(s, "timeo")),
             new Where("title has prefix ti or title has prefix tz or label = b", s -> prefix(s, "ti") || prefix(s, "tz") || "b".equals(s.label())),
             new Where("(title has prefix ti or label = c) and not (title has fix)", s -> (prefix(s, "ti") || "c".equals(s.label())) && !word(s, "fix")),
-            new Where("title has prefix time", s -> prefix(s, "time")));
+            new Where("title has prefix time", s -> prefix(s, "time")),
+            new Where("label = a and (title has prefix ti or title has fix)", s -> "a".equals(s.label()) && (prefix(s, "ti") || word(s, "fix"))),
+            new Where("title has prefix ti and (label = a or label = c)", s -> prefix(s, "ti") && ("a".equals(s.label()) || "c".equals(s.label()))),
+            new Where("(title has prefix tim and label = b) or title has prefix tz", s -> prefix(s, "tim") && "b".equals(s.label()) || prefix(s, "tz")));
 
     private static LocalTables tables;
 
