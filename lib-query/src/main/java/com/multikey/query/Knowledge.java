@@ -20,7 +20,8 @@ import java.util.TreeMap;
  * <p>A cursor made before a part of this was carried opens with that part unknown ({@link LastPage#NONE}, no
  * {@link #words}): its page is read as a page with nothing known is.
  *
- * @param words the words of a {@code has prefix} its ordered drive found on the last page that read it, in key order, and
+ * @param words the words of a {@code has prefix} (of an ordered union's {@code has prefix} disjuncts together) its ordered
+ *              drive found on the last page that read it, in key order, and
  *              the index items it took from each over the pages that remembered it ({@link OrderedDriveRead}); empty when
  *              none are remembered (more or
  *              longer than {@link #MAX_WORDS} and {@link #MAX_WORDS_BYTES}): then the next page finds them again

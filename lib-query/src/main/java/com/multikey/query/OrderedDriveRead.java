@@ -73,7 +73,7 @@ final class OrderedDriveRead {
     /** The drivers whose ranges are merged: one, or a union's ({@link Plan.OrderedUnion}), each ordered as {@link #orders} says. */
     private final List<Driver> drivers;
     private final int need;
-    /** The ranges of a {@code has prefix}'s words this page read: remembered in the cursor; null for other drivers. */
+    /** The ranges of the words of the {@code has prefix} drivers (a union's too) this page read: remembered in the cursor; null without one. */
     private List<Run> wordRuns;
 
     OrderedDriveRead(Listing listing, PageReads reads, KeySchema table, Driver driver, int need) {
@@ -251,16 +251,27 @@ final class OrderedDriveRead {
             // an item whose value is cut here may sort after the cursor there and before it here: read the other way
             return new Outcome.GaveWay(List.of(), position);
         }
-        // a has prefix's words are remembered in the cursor when it is the one driver (a union's disjuncts find theirs each page)
-        boolean words = drivers.size() == 1 && drivers.get(0).predicate() instanceof Predicate.HasPrefix;
+        // a has prefix's words are remembered in the cursor, a union's has prefix disjuncts' together (each takes its prefix's)
+        List<String> wordPrefixes = drivers.stream().filter(driver -> driver.predicate() instanceof Predicate.HasPrefix)
+                .map(driver -> driver.ranges().get(0).prefix()).toList();
+        boolean words = !wordPrefixes.isEmpty();
+        if (drivers.size() > 1 && known.words().stream().anyMatch(word -> wordPrefixes.stream().noneMatch(word.prefix()::startsWith))) {
+            throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor: a word it remembers is not one of the prefixes'");
+        }
+        java.util.Set<String> wordKeys = new java.util.HashSet<>();
         // each driver's values' ranges (a union's disjuncts: each of theirs), one run each, a range two of them name read once
         Map<String, Run> byRange = new java.util.LinkedHashMap<>();
         for (Driver driver : drivers) {
+            String start = driver.ranges().get(0).prefix();
             Optional<List<Knowledge.Word>> prefixes = driver.predicate() instanceof Predicate.HasPrefix
-                    ? words(driver, driver.ranges().get(0).prefix(), words ? known.words() : List.of())
+                    ? words(driver, start, drivers.size() == 1 ? known.words()
+                    : known.words().stream().filter(word -> word.prefix().startsWith(start)).toList())
                     : Optional.of(driver.ranges().stream().map(Filter.KeyRange::prefix).distinct().map(prefix -> new Knowledge.Word(prefix, 0)).toList());
             if (prefixes.isEmpty()) {
                 return new Outcome.GaveWay(List.of(), position);
+            }
+            if (driver.predicate() instanceof Predicate.HasPrefix) {
+                prefixes.get().forEach(word -> wordKeys.add(word.prefix()));
             }
             prefixes.get().forEach(word -> byRange.putIfAbsent(driver.partition() + "\u0000" + word.prefix(), new Run(driver, word.prefix(),
                     after == null ? Map.of()
@@ -270,7 +281,7 @@ final class OrderedDriveRead {
         List<Run> runs = List.copyOf(byRange.values());
         if (words) {
             // the next page checks for new words between these rather than finding them again, and sizes each range's reads
-            wordRuns = runs;
+            wordRuns = runs.stream().filter(run -> wordKeys.contains(run.prefix)).toList();
         }
         java.util.Comparator<String> order = listing.keyOrder();
         boolean ascending = listing.ascending();
@@ -451,8 +462,18 @@ final class OrderedDriveRead {
      * that remembered it (a steadier share than one page's).
      */
     private Knowledge learned(Knowledge known) {
-        return wordRuns == null ? known : known.withWords(wordRuns.stream()
-                .map(run -> new Knowledge.Word(run.prefix, run.takenBefore + run.taken)).toList());
+        if (wordRuns == null) {
+            return known;
+        }
+        // one word each, in key order: a word two disjuncts' indexes hold (two ranges) once, with what the merge took from both
+        Map<String, long[]> byWord = new java.util.TreeMap<>(KeyOrder::compare);
+        for (Run run : wordRuns) {
+            long[] taken = byWord.computeIfAbsent(run.prefix, word -> new long[2]);
+            taken[0] = Math.max(taken[0], run.takenBefore);
+            taken[1] += run.taken;
+        }
+        return known.withWords(byWord.entrySet().stream()
+                .map(word -> new Knowledge.Word(word.getKey(), word.getValue()[0] + word.getValue()[1])).toList());
     }
 
     /** Gives way after the index items passed, their items read and tested; the page when that fills it. */

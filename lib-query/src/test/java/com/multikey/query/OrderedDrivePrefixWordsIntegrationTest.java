@@ -72,6 +72,50 @@ class OrderedDrivePrefixWordsIntegrationTest {
 
     @ParameterizedTest
     @EnumSource(Order.class)
+    void orOfTwoPrefixes_laterPages_rememberTheirWords_readAnIndexItemAndAnItemPerItemListed(Order order, LocalTables tables) {
+        // given: "timeo" starts one word, "timeout" (50 titles), "time" two, "timeout" and "timer" (20 titles, 2 with both);
+        // an or of the two prefixes is an ordered union; pages of 10
+        IndexQuery query = load(tables, "Tracker-or-" + order, OrderedDrivePrefixWordsIntegrationTest::item);
+        PageRequest request = PageRequest.onIndex("by-rank", List.of(s("project#p")), "", order, 10)
+                .where(List.of(ExpressionText.parse("title has prefix timeo or title has prefix timer", 0))).withExplain();
+
+        // when
+        List<String> listed = new ArrayList<>();
+        List<Integer> examined = new ArrayList<>();
+        List<Integer> listedOnPage = new ArrayList<>();
+        List<String> remembered = new ArrayList<>();
+        List<String> plans = new ArrayList<>();
+        while (request != null) {
+            Page page = query.page(request);
+            if (remembered.isEmpty() && page.nextCursor().isPresent()) {
+                remembered.add(Cursor.decode(page.nextCursor().get(), request.after(page.nextCursor().get()), SEALER).toJson()
+                        .path("k").path("w").toString());
+            }
+            plans.add(page.explain().orElseThrow().plan());
+            examined.add(page.examined());
+            listedOnPage.add(page.items().size());
+            page.items().forEach(item -> listed.add(item.get("sk").s()));
+            request = page.nextCursor().map(request::after).orElse(null);
+        }
+
+        // then: the cursor remembers both disjuncts' words, and later pages check the gaps between them (reading nothing)
+        // instead of finding them again: an index item and an item per item listed, and the few index items the merge reads
+        // past the page's last
+        assertThat(listed).isEqualTo(expected(order, i -> i % 20 == 3 || i % 50 == 7));
+        assertThat(plans).containsOnly("ordered-union(where[0]: title has prefix \"timeo\", where[0]: title has prefix \"timer\")");
+        assertThat(remembered).hasSize(1);
+        assertThat(remembered.get(0)).startsWith("[[\"Stimeout\\u0001\",").contains("],[\"Stimer\\u0001\",");
+        int later = 0;
+        int listedLater = 0;
+        for (int n = 1; n < examined.size(); n++) {
+            later += examined.get(n);
+            listedLater += listedOnPage.get(n);
+        }
+        assertThat(later).as("items read after the first page, %s", examined).isLessThanOrEqualTo(2 * listedLater + examined.size());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Order.class)
     void prefixOfOneWord_laterPages_readAnIndexItemAndAnItemPerItemListed_theWordIsNotFoundAgain(Order order, LocalTables tables) {
         // given: "timeo" starts one word, "timeout" (50 titles); pages of 10
         IndexQuery query = load(tables, "Tracker-one-" + order, OrderedDrivePrefixWordsIntegrationTest::item);
@@ -203,6 +247,23 @@ class OrderedDrivePrefixWordsIntegrationTest {
             assertThatThrownBy(() -> query.page(next)).as("%s", edited).isInstanceOf(QueryException.class)
                     .hasMessageContaining("malformed cursor");
         }
+    }
+
+    @Test
+    void rememberedWordsOfAnOrderedUnion_aWordOfNeitherPrefix_isRefused(LocalTables tables) {
+        // given: a page of "timeo or timer", whose cursor remembers both prefixes' words
+        IndexQuery query = load(tables, "Tracker-edited-or", OrderedDrivePrefixWordsIntegrationTest::item);
+        PageRequest request = PageRequest.onIndex("by-rank", List.of(s("project#p")), "", Order.ASC, 10)
+                .where(List.of(ExpressionText.parse("title has prefix timeo or title has prefix timer", 0)));
+        Page first = query.page(request);
+        ObjectNode content = Cursor.decode(first.nextCursor().orElseThrow(), request.after(first.nextCursor().get()), SEALER).toJson();
+
+        // when: a word of neither prefix among them
+        ObjectNode other = words(content, "[[\"Stimeout\\u0001\", 3], [\"Stimer\\u0001\", 1], [\"Sz\\u0001\", 1]]");
+        PageRequest next = request.after(SEALER.seal(other.toString().getBytes(StandardCharsets.UTF_8), request.identity()));
+
+        // then
+        assertThatThrownBy(() -> query.page(next)).isInstanceOf(QueryException.class).hasMessageContaining("malformed cursor");
     }
 
     @Test
