@@ -4,13 +4,12 @@ import com.multikey.index.IndexEntry;
 import com.multikey.index.IndexItem;
 import com.multikey.index.IndexKey;
 import com.multikey.index.ItemKey;
-import com.multikey.index.KeyOrder;
 import com.multikey.index.SortKeyCodec;
 import com.multikey.index.definition.IndexDefinition;
 import com.multikey.index.definition.KeySchema;
 import com.multikey.index.definition.ValueSource;
+import com.multikey.query.OrderedRuns.Run;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -57,15 +56,6 @@ final class OrderedDriveRead {
 
     /** The reserve, in items and in reads, left to the plan this one gives way to. */
     private static final int RESERVE = PlannedRead.SORTED_READ_RESERVE;
-    /** The highest character of a value's type tag: every encoded value of the sorted field starts at or below it. */
-    private static final String ABOVE_EVERY_VALUE = "T\u007f";
-    /** Above a word's separator and below every character of a word (the text encoding's escape). */
-    private static final char ESCAPE = '\u0002';
-    /**
-     * The part of its expected share of what the page needs that the range read first on a page (unbounded) reads: a little
-     * less than all, so that the ranges read after it, bounded by its last index item, seldom take the page past its end.
-     */
-    private static final double FIRST_SHARE = 0.9;
 
     private final Listing listing;
     private final PageReads reads;
@@ -73,8 +63,8 @@ final class OrderedDriveRead {
     /** The drivers whose ranges are merged: one, or a union's ({@link Plan.OrderedUnion}), each ordered as {@link #orders} says. */
     private final List<Driver> drivers;
     private final int need;
-    /** The ranges of the words of the {@code has prefix} drivers (a union's too) this page read: remembered in the cursor; null without one. */
-    private List<Run> wordRuns;
+    /** The ranges this page merges, and what it learned of a {@code has prefix}'s words; null until it reads them. */
+    private OrderedRuns ordered;
 
     OrderedDriveRead(Listing listing, PageReads reads, KeySchema table, Driver driver, int need) {
         this(listing, reads, table, List.of(driver), need);
@@ -128,55 +118,6 @@ final class OrderedDriveRead {
                 && sorted.values() instanceof ValueSource.Scalar scalar && driving.orderBy().size() == sorted.orderBy().size() + 1
                 && driving.orderBy().get(0).path().equals(scalar.path())
                 && driving.orderBy().subList(1, driving.orderBy().size()).equals(sorted.orderBy());
-    }
-
-    /** One value's range as the merge reads it: where it resumes, the index items read and not yet passed, whether it ended. */
-    private static final class Run {
-        /** The driver whose index partition holds the range. */
-        final Driver driver;
-        final String prefix;
-        final Filter.KeyRange range;
-        Map<String, AttributeValue> start;
-        final java.util.ArrayDeque<Map<String, AttributeValue>> read = new java.util.ArrayDeque<>();
-        boolean ended;
-        /** Whether it was read on this page, and how many of its index items the merge passed. */
-        boolean readOnce;
-        int taken;
-        /**
-         * The place (in the sorted index's order) up to which a read bounded there found every index item of the range: the
-         * merge passes places up to it without reading the range again; null when its reads were not bounded.
-         */
-        String until;
-        /** The index items the merge took from it on earlier pages (remembered in the cursor); 0 when unknown. */
-        final long takenBefore;
-
-        Run(Driver driver, String prefix, Map<String, AttributeValue> start, long takenBefore) {
-            this.driver = driver;
-            this.prefix = prefix;
-            // the value's items that have the sorted field: a value's type tag follows the value's separator
-            this.range = Filter.KeyRange.between(prefix + "N", prefix + ABOVE_EVERY_VALUE);
-            this.start = start;
-            this.takenBefore = takenBefore;
-        }
-
-        /** The place of the last index item read and not yet passed. */
-        String frontier() {
-            return place(read.peekLast());
-        }
-
-        /** The place of one of its index items in the sorted index's order: its key after the value's prefix. */
-        String place(Map<String, AttributeValue> item) {
-            return item.get(IndexKey.SORT_KEY).s().substring(prefix.length());
-        }
-
-        /** The place of its {@code n}-th index item read and not yet passed (from 1). */
-        String nth(int n) {
-            return place(read.stream().skip(n - 1L).findFirst().orElseThrow());
-        }
-
-        String head() {
-            return place(read.peekFirst());
-        }
     }
 
     /** An index item the merge passed, at its place in the sorted order, whose item is not read yet. */
@@ -241,7 +182,7 @@ final class OrderedDriveRead {
      * after it), an item in several of them once. One range is read for what the page needs; several in turn: the one the
      * merge is expected to take most from (its share over the earlier pages, which the cursor remembers with a {@code
      * has prefix}'s words, else an even share) for a little less than its share, then the others bounded by where the page can
-     * end ({@link #bound}), and so on while the page needs more; items are read only for the index items the merge passed,
+     * end ({@link OrderedRuns#read}), and so on while the page needs more; items are read only for the index items the merge passed,
      * once they are as many as the page still needs.
      */
     Outcome read(Map<String, AttributeValue> position, Knowledge known, Part.Explained explained) {
@@ -251,40 +192,13 @@ final class OrderedDriveRead {
             // an item whose value is cut here may sort after the cursor there and before it here: read the other way
             return new Outcome.GaveWay(List.of(), position);
         }
-        // a has prefix's words are remembered in the cursor, a union's has prefix disjuncts' together (each takes its prefix's)
-        List<String> wordPrefixes = drivers.stream().filter(driver -> driver.predicate() instanceof Predicate.HasPrefix)
-                .map(driver -> driver.ranges().get(0).prefix()).toList();
-        boolean words = !wordPrefixes.isEmpty();
-        if (drivers.size() > 1 && known.words().stream().anyMatch(word -> wordPrefixes.stream().noneMatch(word.prefix()::startsWith))) {
-            throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor: a word it remembers is not one of the prefixes'");
+        Optional<OrderedRuns> opened = OrderedRuns.open(reads, listing, drivers, known, after);
+        if (opened.isEmpty()) {
+            return new Outcome.GaveWay(List.of(), position);
         }
-        java.util.Set<String> wordKeys = new java.util.HashSet<>();
-        // each driver's values' ranges (a union's disjuncts: each of theirs), one run each, a range two of them name read once
-        Map<String, Run> byRange = new java.util.LinkedHashMap<>();
-        for (Driver driver : drivers) {
-            String start = driver.ranges().get(0).prefix();
-            Optional<List<Knowledge.Word>> prefixes = driver.predicate() instanceof Predicate.HasPrefix
-                    ? words(driver, start, drivers.size() == 1 ? known.words()
-                    : known.words().stream().filter(word -> word.prefix().startsWith(start)).toList())
-                    : Optional.of(driver.ranges().stream().map(Filter.KeyRange::prefix).distinct().map(prefix -> new Knowledge.Word(prefix, 0)).toList());
-            if (prefixes.isEmpty()) {
-                return new Outcome.GaveWay(List.of(), position);
-            }
-            if (driver.predicate() instanceof Predicate.HasPrefix) {
-                prefixes.get().forEach(word -> wordKeys.add(word.prefix()));
-            }
-            prefixes.get().forEach(word -> byRange.putIfAbsent(driver.partition() + "\u0000" + word.prefix(), new Run(driver, word.prefix(),
-                    after == null ? Map.of()
-                    : Map.of(IndexKey.ATTRIB_ID, AttributeValue.fromS(driver.partition()), IndexKey.SORT_KEY, AttributeValue.fromS(word.prefix() + after)),
-                    word.taken())));
-        }
-        List<Run> runs = List.copyOf(byRange.values());
-        if (words) {
-            // the next page checks for new words between these rather than finding them again, and sizes each range's reads
-            wordRuns = runs.stream().filter(run -> wordKeys.contains(run.prefix)).toList();
-        }
+        ordered = opened.get();
+        List<Run> runs = ordered.runs();
         java.util.Comparator<String> order = listing.keyOrder();
-        boolean ascending = listing.ascending();
         Merge merge = new Merge(after);
         // the place of the last index item passed, its item read or not
         String merged = after;
@@ -302,7 +216,7 @@ final class OrderedDriveRead {
                     && (run.until == null || next == null || order.compare(next, run.until) > 0)).toList();
             if (!empty.isEmpty()) {
                 int still = Math.max(1, merge.wanted() - merge.passed.size());
-                List<Run> toRead = reading(runs, empty, still);
+                List<Run> toRead = ordered.reading(empty, still);
                 // half of what the page may still read, less the other plan's reserve and the items of the index items
                 // passed, shared by the ranges to read on: the other half for their items
                 int room = (reads.budgetLeft() - RESERVE - merge.passed.size()) / 2 / toRead.size();
@@ -311,7 +225,7 @@ final class OrderedDriveRead {
                     break;
                 }
                 for (Run run : toRead) {
-                    read(run, runs, still, room, taken, ascending, order);
+                    ordered.read(run, still, room, taken);
                 }
                 continue;
             }
@@ -321,7 +235,7 @@ final class OrderedDriveRead {
                 if (merge.test()) {
                     return full(merge, known, explained);
                 }
-                return new Outcome.Listed(new Part(merge.listed, Optional.empty(), learned(known), explained));
+                return new Outcome.Listed(new Part(merge.listed, Optional.empty(), ordered.learned(known), explained));
             }
             if (open.stream().anyMatch(run -> mayBeCut(run.head()))) {
                 // not surely in the sorted index's order: the other way from the last place passed
@@ -360,120 +274,11 @@ final class OrderedDriveRead {
             // nothing passed within what the page may read here: the other way, with the reserve, moves on
             return new Outcome.GaveWay(merge.listed, position);
         }
-        return new Outcome.Listed(new Part(merge.listed, Optional.of(cursor(merge.last)), learned(known), explained));
-    }
-
-    /** The fraction of the index items the merge takes that the page expects from {@code run}, among the ranges not ended. */
-    private static double share(Run run, List<Run> runs, int taken) {
-        List<Run> reading = runs.stream().filter(other -> !other.ended).toList();
-        if (taken > 0) {
-            return (run.taken + 1.0) / (taken + reading.size());
-        }
-        // the shares earlier pages found, else even ones
-        long before = reading.stream().mapToLong(other -> other.takenBefore).sum();
-        return (run.takenBefore + 1.0) / (before + reading.size());
-    }
-
-    /**
-     * The ranges to read now of those the merge waits for: all of them when one range is read or another range bounds their
-     * reads ({@link #bound}), else only the one the merge is expected to take most from (its reads then bound the others').
-     */
-    private List<Run> reading(List<Run> runs, List<Run> empty, int still) {
-        if (empty.size() == 1 || empty.stream().allMatch(run -> bound(run, runs, still) != null)) {
-            return empty;
-        }
-        List<Run> bounded = empty.stream().filter(run -> bound(run, runs, still) != null).toList();
-        if (!bounded.isEmpty()) {
-            return bounded;
-        }
-        int taken = runs.stream().mapToInt(run -> run.taken).sum();
-        return List.of(empty.stream().max(java.util.Comparator.comparingDouble(run -> share(run, runs, taken))).orElseThrow());
-    }
-
-    /**
-     * The place after which this page need not read {@code run}: the earliest, over the other ranges not ended, of the
-     * place of their {@code still}-th index item read and not passed (the page passes no more than {@code still}, so
-     * nothing after it), or of the last of them (past it the merge waits for them to be read again anyway); null when no
-     * other range holds index items read and not passed.
-     */
-    private String bound(Run run, List<Run> runs, int still) {
-        java.util.Comparator<String> order = listing.keyOrder();
-        String bound = null;
-        for (Run other : runs) {
-            if (other == run || other.ended) {
-                continue;
-            }
-            if (other.read.isEmpty()) {
-                // not read on, or read up to a bound of its own: no place of its own to bound by
-                continue;
-            }
-            String place = other.read.size() >= still ? other.nth(still) : other.frontier();
-            bound = bound == null || order.compare(place, bound) < 0 ? place : bound;
-        }
-        return bound;
-    }
-
-    /**
-     * Reads on in {@code run}: up to the {@link #bound} other ranges give it, at most what the page still needs less the index
-     * items the other ranges hold up to there (so that all it reads is passed, or it stops before the bound); or, unbounded,
-     * its share of what the page still needs (a little less on the page's first read: the ranges read after it are bounded by
-     * its last index item, and the page seldom ends before that item), so that a page reads few index items past its last.
-     */
-    private void read(Run run, List<Run> runs, int still, int room, int taken, boolean ascending, java.util.Comparator<String> order) {
-        String bound = bound(run, runs, still);
-        boolean alone = runs.stream().filter(other -> !other.ended).count() == 1;
-        long share;
-        if (bound != null) {
-            // the page takes no more than it still needs, less what the other ranges hold up to the bound
-            long before = runs.stream().filter(other -> other != run)
-                    .mapToLong(other -> other.read.stream().filter(item -> order.compare(other.place(item), bound) <= 0).count()).sum();
-            share = still - before;
-        } else {
-            share = alone ? still : (long) Math.floor(still * share(run, runs, taken) * (taken == 0 ? FIRST_SHARE : 1.0));
-        }
-        int limit = (int) Math.max(1, Math.min(Math.min(ReadLimits.MAX_READ_LIMIT, room), share));
-        Filter.KeyRange range = bound == null ? run.range : ascending ? Filter.KeyRange.between(run.range.low(), run.prefix + bound)
-                : Filter.KeyRange.between(run.prefix + bound, run.range.high());
-        QueryResponse response = reads.index(run.driver.partition(), run.driver.project(), range, run.start, limit, ascending);
-        run.readOnce = true;
-        run.read.addAll(response.items());
-        boolean more = response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty();
-        run.until = null;
-        if (more) {
-            run.start = response.lastEvaluatedKey();
-        } else if (bound == null) {
-            run.ended = true;
-        } else {
-            // every index item up to the bound read: the range goes on after the last of them
-            run.until = bound;
-            if (!response.items().isEmpty()) {
-                Map<String, AttributeValue> last = response.items().get(response.items().size() - 1);
-                run.start = Map.of(IndexKey.ATTRIB_ID, last.get(IndexKey.ATTRIB_ID), IndexKey.SORT_KEY, last.get(IndexKey.SORT_KEY));
-            }
-        }
+        return new Outcome.Listed(new Part(merge.listed, Optional.of(cursor(merge.last)), ordered.learned(known), explained));
     }
 
     private Outcome full(Merge merge, Knowledge known, Part.Explained explained) {
-        return new Outcome.Listed(new Part(merge.listed, Optional.of(cursor(merge.last)), learned(known), explained));
-    }
-
-    /**
-     * What the request knows after this page: a {@code has prefix}'s words and what the merge took from each over the pages
-     * that remembered it (a steadier share than one page's).
-     */
-    private Knowledge learned(Knowledge known) {
-        if (wordRuns == null) {
-            return known;
-        }
-        // one word each, in key order: a word two disjuncts' indexes hold (two ranges) once, with what the merge took from both
-        Map<String, long[]> byWord = new java.util.TreeMap<>(KeyOrder::compare);
-        for (Run run : wordRuns) {
-            long[] taken = byWord.computeIfAbsent(run.prefix, word -> new long[2]);
-            taken[0] = Math.max(taken[0], run.takenBefore);
-            taken[1] += run.taken;
-        }
-        return known.withWords(byWord.entrySet().stream()
-                .map(word -> new Knowledge.Word(word.getKey(), word.getValue()[0] + word.getValue()[1])).toList());
+        return new Outcome.Listed(new Part(merge.listed, Optional.of(cursor(merge.last)), ordered.learned(known), explained));
     }
 
     /** Gives way after the index items passed, their items read and tested; the page when that fills it. */
@@ -482,59 +287,6 @@ final class OrderedDriveRead {
             return full(merge, known, explained);
         }
         return new Outcome.GaveWay(merge.listed, merge.last == null ? position : key(merge.last));
-    }
-
-    /**
-     * The words a {@code has prefix}'s range holds, each as its range's prefix (the word and its separator), with what the
-     * merge took from it on the last page when the cursor remembers it; empty when they are more than an {@code in} may
-     * name or the page's reads cannot find them and leave the other plan its reserve. Without remembered words, one Query of
-     * one index item a word and one for the end; with them, a Query of each gap between them (the prefix's range before
-     * the first, between two, after the last), which reads nothing unless a word appeared there since (an item written
-     * between pages): then it is found as above, within its gap.
-     *
-     * @throws QueryException when a remembered word is not one of this prefix's (an edited cursor)
-     */
-    private Optional<List<Knowledge.Word>> words(Driver driver, String prefix, List<Knowledge.Word> remembered) {
-        String high = prefix + "\uDBFF\uDFFF".repeat((SortKeyCodec.MAX_KEY_BYTES - prefix.getBytes(StandardCharsets.UTF_8).length) / 4);
-        List<Knowledge.Word> words = new ArrayList<>();
-        String low = prefix;
-        for (Knowledge.Word word : remembered) {
-            String key = word.prefix();
-            int separator = key.indexOf(SortKeyCodec.SEPARATOR);
-            String stem = key.substring(0, key.length() - 1);
-            // a word's key within the prefix's range, ending at its separator, after the gap before it
-            if (!key.startsWith(prefix) || separator != key.length() - 1 || KeyOrder.compare(low, stem) > 0 || KeyOrder.compare(stem, high) > 0) {
-                throw new QueryException(QueryException.Subject.CURSOR, "malformed cursor: a word it remembers is not one of the prefix's");
-            }
-            if (!find(driver, low, stem, words)) {
-                return Optional.empty();
-            }
-            words.add(word);
-            low = stem + ESCAPE;
-        }
-        return find(driver, low, high, words) ? Optional.of(words) : Optional.empty();
-    }
-
-    /**
-     * Adds the words whose keys are within [{@code low}, {@code high}] to {@code words}, one Query of one index item a word
-     * and one for the end; false when they are more than an {@code in} may name or the page cannot read them and leave the
-     * other plan its reserve.
-     */
-    private boolean find(Driver driver, String low, String high, List<Knowledge.Word> words) {
-        while (true) {
-            if (words.size() > Driver.MAX_IN_RANGES || reads.budgetLeft() - RESERVE < 3 || reads.readsLeft() - RESERVE < 3) {
-                return false;
-            }
-            QueryResponse response = reads.index(driver.partition(), driver.project(), Filter.KeyRange.between(low, high), Map.of(), 1, true);
-            if (response.items().isEmpty()) {
-                return words.size() <= Driver.MAX_IN_RANGES;
-            }
-            String key = response.items().get(0).get(IndexKey.SORT_KEY).s();
-            String word = key.substring(0, key.indexOf(SortKeyCodec.SEPARATOR) + 1);
-            words.add(new Knowledge.Word(word, 0));
-            // above every key of this word, below the next word's: a word holds no character at or below the escape
-            low = word.substring(0, word.length() - 1) + ESCAPE;
-        }
     }
 
     /**
