@@ -152,6 +152,50 @@ final class OrderedDriveFixture {
                 .sorted(order == Order.ASC ? byRank : byRank.reversed()).map(OrderedDriveFixture::key).toList();
     }
 
+    /** A long values' where: its text and its brute force on the items as written. */
+    interface LongValuesWhere {
+        String text();
+
+        boolean matches(LongValueItem item);
+    }
+
+    /** A long values' request: its where, the order, the page size and the read budget (0: the default). */
+    record LongValuesRequest<W extends LongValuesWhere>(W where, Order order, int pageSize, int budget) {
+    }
+
+    /** One to four requests of the wheres given, both orders, pages of 1 to 6, {@link #budgets}. */
+    static <W extends LongValuesWhere> Arbitrary<List<LongValuesRequest<W>>> longValuesRequests(W[] wheres) {
+        return Combinators.combine(Arbitraries.of(wheres), Arbitraries.of(Order.values()), Arbitraries.integers().between(1, 6),
+                budgets()).as(LongValuesRequest<W>::new).list().ofMinSize(1).ofMaxSize(4);
+    }
+
+    /**
+     * Writes the items into a new table and reads each request to the end: the pages list exactly the model's sequence
+     * ({@link #longValuesModel}), each within its budget, and each page that lists nothing moves its cursor.
+     */
+    static void pagesListExactlyTheModel(LocalTables tables, IndexDefinitions definitions, CursorSealer sealer,
+                                         List<LongValueItem> items, List<? extends LongValuesRequest<?>> requests) {
+        // given
+        DynamoDbClient dynamoDb = tables.dynamoDb();
+        tables.reset();
+        String table = "Tracker";
+        putLongValueItems(dynamoDb, definitions, table, items);
+        IndexQuery query = indexQuery(dynamoDb, table, definitions, sealer);
+
+        for (LongValuesRequest<?> spec : requests) {
+            // the model: the items with the word and a rank, by the rank's UTF-8 bytes, then the item key
+            List<String> expected = longValuesModel(items, spec.where()::matches, spec.order());
+            PageRequest request = longValuesRequest(spec.where().text(), spec.order(), spec.pageSize(), spec.budget());
+            int budget = spec.budget() > 0 ? spec.budget() : ReadBudget.DEFAULT.standard();
+
+            // when: read to the end, at most a page per item and index item
+            List<String> listed = readToTheEnd(query, request, sealer, budget, items.size(), spec);
+
+            // then
+            assertThat(listed).as("every page of %s", spec).isEqualTo(expected);
+        }
+    }
+
     /** A request sorted by {@code rank} in the project, with the where and the read budget (0: the default). */
     static PageRequest longValuesRequest(String where, Order order, int pageSize, int budget) {
         PageRequest request = PageRequest.onIndex("by-rank", List.of(s(PROJECT)), "", order, pageSize)

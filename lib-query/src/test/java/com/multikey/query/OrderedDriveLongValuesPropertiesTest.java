@@ -2,28 +2,22 @@ package com.multikey.query;
 
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.testkit.LocalTables;
-import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import java.util.List;
 
 import static com.multikey.query.OrderedDriveFixture.LongValueItem;
-import static com.multikey.query.OrderedDriveFixture.budgets;
+import static com.multikey.query.OrderedDriveFixture.LongValuesRequest;
+import static com.multikey.query.OrderedDriveFixture.LongValuesWhere;
 import static com.multikey.query.OrderedDriveFixture.definitions;
-import static com.multikey.query.OrderedDriveFixture.indexQuery;
 import static com.multikey.query.OrderedDriveFixture.longValueItems;
-import static com.multikey.query.OrderedDriveFixture.longValuesModel;
-import static com.multikey.query.OrderedDriveFixture.longValuesRequest;
-import static com.multikey.query.OrderedDriveFixture.putLongValueItems;
-import static com.multikey.query.OrderedDriveFixture.readToTheEnd;
-import static org.assertj.core.api.Assertions.assertThat;
+import static com.multikey.query.OrderedDriveFixture.longValuesRequests;
+import static com.multikey.query.OrderedDriveFixture.pagesListExactlyTheModel;
 
 /**
  * The ordered drive where the sorted values are longer than the words index's tie-breaker keeps ({@code maxBytes: 48}):
@@ -66,12 +60,8 @@ class OrderedDriveLongValuesPropertiesTest {
         }
     }
 
-    /** A request: its where, the order, the page size and the read budget (0: the default). */
-    record RequestSpec(Where where, Order order, int pageSize, int budget) {
-    }
-
     /** The predicates read as an ordered drive: one word, the words of a prefix, values of a list's elements. */
-    enum Where {
+    enum Where implements LongValuesWhere {
         HAS("title has timeout"), HAS_PREFIX("title has prefix tim"), IN("tags in (a, b)"), EQUALS("tags = b");
 
         final String text;
@@ -80,8 +70,14 @@ class OrderedDriveLongValuesPropertiesTest {
             this.text = text;
         }
 
+        @Override
+        public String text() {
+            return text;
+        }
+
         /** The brute force: the item's title words and tags as written. */
-        boolean matches(LongValueItem item) {
+        @Override
+        public boolean matches(LongValueItem item) {
             return switch (this) {
                 case HAS -> item.words().contains("timeout");
                 case HAS_PREFIX -> item.words().stream().anyMatch(word -> word.startsWith("tim"));
@@ -93,26 +89,8 @@ class OrderedDriveLongValuesPropertiesTest {
 
     @Property(tries = 25)
     synchronized void has_sortedByALongerValueThanTheTieBreakerKeeps_pagesListExactlyTheModel(
-            @ForAll("items") List<LongValueItem> items, @ForAll("requests") List<RequestSpec> requests) {
-        // given
-        DynamoDbClient dynamoDb = tables.dynamoDb();
-        tables.reset();
-        String table = "Tracker";
-        putLongValueItems(dynamoDb, DEFINITIONS, table, items);
-        IndexQuery query = indexQuery(dynamoDb, table, DEFINITIONS, SEALER);
-
-        for (RequestSpec spec : requests) {
-            // the model: the items with the word and a rank, by the rank's UTF-8 bytes, then the item key
-            List<String> expected = longValuesModel(items, spec.where()::matches, spec.order());
-            PageRequest request = longValuesRequest(spec.where().text, spec.order(), spec.pageSize(), spec.budget());
-            int budget = spec.budget() > 0 ? spec.budget() : ReadBudget.DEFAULT.standard();
-
-            // when: read to the end, at most a page per item and index item
-            List<String> listed = readToTheEnd(query, request, SEALER, budget, items.size(), spec);
-
-            // then
-            assertThat(listed).as("every page of %s", spec).isEqualTo(expected);
-        }
+            @ForAll("items") List<LongValueItem> items, @ForAll("requests") List<LongValuesRequest<Where>> requests) {
+        pagesListExactlyTheModel(tables, DEFINITIONS, SEALER, items, requests);
     }
 
     @Provide
@@ -121,8 +99,7 @@ class OrderedDriveLongValuesPropertiesTest {
     }
 
     @Provide
-    Arbitrary<List<RequestSpec>> requests() {
-        return Combinators.combine(Arbitraries.of(Where.values()), Arbitraries.of(Order.values()), Arbitraries.integers().between(1, 6),
-                budgets()).as(RequestSpec::new).list().ofMinSize(1).ofMaxSize(4);
+    Arbitrary<List<LongValuesRequest<Where>>> requests() {
+        return longValuesRequests(Where.values());
     }
 }

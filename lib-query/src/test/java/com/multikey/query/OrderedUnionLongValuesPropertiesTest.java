@@ -2,28 +2,22 @@ package com.multikey.query;
 
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.testkit.LocalTables;
-import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import java.util.List;
 
 import static com.multikey.query.OrderedDriveFixture.LongValueItem;
-import static com.multikey.query.OrderedDriveFixture.budgets;
+import static com.multikey.query.OrderedDriveFixture.LongValuesRequest;
+import static com.multikey.query.OrderedDriveFixture.LongValuesWhere;
 import static com.multikey.query.OrderedDriveFixture.definitions;
-import static com.multikey.query.OrderedDriveFixture.indexQuery;
 import static com.multikey.query.OrderedDriveFixture.longValueItems;
-import static com.multikey.query.OrderedDriveFixture.longValuesModel;
-import static com.multikey.query.OrderedDriveFixture.longValuesRequest;
-import static com.multikey.query.OrderedDriveFixture.putLongValueItems;
-import static com.multikey.query.OrderedDriveFixture.readToTheEnd;
-import static org.assertj.core.api.Assertions.assertThat;
+import static com.multikey.query.OrderedDriveFixture.longValuesRequests;
+import static com.multikey.query.OrderedDriveFixture.pagesListExactlyTheModel;
 
 /**
  * An {@code or} read as an ordered union where the sorted values are longer than the drivers' indexes keep: the words index
@@ -67,12 +61,8 @@ class OrderedUnionLongValuesPropertiesTest {
         }
     }
 
-    /** A request: its where, the order, the page size and the read budget (0: the default). */
-    record RequestSpec(Where where, Order order, int pageSize, int budget) {
-    }
-
     /** The ors read as an ordered union (and one ordered drive on the tags index alone). */
-    enum Where {
+    enum Where implements LongValuesWhere {
         HAS_OR_EQUALS("title has timeout or tags = b"), PREFIX_OR_IN("title has prefix tim or tags in (a, b)"),
         TWO_TAGS("tags = a or tags = c"), PREFIX_OR_HAS("title has prefix ti or title has timeout"),
         NESTED("(title has prefix tim or tags = a) and not (title has fix)"), EQUALS("tags = b");
@@ -83,8 +73,14 @@ class OrderedUnionLongValuesPropertiesTest {
             this.text = text;
         }
 
+        @Override
+        public String text() {
+            return text;
+        }
+
         /** The brute force: the item's title words and tags as written. */
-        boolean matches(LongValueItem item) {
+        @Override
+        public boolean matches(LongValueItem item) {
             return switch (this) {
                 case HAS_OR_EQUALS -> item.words().contains("timeout") || item.tags().contains("b");
                 case PREFIX_OR_IN -> prefix(item, "tim") || item.tags().contains("a") || item.tags().contains("b");
@@ -102,26 +98,8 @@ class OrderedUnionLongValuesPropertiesTest {
 
     @Property(tries = 25)
     synchronized void or_sortedByLongerValuesThanTheDisjunctsIndexesKeep_pagesListExactlyTheModel(
-            @ForAll("items") List<LongValueItem> items, @ForAll("requests") List<RequestSpec> requests) {
-        // given
-        DynamoDbClient dynamoDb = tables.dynamoDb();
-        tables.reset();
-        String table = "Tracker";
-        putLongValueItems(dynamoDb, DEFINITIONS, table, items);
-        IndexQuery query = indexQuery(dynamoDb, table, DEFINITIONS, SEALER);
-
-        for (RequestSpec spec : requests) {
-            // the model: the items with the word and a rank, by the rank's UTF-8 bytes, then the item key
-            List<String> expected = longValuesModel(items, spec.where()::matches, spec.order());
-            PageRequest request = longValuesRequest(spec.where().text, spec.order(), spec.pageSize(), spec.budget());
-            int budget = spec.budget() > 0 ? spec.budget() : ReadBudget.DEFAULT.standard();
-
-            // when: read to the end, at most a page per item and index item
-            List<String> listed = readToTheEnd(query, request, SEALER, budget, items.size(), spec);
-
-            // then
-            assertThat(listed).as("every page of %s", spec).isEqualTo(expected);
-        }
+            @ForAll("items") List<LongValueItem> items, @ForAll("requests") List<LongValuesRequest<Where>> requests) {
+        pagesListExactlyTheModel(tables, DEFINITIONS, SEALER, items, requests);
     }
 
     @Provide
@@ -130,8 +108,7 @@ class OrderedUnionLongValuesPropertiesTest {
     }
 
     @Provide
-    Arbitrary<List<RequestSpec>> requests() {
-        return Combinators.combine(Arbitraries.of(Where.values()), Arbitraries.of(Order.values()), Arbitraries.integers().between(1, 6),
-                budgets()).as(RequestSpec::new).list().ofMinSize(1).ofMaxSize(4);
+    Arbitrary<List<LongValuesRequest<Where>>> requests() {
+        return longValuesRequests(Where.values());
     }
 }
