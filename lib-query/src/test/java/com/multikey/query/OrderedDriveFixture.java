@@ -123,6 +123,25 @@ final class OrderedDriveFixture {
         return indexQuery(dynamoDb, table, definitions, sealer);
     }
 
+    /**
+     * The long values' indexes: {@code by-rank}, the title's words ordered by {@code rank} cut at 48 bytes, and the tags'
+     * elements ordered by {@code rank} cut at {@code tagsMaxBytes}.
+     */
+    static IndexDefinitions longValuesDefinitions(int tagsMaxBytes) {
+        return definitions("""
+                  - name: title-words
+                    covers: [{attribute: sk, beginsWith: "ISSUE#"}]
+                    group: pk
+                    values: {wordsOf: title}
+                    orderBy: [{attribute: rank, maxBytes: 48}]
+                  - name: by-tag
+                    covers: [{attribute: sk, beginsWith: "ISSUE#"}]
+                    group: pk
+                    values: {elementsOf: tags}
+                    orderBy: [{attribute: rank, maxBytes: %d}]
+                """.formatted(tagsMaxBytes));
+    }
+
     /** A long values' item: its rank (null: none), its title's marker words and its tags (a list, maybe with repeats). */
     record LongValueItem(String rank, List<String> words, List<String> tags) {
     }

@@ -14,8 +14,8 @@ import java.util.List;
 import static com.multikey.query.OrderedDriveFixture.LongValueItem;
 import static com.multikey.query.OrderedDriveFixture.LongValuesRequest;
 import static com.multikey.query.OrderedDriveFixture.LongValuesWhere;
-import static com.multikey.query.OrderedDriveFixture.definitions;
 import static com.multikey.query.OrderedDriveFixture.longValueItems;
+import static com.multikey.query.OrderedDriveFixture.longValuesDefinitions;
 import static com.multikey.query.OrderedDriveFixture.longValuesRequests;
 import static com.multikey.query.OrderedDriveFixture.pagesListExactlyTheModel;
 
@@ -29,18 +29,7 @@ import static com.multikey.query.OrderedDriveFixture.pagesListExactlyTheModel;
  */
 class OrderedUnionLongValuesPropertiesTest {
 
-    private static final IndexDefinitions DEFINITIONS = definitions("""
-              - name: title-words
-                covers: [{attribute: sk, beginsWith: "ISSUE#"}]
-                group: pk
-                values: {wordsOf: title}
-                orderBy: [{attribute: rank, maxBytes: 48}]
-              - name: by-tag
-                covers: [{attribute: sk, beginsWith: "ISSUE#"}]
-                group: pk
-                values: {elementsOf: tags}
-                orderBy: [{attribute: rank, maxBytes: 64}]
-            """);
+    private static final IndexDefinitions DEFINITIONS = longValuesDefinitions(64);
     /** 46 bytes: with its type tag as long as the longest value the words index's tie-breaker keeps whole may be. */
     private static final String LONG = "r".repeat(46);
     /** The same for the tags index's tie-breaker (64 bytes). */
