@@ -1,10 +1,5 @@
 package com.multikey.query;
 
-import com.multikey.common.Backoff;
-import com.multikey.common.Sleeper;
-import com.multikey.index.IndexItem;
-import com.multikey.index.IndexProjector;
-import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.testkit.LocalTables;
 import net.jqwik.api.Arbitraries;
@@ -18,18 +13,19 @@ import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 
+import static com.multikey.query.OrderedDriveFixture.PROJECT;
+import static com.multikey.query.OrderedDriveFixture.WORDS_BY_RANK;
+import static com.multikey.query.OrderedDriveFixture.createTable;
+import static com.multikey.query.OrderedDriveFixture.indexQuery;
+import static com.multikey.query.OrderedDriveFixture.key;
+import static com.multikey.query.OrderedDriveFixture.s;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -41,22 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class OrderedDrivePrefixPropertiesTest {
 
-    private static final IndexDefinitions DEFINITIONS = DefinitionsYaml.parse("""
-            version: 1
-            table: {partitionKey: {name: pk, type: S}, sortKey: {name: sk, type: S}}
-            indexes:
-              - name: by-rank
-                covers: [{attribute: sk, beginsWith: "ISSUE#"}]
-                group: pk
-                values: {attribute: rank}
-              - name: title-words
-                covers: [{attribute: sk, beginsWith: "ISSUE#"}]
-                group: pk
-                values: {wordsOf: title}
-                orderBy: rank
-            """);
-    private static final String INDEX_TABLE = "IssueAttribIndexTable";
-    private static final String PROJECT = "project#p";
+    private static final IndexDefinitions DEFINITIONS = WORDS_BY_RANK;
     /** Ten words at most, so that every prefix's words fit an ordered drive (more: it gives way to another plan). */
     private static final List<String> WORDS = List.of("t", "ti", "tim", "time", "timeout", "timer", "timeq", "tz", "fix", "b");
     /** The words of the items written before the first page. */
@@ -90,20 +71,15 @@ class OrderedDrivePrefixPropertiesTest {
         DynamoDbClient dynamoDb = tables.dynamoDb();
         tables.reset();
         String table = "Tracker";
-        dynamoDb.createTable(b -> b.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
-                        a -> a.attributeName("sk").attributeType(ScalarAttributeType.S))
-                .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH), k -> k.attributeName("sk").keyType(KeyType.RANGE)));
+        createTable(dynamoDb, table);
         for (int i = 0; i < items.size(); i++) {
             if (items.get(i).after() < 0) {
                 put(dynamoDb, table, items, i);
             }
         }
-        IndexQuery query = new IndexQuery(dynamoDb, table, INDEX_TABLE, DEFINITIONS,
-                new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, Duration.ofSeconds(60),
-                System::nanoTime, SEALER, new GridSettings("ByProject", (project, attribute) -> true));
+        IndexQuery query = indexQuery(dynamoDb, table, DEFINITIONS, SEALER);
         Order order = ascending ? Order.ASC : Order.DESC;
-        Comparator<Integer> pageOrder = Comparator.<Integer>comparingInt(i -> items.get(i).rank()).thenComparing(OrderedDrivePrefixPropertiesTest::key);
+        Comparator<Integer> pageOrder = Comparator.<Integer>comparingInt(i -> items.get(i).rank()).thenComparing(OrderedDriveFixture::key);
         if (!ascending) {
             pageOrder = pageOrder.reversed();
         }
@@ -140,24 +116,17 @@ class OrderedDrivePrefixPropertiesTest {
         }
 
         // then
-        assertThat(listed).isEqualTo(expected.stream().sorted(pageOrder).map(OrderedDrivePrefixPropertiesTest::key).toList());
+        assertThat(listed).isEqualTo(expected.stream().sorted(pageOrder).map(OrderedDriveFixture::key).toList());
     }
 
     private static boolean matches(ItemSpec item, String prefix) {
         return item.words().stream().anyMatch(word -> word.startsWith(prefix));
     }
 
-    private static String key(int i) {
-        return String.format("ISSUE#%04d", i);
-    }
-
     private static void put(DynamoDbClient dynamoDb, String table, List<ItemSpec> items, int i) {
         Map<String, AttributeValue> item = new HashMap<>(Map.of("pk", s(PROJECT), "sk", s(key(i)),
                 "title", s("Crash " + String.join(" ", items.get(i).words())), "rank", AttributeValue.fromN(Integer.toString(items.get(i).rank()))));
-        dynamoDb.putItem(b -> b.tableName(table).item(item));
-        IndexProjector projector = new IndexProjector(DEFINITIONS);
-        projector.project(projector.keyOf(item).orElseThrow(), item).items().stream().map(IndexItem::toItem)
-                .forEach(indexItem -> dynamoDb.putItem(b -> b.tableName(INDEX_TABLE).item(indexItem)));
+        OrderedDriveFixture.put(dynamoDb, DEFINITIONS, table, item);
     }
 
     @Provide
@@ -174,9 +143,5 @@ class OrderedDrivePrefixPropertiesTest {
     Arbitrary<String> prefixes() {
         return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(4, Arbitraries.of("t", "ti", "tim", "time")),
                 net.jqwik.api.Tuple.of(1, Arbitraries.of("timeo", "tz", "x")));
-    }
-
-    private static AttributeValue s(String value) {
-        return AttributeValue.fromS(value);
     }
 }

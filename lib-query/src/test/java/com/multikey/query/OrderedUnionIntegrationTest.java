@@ -1,30 +1,21 @@
 package com.multikey.query;
 
-import com.multikey.common.Backoff;
-import com.multikey.common.Sleeper;
-import com.multikey.index.IndexItem;
-import com.multikey.index.IndexProjector;
-import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.testkit.LocalTables;
 import com.multikey.testkit.LocalTablesExtension;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.stream.IntStream;
 
+import static com.multikey.query.OrderedDriveFixture.WORDS_BY_RANK;
+import static com.multikey.query.OrderedDriveFixture.s;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -35,21 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(LocalTablesExtension.class)
 class OrderedUnionIntegrationTest {
 
-    private static final IndexDefinitions DEFINITIONS = DefinitionsYaml.parse("""
-            version: 1
-            table: {partitionKey: {name: pk, type: S}, sortKey: {name: sk, type: S}}
-            indexes:
-              - name: by-rank
-                covers: [{attribute: sk, beginsWith: "ISSUE#"}]
-                group: pk
-                values: {attribute: rank}
-              - name: title-words
-                covers: [{attribute: sk, beginsWith: "ISSUE#"}]
-                group: pk
-                values: {wordsOf: title}
-                orderBy: rank
-            """);
-    private static final String INDEX_TABLE = "IssueAttribIndexTable";
+    private static final IndexDefinitions DEFINITIONS = WORDS_BY_RANK;
     private static final int ITEMS = 1000;
 
     /**
@@ -98,24 +75,7 @@ class OrderedUnionIntegrationTest {
     }
 
     private static IndexQuery load(LocalTables tables, String table) {
-        DynamoDbClient dynamoDb = tables.dynamoDb();
-        dynamoDb.createTable(b -> b.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
-                        a -> a.attributeName("sk").attributeType(ScalarAttributeType.S))
-                .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH), k -> k.attributeName("sk").keyType(KeyType.RANGE)));
-        IndexProjector projector = new IndexProjector(DEFINITIONS);
-        for (int i = 0; i < ITEMS; i++) {
-            Map<String, AttributeValue> item = item(i);
-            dynamoDb.putItem(b -> b.tableName(table).item(item));
-            projector.project(projector.keyOf(item).orElseThrow(), item).items().stream().map(IndexItem::toItem)
-                    .forEach(indexItem -> dynamoDb.putItem(b -> b.tableName(INDEX_TABLE).item(indexItem)));
-        }
-        return new IndexQuery(dynamoDb, table, INDEX_TABLE, DEFINITIONS,
-                new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, Duration.ofSeconds(60),
-                System::nanoTime, CursorSealer.of(CursorKeys.ephemeral()), new GridSettings("ByProject", (project, attribute) -> true));
-    }
-
-    private static AttributeValue s(String value) {
-        return AttributeValue.fromS(value);
+        return OrderedDriveFixture.load(tables, table, DEFINITIONS, CursorSealer.of(CursorKeys.ephemeral()), ITEMS,
+                OrderedUnionIntegrationTest::item);
     }
 }

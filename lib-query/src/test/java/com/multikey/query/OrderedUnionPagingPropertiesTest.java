@@ -1,10 +1,5 @@
 package com.multikey.query;
 
-import com.multikey.common.Backoff;
-import com.multikey.common.Sleeper;
-import com.multikey.index.IndexItem;
-import com.multikey.index.IndexProjector;
-import com.multikey.index.definition.DefinitionsYaml;
 import com.multikey.index.definition.IndexDefinitions;
 import com.multikey.testkit.LocalTables;
 import net.jqwik.api.Arbitraries;
@@ -18,19 +13,21 @@ import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.function.Predicate;
 
+import static com.multikey.query.OrderedDriveFixture.PROJECT;
+import static com.multikey.query.OrderedDriveFixture.TITLE_WORDS_BY_RANK;
+import static com.multikey.query.OrderedDriveFixture.createTable;
+import static com.multikey.query.OrderedDriveFixture.definitions;
+import static com.multikey.query.OrderedDriveFixture.indexQuery;
+import static com.multikey.query.OrderedDriveFixture.key;
+import static com.multikey.query.OrderedDriveFixture.s;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -43,27 +40,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class OrderedUnionPagingPropertiesTest {
 
-    private static final IndexDefinitions DEFINITIONS = DefinitionsYaml.parse("""
-            version: 1
-            table: {partitionKey: {name: pk, type: S}, sortKey: {name: sk, type: S}}
-            indexes:
-              - name: by-rank
-                covers: [{attribute: sk, beginsWith: "ISSUE#"}]
-                group: pk
-                values: {attribute: rank}
-              - name: title-words
-                covers: [{attribute: sk, beginsWith: "ISSUE#"}]
-                group: pk
-                values: {wordsOf: title}
-                orderBy: rank
+    private static final IndexDefinitions DEFINITIONS = definitions(TITLE_WORDS_BY_RANK + """
               - name: by-label
                 covers: [{attribute: sk, beginsWith: "ISSUE#"}]
                 group: pk
                 values: {attribute: label}
                 orderBy: rank
             """);
-    private static final String INDEX_TABLE = "IssueAttribIndexTable";
-    private static final String PROJECT = "project#p";
     private static final List<String> WORDS = List.of("t", "ti", "tim", "time", "timeout", "timer", "tz", "fix", "b");
     private static final List<String> LABELS = List.of("a", "b", "c");
     private static final CursorSealer SEALER = CursorSealer.of(CursorKeys.ephemeral());
@@ -121,19 +104,14 @@ class OrderedUnionPagingPropertiesTest {
         DynamoDbClient dynamoDb = tables.dynamoDb();
         tables.reset();
         String table = "Tracker";
-        dynamoDb.createTable(b -> b.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
-                        a -> a.attributeName("sk").attributeType(ScalarAttributeType.S))
-                .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH), k -> k.attributeName("sk").keyType(KeyType.RANGE)));
+        createTable(dynamoDb, table);
         Map<Integer, Spec> state = new HashMap<>();
         for (Change change : changes) {
             if (change.after() < 0) {
                 apply(dynamoDb, table, state, change);
             }
         }
-        IndexQuery query = new IndexQuery(dynamoDb, table, INDEX_TABLE, DEFINITIONS,
-                new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, Duration.ofSeconds(60),
-                System::nanoTime, SEALER, new GridSettings("ByProject", (project, attribute) -> true));
+        IndexQuery query = indexQuery(dynamoDb, table, DEFINITIONS, SEALER);
         PageRequest request = PageRequest.onIndex("by-rank", List.of(s(PROJECT)), "", ascending ? Order.ASC : Order.DESC, pageSize)
                 .where(List.of(ExpressionText.parse(where.text(), 0))).withExplain();
 
@@ -201,11 +179,7 @@ class OrderedUnionPagingPropertiesTest {
         DynamoDbClient dynamoDb = tables.dynamoDb();
         tables.reset();
         String table = "Tracker";
-        dynamoDb.createTable(b -> b.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
-                        a -> a.attributeName("sk").attributeType(ScalarAttributeType.S))
-                .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH), k -> k.attributeName("sk").keyType(KeyType.RANGE)));
-        IndexProjector projector = new IndexProjector(DEFINITIONS);
+        createTable(dynamoDb, table);
         Map<Integer, Spec> specs = new HashMap<>();
         for (int i = 0; i < items.size(); i++) {
             Spec spec = twoGroups && items.get(i).rank() >= 0 ? new Spec(items.get(i).rank() * 100 + i, items.get(i).words(), items.get(i).label())
@@ -215,13 +189,9 @@ class OrderedUnionPagingPropertiesTest {
             if (twoGroups && i % 2 == 1) {
                 item.put("pk", s("project#q"));
             }
-            dynamoDb.putItem(b -> b.tableName(table).item(item));
-            projector.project(projector.keyOf(item).orElseThrow(), item).items().stream().map(IndexItem::toItem)
-                    .forEach(indexItem -> dynamoDb.putItem(b -> b.tableName(INDEX_TABLE).item(indexItem)));
+            OrderedDriveFixture.put(dynamoDb, DEFINITIONS, table, item);
         }
-        IndexQuery query = new IndexQuery(dynamoDb, table, INDEX_TABLE, DEFINITIONS,
-                new Backoff(Duration.ofMillis(1), Duration.ofMillis(5), new Random(1)), Sleeper.SYSTEM, Duration.ofSeconds(60),
-                System::nanoTime, SEALER, new GridSettings("ByProject", (project, attribute) -> true));
+        IndexQuery query = indexQuery(dynamoDb, table, DEFINITIONS, SEALER);
         PageRequest request = PageRequest.onIndex("by-rank", List.of(s(PROJECT)), "", ascending ? Order.ASC : Order.DESC, pageSize)
                 .where(List.of(ExpressionText.parse(where.text(), 0))).withReadBudget(budget).withExplain();
         if (missing) {
@@ -234,12 +204,12 @@ class OrderedUnionPagingPropertiesTest {
         List<String> expected = new ArrayList<>(specs.entrySet().stream().filter(e -> e.getValue().rank() >= 0 && where.matches().test(e.getValue()))
                 .sorted(order(ascending)).map(e -> key(e.getKey())).toList());
         if (missing) {
-            Comparator<Integer> byKey = Comparator.comparing(OrderedUnionPagingPropertiesTest::key);
+            Comparator<Integer> byKey = Comparator.comparing(OrderedDriveFixture::key);
             for (int group = 0; group < (twoGroups ? 2 : 1); group++) {
                 int of = group;
                 expected.addAll(specs.entrySet().stream().filter(e -> e.getValue().rank() < 0 && where.matches().test(e.getValue())
                                 && (!twoGroups || e.getKey() % 2 == of)).map(Map.Entry::getKey)
-                        .sorted(ascending ? byKey : byKey.reversed()).map(OrderedUnionPagingPropertiesTest::key).toList());
+                        .sorted(ascending ? byKey : byKey.reversed()).map(OrderedDriveFixture::key).toList());
             }
         }
 
@@ -278,10 +248,6 @@ class OrderedUnionPagingPropertiesTest {
         return spec.words().contains(word);
     }
 
-    private static String key(int i) {
-        return String.format("ISSUE#%04d", i);
-    }
-
     private static Map<String, AttributeValue> item(int i, Spec spec) {
         Map<String, AttributeValue> item = new HashMap<>(Map.of("pk", s(PROJECT), "sk", s(key(i)),
                 "title", s("Crash " + String.join(" ", spec.words()))));
@@ -295,21 +261,13 @@ class OrderedUnionPagingPropertiesTest {
     }
 
     private static void apply(DynamoDbClient dynamoDb, String table, Map<Integer, Spec> state, Change change) {
-        IndexProjector projector = new IndexProjector(DEFINITIONS);
         Spec old = state.remove(change.item());
         if (old != null) {
-            Map<String, AttributeValue> before = item(change.item(), old);
-            projector.project(projector.keyOf(before).orElseThrow(), before).items().stream().map(IndexItem::toItem)
-                    .forEach(indexItem -> dynamoDb.deleteItem(b -> b.tableName(INDEX_TABLE).key(Map.of(
-                            "attribId", indexItem.get("attribId"), "sortKey", indexItem.get("sortKey")))));
-            dynamoDb.deleteItem(b -> b.tableName(table).key(Map.of("pk", s(PROJECT), "sk", s(key(change.item())))));
+            OrderedDriveFixture.delete(dynamoDb, DEFINITIONS, table, item(change.item(), old));
         }
         if (change.spec() != null) {
             state.put(change.item(), change.spec());
-            Map<String, AttributeValue> item = item(change.item(), change.spec());
-            dynamoDb.putItem(b -> b.tableName(table).item(item));
-            projector.project(projector.keyOf(item).orElseThrow(), item).items().stream().map(IndexItem::toItem)
-                    .forEach(indexItem -> dynamoDb.putItem(b -> b.tableName(INDEX_TABLE).item(indexItem)));
+            OrderedDriveFixture.put(dynamoDb, DEFINITIONS, table, item(change.item(), change.spec()));
         }
     }
 
@@ -343,9 +301,5 @@ class OrderedUnionPagingPropertiesTest {
         Arbitrary<Integer> after = Arbitraries.frequencyOf(Tuple.of(3, Arbitraries.just(-1)), Tuple.of(2, Arbitraries.integers().between(0, 4)));
         return Combinators.combine(after, Arbitraries.integers().between(0, 30), spec.injectNull(0.15)).as(Change::new)
                 .list().ofMinSize(8).ofMaxSize(50);
-    }
-
-    private static AttributeValue s(String value) {
-        return AttributeValue.fromS(value);
     }
 }
